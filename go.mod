@@ -1,0 +1,3 @@
+module fut
+
+go 1.26
