@@ -116,12 +116,14 @@ type (
 		Loc
 		Elems []Expr
 	}
-	// Range is Start[..Second](...|..<|..>)End.
+	// Range is Start[..Second](...|..<|..>)Stop. (The bound is not named
+	// End: a field End would hide Loc's End method, and *Range would not
+	// be a Node.)
 	Range struct {
 		Loc
 		Start  Expr
 		Second Expr // nil when absent
-		End    Expr
+		Stop   Expr
 		Op     RangeOp
 	}
 	// Project is e.f for an e that is not a plain name: (e).x, f(x).0, etc.

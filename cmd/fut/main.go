@@ -1,0 +1,70 @@
+// Command fut runs Futhark programs: an interactive REPL, an interpreter
+// with costs, a checker and a test runner.
+//
+//	fut [repl] [FILE]             the interactive session
+//	fut check FILE...             type-check programs
+//	fut run FILE [-e ENTRY] [-b]  run an entry point on arguments read from stdin
+//	fut eval [-f FILE] [--cost] [--json] EXPR...
+//	fut test [--timeout S] [--json FILE] PATH...
+package main
+
+import (
+	"fmt"
+	"os"
+)
+
+const version = "0.1"
+
+type command struct {
+	name  string
+	usage string
+	run   func(args []string) int
+}
+
+var commands []command
+
+func init() {
+	commands = []command{
+		{"check", "check FILE...: type-check Futhark programs", cmdCheck},
+		{"run", "run FILE [-e ENTRY] [-b]: run an entry point, arguments on stdin", cmdRun},
+		{"eval", "eval [-f FILE] [--cost] [--json] EXPR...: evaluate expressions", cmdEval},
+		{"test", "test [--timeout S] [--json FILE] PATH...: run the test blocks of programs", cmdTest},
+		{"repl", "repl [FILE]: the interactive session (also plain `fut`)", cmdRepl},
+		{"version", "version: print fut's version", func([]string) int { fmt.Println("fut", version); return 0 }},
+	}
+}
+
+func usage() {
+	fmt.Fprintf(os.Stderr, "fut %s: the Futhark language, with costs.\n\nUsage:\n", version)
+	for _, c := range commands {
+		fmt.Fprintf(os.Stderr, "  fut %s\n", c.usage)
+	}
+}
+
+func main() {
+	args := os.Args[1:]
+	if len(args) == 0 {
+		os.Exit(cmdRepl(nil))
+	}
+	switch args[0] {
+	case "-h", "--help", "help":
+		usage()
+		return
+	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			os.Exit(c.run(args[1:]))
+		}
+	}
+	if len(args) == 1 && fileExists(args[0]) {
+		os.Exit(cmdRepl(args))
+	}
+	fmt.Fprintf(os.Stderr, "fut: unknown command %q\n\n", args[0])
+	usage()
+	os.Exit(2)
+}
+
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && !st.IsDir()
+}

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"fut/interp"
+	"fut/repl"
+)
+
+// cmdRepl is `fut`, `fut FILE` and `fut repl [FILE]`: the interactive
+// session, with FILE loaded first.
+func cmdRepl(args []string) int {
+	const usage = "repl [FILE]"
+	fs := newFlagSet("repl", usage)
+	noColor := fs.Bool("no-color", false, "no colours")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return flagError("repl", usage, err)
+	}
+	if len(pos) > 1 {
+		fmt.Fprintf(os.Stderr, "usage: fut %s\n", usage)
+		return 2
+	}
+	cfg := repl.TerminalConfig()
+	if *noColor {
+		cfg.Color = false
+	}
+	if cfg.Terminal {
+		cfg.Banner = "fut " + version + ": the Futhark language, with costs. Type :help for commands."
+	}
+	sess, err := interp.NewSession(interp.Options{Cost: true})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "fut:", err)
+		return 1
+	}
+	r, err := repl.New(sess, cfg)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "fut:", err)
+		return 1
+	}
+	defer r.Close()
+	ctx := context.Background()
+	if len(pos) == 1 && !r.Load(ctx, pos[0]) && !cfg.Terminal {
+		return 1
+	}
+	r.Run(ctx)
+	return 0
+}

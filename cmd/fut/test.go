@@ -1,0 +1,79 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"fut/interp/testrun"
+)
+
+// cmdTest runs the test blocks of every .fut file under the given paths.
+func cmdTest(args []string) int {
+	const use = "test [--backend NAME] [--timeout SECONDS] [--json FILE] PATH..."
+	fs := newFlagSet("test", use)
+	backend := fs.String("backend", "interp", "where to run: interp")
+	timeout := fs.Float64("timeout", 0, "seconds each program may run (0: no limit)")
+	jsonFile := fs.String("json", "", "write the results as JSON to this file")
+	verbose := fs.Bool("v", false, "print every program as it is run")
+	paths, err := parseInterspersed(fs, args)
+	if err != nil {
+		return flagError("test", use, err)
+	}
+	if len(paths) == 0 {
+		return flagError("test", use, fmt.Errorf("no path given"))
+	}
+	if *backend != "interp" {
+		fmt.Fprintf(os.Stderr, "fut test: backend %q is not available yet; use interp\n", *backend)
+		return 2
+	}
+	files, err := testrun.Collect(paths)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "fut test:", err)
+		return 2
+	}
+	ctx, stop := interruptible(context.Background())
+	defer stop()
+	opts := testrun.Options{Timeout: secs(*timeout)}
+	var results []*testrun.Result
+	var passed, failed, skipped int
+	for _, f := range files {
+		if ctx.Err() != nil {
+			break
+		}
+		if *verbose {
+			fmt.Fprintf(os.Stderr, "%s\n", f)
+		}
+		r := testrun.RunFile(ctx, f, opts)
+		results = append(results, r)
+		switch r.Status {
+		case testrun.Passed:
+			passed++
+		case testrun.Skipped:
+			skipped++
+		default:
+			failed++
+			if r.Msg != "" {
+				fmt.Printf("%s: %s\n", f, oneLine(r.Msg))
+			}
+			for _, c := range r.Cases {
+				if c.Status == testrun.Failed {
+					fmt.Printf("%s: entry %s, case %s: %s\n", f, c.Entry, c.Name, oneLine(c.Msg))
+				}
+			}
+		}
+	}
+	fmt.Printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped)
+	if *jsonFile != "" {
+		data, _ := json.MarshalIndent(results, "", "  ")
+		if err := os.WriteFile(*jsonFile, data, 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, "fut test:", err)
+			return 2
+		}
+	}
+	if failed > 0 {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,178 @@
+package eval
+
+import (
+	"fut/eval/value"
+	"fut/interp/syntax"
+)
+
+// callable is the Impl of every function value.
+type callable interface {
+	arity() int
+	call(t *thread, args []value.Value, pos syntax.Pos) (value.Value, error)
+	fname() string
+}
+
+// closure is a function defined in the program (def, let-function, lambda).
+type closure struct {
+	name       string
+	params     []syntax.Pat
+	sizeParams []string // [n] parameters, bound from the arguments' shapes
+	body       syntax.Expr
+	env        *env
+}
+
+func (c *closure) arity() int    { return len(c.params) }
+func (c *closure) fname() string { return c.name }
+
+func (c *closure) call(t *thread, args []value.Value, pos syntax.Pos) (value.Value, error) {
+	if len(t.stack) >= t.in.opts.MaxDepth {
+		return nil, t.errf(pos, "call stack too deep (more than %d nested calls)", t.in.opts.MaxDepth)
+	}
+	t.stack = append(t.stack, Frame{Name: c.name, Pos: pos})
+	e := c.env
+	var err error
+	for i, p := range c.params {
+		if e, err = t.bindPat(p, args[i], e, c.sizeParams); err != nil {
+			t.stack = t.stack[:len(t.stack)-1]
+			return nil, err
+		}
+	}
+	v, err := t.eval(c.body, e)
+	t.stack = t.stack[:len(t.stack)-1]
+	return v, err
+}
+
+// partial is a function applied to fewer arguments than it takes.
+type partial struct {
+	f    callable
+	args []value.Value
+}
+
+func (p *partial) arity() int    { return p.f.arity() - len(p.args) }
+func (p *partial) fname() string { return p.f.fname() }
+func (p *partial) call(t *thread, args []value.Value, pos syntax.Pos) (value.Value, error) {
+	all := make([]value.Value, 0, len(p.args)+len(args))
+	all = append(append(all, p.args...), args...)
+	return p.f.call(t, all, pos)
+}
+
+// opFn is a built-in overloaded operator used as a function: (+).
+type opFn struct {
+	op   value.BinOp
+	name string
+}
+
+func (o *opFn) arity() int    { return 2 }
+func (o *opFn) fname() string { return "(" + o.name + ")" }
+func (o *opFn) call(t *thread, args []value.Value, pos syntax.Pos) (value.Value, error) {
+	base := t.live
+	v, err := t.binop(o.op, args[0], args[1], pos)
+	t.scalarStep(base)
+	return v, err
+}
+
+// rightSection is (op e): \x -> x op e.
+type rightSection struct {
+	f value.Value
+	r value.Value
+}
+
+func (r *rightSection) arity() int    { return 1 }
+func (r *rightSection) fname() string { return "section" }
+func (r *rightSection) call(t *thread, args []value.Value, pos syntax.Pos) (value.Value, error) {
+	return t.apply(r.f, []value.Value{args[0], r.r}, pos)
+}
+
+// projFn is (.a.b) or (.[i]): a path applied to its argument.
+type projFn struct {
+	path []syntax.PathElem
+	env  *env
+}
+
+func (p *projFn) arity() int    { return 1 }
+func (p *projFn) fname() string { return "projection" }
+func (p *projFn) call(t *thread, args []value.Value, pos syntax.Pos) (value.Value, error) {
+	v := args[0]
+	for _, el := range p.path {
+		if el.Field != "" {
+			f, err := t.field(v, el.Field, pos)
+			if err != nil {
+				return nil, err
+			}
+			v = f
+			continue
+		}
+		r, err := t.index(v, el.Indices, p.env, el.Span.Start)
+		if err != nil {
+			return nil, err
+		}
+		v = r
+	}
+	return v, nil
+}
+
+// intrinsic is a built-in function of the module intrinsics.
+type intrinsic struct {
+	name   string
+	arity_ int
+	impl   intrinsicFn
+}
+
+type intrinsicFn func(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error)
+
+func (f *intrinsic) arity() int    { return f.arity_ }
+func (f *intrinsic) fname() string { return "intrinsics." + f.name }
+func (f *intrinsic) call(t *thread, args []value.Value, pos syntax.Pos) (value.Value, error) {
+	if f.impl == nil {
+		return nil, t.errf(pos, "intrinsic %s is declared but not implemented", f.name)
+	}
+	return f.impl(t, pos, args)
+}
+
+// goFn is a function value made by the evaluator itself (e.g. in jvp).
+type goFn struct {
+	n    int
+	name string
+	fn   func(t *thread, args []value.Value, pos syntax.Pos) (value.Value, error)
+}
+
+func (g *goFn) arity() int    { return g.n }
+func (g *goFn) fname() string { return g.name }
+func (g *goFn) call(t *thread, args []value.Value, pos syntax.Pos) (value.Value, error) {
+	return g.fn(t, args, pos)
+}
+
+func mkFun(c callable) *value.Fun { return &value.Fun{Name: c.fname(), Impl: c} }
+
+// apply applies f to args (curried: extra arguments go to the result,
+// missing ones make a partial application).
+func (t *thread) apply(f value.Value, args []value.Value, pos syntax.Pos) (value.Value, error) {
+	for {
+		fn, ok := f.(*value.Fun)
+		if !ok {
+			return nil, t.errf(pos, "applying a value that is not a function")
+		}
+		c := fn.Impl.(callable)
+		k := c.arity()
+		if k == 0 {
+			return nil, t.errf(pos, "applying a function of no arguments")
+		}
+		if len(args) < k {
+			return mkFun(&partial{f: c, args: append([]value.Value(nil), args...)}), nil
+		}
+		v, err := c.call(t, args[:k], pos)
+		if err != nil || len(args) == k {
+			return v, err
+		}
+		f, args = v, args[k:]
+	}
+}
+
+// apply1 and apply2 are apply for the common arities of SOAC functions.
+func (t *thread) apply1(f value.Value, x value.Value, pos syntax.Pos) (value.Value, error) {
+	return t.apply(f, []value.Value{x}, pos)
+}
+
+func (t *thread) apply2(f value.Value, x, y value.Value, pos syntax.Pos) (value.Value, error) {
+	return t.apply(f, []value.Value{x, y}, pos)
+}

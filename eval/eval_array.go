@@ -1,0 +1,119 @@
+package eval
+
+import (
+	"fut/eval/value"
+	"fut/interp/syntax"
+)
+
+func (t *thread) evalArrayLit(x *syntax.ArrayLit, e *env) (value.Value, error) {
+	base := t.live
+	if len(x.Elems) == 0 {
+		elem, rank := value.I32, 1
+		if et, ok := t.in.info.(EmptyArrayTyper); ok {
+			if pt, r, ok := et.EmptyArrayType(x); ok {
+				elem, rank = value.ParsePrimType(string(pt)), r
+			}
+		}
+		shape := make([]int64, max(rank, 1))
+		r := value.NewPrimArray(elem, shape)
+		t.freshStep(base, 0, r)
+		return r, nil
+	}
+	vals := make([]value.Value, len(x.Elems))
+	for i, el := range x.Elems {
+		v, err := t.eval(el, e)
+		if err != nil {
+			return nil, err
+		}
+		vals[i] = v
+	}
+	if p0, ok := vals[0].(value.Prim); ok {
+		// literals whose types were not resolved: follow the first element
+		for i, v := range vals {
+			if p, ok := v.(value.Prim); ok && p.T != p0.T {
+				vals[i] = value.Convert(p, p0.T)
+			}
+		}
+	}
+	r, err := value.FromValues(vals, nil)
+	if err != nil {
+		return nil, t.errf(x.Pos(), "%v", err)
+	}
+	t.freshStep(base, int64(len(vals)), r)
+	return r, nil
+}
+
+// evalRange evaluates a..b, a..<b, a..>b and a..s...b: an array like
+// iota's, charged as iota is (n, 1, n + 1).
+func (t *thread) evalRange(x *syntax.Range, e *env) (value.Value, error) {
+	base := t.live
+	sv, err := t.eval(x.Start, e)
+	if err != nil {
+		return nil, err
+	}
+	start, ok := sv.(value.Prim)
+	if !ok || !start.T.IsInt() {
+		return nil, t.errf(x.Pos(), "range bounds must be integers")
+	}
+	step := int64(1)
+	if x.Second != nil {
+		s2, err := t.evalInt(x.Second, e)
+		if err != nil {
+			return nil, err
+		}
+		step = s2 - start.Int()
+	}
+	endV, err := t.eval(x.Stop, e)
+	if err != nil {
+		return nil, err
+	}
+	endP, ok := endV.(value.Prim)
+	if !ok || !endP.T.IsInt() {
+		return nil, t.errf(x.Pos(), "range bounds must be integers")
+	}
+	a, b := start.Int(), value.Convert(endP, start.T).Int()
+	if start.T.IsUnsigned() {
+		a, b = int64(start.B), int64(value.Convert(endP, start.T).B)
+	}
+	var n int64
+	bad := false
+	switch x.Op {
+	case syntax.RangeIncl:
+		if step == 0 || (step > 0 && b < a) || (step < 0 && b > a) {
+			bad = true
+		} else if step > 0 {
+			n = (b-a)/step + 1
+		} else {
+			n = (a-b)/(-step) + 1
+		}
+	case syntax.RangeUpExcl:
+		if step <= 0 || b < a {
+			bad = true
+		} else {
+			n = (b - a + step - 1) / step
+		}
+	case syntax.RangeDownExcl:
+		if x.Second == nil {
+			step = -1
+		}
+		if step >= 0 || b > a {
+			bad = true
+		} else {
+			n = (a - b + (-step) - 1) / (-step)
+		}
+	}
+	if bad {
+		return nil, t.errf(x.Pos(), "Range %s is invalid.", t.sourceText(x))
+	}
+	if err := t.checkAlloc(x.Pos(), n, 8); err != nil {
+		return nil, err
+	}
+	r := value.NewPrimArray(start.T, []int64{n})
+	for i := int64(0); i < n; i++ {
+		value.DataSet(r.Data, int(i), value.MkInt(start.T, a+i*step))
+	}
+	if t.cost {
+		t.step(base, n, 1, n+1, n+1)
+	}
+	return r, nil
+}

@@ -1,0 +1,194 @@
+package eval
+
+import (
+	"fut/eval/value"
+	"fut/interp/syntax"
+)
+
+// define binds name in sc (starting a new level when it would rebind a
+// name of the current level) and exports it through mod when mod is set.
+func define(sc *scope, mod *module, name string, v value.Value) *scope {
+	if _, exists := sc.vals[name]; exists {
+		sc = newScope(sc)
+	}
+	sc.vals[name] = v
+	if mod != nil {
+		mod.vals[name] = v
+	}
+	return sc
+}
+
+func defineMod(sc *scope, mod *module, name string, m *module) *scope {
+	if _, exists := sc.mods[name]; exists {
+		sc = newScope(sc)
+	}
+	sc.mods[name] = m
+	if mod != nil {
+		mod.mods[name] = m
+	}
+	return sc
+}
+
+// decl evaluates one declaration into sc, exporting into mod (nil at the
+// top level or for local declarations). It returns the scope to continue in.
+func (t *thread) decl(d syntax.Decl, sc *scope, mod *module) (*scope, error) {
+	switch d := d.(type) {
+	case *syntax.ValDecl:
+		fb := d.Fun
+		if len(fb.Params) == 0 {
+			t.live, t.pk1, t.pkP = 0, 0, 0
+			v, err := t.eval(fb.Body, rootEnv(sc))
+			if err != nil {
+				return sc, err
+			}
+			if fb.RetType != nil {
+				if err := t.checkType(v, fb.RetType, rootEnv(sc), fb.Pos()); err != nil {
+					return sc, err
+				}
+			}
+			freeze(v)
+			return define(sc, mod, fb.Name, v), nil
+		}
+		// a function: its closure sees sc as it is now (and later
+		// additions to this level, which cannot be its own name)
+		name := fb.Name
+		if _, exists := sc.vals[name]; exists {
+			sc = newScope(sc)
+		}
+		f := t.funClosure(fb, rootEnv(sc))
+		return define(sc, mod, name, f), nil
+	case *syntax.TypeDecl, *syntax.ModTypeDecl:
+		return sc, nil
+	case *syntax.LocalDecl:
+		return t.decl(d.D, sc, nil)
+	case *syntax.OpenDecl:
+		m, err := t.modExp(d.Mod, sc)
+		if err != nil {
+			return sc, err
+		}
+		sc = newScope(sc)
+		openInto(sc, m)
+		if mod != nil {
+			for k, v := range m.vals {
+				mod.vals[k] = v
+			}
+			for k, v := range m.mods {
+				mod.mods[k] = v
+			}
+		}
+		return sc, nil
+	case *syntax.ImportDecl:
+		m, err := t.importMod(d.Path, d.Pos(), sc)
+		if err != nil {
+			return sc, err
+		}
+		sc = newScope(sc)
+		openInto(sc, m)
+		return sc, nil
+	case *syntax.ModDecl:
+		var m *module
+		var err error
+		if len(d.Params) > 0 {
+			m = t.mkFunctor(d.Params, d.Body, sc)
+		} else if m, err = t.modExp(d.Body, sc); err != nil {
+			return sc, err
+		}
+		return defineMod(sc, mod, d.Name, m), nil
+	}
+	return sc, t.errf(d.Pos(), "cannot evaluate declaration %T", d)
+}
+
+func (t *thread) mkFunctor(params []*syntax.ModParam, body syntax.ModExp, sc *scope) *module {
+	p := params[0]
+	return &module{functor: &functor{param: p.Name, body: func(t *thread, arg *module) (*module, error) {
+		inner := newScope(sc)
+		inner.mods[p.Name] = arg
+		if len(params) > 1 {
+			return t.mkFunctor(params[1:], body, inner), nil
+		}
+		return t.modExp(body, inner)
+	}}}
+}
+
+// modExp evaluates a module expression.
+func (t *thread) modExp(me syntax.ModExp, sc *scope) (*module, error) {
+	switch me := me.(type) {
+	case *syntax.ModVar:
+		q := me.Name
+		path := append(append([]string(nil), q.Quals...), q.Name)
+		m, ok := sc.lookupMod(path[0])
+		if !ok {
+			return nil, t.errf(me.Pos(), "unknown module %s", path[0])
+		}
+		for _, n := range path[1:] {
+			if m, ok = m.mods[n]; !ok {
+				return nil, t.errf(me.Pos(), "unknown module %s", q)
+			}
+		}
+		return m, nil
+	case *syntax.ModParen:
+		return t.modExp(me.M, sc)
+	case *syntax.ModAscript:
+		return t.modExp(me.M, sc)
+	case *syntax.ModStruct:
+		m := newModule()
+		inner := newScope(sc)
+		var err error
+		for _, d := range me.Decls {
+			if inner, err = t.decl(d, inner, m); err != nil {
+				return nil, err
+			}
+		}
+		return m, nil
+	case *syntax.ModApply:
+		f, err := t.modExp(me.Fn, sc)
+		if err != nil {
+			return nil, err
+		}
+		if f.functor == nil {
+			return nil, t.errf(me.Pos(), "applying a module that is not parametric")
+		}
+		arg, err := t.modExp(me.Arg, sc)
+		if err != nil {
+			return nil, err
+		}
+		return f.functor.body(t, arg)
+	case *syntax.ModLambda:
+		return t.mkFunctor([]*syntax.ModParam{me.Param}, me.Body, sc), nil
+	case *syntax.ModImport:
+		return t.importMod(me.Path, me.Pos(), sc)
+	}
+	return nil, t.errf(me.Pos(), "cannot evaluate module expression %T", me)
+}
+
+// importMod evaluates an imported file once, in a scope over the
+// prelude (the root of sc), and returns its declarations as a module.
+func (t *thread) importMod(path string, pos syntax.Pos, sc *scope) (*module, error) {
+	if t.in.opts.Import == nil {
+		return nil, t.errf(pos, "import %q: imports are not available here", path)
+	}
+	prog, err := t.in.opts.Import(pos, path)
+	if err != nil {
+		return nil, err
+	}
+	if m, ok := t.in.imports[prog]; ok {
+		return m, nil
+	}
+	base := t.in.preludeScope
+	if base == nil {
+		base = sc
+	}
+	m := newModule()
+	inner := newScope(base)
+	for _, d := range prog.Decls {
+		if inner, err = t.decl(d, inner, m); err != nil {
+			return nil, err
+		}
+	}
+	t.in.imports[prog] = m
+	return m, nil
+}
+
+// MarkPrelude records the current top-level environment as the prelude:
+// imported files are evaluated over it.
+func (in *Interp) MarkPrelude() { in.preludeScope = in.top }

@@ -1,0 +1,303 @@
+package eval
+
+import (
+	"fmt"
+	"strings"
+
+	"fut/eval/value"
+	"fut/interp/syntax"
+)
+
+// dimIdx is one evaluated index: a fixed position or a slice.
+type dimIdx struct {
+	fix              bool
+	i                int64 // the position (fix)
+	start, n, stride int64 // the slice: n elements from start by stride
+	text             string
+}
+
+// evalIndices evaluates the indices of a[…] against the array's shape,
+// checking bounds in Futhark's words.
+func (t *thread) evalIndices(idxs []*syntax.DimIndex, shape []int64, e *env, pos syntax.Pos) ([]dimIdx, error) {
+	out := make([]dimIdx, len(idxs))
+	bad := false
+	for k, d := range idxs {
+		dim := int64(-1)
+		if k < len(shape) {
+			dim = shape[k]
+		}
+		if d.Fix != nil {
+			i, err := t.evalInt(d.Fix, e)
+			if err != nil {
+				return nil, err
+			}
+			out[k] = dimIdx{fix: true, i: i, text: fmt.Sprint(i)}
+			if i < 0 || i >= dim {
+				bad = true
+			}
+			continue
+		}
+		var start, end, stride int64 = 0, dim, 1
+		var hasStart, hasEnd bool
+		var err error
+		if d.Stride != nil {
+			if stride, err = t.evalInt(d.Stride, e); err != nil {
+				return nil, err
+			}
+		}
+		if d.Start != nil {
+			if start, err = t.evalInt(d.Start, e); err != nil {
+				return nil, err
+			}
+			hasStart = true
+		}
+		if d.End != nil {
+			if end, err = t.evalInt(d.End, e); err != nil {
+				return nil, err
+			}
+			hasEnd = true
+		}
+		if stride < 0 {
+			if !hasStart {
+				start = dim - 1
+			}
+			if !hasEnd {
+				end = -1
+			}
+		}
+		text := ""
+		if hasStart {
+			text += fmt.Sprint(start)
+		}
+		text += ":"
+		if hasEnd {
+			text += fmt.Sprint(end)
+		}
+		if d.Stride != nil {
+			text += ":" + fmt.Sprint(stride)
+		}
+		var n int64
+		switch {
+		case stride > 0 && end > start:
+			n = (end - start + stride - 1) / stride
+		case stride < 0 && end < start:
+			n = (start - end - stride - 1) / -stride
+		case stride == 0:
+			bad = true
+		}
+		// Futhark checks the elements the slice touches: the first and the
+		// last must be in bounds (an empty slice may start at the end).
+		if n > 0 {
+			last := start + (n-1)*stride
+			if start < 0 || start >= dim || last < 0 || last >= dim {
+				bad = true
+			}
+		} else if start < 0 || start > dim || (hasEnd && (end < -1 || end > dim)) {
+			bad = true
+		}
+		if n == 0 {
+			start = 0
+		}
+		out[k] = dimIdx{start: start, n: n, stride: stride, text: text}
+	}
+	if bad || len(idxs) > len(shape) {
+		parts := make([]string, len(out))
+		for k, d := range out {
+			parts[k] = d.text
+		}
+		return nil, t.errf(pos, "Index [%s] out of bounds for array of shape %s.", strings.Join(parts, ", "), value.ShapeString(shape))
+	}
+	return out, nil
+}
+
+func (t *thread) evalInt(x syntax.Expr, e *env) (int64, error) {
+	v, err := t.eval(x, e)
+	if err != nil {
+		return 0, err
+	}
+	p, ok := v.(value.Prim)
+	if !ok || !p.T.IsInt() {
+		return 0, t.errf(x.Pos(), "index is not an integer")
+	}
+	return p.Int(), nil
+}
+
+// index evaluates v[idxs].
+func (t *thread) index(v value.Value, idxs []*syntax.DimIndex, e *env, pos syntax.Pos) (value.Value, error) {
+	a, ok := v.(*value.Array)
+	if !ok {
+		return nil, t.errf(pos, "indexing a value that is not an array")
+	}
+	ds, err := t.evalIndices(idxs, a.FullShape(), e, pos)
+	if err != nil {
+		return nil, err
+	}
+	return indexArray(a, ds), nil
+}
+
+// indexArray applies checked indices.
+func indexArray(a *value.Array, ds []dimIdx) value.Value {
+	if len(ds) == 0 {
+		return a
+	}
+	if a.Kind == value.KPrim && len(ds) == len(a.Shape) {
+		// a scalar: compute the flat offset directly
+		off, all := int64(0), true
+		for k, d := range ds {
+			if !d.fix {
+				all = false
+				break
+			}
+			off = off*a.Shape[k] + d.i
+		}
+		if all {
+			return value.DataGet(a.T, a.Data, int(off))
+		}
+	}
+	d := ds[0]
+	if d.fix {
+		r := a.Index(d.i)
+		if len(ds) == 1 {
+			return r
+		}
+		return indexArray(r.(*value.Array), ds[1:])
+	}
+	var sl *value.Array
+	if d.stride == 1 {
+		sl = a.Slice(d.start, d.start+d.n)
+	} else {
+		idx := make([]int64, d.n)
+		for k := range idx {
+			idx[k] = d.start + int64(k)*d.stride
+		}
+		sl = a.Gather(idx)
+	}
+	if len(ds) == 1 {
+		return sl
+	}
+	rows := make([]value.Value, d.n)
+	for k := range rows {
+		rows[k] = indexArray(sl.Index(int64(k)).(*value.Array), ds[1:])
+	}
+	if d.n == 0 {
+		// shape of an empty result: apply the rest to a phantom row
+		return sl
+	}
+	r, _ := value.FromValues(rows, nil)
+	return r
+}
+
+// evalUpdate is a with [i].f = v: the array is consumed and updated in
+// place (copied first only when it is Frozen, i.e. shared at top level).
+func (t *thread) evalUpdate(x *syntax.Update, e *env) (value.Value, error) {
+	base := t.live
+	a, err := t.eval(x.X, e)
+	if err != nil {
+		return nil, err
+	}
+	v, err := t.eval(x.Value, e)
+	if err != nil {
+		return nil, err
+	}
+	r, err := t.updatePath(a, x.Path, v, e, x.Pos())
+	if err != nil {
+		return nil, err
+	}
+	if t.cost {
+		t.step(base, 1, 1, 0, 0)
+	}
+	return r, nil
+}
+
+func (t *thread) updatePath(c value.Value, path []syntax.PathElem, v value.Value, e *env, pos syntax.Pos) (value.Value, error) {
+	if len(path) == 0 {
+		return v, nil
+	}
+	el := path[0]
+	if el.Field != "" {
+		switch r := c.(type) {
+		case *value.Record:
+			old, ok := r.Field(el.Field)
+			if !ok {
+				return nil, t.errf(pos, "record has no field %s", el.Field)
+			}
+			nv, err := t.updatePath(old, path[1:], v, e, pos)
+			if err != nil {
+				return nil, err
+			}
+			return r.With(el.Field, nv), nil
+		case value.Tuple:
+			k, ok := tupleIndex(el.Field)
+			if !ok || k >= len(r) {
+				return nil, t.errf(pos, "tuple has no field %s", el.Field)
+			}
+			nv, err := t.updatePath(r[k], path[1:], v, e, pos)
+			if err != nil {
+				return nil, err
+			}
+			out := append(value.Tuple(nil), r...)
+			out[k] = nv
+			return out, nil
+		}
+		return nil, t.errf(pos, "updating field %s of a value that is not a record", el.Field)
+	}
+	a, ok := c.(*value.Array)
+	if !ok {
+		return nil, t.errf(pos, "in-place update of a value that is not an array")
+	}
+	ds, err := t.evalIndices(el.Indices, a.FullShape(), e, el.Span.Start)
+	if err != nil {
+		return nil, err
+	}
+	if a.Frozen {
+		a = a.Copy()
+	}
+	if len(path) > 1 {
+		cur := indexArray(a, ds)
+		nv, err := t.updatePath(cur, path[1:], v, e, pos)
+		if err != nil {
+			return nil, err
+		}
+		v = nv
+	}
+	if err := writeAt(a, ds, v); err != nil {
+		return nil, t.errf(pos, "%v", err)
+	}
+	return a, nil
+}
+
+// writeAt stores v at the (checked) indices of a, in place.
+func writeAt(a *value.Array, ds []dimIdx, v value.Value) error {
+	d := ds[0]
+	if d.fix {
+		if len(ds) == 1 {
+			return a.SetRow(d.i, v)
+		}
+		if a.Kind == value.KPrim && len(ds) == len(a.Shape) {
+			off, all := int64(0), true
+			for k, dd := range ds {
+				if !dd.fix {
+					all = false
+					break
+				}
+				off = off*a.Shape[k] + dd.i
+			}
+			if p, ok := v.(value.Prim); ok && all {
+				value.DataSet(a.Data, int(off), p)
+				return nil
+			}
+		}
+		return writeAt(a.Index(d.i).(*value.Array), ds[1:], v)
+	}
+	src, ok := v.(*value.Array)
+	if !ok || src.Shape[0] != d.n {
+		return fmt.Errorf("value of shape %s does not fit the slice of %d elements", value.ShapeString(value.ShapeOf(v)), d.n)
+	}
+	for k := int64(0); k < d.n; k++ {
+		rest := append([]dimIdx{{fix: true, i: d.start + k*d.stride}}, ds[1:]...)
+		if err := writeAt(a, rest, src.Index(k)); err != nil {
+			return err
+		}
+	}
+	return nil
+}

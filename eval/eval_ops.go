@@ -1,0 +1,307 @@
+package eval
+
+import (
+	"errors"
+
+	"fut/eval/value"
+	"fut/interp/syntax"
+)
+
+func (in *Interp) litCache(x syntax.Expr) (value.Prim, bool) {
+	p, ok := in.lits[x]
+	return p, ok
+}
+
+func (in *Interp) setLitCache(x syntax.Expr, p value.Prim) {
+	if in.lits == nil {
+		in.lits = map[syntax.Expr]value.Prim{}
+	}
+	in.lits[x] = p
+}
+
+func (t *thread) evalVar(x *syntax.Var, e *env) (value.Value, error) {
+	q := x.Name
+	if len(q.Quals) == 0 {
+		if v, ok := e.lookup(q.Name); ok {
+			return v, nil
+		}
+		if op, ok := value.LookupBinOp(q.Name); ok {
+			return mkFun(&opFn{op: op, name: q.Name}), nil
+		}
+		return nil, t.errf(x.Pos(), "unknown name %s", q.Name)
+	}
+	// r.x.y on a variable holding a record
+	if v, ok := e.lookup(q.Quals[0]); ok {
+		if _, isMod := e.lookupModLocalFirst(q.Quals[0]); !isMod {
+			var err error
+			for _, f := range append(q.Quals[1:len(q.Quals):len(q.Quals)], q.Name) {
+				if v, err = t.field(v, f, x.Pos()); err != nil {
+					return nil, err
+				}
+			}
+			return v, nil
+		}
+	}
+	m, ok := e.lookupMod(q.Quals[0])
+	if !ok {
+		return nil, t.errf(x.Pos(), "unknown module %s", q.Quals[0])
+	}
+	// M.N.r.f: modules as far as they go, then a value's fields
+	path := append(q.Quals[1:len(q.Quals):len(q.Quals)], q.Name)
+	for i, n := range path {
+		if sub, ok := m.mods[n]; ok && i < len(path)-1 {
+			m = sub
+			continue
+		}
+		v, ok := m.vals[n]
+		if !ok {
+			if op, isOp := value.LookupBinOp(n); isOp && i == len(path)-1 {
+				return mkFun(&opFn{op: op, name: n}), nil
+			}
+			break
+		}
+		var err error
+		for _, f := range path[i+1:] {
+			if v, err = t.field(v, f, x.Pos()); err != nil {
+				return nil, err
+			}
+		}
+		return v, nil
+	}
+	return nil, t.errf(x.Pos(), "unknown name %s", q)
+}
+
+// lookupModLocalFirst reports whether name is a module and no local
+// variable shadows it.
+func (e *env) lookupModLocalFirst(name string) (*module, bool) {
+	if _, ok := e.lookupLocal(name); ok {
+		return nil, false
+	}
+	if _, ok := e.sc.lookup(name); ok {
+		// a value and a module of the same name: the module wins for a
+		// qualified name only if the value is not a record
+		m, ok := e.sc.lookupMod(name)
+		return m, ok
+	}
+	return e.sc.lookupMod(name)
+}
+
+func (t *thread) lookupModPath(quals []string, e *env, pos syntax.Pos) (*module, error) {
+	m, ok := e.lookupMod(quals[0])
+	if !ok {
+		return nil, t.errf(pos, "unknown module %s", quals[0])
+	}
+	for _, q := range quals[1:] {
+		sub, ok := m.mods[q]
+		if !ok {
+			return nil, t.errf(pos, "module has no submodule %s", q)
+		}
+		m = sub
+	}
+	return m, nil
+}
+
+func openInto(sc *scope, m *module) {
+	for k, v := range m.vals {
+		sc.vals[k] = v
+	}
+	for k, v := range m.mods {
+		sc.mods[k] = v
+	}
+}
+
+// field projects a record or tuple field.
+func (t *thread) field(v value.Value, name string, pos syntax.Pos) (value.Value, error) {
+	switch v := v.(type) {
+	case *value.Record:
+		if f, ok := v.Field(name); ok {
+			return f, nil
+		}
+	case value.Tuple:
+		if k, ok := tupleIndex(name); ok && k < len(v) {
+			return v[k], nil
+		}
+	}
+	return nil, t.errf(pos, "value has no field %s", name)
+}
+
+func tupleIndex(s string) (int, bool) {
+	if s == "" {
+		return 0, false
+	}
+	n := 0
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
+}
+
+// isBuiltinOp decides, once per node, whether an unqualified operator
+// refers to the built-in overloaded operator (no binding of that name is
+// in scope there). Scoping is lexical, so the answer never changes.
+func (t *thread) isBuiltinOp(node syntax.Node, q syntax.QualName, backtick bool, e *env) (value.BinOp, bool) {
+	if backtick || len(q.Quals) > 0 {
+		return 0, false
+	}
+	op, ok := value.LookupBinOp(q.Name)
+	if !ok {
+		return 0, false
+	}
+	if r, seen := t.in.opCache[node]; seen {
+		return op, r
+	}
+	_, bound := e.lookup(q.Name)
+	if t.in.opCache == nil {
+		t.in.opCache = map[syntax.Node]bool{}
+	}
+	t.in.opCache[node] = !bound
+	return op, !bound
+}
+
+func (t *thread) opValue(q syntax.QualName, backtick bool, e *env, pos syntax.Pos) (value.Value, error) {
+	if op, ok := value.LookupBinOp(q.Name); ok && len(q.Quals) == 0 && !backtick {
+		if _, bound := e.lookup(q.Name); !bound {
+			return mkFun(&opFn{op: op, name: q.Name}), nil
+		}
+	}
+	return t.evalVar(&syntax.Var{Loc: syntax.Loc{Span: syntax.Span{Start: pos, End: pos}}, Name: q}, e)
+}
+
+func (t *thread) evalBinary(x *syntax.Binary, e *env) (value.Value, error) {
+	base := t.live
+	if op, ok := t.isBuiltinOp(x, x.Op, x.Backtick, e); ok {
+		l, err := t.eval(x.L, e)
+		if err != nil {
+			return nil, err
+		}
+		if op == value.OpLogAnd || op == value.OpLogOr {
+			lp, ok := l.(value.Prim)
+			if !ok || lp.T != value.Bool {
+				return nil, t.errf(x.L.Pos(), "operand of %s is not a bool", x.Op.Name)
+			}
+			if (lp.B != 0) == (op == value.OpLogOr) {
+				t.scalarStep(base)
+				return lp, nil
+			}
+			r, err := t.eval(x.R, e)
+			if err != nil {
+				return nil, err
+			}
+			t.scalarStep(base)
+			return r, nil
+		}
+		r, err := t.eval(x.R, e)
+		if err != nil {
+			return nil, err
+		}
+		v, err := t.binop(op, l, r, x.OpSpan.Start)
+		if err != nil {
+			return nil, err
+		}
+		t.scalarStep(base)
+		return v, nil
+	}
+	f, err := t.opValue(x.Op, x.Backtick, e, x.OpSpan.Start)
+	if err != nil {
+		return nil, err
+	}
+	l, err := t.eval(x.L, e)
+	if err != nil {
+		return nil, err
+	}
+	r, err := t.eval(x.R, e)
+	if err != nil {
+		return nil, err
+	}
+	held := t.live - base
+	v, err := t.apply(f, []value.Value{l, r}, x.OpSpan.Start)
+	t.live -= held
+	return v, err
+}
+
+// binop applies a built-in operator to two values.
+func (t *thread) binop(op value.BinOp, l, r value.Value, pos syntax.Pos) (value.Value, error) {
+	lp, ok1 := l.(value.Prim)
+	rp, ok2 := r.(value.Prim)
+	if !ok1 || !ok2 {
+		switch op {
+		case value.OpEq:
+			return value.MkBool(value.Identical(l, r)), nil
+		case value.OpNeq:
+			return value.MkBool(!value.Identical(l, r)), nil
+		}
+		return nil, t.errf(pos, "operator applied to values that are not scalars")
+	}
+	if lp.T != rp.T {
+		lp, rp = unifyPrims(lp, rp)
+	}
+	if op == value.OpShl || op == value.OpShr || op == value.OpUShr {
+		if rp.T.IsSigned() && rp.Int() < 0 {
+			rp = value.MkInt(rp.T, 64)
+		}
+	}
+	v, err := value.Binary(op, lp, rp)
+	if err != nil {
+		if errors.Is(err, value.ErrDivByZero) {
+			return nil, t.errf(pos, "division by zero")
+		}
+		return nil, t.errf(pos, "%v", err)
+	}
+	return v, nil
+}
+
+// unifyPrims reconciles operands of different types, which only happens
+// when literal types were not resolved by a checker: a float wins over an
+// integer, and a non-default integer type over i32.
+func unifyPrims(a, b value.Prim) (value.Prim, value.Prim) {
+	switch {
+	case a.T.IsFloat() && !b.T.IsFloat():
+		return a, value.Convert(b, a.T)
+	case b.T.IsFloat() && !a.T.IsFloat():
+		return value.Convert(a, b.T), b
+	case a.T == value.I32 || a.T == value.F64:
+		return value.Convert(a, b.T), b
+	}
+	return a, value.Convert(b, a.T)
+}
+
+func (t *thread) evalApply(x *syntax.Apply, e *env) (value.Value, error) {
+	base := t.live
+	f, err := t.eval(x.Fn, e)
+	if err != nil {
+		return nil, err
+	}
+	var buf [4]value.Value
+	args := buf[:0]
+	if len(x.Args) > len(buf) {
+		args = make([]value.Value, 0, len(x.Args))
+	}
+	for _, a := range x.Args {
+		v, err := t.eval(a, e)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, v)
+	}
+	if err := t.tick(x.Pos()); err != nil {
+		return nil, err
+	}
+	held := t.live - base
+	v, err := t.apply(f, args, x.Pos())
+	t.live -= held
+	return v, err
+}
+
+// funClosure makes the closure of a function binding.
+func (t *thread) funClosure(fb *syntax.FunBind, e *env) value.Value {
+	var sizes []string
+	for _, tp := range fb.TypeParams {
+		if tp.Kind == syntax.TPSize {
+			sizes = append(sizes, tp.Name)
+		}
+	}
+	return &value.Fun{Name: fb.Name, Impl: &closure{name: fb.Name, params: fb.Params, sizeParams: sizes, body: fb.Body, env: e}}
+}

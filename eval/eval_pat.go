@@ -1,0 +1,351 @@
+package eval
+
+import (
+	"fmt"
+	"strings"
+
+	"fut/eval/value"
+	"fut/interp/syntax"
+)
+
+// bindPat binds the variables of an irrefutable pattern p to the parts of
+// v. Size names in sizes that appear as dimensions in p's type
+// ascriptions are bound to the sizes of v.
+func (t *thread) bindPat(p syntax.Pat, v value.Value, e *env, sizes []string) (*env, error) {
+	switch p := p.(type) {
+	case *syntax.PId:
+		return e.bind(p.Name, v), nil
+	case *syntax.PWild:
+		return e, nil
+	case *syntax.PParen:
+		return t.bindPat(p.P, v, e, sizes)
+	case *syntax.PAttr:
+		return t.bindPat(p.P, v, e, sizes)
+	case *syntax.PAscript:
+		if len(sizes) > 0 {
+			var err error
+			if e, err = t.bindSizes(p.Type, v, e, sizes, p.Pos()); err != nil {
+				return nil, err
+			}
+		}
+		return t.bindPat(p.P, v, e, sizes)
+	case *syntax.PTuple:
+		parts, ok := tupleParts(v, len(p.Elems))
+		if !ok {
+			return nil, t.errf(p.Pos(), "cannot match a value against a tuple pattern of %d elements", len(p.Elems))
+		}
+		var err error
+		for i, q := range p.Elems {
+			if e, err = t.bindPat(q, parts[i], e, sizes); err != nil {
+				return nil, err
+			}
+		}
+		return e, nil
+	case *syntax.PRecord:
+		var err error
+		for _, f := range p.Fields {
+			fv, ok := recordField(v, f.Name)
+			if !ok {
+				return nil, t.errf(p.Pos(), "value has no field %s", f.Name)
+			}
+			q := f.Pat
+			if q == nil {
+				q = &syntax.PId{Loc: f.Loc, Name: f.Name}
+			}
+			if e, err = t.bindPat(q, fv, e, sizes); err != nil {
+				return nil, err
+			}
+		}
+		return e, nil
+	case *syntax.PLit, *syntax.PConstr:
+		e2, ok, err := t.matchPat(p, v, e)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, t.errf(p.Pos(), "value does not match the pattern")
+		}
+		return e2, nil
+	}
+	return nil, t.errf(p.Pos(), "cannot bind pattern %T", p)
+}
+
+func recordField(v value.Value, name string) (value.Value, bool) {
+	switch v := v.(type) {
+	case *value.Record:
+		return v.Field(name)
+	case value.Tuple:
+		if k, ok := tupleIndex(name); ok && k < len(v) {
+			return v[k], true
+		}
+	}
+	return nil, false
+}
+
+func tupleParts(v value.Value, n int) ([]value.Value, bool) {
+	switch v := v.(type) {
+	case value.Tuple:
+		return v, len(v) == n
+	case *value.Record:
+		if value.IsTupleRecord(v.Names) && len(v.Fields) == n {
+			return v.Fields, true
+		}
+	}
+	return nil, n == 0
+}
+
+// bindLet binds a let or loop pattern, with its [n] size binders.
+func (t *thread) bindLet(sizes []*syntax.SizeBinder, p syntax.Pat, v value.Value, e *env) (*env, error) {
+	var names []string
+	for _, s := range sizes {
+		names = append(names, s.Name)
+	}
+	return t.bindPat(p, v, e, names)
+}
+
+// bindSizes binds the size names (from names) that te uses as dimensions
+// to the sizes of v.
+func (t *thread) bindSizes(te syntax.TypeExp, v value.Value, e *env, names []string, pos syntax.Pos) (*env, error) {
+	switch te := te.(type) {
+	case *syntax.TEParen:
+		return t.bindSizes(te.T, v, e, names, pos)
+	case *syntax.TEUnique:
+		return t.bindSizes(te.T, v, e, names, pos)
+	case *syntax.TETuple:
+		parts, ok := tupleParts(v, len(te.Elems))
+		if !ok {
+			return e, nil
+		}
+		var err error
+		for i, el := range te.Elems {
+			if e, err = t.bindSizes(el, parts[i], e, names, pos); err != nil {
+				return nil, err
+			}
+		}
+		return e, nil
+	case *syntax.TERecord:
+		r, ok := v.(*value.Record)
+		if !ok {
+			return e, nil
+		}
+		var err error
+		for _, f := range te.Fields {
+			if fv, ok := r.Field(f.Name); ok {
+				if e, err = t.bindSizes(f.Type, fv, e, names, pos); err != nil {
+					return nil, err
+				}
+			}
+		}
+		return e, nil
+	case *syntax.TEArray:
+		a, ok := v.(*value.Array)
+		if !ok {
+			return e, nil
+		}
+		shape := a.FullShape()
+		var elem syntax.TypeExp = te
+		for k := 0; k < len(shape); k++ {
+			arr, ok := stripParens(elem).(*syntax.TEArray)
+			if !ok {
+				break
+			}
+			if dv, ok := arr.Dim.(*syntax.Var); ok && len(dv.Name.Quals) == 0 && contains(names, dv.Name.Name) {
+				e = e.bind(dv.Name.Name, value.I64Val(shape[k]))
+			}
+			elem = arr.Elem
+		}
+		return e, nil
+	}
+	return e, nil
+}
+
+func stripParens(te syntax.TypeExp) syntax.TypeExp {
+	for {
+		switch x := te.(type) {
+		case *syntax.TEParen:
+			te = x.T
+		case *syntax.TEUnique:
+			te = x.T
+		default:
+			return te
+		}
+	}
+}
+
+func contains(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// matchPat matches a refutable pattern (for match cases).
+func (t *thread) matchPat(p syntax.Pat, v value.Value, e *env) (*env, bool, error) {
+	switch p := p.(type) {
+	case *syntax.PParen:
+		return t.matchPat(p.P, v, e)
+	case *syntax.PAttr:
+		return t.matchPat(p.P, v, e)
+	case *syntax.PAscript:
+		return t.matchPat(p.P, v, e)
+	case *syntax.PLit:
+		lit, err := t.literalValue(p.Lit)
+		if err != nil {
+			return nil, false, err
+		}
+		pv, ok := v.(value.Prim)
+		if !ok {
+			return nil, false, nil
+		}
+		if lit.T != pv.T {
+			lit = value.Convert(lit, pv.T)
+		}
+		return e, value.Identical(lit, pv), nil
+	case *syntax.PConstr:
+		s, ok := v.(*value.Sum)
+		if !ok || s.Constr != p.Name || len(s.Payload) != len(p.Args) {
+			return nil, false, nil
+		}
+		for i, q := range p.Args {
+			var err error
+			if e, ok, err = t.matchPat(q, s.Payload[i], e); !ok || err != nil {
+				return nil, false, err
+			}
+		}
+		return e, true, nil
+	case *syntax.PTuple:
+		parts, ok := tupleParts(v, len(p.Elems))
+		if !ok {
+			return nil, false, nil
+		}
+		for i, q := range p.Elems {
+			var err error
+			if e, ok, err = t.matchPat(q, parts[i], e); !ok || err != nil {
+				return nil, false, err
+			}
+		}
+		return e, true, nil
+	case *syntax.PRecord:
+		r, ok := v.(*value.Record)
+		if !ok {
+			return nil, false, nil
+		}
+		for _, f := range p.Fields {
+			fv, ok := r.Field(f.Name)
+			if !ok {
+				return nil, false, nil
+			}
+			q := f.Pat
+			if q == nil {
+				q = &syntax.PId{Loc: f.Loc, Name: f.Name}
+			}
+			var err error
+			if e, ok, err = t.matchPat(q, fv, e); !ok || err != nil {
+				return nil, false, err
+			}
+		}
+		return e, true, nil
+	}
+	e2, err := t.bindPat(p, v, e, nil)
+	return e2, err == nil, err
+}
+
+func (t *thread) evalMatch(x *syntax.Match, e *env) (value.Value, error) {
+	base := t.live
+	v, err := t.eval(x.X, e)
+	if err != nil {
+		return nil, err
+	}
+	if t.cost {
+		t.W++
+		t.D++
+		t.live = base
+	}
+	for _, c := range x.Cases {
+		e2, ok, err := t.matchPat(c.Pat, v, e)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			return t.eval(c.Body, e2)
+		}
+	}
+	return nil, t.errf(x.Pos(), "no case matches the value %s", short(value.String(v)))
+}
+
+func short(s string) string {
+	if len(s) > 60 {
+		return s[:57] + "..."
+	}
+	return s
+}
+
+// checkType checks the sizes of v against a type (for e :> t): every
+// dimension written as a literal or a bound size variable must match.
+func (t *thread) checkType(v value.Value, te syntax.TypeExp, e *env, pos syntax.Pos) error {
+	te = stripParens(te)
+	switch x := te.(type) {
+	case *syntax.TEArray:
+		a, ok := v.(*value.Array)
+		if !ok {
+			return nil
+		}
+		shape := a.FullShape()
+		var elem syntax.TypeExp = x
+		var want []string
+		mismatch := false
+		for k := 0; ; k++ {
+			arr, ok := stripParens(elem).(*syntax.TEArray)
+			if !ok {
+				break
+			}
+			d, known := t.dimValue(arr.Dim, e)
+			if known {
+				want = append(want, fmt.Sprintf("[%d]", d))
+				if k >= len(shape) || shape[k] != d {
+					mismatch = true
+				}
+			} else {
+				want = append(want, "[]")
+			}
+			elem = arr.Elem
+		}
+		if mismatch {
+			return t.errf(pos, "Value of shape %s cannot match shape of type `%s%s`.", value.ShapeString(shape), strings.Join(want, ""), t.sourceText(elem))
+		}
+	case *syntax.TETuple:
+		parts, ok := tupleParts(v, len(x.Elems))
+		if !ok {
+			return nil
+		}
+		for i, el := range x.Elems {
+			if err := t.checkType(parts[i], el, e, pos); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// dimValue evaluates a dimension of a type if it is known here.
+func (t *thread) dimValue(d syntax.Expr, e *env) (int64, bool) {
+	switch d := d.(type) {
+	case nil:
+		return 0, false
+	case *syntax.IntLit:
+		return d.Value.Int64(), true
+	case *syntax.Var:
+		if len(d.Name.Quals) == 0 {
+			if v, ok := e.lookup(d.Name.Name); ok {
+				if p, ok := v.(value.Prim); ok && p.T.IsInt() {
+					return p.Int(), true
+				}
+			}
+		}
+	case *syntax.Paren:
+		return t.dimValue(d.X, e)
+	}
+	return 0, false
+}

@@ -1,0 +1,44 @@
+package eval
+
+import "testing"
+
+func TestBasics(t *testing.T) {
+	s := newSession(t, true)
+	t.Logf("checker in use: %v", s.check != nil)
+	cases := []struct{ src, want string }{
+		{"1 + 2", "3i32"},
+		{"iota 4", "[0i64, 1i64, 2i64, 3i64]"},
+		{"map (\\x -> x * 2) (iota 4)", "[0i64, 2i64, 4i64, 6i64]"},
+		{"reduce (+) 0 (iota 4)", "6i64"},
+		{"let x = 5 in x * x", "25i32"},
+		{"-7 / 2", "-4i32"},
+		{"-7 % 2", "1i32"},
+		{"-7 // 2", "-3i32"},
+		{"-7 %% 2", "-1i32"},
+		{"if 1 < 2 then true else false", "true"},
+		{"(1, 2.5)", "(1i32, 2.5f64)"},
+		{"[[1,2],[3,4]]", "[[1i32, 2i32], [3i32, 4i32]]"},
+		{"loop acc = 0 for i < 10 do acc + i", "45i32"},
+		{"scan (+) 0 [1,2,3,4]", "[1i32, 3i32, 6i32, 10i32]"},
+		{"filter (\\x -> x > 2) [1,2,3,4,5]", "[3i32, 4i32, 5i32]"},
+		{"f32.sqrt 4f32", "2.0f32"},
+		{"i32.f64 3.7", "3i32"},
+		{"255u8 + 1u8", "0u8"},
+		{"zip [1,2] [3,4]", "[(1i32, 3i32), (2i32, 4i32)]"},
+		{"map2 (+) [1,2] [3,4]", "[4i32, 6i32]"},
+		{"let a = replicate 3 0 in a with [1] = 5", "[0i32, 5i32, 0i32]"},
+		{"(iota 10)[2:8:2]", "[2i64, 4i64, 6i64]"},
+		{"transpose [[1,2,3],[4,5,6]]", "[[1i32, 4i32], [2i32, 5i32], [3i32, 6i32]]"},
+		{"{a = 1, b = true}.b", "true"},
+		{"match (#some 3 : opt) case #some x -> x case #none -> 0", "3i32"},
+		{"1..<5", "[1i32, 2i32, 3i32, 4i32]"},
+		{"hist (+) 0 3 [0,1,1,2,5] [1,1,1,1,1]", "[1i32, 2i32, 1i32]"},
+		{"scatter (replicate 4 0) [0, 2, 9] [5, 6, 7]", "[5i32, 0i32, 6i32, 0i32]"},
+	}
+	s.run("type opt = #some i32 | #none")
+	for _, c := range cases {
+		if got := s.val(c.src); got != c.want {
+			t.Errorf("%s = %s, want %s", c.src, got, c.want)
+		}
+	}
+}

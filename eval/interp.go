@@ -1,0 +1,221 @@
+// Package eval is fut's reference evaluator: a tree-walking interpreter
+// over the parsed AST that computes the value and the cost of every
+// expression.
+//
+// Input: parsed declarations and expressions (package syntax), the
+// literal types the checker resolved (TypeInfo), and the `val` specs of
+// the built-in module `intrinsics`.
+// Output: values (package eval/value) and costs (W, D, S1, S∞) as
+// COST_MODEL.md defines them; run-time errors as *RuntimeError values.
+// Invariants: all per-run state (cost counters, call stack, cancellation,
+// limits) lives in a thread, never in globals; an Interp's top-level
+// environment only grows (later declarations shadow earlier ones, and
+// closures keep what they saw).
+package eval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"fut/eval/value"
+	"fut/interp/syntax"
+)
+
+// TypeInfo gives the primitive type of an overloaded literal (types.Info
+// implements it). Optionally it also implements EmptyArrayTyper.
+type TypeInfo interface {
+	LitType(e syntax.Expr) (syntax.PrimType, bool)
+}
+
+// EmptyArrayTyper gives the element type and rank of an empty array
+// literal `[]` (rank counts the literal's own dimension).
+type EmptyArrayTyper interface {
+	EmptyArrayType(e syntax.Expr) (elem syntax.PrimType, rank int, ok bool)
+}
+
+// BreakInfo is what a #[break] or `break` stop reports.
+type BreakInfo struct {
+	Pos    syntax.Pos
+	Stack  []Frame
+	Locals []Binding // innermost first
+}
+
+// Binding is one local variable.
+type Binding struct {
+	Name  string
+	Value value.Value
+}
+
+// Options configure an Interp.
+type Options struct {
+	Cost      bool  // compute costs (off: plain runs, a little faster)
+	MaxMemory int64 // largest array allocation in bytes; 0 means no limit
+	MaxDepth  int   // deepest evaluation nesting; 0 means the default (100000)
+	// Trace receives the value of #[trace] e and of trace x.
+	Trace func(pos syntax.Pos, v value.Value)
+	// Break is called at #[break] e and break x; nil ignores them.
+	Break func(b BreakInfo)
+	// Import returns the program that `import "path"` names, seen from
+	// the file that holds pos; nil makes import an error.
+	Import func(pos syntax.Pos, path string) (*syntax.Program, error)
+}
+
+// Cost is the cost of an evaluation per COST_MODEL.md.
+type Cost struct {
+	Work, Depth, SpaceSeq, SpacePar int64
+}
+
+func (c Cost) String() string {
+	return fmt.Sprintf("W=%d D=%d S1=%d S∞=%d", c.Work, c.Depth, c.SpaceSeq, c.SpacePar)
+}
+
+// Interp holds a session's environment.
+type Interp struct {
+	fset         *syntax.FileSet
+	info         TypeInfo
+	opts         Options
+	top          *scope
+	intrinsics   *module
+	imports      map[*syntax.Program]*module
+	preludeScope *scope
+	lits         map[syntax.Expr]value.Prim // literal values, by node
+	opCache      map[syntax.Node]bool       // whether an operator node is the built-in one
+}
+
+// New makes an interpreter with an empty environment.
+func New(fset *syntax.FileSet, info TypeInfo, opts Options) *Interp {
+	if opts.MaxDepth <= 0 {
+		opts.MaxDepth = 100000
+	}
+	in := &Interp{fset: fset, info: info, opts: opts,
+		imports: map[*syntax.Program]*module{}}
+	in.top = newScope(nil)
+	in.intrinsics = newModule()
+	in.top.mods["intrinsics"] = in.intrinsics
+	return in
+}
+
+// SetTypeInfo replaces the literal-type table (the checker may build a
+// new one per entry).
+func (in *Interp) SetTypeInfo(info TypeInfo) { in.info = info }
+
+// SetOptions replaces the options (e.g. to turn costs on for one entry).
+func (in *Interp) SetOptions(opts Options) {
+	if opts.MaxDepth <= 0 {
+		opts.MaxDepth = 100000
+	}
+	in.opts = opts
+}
+
+// Options returns the current options.
+func (in *Interp) Options() Options { return in.opts }
+
+// LoadIntrinsics binds the functions that specs declare in the module
+// `intrinsics`. A spec the evaluator does not implement is still bound (so
+// that declaring it is harmless) and fails when called; the error lists
+// such names.
+func (in *Interp) LoadIntrinsics(specs []syntax.Spec) error {
+	var missing []string
+	for _, s := range specs {
+		vs, ok := s.(*syntax.ValSpec)
+		if !ok {
+			continue
+		}
+		arity := arrowArity(vs.Type)
+		impl := lookupIntrinsic(vs.Name)
+		if impl == nil {
+			missing = append(missing, vs.Name)
+		}
+		f := &intrinsic{name: vs.Name, arity_: arity, impl: impl}
+		in.intrinsics.vals[vs.Name] = &value.Fun{Name: "intrinsics." + vs.Name, Impl: f}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("intrinsics not implemented by the evaluator: %v", missing)
+	}
+	return nil
+}
+
+func arrowArity(t syntax.TypeExp) int {
+	n := 0
+	for {
+		switch x := t.(type) {
+		case *syntax.TEArrow:
+			n++
+			t = x.To
+			continue
+		case *syntax.TEParen:
+			t = x.T
+			continue
+		}
+		return n
+	}
+}
+
+// EvalProgram evaluates a file's declarations into the top-level environment.
+func (in *Interp) EvalProgram(ctx context.Context, p *syntax.Program) error {
+	return in.EvalDecls(ctx, p.Decls)
+}
+
+// EvalDecls evaluates declarations into the top-level environment.
+func (in *Interp) EvalDecls(ctx context.Context, decls []syntax.Decl) error {
+	t := in.newThread(ctx)
+	var err error
+	defer t.recoverPanic(&err)
+	for _, d := range decls {
+		if in.top, err = t.decl(d, in.top, nil); err != nil {
+			return err
+		}
+	}
+	return err
+}
+
+// EvalExpr evaluates e in the top-level environment.
+func (in *Interp) EvalExpr(ctx context.Context, e syntax.Expr) (v value.Value, c Cost, err error) {
+	t := in.newThread(ctx)
+	defer t.recoverPanic(&err)
+	v, err = t.eval(e, rootEnv(in.top))
+	return v, t.result(), err
+}
+
+// Lookup returns the value of a top-level name (nil, false if unbound).
+func (in *Interp) Lookup(name string) (value.Value, bool) {
+	return in.top.lookup(name)
+}
+
+// Apply applies a function value to arguments.
+func (in *Interp) Apply(ctx context.Context, f value.Value, args []value.Value) (v value.Value, c Cost, err error) {
+	t := in.newThread(ctx)
+	defer t.recoverPanic(&err)
+	v, err = t.apply(f, args, syntax.NoPos)
+	return v, t.result(), err
+}
+
+// CallEntry applies the top-level function name to args and returns its
+// results (a tuple result is split into its components).
+func (in *Interp) CallEntry(ctx context.Context, name string, args []value.Value) ([]value.Value, Cost, error) {
+	f, ok := in.top.lookup(name)
+	if !ok {
+		return nil, Cost{}, fmt.Errorf("no entry point %q", name)
+	}
+	var v value.Value
+	var c Cost
+	var err error
+	if fn, isFun := f.(*value.Fun); isFun && len(args) > 0 {
+		v, c, err = in.Apply(ctx, fn, args)
+	} else if len(args) == 0 {
+		v = f
+	} else {
+		return nil, Cost{}, fmt.Errorf("%s is not a function", name)
+	}
+	if err != nil {
+		return nil, c, err
+	}
+	if tup, ok := v.(value.Tuple); ok {
+		return tup, c, nil
+	}
+	return []value.Value{v}, c, nil
+}
+
+// ErrInterrupted is returned (inside a RuntimeError) when the context is cancelled.
+var ErrInterrupted = errors.New("interrupted")

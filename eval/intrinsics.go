@@ -1,0 +1,219 @@
+package eval
+
+import (
+	"math"
+
+	"fut/eval/value"
+	"fut/interp/syntax"
+)
+
+// intrinsicTable maps the names of prelude/intrinsics.fut to their Go
+// implementations. Scalar functions dispatch on the run-time primitive
+// type of their first argument.
+var intrinsicTable map[string]intrinsicFn
+
+func init() {
+	intrinsicTable = map[string]intrinsicFn{
+		"map": intrMap, "reduce": intrReduce, "reduce_comm": intrReduce, "scan": intrScan,
+		"filter": intrFilter, "partition": intrPartition,
+		"scatter": scatterD(1), "scatter_2d": scatterD(2), "scatter_3d": scatterD(3),
+		"hist": intrHist, "reduce_by_index": reduceByIndex(1),
+		"reduce_by_index_2d": reduceByIndex(2), "reduce_by_index_3d": reduceByIndex(3),
+		"reduce_stream": intrReduceStream, "reduce_stream_per": intrReduceStream,
+		"map_stream": intrMapStream, "map_stream_per": intrMapStream,
+
+		"length": intrLength, "iota": intrIota, "replicate": intrReplicate,
+		"copy": intrCopy, "manifest": intrCopy, "concat": intrConcat,
+		"transpose": intrTranspose, "rotate": intrRotate, "flatten": intrFlatten,
+		"unflatten": intrUnflatten,
+		"zip":       intrZip, "zip3": intrZip, "zip4": intrZip, "zip5": intrZip,
+		"unzip": intrUnzip, "unzip3": intrUnzip, "unzip4": intrUnzip, "unzip5": intrUnzip,
+		"opaque": intrIdentity, "trace": intrTrace, "break": intrBreak,
+		"jvp2": intrJVP2, "vjp2": intrVJP2,
+
+		"add": binIntr(value.OpAdd), "sub": binIntr(value.OpSub), "mul": binIntr(value.OpMul),
+		"div": binIntr(value.OpDiv), "mod": binIntr(value.OpMod), "quot": binIntr(value.OpQuot),
+		"rem": binIntr(value.OpRem), "pow": binIntr(value.OpPow),
+		"min": binIntr(value.OpMin), "max": binIntr(value.OpMax),
+		"eq": binIntr(value.OpEq), "neq": binIntr(value.OpNeq), "lt": binIntr(value.OpLt),
+		"le": binIntr(value.OpLe), "gt": binIntr(value.OpGt), "ge": binIntr(value.OpGe),
+		"and": binIntr(value.OpAnd), "or": binIntr(value.OpOr), "xor": binIntr(value.OpXor),
+		"shl": binIntr(value.OpShl), "shr": binIntr(value.OpShr), "lshr": binIntr(value.OpUShr),
+
+		"neg":        unIntr(func(p value.Prim) value.Prim { return value.Neg(p) }),
+		"complement": unIntr(func(p value.Prim) value.Prim { return value.Not(p) }),
+		"abs":        unIntr(primAbs),
+		"signum":     unIntr(primSignum),
+		"popc":       unIntr(func(p value.Prim) value.Prim { return value.I32Val(int32(value.Popc(p))) }),
+		"clz":        unIntr(func(p value.Prim) value.Prim { return value.I32Val(int32(value.Clz(p))) }),
+		"ctz":        unIntr(func(p value.Prim) value.Prim { return value.I32Val(int32(value.Ctz(p))) }),
+		"isinf":      unIntr(func(p value.Prim) value.Prim { return value.MkBool(p.T.IsFloat() && math.IsInf(p.Float(), 0)) }),
+		"isnan":      unIntr(func(p value.Prim) value.Prim { return value.MkBool(p.T.IsFloat() && math.IsNaN(p.Float())) }),
+		"mul_hi":     prim2(func(a, b value.Prim) value.Prim { return value.MulHi(a, b) }),
+		"mad_hi": prim3(func(a, b, c value.Prim) value.Prim {
+			r, _ := value.Binary(value.OpAdd, value.MulHi(a, b), c)
+			return r
+		}),
+		"fma": prim3(value.FMA),
+		"mad": prim3(func(a, b, c value.Prim) value.Prim {
+			return value.MkFloat(a.T, a.Float()*b.Float()+c.Float())
+		}),
+		"lerp": prim3(func(a, b, c value.Prim) value.Prim {
+			return value.MkFloat(a.T, a.Float()+(b.Float()-a.Float())*c.Float())
+		}),
+		"ldexp": prim2(func(a, b value.Prim) value.Prim {
+			return value.MkFloat(a.T, math.Ldexp(a.Float(), int(b.Int())))
+		}),
+		"f16_from_bits": unIntr(func(p value.Prim) value.Prim { return value.FromBits(value.F16, p.B) }),
+		"f32_from_bits": unIntr(func(p value.Prim) value.Prim { return value.FromBits(value.F32, p.B) }),
+		"f64_from_bits": unIntr(func(p value.Prim) value.Prim { return value.FromBits(value.F64, p.B) }),
+		"f16_to_bits":   unIntr(func(p value.Prim) value.Prim { return value.MkUint(value.U16, value.BitsOf(p)) }),
+		"f32_to_bits":   unIntr(func(p value.Prim) value.Prim { return value.MkUint(value.U32, value.BitsOf(p)) }),
+		"f64_to_bits":   unIntr(func(p value.Prim) value.Prim { return value.MkUint(value.U64, value.BitsOf(p)) }),
+	}
+	for _, ty := range []value.PrimType{value.I8, value.I16, value.I32, value.I64, value.U8, value.U16, value.U32, value.U64, value.F16, value.F32, value.F64, value.Bool} {
+		ty := ty
+		intrinsicTable["to_"+ty.String()] = unIntr(func(p value.Prim) value.Prim { return value.Convert(p, ty) })
+	}
+	for _, name := range []string{"sqrt", "rsqrt", "cbrt", "exp", "log", "log2", "log10", "log1p",
+		"sin", "cos", "tan", "asin", "acos", "atan", "sinpi", "cospi", "tanpi", "asinpi", "acospi",
+		"atanpi", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "gamma", "lgamma", "erf", "erfc",
+		"ceil", "floor", "trunc", "round", "exp2", "exp10", "expm1"} {
+		name := name
+		intrinsicTable[name] = unIntrErr(func(p value.Prim) (value.Prim, bool) { return value.Math1(name, p) })
+	}
+	for _, name := range []string{"atan2", "atan2pi", "hypot", "nextafter", "copysign", "fmod"} {
+		name := name
+		intrinsicTable[name] = prim2ok(func(a, b value.Prim) (value.Prim, bool) { return value.Math2(name, a, b) })
+	}
+}
+
+func lookupIntrinsic(name string) intrinsicFn { return intrinsicTable[name] }
+
+func primArgs(t *thread, pos syntax.Pos, args []value.Value) ([]value.Prim, error) {
+	ps := make([]value.Prim, len(args))
+	for i, a := range args {
+		p, ok := a.(value.Prim)
+		if !ok {
+			return nil, t.errf(pos, "scalar intrinsic applied to a value that is not a scalar")
+		}
+		ps[i] = p
+	}
+	return ps, nil
+}
+
+func binIntr(op value.BinOp) intrinsicFn {
+	return func(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error) {
+		base := t.live
+		v, err := t.binop(op, args[0], args[1], pos)
+		if err != nil {
+			return nil, err
+		}
+		t.scalarStep(base)
+		return v, nil
+	}
+}
+
+func unIntr(f func(value.Prim) value.Prim) intrinsicFn {
+	return func(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error) {
+		p, ok := args[0].(value.Prim)
+		if !ok {
+			return nil, t.errf(pos, "scalar intrinsic applied to a value that is not a scalar")
+		}
+		t.scalarStep(t.live)
+		return f(p), nil
+	}
+}
+
+func unIntrErr(f func(value.Prim) (value.Prim, bool)) intrinsicFn {
+	return func(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error) {
+		p, ok := args[0].(value.Prim)
+		if !ok {
+			return nil, t.errf(pos, "scalar intrinsic applied to a value that is not a scalar")
+		}
+		r, ok := f(p)
+		if !ok {
+			return nil, t.errf(pos, "math function applied to a %s", p.T)
+		}
+		t.scalarStep(t.live)
+		return r, nil
+	}
+}
+
+func prim2(f func(a, b value.Prim) value.Prim) intrinsicFn {
+	return func(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error) {
+		ps, err := primArgs(t, pos, args)
+		if err != nil {
+			return nil, err
+		}
+		t.scalarStep(t.live)
+		return f(ps[0], ps[1]), nil
+	}
+}
+
+func prim2ok(f func(a, b value.Prim) (value.Prim, bool)) intrinsicFn {
+	return func(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error) {
+		ps, err := primArgs(t, pos, args)
+		if err != nil {
+			return nil, err
+		}
+		r, ok := f(ps[0], ps[1])
+		if !ok {
+			return nil, t.errf(pos, "math function applied to a %s", ps[0].T)
+		}
+		t.scalarStep(t.live)
+		return r, nil
+	}
+}
+
+func prim3(f func(a, b, c value.Prim) value.Prim) intrinsicFn {
+	return func(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error) {
+		ps, err := primArgs(t, pos, args)
+		if err != nil {
+			return nil, err
+		}
+		t.scalarStep(t.live)
+		return f(ps[0], ps[1], ps[2]), nil
+	}
+}
+
+func primAbs(p value.Prim) value.Prim {
+	switch {
+	case p.T.IsFloat():
+		return value.MkFloat(p.T, math.Abs(p.Float()))
+	case p.T.IsSigned() && p.Int() < 0:
+		return value.Neg(p)
+	}
+	return p
+}
+
+func primSignum(p value.Prim) value.Prim {
+	switch {
+	case p.T.IsFloat():
+		x := p.Float()
+		switch {
+		case math.IsNaN(x):
+			return p
+		case x > 0:
+			return value.MkFloat(p.T, 1)
+		case x < 0:
+			return value.MkFloat(p.T, -1)
+		}
+		return value.MkFloat(p.T, 0)
+	case p.T.IsSigned():
+		x := p.Int()
+		switch {
+		case x > 0:
+			return value.MkInt(p.T, 1)
+		case x < 0:
+			return value.MkInt(p.T, -1)
+		}
+		return value.MkInt(p.T, 0)
+	case p.T == value.Bool:
+		return p
+	}
+	if p.B > 0 {
+		return value.MkUint(p.T, 1)
+	}
+	return value.MkUint(p.T, 0)
+}

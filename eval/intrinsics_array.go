@@ -1,0 +1,312 @@
+package eval
+
+import (
+	"fut/eval/value"
+	"fut/interp/syntax"
+)
+
+// scalarCount is the number of scalar elements in v (the "elements of the
+// result" that concat, transpose and rotate charge as work).
+func scalarCount(v value.Value) int64 {
+	switch v := v.(type) {
+	case *value.Array:
+		switch v.Kind {
+		case value.KPrim:
+			return v.NumElems()
+		case value.KTuple, value.KRecord:
+			var s int64
+			for _, f := range v.Fields {
+				s += scalarCount(f)
+			}
+			return s
+		}
+		var s int64
+		for _, x := range v.Boxed {
+			s += scalarCount(x)
+		}
+		return s
+	case value.Tuple:
+		var s int64
+		for _, x := range v {
+			s += scalarCount(x)
+		}
+		return s
+	case *value.Record:
+		var s int64
+		for _, x := range v.Fields {
+			s += scalarCount(x)
+		}
+		return s
+	}
+	return value.Size(v)
+}
+
+func sizeArg(t *thread, pos syntax.Pos, v value.Value, what string) (int64, error) {
+	p, ok := v.(value.Prim)
+	if !ok || !p.T.IsInt() {
+		return 0, t.errf(pos, "%s: size is not an integer", what)
+	}
+	if p.Int() < 0 {
+		return 0, t.errf(pos, "%s: negative size %d", what, p.Int())
+	}
+	return p.Int(), nil
+}
+
+// freshStep charges (w, 1, ‖r‖) with fresh ‖r‖.
+func (t *thread) freshStep(base, w int64, r value.Value) {
+	if t.cost {
+		s := value.Size(r)
+		t.step(base, w, 1, s, s)
+	}
+}
+
+func intrLength(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error) {
+	a, err := asArray(t, args[0], pos, "length")
+	if err != nil {
+		return nil, err
+	}
+	if t.cost {
+		t.step(t.live, 1, 1, 0, 0)
+	}
+	return value.I64Val(a.Len()), nil
+}
+
+func intrIota(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error) {
+	base := t.live
+	n, err := sizeArg(t, pos, args[0], "iota")
+	if err != nil {
+		return nil, err
+	}
+	if err := t.checkAlloc(pos, n, 8); err != nil {
+		return nil, err
+	}
+	d := make([]int64, n)
+	for i := range d {
+		d[i] = int64(i)
+	}
+	if t.cost {
+		t.step(base, n, 1, n+1, n+1)
+	}
+	return value.NewPrimArrayData(value.I64, []int64{n}, d), nil
+}
+
+func intrReplicate(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error) {
+	base := t.live
+	n, err := sizeArg(t, pos, args[0], "replicate")
+	if err != nil {
+		return nil, err
+	}
+	if err := t.checkAlloc(pos, n*max(1, scalarCount(args[1])), 8); err != nil {
+		return nil, err
+	}
+	r := value.Replicate(n, args[1])
+	if t.cost {
+		s := value.Size(r)
+		t.step(base, s-int64(len(r.FullShape())), 1, s, s)
+	}
+	return r, nil
+}
+
+func intrCopy(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error) {
+	base := t.live
+	r := deepCopy(args[0])
+	if t.cost {
+		s := value.Size(r)
+		t.step(base, s, 1, s, s)
+	}
+	return r, nil
+}
+
+func deepCopy(v value.Value) value.Value {
+	switch v := v.(type) {
+	case *value.Array:
+		return v.Copy()
+	case value.Tuple:
+		out := make(value.Tuple, len(v))
+		for i, x := range v {
+			out[i] = deepCopy(x)
+		}
+		return out
+	case *value.Record:
+		out := make([]value.Value, len(v.Fields))
+		for i, x := range v.Fields {
+			out[i] = deepCopy(x)
+		}
+		return &value.Record{Names: v.Names, Fields: out}
+	case *value.Sum:
+		out := make([]value.Value, len(v.Payload))
+		for i, x := range v.Payload {
+			out[i] = deepCopy(x)
+		}
+		return &value.Sum{Constr: v.Constr, Payload: out}
+	}
+	return v
+}
+
+func intrConcat(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error) {
+	base := t.live
+	a, err := asArray(t, args[0], pos, "concat")
+	if err != nil {
+		return nil, err
+	}
+	b, err := asArray(t, args[1], pos, "concat")
+	if err != nil {
+		return nil, err
+	}
+	if err := t.checkAlloc(pos, scalarCount(a)+scalarCount(b), 8); err != nil {
+		return nil, err
+	}
+	r, err := value.Concat([]*value.Array{a, b})
+	if err != nil {
+		return nil, t.errf(pos, "%v", err)
+	}
+	t.freshStep(base, scalarCount(r), r)
+	return r, nil
+}
+
+func intrTranspose(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error) {
+	base := t.live
+	a, err := asArray(t, args[0], pos, "transpose")
+	if err != nil {
+		return nil, err
+	}
+	if len(a.Shape) < 2 {
+		return nil, t.errf(pos, "transpose: array of rank %d", len(a.Shape))
+	}
+	r := a.Transpose()
+	t.freshStep(base, scalarCount(r), r)
+	return r, nil
+}
+
+func intrRotate(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error) {
+	base := t.live
+	rp, ok := args[0].(value.Prim)
+	if !ok {
+		return nil, t.errf(pos, "rotate: amount is not an integer")
+	}
+	a, err := asArray(t, args[1], pos, "rotate")
+	if err != nil {
+		return nil, err
+	}
+	n := a.Len()
+	var r *value.Array
+	if n == 0 {
+		r = a.Copy()
+	} else {
+		k := ((rp.Int() % n) + n) % n
+		r, err = value.Concat([]*value.Array{a.Slice(k, n), a.Slice(0, k)})
+		if err != nil {
+			return nil, t.errf(pos, "%v", err)
+		}
+	}
+	t.freshStep(base, scalarCount(r), r)
+	return r, nil
+}
+
+func intrFlatten(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error) {
+	a, err := asArray(t, args[0], pos, "flatten")
+	if err != nil {
+		return nil, err
+	}
+	if len(a.Shape) < 2 {
+		return nil, t.errf(pos, "flatten: array of rank %d", len(a.Shape))
+	}
+	shape := append([]int64{a.Shape[0] * a.Shape[1]}, a.Shape[2:]...)
+	if t.cost {
+		t.step(t.live, 1, 1, 0, 0)
+	}
+	return a.Reshape(shape), nil
+}
+
+func intrUnflatten(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error) {
+	n, err := sizeArg(t, pos, args[0], "unflatten")
+	if err != nil {
+		return nil, err
+	}
+	m, err := sizeArg(t, pos, args[1], "unflatten")
+	if err != nil {
+		return nil, err
+	}
+	a, err := asArray(t, args[2], pos, "unflatten")
+	if err != nil {
+		return nil, err
+	}
+	if n*m != a.Len() {
+		return nil, t.errf(pos, "Cannot unflatten array of shape %s to array of shape [%d][%d]", value.ShapeString(a.FullShape()), n, m)
+	}
+	shape := append([]int64{n, m}, a.Shape[1:]...)
+	if t.cost {
+		t.step(t.live, 1, 1, 0, 0)
+	}
+	return a.Reshape(shape), nil
+}
+
+func intrZip(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error) {
+	fs := make([]*value.Array, len(args))
+	for i, v := range args {
+		a, err := asArray(t, v, pos, "zip")
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 && a.Len() != fs[0].Len() {
+			return nil, t.errf(pos, "Cannot zip arrays of different sizes: %d and %d.", fs[0].Len(), a.Len())
+		}
+		fs[i] = a
+	}
+	return &value.Array{Shape: []int64{fs[0].Len()}, Kind: value.KTuple, Fields: fs}, nil
+}
+
+func intrUnzip(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error) {
+	a, err := asArray(t, args[0], pos, "unzip")
+	if err != nil {
+		return nil, err
+	}
+	if a.Kind != value.KTuple && a.Kind != value.KRecord {
+		return nil, t.errf(pos, "unzip: not an array of tuples")
+	}
+	out := make(value.Tuple, len(a.Fields))
+	for i, f := range a.Fields {
+		if len(a.Shape) == len(f.Shape) && len(a.Shape) == 1 {
+			out[i] = f
+		} else {
+			out[i] = f
+		}
+	}
+	return out, nil
+}
+
+func intrIdentity(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error) {
+	return args[0], nil
+}
+
+// callSite is the position of the innermost call, i.e. of the user's call
+// of a prelude wrapper such as trace.
+func (t *thread) callSite(pos syntax.Pos) syntax.Pos {
+	if len(t.stack) > 0 && t.stack[len(t.stack)-1].Pos.IsValid() {
+		return t.stack[len(t.stack)-1].Pos
+	}
+	return pos
+}
+
+func intrTrace(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error) {
+	if t.in.opts.Trace != nil {
+		t.in.opts.Trace(t.callSite(pos), args[0])
+	}
+	return args[0], nil
+}
+
+func intrBreak(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error) {
+	if t.in.opts.Break != nil {
+		t.in.opts.Break(BreakInfo{Pos: t.callSite(pos), Stack: append([]Frame(nil), t.stack...),
+			Locals: []Binding{{Name: "x", Value: args[0]}}})
+	}
+	return args[0], nil
+}
+
+func intrJVP2(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error) {
+	return nil, t.errf(pos, "jvp is not supported by the reference evaluator yet")
+}
+
+func intrVJP2(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error) {
+	return nil, t.errf(pos, "vjp is not supported by the reference evaluator yet")
+}

@@ -1,0 +1,136 @@
+package eval
+
+import (
+	"context"
+
+	"fut/eval/value"
+	"fut/interp/syntax"
+)
+
+// thread is the state of one evaluation: cost counters, the call stack,
+// cancellation and limits.
+//
+// Cost accounting follows COST_MODEL.md's Composition rule with running
+// counters instead of returned tuples: W and D only ever add up along a
+// sequential evaluation; live is the number of words of sub-results that
+// are still held (each evaluated operand adds its fresh size F; the step
+// that consumes them resets live to base + F(result)); pk1 and pkP are the
+// peaks of S1 and S∞ seen so far. SOACs measure each instance by resetting
+// D and the peaks around it and combine the instances by the SOAC's rule.
+type thread struct {
+	in     *Interp
+	ctx    context.Context
+	cost   bool
+	W, D   int64
+	live   int64
+	pk1    int64
+	pkP    int64
+	stack  []Frame
+	depth  int
+	ticks  int
+	maxMem int64
+}
+
+func (in *Interp) newThread(ctx context.Context) *thread {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return &thread{in: in, ctx: ctx, cost: in.opts.Cost, maxMem: in.opts.MaxMemory}
+}
+
+func (t *thread) result() Cost {
+	return Cost{Work: t.W, Depth: t.D, SpaceSeq: t.pk1, SpacePar: t.pkP}
+}
+
+// step charges a step of cost (w, d, s) after operands whose fresh sizes
+// are held in live above base, and leaves a result of fresh size f.
+func (t *thread) step(base, w, d, s, f int64) {
+	t.W += w
+	t.D += d
+	if x := t.live + s; x > t.pk1 {
+		t.pk1 = x
+	}
+	if x := t.live + s; x > t.pkP {
+		t.pkP = x
+	}
+	t.live = base + f
+}
+
+// step2 is step with different S1 and S∞.
+func (t *thread) step2(base, w, d, s1, sp, f int64) {
+	t.W += w
+	t.D += d
+	if x := t.live + s1; x > t.pk1 {
+		t.pk1 = x
+	}
+	if x := t.live + sp; x > t.pkP {
+		t.pkP = x
+	}
+	t.live = base + f
+}
+
+// scalarStep is the step of a scalar operator: (1, 1, 1), fresh 1.
+func (t *thread) scalarStep(base int64) {
+	if t.cost {
+		t.step(base, 1, 1, 1, 1)
+	}
+}
+
+// measure is the cost of one SOAC instance.
+type measure struct{ W, D, S1, SP int64 }
+
+// instance runs f as one SOAC instance: D and the peaks are measured
+// relative to the current state and then restored, live is reset; W
+// accumulates into the thread.
+func (t *thread) instance(f func() error) (measure, error) {
+	if !t.cost {
+		return measure{}, f()
+	}
+	base, d0, p1, pp, w0 := t.live, t.D, t.pk1, t.pkP, t.W
+	t.D, t.pk1, t.pkP = 0, base, base
+	err := f()
+	m := measure{W: t.W - w0, D: t.D, S1: t.pk1 - base, SP: t.pkP - base}
+	t.D, t.pk1, t.pkP, t.live = d0, p1, pp, base
+	return m, err
+}
+
+// tick checks for cancellation every so often.
+func (t *thread) tick(pos syntax.Pos) error {
+	t.ticks++
+	if t.ticks&1023 == 0 {
+		if err := t.ctx.Err(); err != nil {
+			return &RuntimeError{Pos: pos, Msg: "interrupted", Err: ErrInterrupted, Stack: append([]Frame(nil), t.stack...)}
+		}
+	}
+	return nil
+}
+
+// checkAlloc enforces MaxMemory for an allocation of n elements.
+func (t *thread) checkAlloc(pos syntax.Pos, n int64, elemBytes int64) error {
+	if n < 0 {
+		return t.errf(pos, "negative array size %d", n)
+	}
+	if t.maxMem > 0 && n*elemBytes > t.maxMem {
+		return t.errf(pos, "allocating an array of %d elements (%d bytes) exceeds the memory limit of %d bytes", n, n*elemBytes, t.maxMem)
+	}
+	if n > 1<<40 {
+		return t.errf(pos, "allocating an array of %d elements is too large", n)
+	}
+	return nil
+}
+
+// freeze marks arrays inside v as shared (bound at the top level).
+func freeze(v value.Value) {
+	switch v := v.(type) {
+	case *value.Array:
+		v.Frozen = true
+	case value.Tuple:
+		for _, x := range v {
+			freeze(x)
+		}
+	case *value.Record:
+		for _, x := range v.Fields {
+			freeze(x)
+		}
+	}
+}

@@ -1,0 +1,151 @@
+package value
+
+import (
+	"encoding/binary"
+	"errors"
+	"io"
+	"math"
+	"strings"
+)
+
+// The binary data format: 'b', version 2, rank (1 byte), a 4-byte type
+// name ("  i8" … "bool"), rank little-endian u64 dimensions, then the
+// elements little-endian in row-major order.
+
+func binTypeName(t PrimType) string {
+	s := t.String()
+	return strings.Repeat(" ", 4-len(s)) + s
+}
+
+func (r *reader) binErr(off int, msg string) error {
+	return &DataError{Offset: off, Msg: msg}
+}
+
+func (r *reader) binary() (Value, error) {
+	start := r.pos
+	if len(r.src)-r.pos < 7 {
+		return nil, r.binErr(r.pos, "truncated binary value header")
+	}
+	if r.src[r.pos+1] != 2 {
+		return nil, r.binErr(r.pos+1, "expected binary format version 2")
+	}
+	rank := int(r.src[r.pos+2])
+	tname := string(r.src[r.pos+3 : r.pos+7])
+	t := ParsePrimType(strings.TrimLeft(tname, " "))
+	if t == NoPrim || binTypeName(t) != tname {
+		return nil, r.binErr(r.pos+3, "expected a binary type name such as \" i32\", found "+quote(tname))
+	}
+	r.pos += 7
+	if len(r.src)-r.pos < 8*rank {
+		return nil, r.binErr(r.pos, "truncated binary shape")
+	}
+	shape := make([]int64, rank)
+	n := uint64(1)
+	for i := range shape {
+		d := binary.LittleEndian.Uint64(r.src[r.pos:])
+		if d > math.MaxInt32*4 {
+			return nil, r.binErr(r.pos, "binary dimension too large")
+		}
+		shape[i] = int64(d)
+		n *= d
+		r.pos += 8
+	}
+	w := t.Bits() / 8
+	if t == Bool {
+		w = 1
+	}
+	if n > uint64(len(r.src)-r.pos)/uint64(w) {
+		return nil, r.binErr(r.pos, "truncated binary data: expected "+itoa(int64(n))+" elements")
+	}
+	d := MakeData(t, int(n))
+	b := r.src[r.pos:]
+	for i := 0; i < int(n); i++ {
+		var bitsv uint64
+		switch w {
+		case 1:
+			bitsv = uint64(b[i])
+		case 2:
+			bitsv = uint64(binary.LittleEndian.Uint16(b[2*i:]))
+		case 4:
+			bitsv = uint64(binary.LittleEndian.Uint32(b[4*i:]))
+		default:
+			bitsv = binary.LittleEndian.Uint64(b[8*i:])
+		}
+		if t == Bool {
+			if bitsv > 1 {
+				return nil, r.binErr(r.pos+i, "bool byte not 0 or 1")
+			}
+			DataSet(d, i, MkBool(bitsv == 1))
+		} else {
+			DataSet(d, i, FromBits(t, bitsv))
+		}
+	}
+	r.pos += int(n) * w
+	_ = start
+	if rank == 0 {
+		return DataGet(t, d, 0), nil
+	}
+	return &Array{Shape: shape, T: t, Data: d}, nil
+}
+
+func quote(s string) string { return "\"" + s + "\"" }
+
+func itoa(n int64) string {
+	if n == 0 {
+		return "0"
+	}
+	var b []byte
+	neg := n < 0
+	if neg {
+		n = -n
+	}
+	for n > 0 {
+		b = append([]byte{byte('0' + n%10)}, b...)
+		n /= 10
+	}
+	if neg {
+		return "-" + string(b)
+	}
+	return string(b)
+}
+
+// WriteBinary writes a scalar or primitive array in the binary format.
+func WriteBinary(w io.Writer, v Value) error {
+	var t PrimType
+	var shape []int64
+	var d any
+	switch v := v.(type) {
+	case Prim:
+		t, d = v.T, MakeData(v.T, 1)
+		DataSet(d, 0, v)
+	case *Array:
+		if v.Kind != KPrim {
+			return errors.New("binary format holds only scalars and arrays of scalars")
+		}
+		t, shape, d = v.T, v.Shape, v.Data
+	default:
+		return errors.New("binary format holds only scalars and arrays of scalars")
+	}
+	buf := []byte{'b', 2, byte(len(shape))}
+	buf = append(buf, binTypeName(t)...)
+	for _, s := range shape {
+		buf = binary.LittleEndian.AppendUint64(buf, uint64(s))
+	}
+	n := DataLen(d)
+	for i := 0; i < n; i++ {
+		p := DataGet(t, d, i)
+		bv := BitsOf(p)
+		switch t.Bits() {
+		case 8:
+			buf = append(buf, byte(bv))
+		case 16:
+			buf = binary.LittleEndian.AppendUint16(buf, uint16(bv))
+		case 32:
+			buf = binary.LittleEndian.AppendUint32(buf, uint32(bv))
+		default:
+			buf = binary.LittleEndian.AppendUint64(buf, bv)
+		}
+	}
+	_, err := w.Write(buf)
+	return err
+}

@@ -1,0 +1,14 @@
+-- | Inclusive prefix sums.
+--
+-- Cost growth: work Θ(n), depth Θ(log n), sequential and parallel space
+-- Θ(n) (the result itself).
+-- ==
+-- input { [1, 2, 3, 4, 5] }
+-- output { [1, 3, 6, 10, 15] }
+-- input { empty([0]i32) }
+-- output { empty([0]i32) }
+-- input { [-1, 1, -1, 1] }
+-- output { [-1, 0, -1, 0] }
+
+entry main (xs: []i32) : []i32 =
+  scan (+) 0 xs

@@ -1,0 +1,173 @@
+package interp
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"fut/eval"
+	"fut/eval/value"
+	"fut/interp/syntax"
+	"fut/interp/types"
+)
+
+// ParseFile reads and parses a file, registering it so that an import of
+// the same path later reuses the parsed program.
+func (s *Session) ParseFile(path string) (*syntax.Program, error) {
+	full := filepath.Clean(path)
+	src, err := os.ReadFile(full)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, unwrapPathErr(err))
+	}
+	prog, err := syntax.ParseFile(s.Fset, full, src)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	s.imported[full] = prog
+	s.mu.Unlock()
+	return prog, nil
+}
+
+// CheckFile parses and type-checks a file, adding its definitions to the
+// session's environment for the checker only.
+func (s *Session) CheckFile(path string) error {
+	prog, err := s.ParseFile(path)
+	if err != nil {
+		return err
+	}
+	return s.checker.CheckProgram(prog)
+}
+
+// LoadFile parses, checks and evaluates a file's top-level definitions;
+// afterwards they are in scope for expressions and entry points.
+func (s *Session) LoadFile(ctx context.Context, path string) error {
+	prog, err := s.ParseFile(path)
+	if err != nil {
+		return err
+	}
+	if err := s.checker.CheckProgram(prog); err != nil {
+		return err
+	}
+	if err := s.ev.EvalProgram(ctx, prog); err != nil {
+		return err
+	}
+	s.lastLoad = path
+	return nil
+}
+
+// LastLoaded is the path of the last file loaded successfully.
+func (s *Session) LastLoaded() string { return s.lastLoad }
+
+// Result is what evaluating an expression gave.
+type Result struct {
+	Value value.Value
+	Type  string
+	Cost  eval.Cost
+}
+
+// nextEntryName names the next REPL entry's pseudo-file.
+func (s *Session) nextEntryName() string {
+	s.entries++
+	return fmt.Sprintf("<repl:%d>", s.entries)
+}
+
+// ParseExpr parses an expression typed by the user.
+func (s *Session) ParseExpr(src string) (syntax.Expr, error) {
+	return syntax.ParseExpr(s.Fset, s.nextEntryName(), []byte(src))
+}
+
+// TypeOf type-checks an expression and returns its type.
+func (s *Session) TypeOf(src string) (types.Type, error) {
+	e, err := s.ParseExpr(src)
+	if err != nil {
+		return nil, err
+	}
+	return s.checker.CheckExpr(e)
+}
+
+// EvalExpr parses, checks and evaluates one expression.
+func (s *Session) EvalExpr(ctx context.Context, src string) (*Result, error) {
+	e, err := s.ParseExpr(src)
+	if err != nil {
+		return nil, err
+	}
+	return s.evalParsed(ctx, e)
+}
+
+func (s *Session) evalParsed(ctx context.Context, e syntax.Expr) (*Result, error) {
+	t, err := s.checker.CheckExpr(e)
+	if err != nil {
+		return nil, err
+	}
+	v, c, err := s.ev.EvalExpr(ctx, e)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Value: v, Type: t.String(), Cost: c}, nil
+}
+
+// Entry is what a REPL line turned out to be.
+type Entry struct {
+	Decls  []syntax.Decl
+	Result *Result // nil for declarations
+}
+
+// Enter parses a REPL entry (declarations or an expression), checks it and
+// evaluates it. Declarations stay in scope for later entries; on error
+// nothing changes.
+func (s *Session) Enter(ctx context.Context, src string) (*Entry, error) {
+	decls, e, err := syntax.ParseEntry(s.Fset, s.nextEntryName(), []byte(src))
+	if err != nil {
+		return nil, err
+	}
+	if e != nil {
+		r, err := s.evalParsed(ctx, e)
+		if err != nil {
+			return nil, err
+		}
+		return &Entry{Result: r}, nil
+	}
+	if err := s.checker.CheckDecls(decls); err != nil {
+		return nil, err
+	}
+	if err := s.ev.EvalDecls(ctx, decls); err != nil {
+		return nil, err
+	}
+	return &Entry{Decls: decls}, nil
+}
+
+// EntryPoint describes an entry point's parameters and results.
+func (s *Session) EntryPoint(name string) (params, results []types.Type, ok bool) {
+	return s.checker.EntryPoint(name)
+}
+
+// CallEntry runs an entry point on arguments.
+func (s *Session) CallEntry(ctx context.Context, name string, args []value.Value) ([]value.Value, eval.Cost, error) {
+	return s.ev.CallEntry(ctx, name, args)
+}
+
+// Interrupted reports whether err is a cancellation.
+func Interrupted(err error) bool {
+	return err != nil && (err == context.Canceled || strings.Contains(err.Error(), "interrupted"))
+}
+
+// Type is a type as the checker gives it.
+type Type = types.Type
+
+// ElemPrim returns the primitive element type of a (possibly array) type,
+// as the data readers need it for unsuffixed literals.
+func ElemPrim(t Type) value.PrimType {
+	for {
+		switch x := t.(type) {
+		case *types.Array:
+			t = x.Elem
+		case *types.Prim:
+			return value.ParsePrimType(string(x.Kind))
+		default:
+			return value.NoPrim
+		}
+	}
+}

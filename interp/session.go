@@ -1,0 +1,172 @@
+// Package interp is a fut session: it loads the prelude and the user's
+// files, keeps the environment of every definition made so far, runs the
+// front end (syntax, types) on each new piece of source, and routes
+// evaluation to the reference evaluator (eval).
+//
+// Input: file paths, REPL entries and expressions as text.
+// Output: values with their costs, types, and errors that carry positions.
+// Invariant: a failed load, declaration or evaluation leaves the session's
+// environment as it was before.
+package interp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"fut/eval"
+	"fut/eval/value"
+	"fut/interp/syntax"
+	"fut/interp/types"
+	"fut/prelude"
+)
+
+// Options configure a session.
+type Options struct {
+	// Cost turns on cost accounting in the evaluator.
+	Cost bool
+	// MaxMemory bounds the bytes of any one allocation (0: the default).
+	MaxMemory int64
+	// Trace receives #[trace] output; nil writes to stderr.
+	Trace func(pos string, v string)
+}
+
+// Session is one fut session.
+type Session struct {
+	Fset    *syntax.FileSet
+	opts    Options
+	checker *types.Checker
+	ev      *eval.Interp
+
+	mu       sync.Mutex
+	imported map[string]*syntax.Program // by cleaned path
+	entries  int                        // REPL entries read so far
+	lastLoad string
+}
+
+// NewSession starts a session with the prelude loaded.
+func NewSession(opts Options) (*Session, error) {
+	s := &Session{Fset: syntax.NewFileSet(), opts: opts, imported: map[string]*syntax.Program{}}
+	s.checker = types.NewChecker(s.Fset, s.importer)
+	s.ev = eval.New(s.Fset, s.checker.Info(), s.evalOptions())
+	if err := s.loadPrelude(); err != nil {
+		return nil, fmt.Errorf("loading the prelude: %s", s.FormatError(err))
+	}
+	return s, nil
+}
+
+func (s *Session) evalOptions() eval.Options {
+	o := eval.Options{Cost: s.opts.Cost, MaxMemory: s.opts.MaxMemory}
+	o.Import = func(pos syntax.Pos, path string) (*syntax.Program, error) {
+		from := ""
+		if f := s.Fset.File(pos); f != nil {
+			from = f.Name
+		}
+		return s.importer(from, path)
+	}
+	if s.opts.Trace != nil {
+		o.Trace = func(pos syntax.Pos, v value.Value) {
+			s.opts.Trace(s.Fset.Position(pos).String(), value.String(v))
+		}
+	} else {
+		o.Trace = func(pos syntax.Pos, v value.Value) {
+			fmt.Fprintf(os.Stderr, "%s: %s\n", s.Fset.Position(pos), value.String(v))
+		}
+	}
+	return o
+}
+
+func (s *Session) loadPrelude() error {
+	specs, err := syntax.ParseSpecs(s.Fset, "/prelude/intrinsics.fut", prelude.Source("intrinsics.fut"))
+	if err != nil {
+		return err
+	}
+	if err := s.checker.LoadIntrinsics(specs); err != nil {
+		return err
+	}
+	if err := s.ev.LoadIntrinsics(specs); err != nil {
+		return err
+	}
+	for _, name := range prelude.Files {
+		prog, err := syntax.ParseFile(s.Fset, "/prelude/"+name, prelude.Source(name))
+		if err != nil {
+			return err
+		}
+		if err := s.checker.CheckProgram(prog); err != nil {
+			return err
+		}
+		if err := s.ev.EvalProgram(context.Background(), prog); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// importer resolves import "path" from the file fromFile. Each file is
+// parsed once per session, so the checker's side tables and the
+// evaluator see the same nodes.
+func (s *Session) importer(fromFile, path string) (*syntax.Program, error) {
+	var full string
+	switch {
+	case strings.HasPrefix(path, "/prelude/"):
+		name := strings.TrimPrefix(path, "/prelude/") + ".fut"
+		src := prelude.Source(name)
+		if src == nil {
+			return nil, fmt.Errorf("no prelude file %q", path)
+		}
+		full = "/prelude/" + name
+		return s.parseOnce(full, func() ([]byte, error) { return src, nil })
+	case filepath.IsAbs(path):
+		full = path + ".fut"
+	default:
+		dir := "."
+		if fromFile != "" && !strings.HasPrefix(fromFile, "<") {
+			dir = filepath.Dir(fromFile)
+		}
+		full = filepath.Join(dir, path+".fut")
+	}
+	full = filepath.Clean(full)
+	return s.parseOnce(full, func() ([]byte, error) { return os.ReadFile(full) })
+}
+
+func (s *Session) parseOnce(full string, read func() ([]byte, error)) (*syntax.Program, error) {
+	s.mu.Lock()
+	p, ok := s.imported[full]
+	s.mu.Unlock()
+	if ok {
+		return p, nil
+	}
+	src, err := read()
+	if err != nil {
+		return nil, fmt.Errorf("cannot import %s: %v", full, unwrapPathErr(err))
+	}
+	p, err = syntax.ParseFile(s.Fset, full, src)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	s.imported[full] = p
+	s.mu.Unlock()
+	return p, nil
+}
+
+func unwrapPathErr(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// FormatError prints an error with file:line:col positions.
+func (s *Session) FormatError(err error) string {
+	var re *eval.RuntimeError
+	if errors.As(err, &re) {
+		return re.Format(s.Fset)
+	}
+	return s.Fset.FormatAll(err)
+}

@@ -1,0 +1,355 @@
+// Package testrun runs the `-- ==` test blocks of Futhark programs, as
+// `futhark test -i` does, on fut's reference evaluator.
+//
+// Input: paths of .fut files or folders. Output: one Result per program,
+// with the failure of each case that failed. A program passes when it was
+// run and every case it has passed; it is skipped when it is disabled, or
+// has no case an interpreter can run.
+package testrun
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"fut/eval/value"
+	"fut/interp"
+	"fut/interp/testspec"
+)
+
+// Options configure a run.
+type Options struct {
+	Timeout time.Duration // per program; 0 means none
+	// Tolerance is the relative tolerance of float comparisons.
+	Tolerance float64
+}
+
+// Status is how a program or a case ended.
+type Status string
+
+const (
+	Passed  Status = "passed"
+	Failed  Status = "failed"
+	Skipped Status = "skipped"
+)
+
+// CaseResult is the outcome of one case.
+type CaseResult struct {
+	Entry  string `json:"entry"`
+	Name   string `json:"name"`
+	Status Status `json:"status"`
+	Msg    string `json:"message,omitempty"`
+}
+
+// Result is the outcome of one program.
+type Result struct {
+	File     string        `json:"file"`
+	Status   Status        `json:"status"`
+	Msg      string        `json:"message,omitempty"` // for a program-level failure or skip
+	Cases    []*CaseResult `json:"cases,omitempty"`
+	Duration time.Duration `json:"duration_ns"`
+}
+
+// Collect lists the .fut files under each path (a file or a folder),
+// sorted.
+func Collect(paths []string) ([]string, error) {
+	var files []string
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !st.IsDir() {
+			files = append(files, p)
+			continue
+		}
+		err = filepath.WalkDir(p, func(path string, d os.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !d.IsDir() && strings.HasSuffix(path, ".fut") {
+				files = append(files, path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	sort.Strings(files)
+	return files, nil
+}
+
+// RunFile runs the test blocks of one program.
+func RunFile(ctx context.Context, file string, opts Options) *Result {
+	start := time.Now()
+	r := runFile(ctx, file, opts)
+	r.Duration = time.Since(start)
+	return r
+}
+
+func runFile(ctx context.Context, file string, opts Options) (res *Result) {
+	res = &Result{File: file}
+	defer func() {
+		// A panic is a bug in fut, never the program's fault; report it as a
+		// failure of this program and go on with the others.
+		if p := recover(); p != nil {
+			res.Status = Failed
+			res.Msg = fmt.Sprintf("internal error (a bug in fut): %v", p)
+		}
+	}()
+	src, err := os.ReadFile(file)
+	if err != nil {
+		res.Status, res.Msg = Failed, err.Error()
+		return res
+	}
+	spec, err := testspec.Parse(src, file)
+	if err != nil {
+		res.Status, res.Msg = Failed, err.Error()
+		return res
+	}
+	if spec.Disabled() {
+		res.Status, res.Msg = Skipped, "tagged disable"
+		return res
+	}
+	if len(spec.Blocks) == 0 {
+		res.Status, res.Msg = Skipped, "no test block"
+		return res
+	}
+	if opts.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, opts.Timeout)
+		defer cancel()
+	}
+	if opts.Tolerance == 0 {
+		opts.Tolerance = 0.002
+	}
+
+	s, err := interp.NewSession(interp.Options{})
+	if err != nil {
+		res.Status, res.Msg = Failed, err.Error()
+		return res
+	}
+	loadErr := s.LoadFile(ctx, file)
+
+	// A block expecting a compile-time error decides the whole program.
+	for _, b := range spec.Blocks {
+		if !b.CompileError {
+			continue
+		}
+		if loadErr == nil {
+			res.Status, res.Msg = Failed, "expected a compile-time error, but the program compiled"
+			return res
+		}
+		msg := s.FormatError(loadErr)
+		if ok, err := matches(b.CompileErrorRegex, msg); !ok {
+			if err != nil {
+				res.Status, res.Msg = Failed, err.Error()
+			} else {
+				res.Status, res.Msg = Failed, fmt.Sprintf("the error %q does not match %q", firstLine(msg), b.CompileErrorRegex)
+			}
+			return res
+		}
+		res.Status = Passed
+		return res
+	}
+	if loadErr != nil {
+		res.Status, res.Msg = Failed, s.FormatError(loadErr)
+		return res
+	}
+
+	ran := 0
+	for _, b := range spec.Blocks {
+		for _, entry := range b.Entries {
+			for _, c := range b.Cases {
+				cr := &CaseResult{Entry: entry, Name: c.Name}
+				res.Cases = append(res.Cases, cr)
+				if c.Compiled {
+					cr.Status, cr.Msg = Skipped, "compiled only"
+					continue
+				}
+				ran++
+				runCase(ctx, s, file, entry, c, cr, opts)
+			}
+		}
+	}
+	res.Status = Passed
+	if ran == 0 {
+		res.Status, res.Msg = Skipped, "no case an interpreter runs"
+	}
+	for _, c := range res.Cases {
+		if c.Status == Failed {
+			res.Status = Failed
+		}
+	}
+	return res
+}
+
+func runCase(ctx context.Context, s *interp.Session, file, entry string, c *testspec.Case, cr *CaseResult, opts Options) {
+	fail := func(format string, args ...any) {
+		cr.Status, cr.Msg = Failed, fmt.Sprintf(format, args...)
+	}
+	params, results, ok := s.EntryPoint(entry)
+	if !ok {
+		fail("no entry point %q", entry)
+		return
+	}
+	args, err := caseInput(ctx, s, file, c, params)
+	if err != nil {
+		fail("input: %v", err)
+		return
+	}
+	out, _, err := s.CallEntry(ctx, entry, args)
+	if err != nil {
+		if ctx.Err() != nil {
+			fail("timed out")
+			return
+		}
+		if c.Expect != testspec.ExpectError {
+			fail("%s", firstLine(s.FormatError(err)))
+			return
+		}
+		msg := s.FormatError(err)
+		if ok, rerr := matches(c.ErrorRegex, msg); !ok {
+			if rerr != nil {
+				fail("%v", rerr)
+			} else {
+				fail("the error %q does not match %q", firstLine(msg), c.ErrorRegex)
+			}
+			return
+		}
+		cr.Status = Passed
+		return
+	}
+	switch c.Expect {
+	case testspec.ExpectError:
+		fail("expected an error matching %q, but the run succeeded", c.ErrorRegex)
+		return
+	case testspec.ExpectSuccess, testspec.ExpectAuto:
+		cr.Status = Passed
+		return
+	}
+	var text []byte
+	if c.Expect == testspec.ExpectOutputFile {
+		text, err = readData(file, c.OutputFile)
+		if err != nil {
+			fail("output: %v", err)
+			return
+		}
+	} else {
+		text = []byte(c.Output)
+	}
+	want, err := value.ReadTyped(text, elemPrims(results))
+	if err != nil {
+		fail("expected output: %v", err)
+		return
+	}
+	if len(want) != len(out) {
+		fail("expected %d results, got %d", len(want), len(out))
+		return
+	}
+	for i := range want {
+		if !value.Equal(out[i], want[i], opts.Tolerance) {
+			fail("result %d differs: expected %s, got %s", i, short(want[i]), short(out[i]))
+			return
+		}
+	}
+	cr.Status = Passed
+}
+
+func caseInput(ctx context.Context, s *interp.Session, file string, c *testspec.Case, params []interp.Type) ([]value.Value, error) {
+	switch c.InputKind {
+	case testspec.InputValues:
+		return value.ReadTyped([]byte(c.Input), elemPrims(params))
+	case testspec.InputFile:
+		data, err := readData(file, c.InputFile)
+		if err != nil {
+			return nil, err
+		}
+		return value.ReadTyped(data, elemPrims(params))
+	case testspec.InputRandom:
+		return randomValues(c.Random)
+	case testspec.InputScript, testspec.InputScriptFile:
+		text := c.Input
+		if c.InputKind == testspec.InputScriptFile {
+			data, err := readData(file, c.InputFile)
+			if err != nil {
+				return nil, err
+			}
+			text = string(data)
+		}
+		r, err := s.EvalExpr(ctx, text)
+		if err != nil {
+			return nil, fmt.Errorf("%s", firstLine(s.FormatError(err)))
+		}
+		if t, ok := r.Value.(value.Tuple); ok && len(params) != 1 {
+			return []value.Value(t), nil
+		}
+		return []value.Value{r.Value}, nil
+	}
+	return nil, fmt.Errorf("unknown kind of input")
+}
+
+// readData reads a data file named relative to the program, decompressing
+// it when its name ends in .gz.
+func readData(file, name string) ([]byte, error) {
+	path := filepath.Join(filepath.Dir(file), name)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if strings.HasSuffix(name, ".gz") {
+		zr, err := gzip.NewReader(bytes.NewReader(data))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
+		defer zr.Close()
+		return io.ReadAll(zr)
+	}
+	return data, nil
+}
+
+func matches(re, msg string) (bool, error) {
+	if re == "" {
+		return true, nil
+	}
+	rx, err := regexp.Compile(re)
+	if err != nil {
+		return false, fmt.Errorf("bad error regex %q: %v", re, err)
+	}
+	return rx.MatchString(msg), nil
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// short prints a value, cut to a readable length.
+func short(v value.Value) string {
+	var b strings.Builder
+	value.Write(&b, v)
+	s := b.String()
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return s
+}
+
+func elemPrims(ts []interp.Type) []value.PrimType {
+	out := make([]value.PrimType, len(ts))
+	for i, t := range ts {
+		out[i] = interp.ElemPrim(t)
+	}
+	return out
+}

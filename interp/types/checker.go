@@ -1,0 +1,315 @@
+package types
+
+import (
+	"fmt"
+
+	"fut/interp/syntax"
+)
+
+// Importer resolves import "path" relative to the file fromFile and
+// returns the parsed program.
+type Importer func(fromFile, path string) (*syntax.Program, error)
+
+// Info holds what the checker learned, keyed by node. The AST is never
+// edited.
+type Info struct {
+	// Types gives the type of every checked expression.
+	Types map[syntax.Expr]Type
+	// PatTypes gives the type of every checked pattern.
+	PatTypes map[syntax.Pat]Type
+	// Defs gives the scheme of every checked function or constant.
+	Defs map[*syntax.FunBind]*Scheme
+}
+
+// LitType returns the resolved primitive type of a literal (an overloaded
+// IntLit, FloatLit or CharLit, or a negated one).
+func (i *Info) LitType(e syntax.Expr) (syntax.PrimType, bool) {
+	t, ok := i.Types[e]
+	if !ok {
+		return "", false
+	}
+	if p, ok := Resolve(t).(*Prim); ok {
+		return p.Kind, true
+	}
+	return "", false
+}
+
+// TypeOf returns the type of a checked expression.
+func (i *Info) TypeOf(e syntax.Expr) (Type, bool) {
+	t, ok := i.Types[e]
+	return t, ok
+}
+
+// Binding is a value bound in some scope.
+type valBind struct {
+	name   string
+	scheme *Scheme
+	size   *SizeName // the size this variable stands for, when an i64
+	// sizeAlias, when set, is the size the name stands for instead
+	sizeAlias Size
+	span   syntax.Span
+	local  bool // bound inside a function body or lambda
+	param  bool // a function parameter
+	level  int  // the checker's level where it was bound
+	id     int
+	// builtin operator: overloaded and typed by the checker
+	builtin string
+}
+
+// ns is one namespace level: values, types, modules and module types.
+type ns struct {
+	vals  map[string]*valBind
+	types map[string]*TypeDef
+	mods  map[string]*Module
+	sigs  map[string]*Sig
+}
+
+func newNS() ns {
+	return ns{vals: map[string]*valBind{}, types: map[string]*TypeDef{}, mods: map[string]*Module{}, sigs: map[string]*Sig{}}
+}
+
+type scope struct {
+	parent *scope
+	ns
+}
+
+func newScope(parent *scope) *scope { return &scope{parent: parent, ns: newNS()} }
+
+func (s *scope) lookupVal(name string) *valBind {
+	for ; s != nil; s = s.parent {
+		if v, ok := s.vals[name]; ok {
+			return v
+		}
+	}
+	return nil
+}
+
+func (s *scope) lookupType(name string) *TypeDef {
+	for ; s != nil; s = s.parent {
+		if v, ok := s.types[name]; ok {
+			return v
+		}
+	}
+	return nil
+}
+
+func (s *scope) lookupMod(name string) *Module {
+	for ; s != nil; s = s.parent {
+		if v, ok := s.mods[name]; ok {
+			return v
+		}
+	}
+	return nil
+}
+
+func (s *scope) lookupSig(name string) *Sig {
+	for ; s != nil; s = s.parent {
+		if v, ok := s.sigs[name]; ok {
+			return v
+		}
+	}
+	return nil
+}
+
+// Checker checks programs, declarations and expressions against one
+// growing environment.
+type Checker struct {
+	fset *syntax.FileSet
+	imp  Importer
+	info *Info
+	errs syntax.ErrorList
+
+	nextID int
+	level  int
+	top    *scope
+
+	imported  map[string]*Module
+	importing map[string]bool
+	entries   map[string]*entryPoint
+	curFile   string
+
+	// per top-level definition
+	overloaded []TVar
+	constrVars []TVar
+	fieldVars  []TVar
+	pendExprs  []syntax.Expr
+	pendPats   []syntax.Pat
+	uses       map[*syntax.Var]*valBind
+	patBinds   map[*syntax.PId]*valBind
+	funBinds   map[*syntax.FunBind]*valBind
+	withBinds  map[*syntax.LetWith]*valBind
+	identBinds map[*syntax.Ident]*valBind
+	loopPats   map[*syntax.Loop]bool
+	loopInit   map[*syntax.PId]*valBind
+	matches    []*syntax.Match
+	localSizes map[*SizeName]int // sizes bound inside the definition, by level
+
+	// while converting a function type
+	anonParams     []*SizeName
+	resultUnknowns []*SizeName
+}
+
+type entryPoint struct {
+	params  []Type
+	results []Type
+}
+
+// NewChecker returns a checker whose environment holds only the built-in
+// types and operators. imp may be nil when imports are not allowed.
+func NewChecker(fset *syntax.FileSet, imp Importer) *Checker {
+	c := &Checker{
+		fset:      fset,
+		imp:       imp,
+		info:      &Info{Types: map[syntax.Expr]Type{}, PatTypes: map[syntax.Pat]Type{}, Defs: map[*syntax.FunBind]*Scheme{}},
+		imported:  map[string]*Module{},
+		importing: map[string]bool{},
+		entries:   map[string]*entryPoint{},
+		uses:      map[*syntax.Var]*valBind{},
+		patBinds:  map[*syntax.PId]*valBind{},
+	}
+	c.beginDef()
+	c.top = newScope(nil)
+	for _, p := range allPrims {
+		c.top.types[string(p)] = &TypeDef{Name: string(p), Body: &Prim{p}}
+	}
+	for _, op := range builtinOps {
+		c.top.vals[op] = &valBind{name: op, builtin: op}
+	}
+	return c
+}
+
+// Info returns the side tables filled so far.
+func (c *Checker) Info() *Info { return c.info }
+
+func (c *Checker) errorf(sp syntax.Span, format string, args ...any) {
+	c.errs = append(c.errs, &syntax.Error{Span: sp, Msg: fmt.Sprintf(format, args...)})
+}
+
+func (c *Checker) takeErrors() error {
+	if len(c.errs) == 0 {
+		return nil
+	}
+	l := c.errs
+	c.errs = nil
+	l.Sort()
+	return l
+}
+
+// LoadIntrinsics declares the built-in module intrinsics with the given
+// value and type specifications.
+func (c *Checker) LoadIntrinsics(specs []syntax.Spec) error {
+	sig := c.checkSpecs(specs, c.top)
+	m := &Module{ns: sig.mod.ns}
+	c.top.mods["intrinsics"] = m
+	return c.takeErrors()
+}
+
+// CheckProgram checks a file and adds its top-level names to the
+// environment.
+func (c *Checker) CheckProgram(p *syntax.Program) error {
+	saved := c.curFile
+	if p.File != nil {
+		c.curFile = p.File.Name
+	}
+	c.checkDecls(p.Decls, c.top, c.top)
+	c.curFile = saved
+	return c.takeErrors()
+}
+
+// CheckDecls checks REPL declarations. On error the environment is left
+// as it was.
+func (c *Checker) CheckDecls(decls []syntax.Decl) error {
+	sc := newScope(c.top)
+	c.checkDecls(decls, sc, sc)
+	if len(c.errs) > 0 {
+		return c.takeErrors()
+	}
+	merge(&c.top.ns, &sc.ns)
+	return nil
+}
+
+// CheckExpr checks a REPL expression.
+func (c *Checker) CheckExpr(e syntax.Expr) (Type, error) {
+	c.beginDef()
+	c.level++
+	t := c.inferExpr(e, newScope(c.top))
+	c.level--
+	c.endDef(nil)
+	if len(c.errs) == 0 {
+		c.checkUniqueExpr(e)
+	}
+	t = zonk(t)
+	return t, c.takeErrors()
+}
+
+// EntryPoint returns the declared parameter and result types of an entry
+// point (results: one per tuple element when the result is a tuple).
+func (c *Checker) EntryPoint(name string) (params []Type, results []Type, ok bool) {
+	e, ok := c.entries[name]
+	if !ok {
+		return nil, nil, false
+	}
+	return e.params, e.results, true
+}
+
+// LookupType returns the scheme of a top-level value (for :type).
+func (c *Checker) LookupValue(name string) (*Scheme, bool) {
+	v := c.top.lookupVal(name)
+	if v == nil || v.scheme == nil {
+		return nil, false
+	}
+	return v.scheme, true
+}
+
+func merge(dst, src *ns) {
+	for k, v := range src.vals {
+		dst.vals[k] = v
+	}
+	for k, v := range src.types {
+		dst.types[k] = v
+	}
+	for k, v := range src.mods {
+		dst.mods[k] = v
+	}
+	for k, v := range src.sigs {
+		dst.sigs[k] = v
+	}
+}
+
+// String prints a scheme as Futhark would in a val spec.
+func (s *Scheme) String() string {
+	out := ""
+	for _, sp := range s.SParams {
+		out += "[" + sp.Name + "] "
+	}
+	for _, tp := range s.TParams {
+		switch tp.Lifted {
+		case syntax.Lifted:
+			out += "'^" + tp.Name + " "
+		case syntax.SizeLifted:
+			out += "'~" + tp.Name + " "
+		default:
+			out += "'" + tp.Name + " "
+		}
+	}
+	if out != "" {
+		out += ": "
+	}
+	return out + s.Type.String()
+}
+
+// Fork returns a checker that starts from c's environment (sharing what c
+// has checked so far, which it never changes) with its own side tables.
+// Later changes to either are not seen by the other.
+func (c *Checker) Fork() *Checker {
+	d := NewChecker(c.fset, c.imp)
+	d.nextID = c.nextID + 1000000
+	d.top = newScope(c.top)
+	for k, v := range c.entries {
+		d.entries[k] = v
+	}
+	return d
+}
+
+// SetImporter replaces the importer.
+func (c *Checker) SetImporter(imp Importer) { c.imp = imp }

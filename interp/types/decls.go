@@ -1,0 +1,600 @@
+package types
+
+// Declarations: value and function definitions (with defaulting and
+// generalisation), type abbreviations, entry points.
+
+import (
+	"fut/interp/syntax"
+)
+
+// beginDef starts the per-definition state of a top-level definition.
+func (c *Checker) beginDef() {
+	c.overloaded = nil
+	c.constrVars = nil
+	c.fieldVars = nil
+	c.pendExprs = nil
+	c.pendPats = nil
+	c.localSizes = map[*SizeName]int{}
+	c.uses = map[*syntax.Var]*valBind{}
+	c.patBinds = map[*syntax.PId]*valBind{}
+	c.funBinds = map[*syntax.FunBind]*valBind{}
+	c.withBinds = map[*syntax.LetWith]*valBind{}
+	c.identBinds = map[*syntax.Ident]*valBind{}
+	c.loopPats = map[*syntax.Loop]bool{}
+	c.loopInit = map[*syntax.PId]*valBind{}
+	c.matches = nil
+}
+
+// defaultVars resolves what inference left open: overloaded literals and
+// operators take their default type, open sum types close.
+func (c *Checker) defaultVars() {
+	for _, v := range c.overloaded {
+		r := Resolve(v)
+		w, ok := r.(TVar)
+		if !ok || w.overload == nil {
+			continue
+		}
+		var p syntax.PrimType
+		switch {
+		case containsPrim(w.overload, "i32"):
+			p = "i32"
+		case containsPrim(w.overload, "f64"):
+			p = "f64"
+		default:
+			p = w.overload[0]
+		}
+		w.link = &Prim{p}
+	}
+	for _, v := range c.constrVars {
+		w, ok := Resolve(v).(TVar)
+		if !ok || w.constrs == nil {
+			continue
+		}
+		var cs []Constr
+		for n, ps := range w.constrs {
+			cs = append(cs, Constr{n, ps})
+		}
+		w.link = newSum(cs)
+	}
+	for _, v := range c.fieldVars {
+		w, ok := Resolve(v).(TVar)
+		if !ok || w.fields == nil {
+			continue
+		}
+		c.errorf(w.span, "the type of this record is not known where its field is used: %s (add a type annotation)", w)
+		var fs []Field
+		for n, t := range w.fields {
+			fs = append(fs, Field{n, t})
+		}
+		w.link = NewRecord(fs)
+	}
+}
+
+// endDef defaults what is left and resolves the recorded types.
+func (c *Checker) endDef(fb *syntax.FunBind) {
+	c.defaultVars()
+	for _, e := range c.pendExprs {
+		c.info.Types[e] = zonk(c.info.Types[e])
+	}
+	for _, p := range c.pendPats {
+		c.info.PatTypes[p] = zonk(c.info.PatTypes[p])
+	}
+	c.checkExhaustive()
+}
+
+func liftedOf(k syntax.TypeParamKind) syntax.Liftedness {
+	switch k {
+	case syntax.TPLifted:
+		return syntax.Lifted
+	case syntax.TPSizeLifted:
+		return syntax.SizeLifted
+	}
+	return syntax.Unlifted
+}
+
+// checkFunBind checks a function or constant definition and returns its
+// scheme. Top-level definitions are defaulted before generalisation.
+func (c *Checker) checkFunBind(fb *syntax.FunBind, sc *scope, top bool) *Scheme {
+	outer := c.level
+	c.level++
+	selfScope := newScope(sc)
+	inner := newScope(selfScope)
+	var tparams []*TypeCon
+	var sparams []*SizeName
+	var declSizes []*SizeName
+	seen := map[string]bool{}
+	for _, tp := range fb.TypeParams {
+		if seen[tp.Name] {
+			c.errorf(tp.Span, "the type parameter %s is bound more than once", tp.Name)
+		}
+		seen[tp.Name] = true
+		if tp.Kind == syntax.TPSize {
+			sn := c.newSizeName(tp.Name)
+			inner.vals[tp.Name] = &valBind{name: tp.Name, scheme: &Scheme{Type: I64}, size: sn, span: tp.Span, local: true, level: c.level, id: c.freshID()}
+			sparams = append(sparams, sn)
+			declSizes = append(declSizes, sn)
+			continue
+		}
+		c.nextID++
+		tc := &TypeCon{Name: tp.Name, Lifted: liftedOf(tp.Kind), id: c.nextID}
+		inner.types[tp.Name] = &TypeDef{Name: tp.Name, Body: &Con{Con: tc}, Lifted: tc.Lifted}
+		tparams = append(tparams, tc)
+	}
+	savedAnon := c.anonParams
+	c.anonParams = nil
+	var paramTs []Type
+	var paramBinds []*valBind
+	pnames := map[string]syntax.Span{}
+	for _, p := range fb.Params {
+		t := c.patType(p, inner, dimFlex, true, pnames)
+		paramTs = append(paramTs, t)
+		var vb *valBind
+		if id, ok := unparenPat(stripAscript(p)).(*syntax.PId); ok {
+			vb = c.patBinds[id]
+		}
+		paramBinds = append(paramBinds, vb)
+	}
+	sparams = append(sparams, c.anonParams...)
+	c.anonParams = savedAnon
+	var declRet Type
+	if fb.RetType != nil {
+		declRet = c.typeExp(fb.RetType, inner, dimFlex)
+	}
+	// The function is in scope in its own body (monomorphically), so
+	// that it may call itself.
+	var self Type
+	if len(fb.Params) > 0 {
+		var res Type = c.newTVar(fb.NameSpan)
+		if declRet != nil {
+			res = declRet
+		}
+		self = res
+		for i := len(paramTs) - 1; i >= 0; i-- {
+			self = &Arrow{From: paramTs[i], To: self}
+		}
+		selfScope.vals[fb.Name] = &valBind{name: fb.Name, scheme: &Scheme{TParams: tparams, SParams: declSizes, Type: self}, span: fb.NameSpan, local: true, level: c.level, id: c.freshID()}
+	}
+	bt := c.inferExpr(fb.Body, inner)
+	if self != nil && declRet == nil {
+		r := self
+		for range paramTs {
+			r = r.(*Arrow).To
+		}
+		c.unifyNoSizes(syntax.SpanOf(fb.Body), r, bt)
+	}
+	if declRet != nil {
+		c.unify(syntax.SpanOf(fb.Body), declRet, bt)
+		bt = declRet
+	} else {
+		bt = setUnique(bt, false)
+	}
+	if top {
+		c.defaultVars()
+	}
+	// Sizes the result may speak of: parameters, and anything from outside.
+	allowed := map[*SizeName]bool{}
+	for _, s := range sparams {
+		allowed[s] = true
+	}
+	for _, vb := range paramBinds {
+		if vb != nil {
+			c.sizeOfBinding(vb)
+			allowed[vb.size] = true
+		}
+	}
+	// Sizes of parameters still open become size parameters.
+	for _, pt := range paramTs {
+		walkSizes(pt, func(z Size) {
+			if v, ok := resolveSize(z).(SizeVar); ok {
+				sn := c.newSizeName("n")
+				v.link = sn
+				sparams = append(sparams, sn)
+				allowed[sn] = true
+			}
+		})
+	}
+	ret, exist := c.existentialise(zonk(bt), allowed, outer)
+	// Build the function type; name parameters used as sizes.
+	ft := ret
+	for i := len(paramTs) - 1; i >= 0; i-- {
+		a := &Arrow{From: paramTs[i], To: ft}
+		if i == len(paramTs)-1 {
+			a.Exist = exist
+		}
+		if vb := paramBinds[i]; vb != nil && vb.size != nil && mentionsSize(ft, vb.size) {
+			a.Param = vb.size
+		}
+		ft = a
+	}
+	ft = zonk(ft)
+	if len(fb.Params) > 0 {
+		c.checkSizeParamsUsed(fb, declSizes, []Type{ft})
+	}
+	if len(fb.Params) == 0 && isFunctional(ft) == false && len(exist) > 0 {
+		ft = substType(ft, existToAny(exist))
+	}
+	// Generalise over what is still open.
+	var gen subst
+	gen.types = map[*TypeCon]*TypeDef{}
+	c.generalize(ft, outer, &tparams, &sparams)
+	c.level = outer
+	sch := &Scheme{TParams: tparams, SParams: sparams, Type: zonk(ft)}
+	c.info.Defs[fb] = sch
+	return sch
+}
+
+func existToAny(ex []*SizeName) *subst {
+	s := &subst{sizes: map[*SizeName]Size{}}
+	for _, e := range ex {
+		s.sizes[e] = &SizeAny{}
+	}
+	return s
+}
+
+func stripAscript(p syntax.Pat) syntax.Pat {
+	for {
+		switch q := p.(type) {
+		case *syntax.PParen:
+			p = q.P
+		case *syntax.PAscript:
+			p = q.P
+		case *syntax.PAttr:
+			p = q.P
+		default:
+			return p
+		}
+	}
+}
+
+func (c *Checker) checkSizeParamsUsed(fb *syntax.FunBind, declSizes []*SizeName, paramTs []Type) {
+	for i, sn := range declSizes {
+		used := false
+		for _, t := range paramTs {
+			if mentionsSize(zonk(t), sn) {
+				used = true
+				break
+			}
+		}
+		if !used {
+			var sp syntax.Span
+			k := 0
+			for _, tp := range fb.TypeParams {
+				if tp.Kind == syntax.TPSize {
+					if k == i {
+						sp = tp.Span
+					}
+					k++
+				}
+			}
+			c.errorf(sp, "the size parameter [%s] is not used in the function's type, so its value cannot be known", sn.Name)
+		}
+	}
+}
+
+// mentionsSize reports whether t speaks of the size s.
+func mentionsSize(t Type, s *SizeName) bool {
+	found := false
+	walkSizes(t, func(z Size) {
+		if sizeMentions(z, s) {
+			found = true
+		}
+	})
+	return found
+}
+
+func sizeMentions(z Size, s *SizeName) bool {
+	switch z := resolveSize(z).(type) {
+	case *SizeName:
+		return z == s
+	case *SizeExpr:
+		if z.Op != "" {
+			return sizeMentions(z.L, s) || sizeMentions(z.R, s)
+		}
+	}
+	return false
+}
+
+func walkSizes(t Type, f func(Size)) {
+	switch t := Resolve(t).(type) {
+	case *Array:
+		f(t.Dim)
+		walkSizes(t.Elem, f)
+	case *Record:
+		for _, fl := range t.Fields {
+			walkSizes(fl.Type, f)
+		}
+	case *Sum:
+		for _, cn := range t.Constrs {
+			for _, p := range cn.Payload {
+				walkSizes(p, f)
+			}
+		}
+	case *Arrow:
+		walkSizes(t.From, f)
+		walkSizes(t.To, f)
+	case *Con:
+		for _, a := range t.Args {
+			if a.Type != nil {
+				walkSizes(a.Type, f)
+			} else {
+				f(a.Size)
+			}
+		}
+	}
+}
+
+// existentialise replaces the sizes of a result type that are local to
+// the function (not parameters) by fresh existential sizes.
+func (c *Checker) existentialise(t Type, allowed map[*SizeName]bool, outer int) (Type, []*SizeName) {
+	var exist []*SizeName
+	s := &subst{sizes: map[*SizeName]Size{}}
+	var bad func(z Size) bool
+	bad = func(z Size) bool {
+		switch z := resolveSize(z).(type) {
+		case *SizeName:
+			lvl, local := c.localSizes[z]
+			return local && lvl > outer && !allowed[z]
+		case *SizeExpr:
+			if z.Op != "" {
+				return bad(z.L) || bad(z.R)
+			}
+		}
+		return false
+	}
+	var walk func(t Type) Type
+	walk = func(t Type) Type {
+		switch t := Resolve(t).(type) {
+		case *Array:
+			d := resolveSize(t.Dim)
+			if _, ok := d.(SizeVar); ok || bad(d) {
+				if sn, ok := d.(*SizeName); ok {
+					if r, ok := s.sizes[sn]; ok {
+						d = r
+					} else {
+						u := c.newUnknown(sn.Name)
+						s.sizes[sn] = u
+						exist = append(exist, u)
+						d = u
+					}
+				} else {
+					u := c.newUnknown("d")
+					exist = append(exist, u)
+					d = u
+				}
+			}
+			return &Array{Unique: t.Unique, Dim: d, Elem: walk(t.Elem)}
+		case *Record:
+			fs := make([]Field, len(t.Fields))
+			for i, f := range t.Fields {
+				fs[i] = Field{f.Name, walk(f.Type)}
+			}
+			return &Record{fs}
+		case *Sum:
+			cs := make([]Constr, len(t.Constrs))
+			for i, cn := range t.Constrs {
+				ps := make([]Type, len(cn.Payload))
+				for j, p := range cn.Payload {
+					ps[j] = walk(p)
+				}
+				cs[i] = Constr{cn.Name, ps}
+			}
+			return &Sum{cs}
+		}
+		return t
+	}
+	return walk(t), exist
+}
+
+// generalize turns the variables of t above level outer into type and
+// size parameters.
+func (c *Checker) generalize(t Type, outer int, tparams *[]*TypeCon, sparams *[]*SizeName) {
+	n := 0
+	// A record whose fields are used but whose type is not known yet
+	// keeps the whole function monomorphic, so that its uses decide.
+	blocked := false
+	var find func(t Type)
+	find = func(t Type) {
+		switch x := Resolve(t).(type) {
+		case TVar:
+			if x.fields != nil {
+				blocked = true
+			}
+		case *Array:
+			find(x.Elem)
+		case *Record:
+			for _, f := range x.Fields {
+				find(f.Type)
+			}
+		case *Arrow:
+			find(x.From)
+			find(x.To)
+		}
+	}
+	find(t)
+	var walk func(t Type, inParam bool)
+	walk = func(t Type, inParam bool) {
+		switch x := Resolve(t).(type) {
+		case TVar:
+			if blocked {
+				return
+			}
+			if x.level > outer && x.overload == nil && x.fields == nil && x.constrs == nil {
+				c.nextID++
+				name := string(rune('a' + n%26))
+				n++
+				tc := &TypeCon{Name: name, Lifted: x.lifted, id: c.nextID}
+				x.link = &Con{Con: tc}
+				*tparams = append(*tparams, tc)
+			}
+		case *Array:
+			if v, ok := resolveSize(x.Dim).(SizeVar); ok && v.level > outer {
+				sn := c.newSizeName("n")
+				if inParam {
+					*sparams = append(*sparams, sn)
+					v.link = sn
+				} else {
+					v.link = &SizeAny{}
+				}
+			}
+			walk(x.Elem, inParam)
+		case *Record:
+			for _, f := range x.Fields {
+				walk(f.Type, inParam)
+			}
+		case *Sum:
+			for _, cn := range x.Constrs {
+				for _, p := range cn.Payload {
+					walk(p, inParam)
+				}
+			}
+		case *Arrow:
+			walk(x.From, true)
+			walk(x.To, inParam)
+		case *Con:
+			for _, a := range x.Args {
+				if a.Type != nil {
+					walk(a.Type, inParam)
+				}
+			}
+		}
+	}
+	walk(t, false)
+}
+
+// checkValDecl checks a top-level def/let/entry and binds it.
+func (c *Checker) checkValDecl(d *syntax.ValDecl, sc *scope, exp *ns) {
+	c.beginDef()
+	errsBefore := len(c.errs)
+	sch := c.checkFunBind(d.Fun, sc, true)
+	c.endDef(d.Fun)
+	sch.Type = zonk(sch.Type)
+	vb := &valBind{name: d.Fun.Name, scheme: sch, span: d.Fun.NameSpan, id: c.freshID()}
+	if len(c.errs) == errsBefore {
+		c.checkUniqueFun(d.Fun, sch)
+	}
+	if d.Entry && len(c.errs) == errsBefore {
+		c.checkEntry(d, sch)
+	}
+	sc.vals[d.Fun.Name] = vb
+	if exp != nil {
+		exp.vals[d.Fun.Name] = vb
+	}
+}
+
+func (c *Checker) checkEntry(d *syntax.ValDecl, sch *Scheme) {
+	fb := d.Fun
+	if len(sch.TParams) > 0 {
+		c.errorf(fb.NameSpan, "the entry point %s cannot be polymorphic (it has type parameters)", fb.Name)
+	}
+	t := sch.Type
+	var params []Type
+	for i := 0; ; i++ {
+		a, ok := Resolve(t).(*Arrow)
+		if !ok {
+			break
+		}
+		if isFunctional(a.From) {
+			sp := fb.NameSpan
+			if i < len(fb.Params) {
+				sp = syntax.SpanOf(fb.Params[i])
+			}
+			c.errorf(sp, "an entry point parameter cannot be a function (its type is %s)", a.From)
+		}
+		params = append(params, a.From)
+		t = a.To
+	}
+	if isFunctional(t) {
+		c.errorf(fb.NameSpan, "an entry point cannot return a function (its result type is %s)", t)
+	}
+	var results []Type
+	if r, ok := Resolve(t).(*Record); ok && r.IsTuple() && len(r.Fields) > 0 {
+		for _, f := range r.Fields {
+			results = append(results, f.Type)
+		}
+	} else {
+		results = []Type{t}
+	}
+	c.entries[fb.Name] = &entryPoint{params: params, results: results}
+}
+
+// checkTypeDecl checks type t params = def.
+func (c *Checker) checkTypeDecl(d *syntax.TypeDecl, sc *scope, exp *ns) {
+	td := c.typeDef(d.Name, d.Lifted, d.Params, d.Def, sc, syntax.SpanOf(d))
+	sc.types[d.Name] = td
+	if exp != nil {
+		exp.types[d.Name] = td
+	}
+}
+
+func (c *Checker) typeDef(name string, lifted syntax.Liftedness, params []*syntax.TypeParam, def syntax.TypeExp, sc *scope, sp syntax.Span) *TypeDef {
+	inner := newScope(sc)
+	td := &TypeDef{Name: name, Lifted: lifted}
+	for _, tp := range params {
+		if tp.Kind == syntax.TPSize {
+			sn := c.newSizeName(tp.Name)
+			inner.vals[tp.Name] = &valBind{name: tp.Name, scheme: &Scheme{Type: I64}, size: sn, span: tp.Span}
+			td.Params = append(td.Params, TypeParam{Size: sn})
+			continue
+		}
+		c.nextID++
+		tc := &TypeCon{Name: tp.Name, Lifted: liftedOf(tp.Kind), id: c.nextID}
+		inner.types[tp.Name] = &TypeDef{Name: tp.Name, Body: &Con{Con: tc}, Lifted: tc.Lifted}
+		td.Params = append(td.Params, TypeParam{Con: tc})
+	}
+	nerr := len(c.errs)
+	body := c.typeExp(def, inner, dimAny)
+	td.Body = body
+	if len(c.errs) > nerr {
+		return td
+	}
+	if lifted != syntax.Lifted && isFunctional(body) {
+		c.errorf(sp, "the non-lifted type %s is defined as the functional type %s; declare it with type^", name, body)
+	}
+	if lifted == syntax.Unlifted && hasAnonSize(def) {
+		c.errorf(sp, "the non-lifted type %s contains an anonymous size; declare it with type~", name)
+	}
+	return td
+}
+
+// hasAnonSize reports whether a type expression has [] outside of
+// function types.
+func hasAnonSize(te syntax.TypeExp) bool {
+	switch te := te.(type) {
+	case *syntax.TEArray:
+		return te.Dim == nil || hasAnonSize(te.Elem)
+	case *syntax.TEParen:
+		return hasAnonSize(te.T)
+	case *syntax.TEUnique:
+		return hasAnonSize(te.T)
+	case *syntax.TETuple:
+		for _, e := range te.Elems {
+			if hasAnonSize(e) {
+				return true
+			}
+		}
+	case *syntax.TERecord:
+		for _, f := range te.Fields {
+			if hasAnonSize(f.Type) {
+				return true
+			}
+		}
+	case *syntax.TESum:
+		for _, k := range te.Constrs {
+			for _, p := range k.Payload {
+				if hasAnonSize(p) {
+					return true
+				}
+			}
+		}
+	case *syntax.TEApply:
+		for _, a := range te.Args {
+			if a.IsSize && a.Dim == nil {
+				return true
+			}
+			if !a.IsSize && hasAnonSize(a.Type) {
+				return true
+			}
+		}
+	}
+	return false
+}

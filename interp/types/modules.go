@@ -1,0 +1,288 @@
+package types
+
+// Modules: structures, parametric modules and their application, open,
+// local and import.
+//
+// A parametric module is checked once, with its parameter bound to a fresh
+// instance of the parameter's module type (whose abstract types are new
+// rigid constructors). Applying it matches the argument against that
+// module type, which gives a substitution of the abstract types by the
+// argument's types, and applies the substitution to the checked body.
+
+import (
+	"fut/interp/syntax"
+)
+
+// Module is the contents of a module, or a parametric module.
+type Module struct {
+	ns
+	functor *Functor
+}
+
+// Functor is a parametric module.
+type Functor struct {
+	param    *Module     // the parameter as seen by the body
+	paramAbs []*TypeCon  // the parameter's abstract types
+	result   *Module     // the body, checked against param
+	resAbs   []*TypeCon  // abstract types made by the body's ascription
+	sig      *Sig        // the parameter's module type
+}
+
+func (c *Checker) checkDecls(decls []syntax.Decl, sc *scope, exp *scope) {
+	var en *ns
+	if exp != nil {
+		en = &exp.ns
+	}
+	for _, d := range decls {
+		c.checkDecl(d, sc, en)
+	}
+}
+
+func (c *Checker) checkDecl(d syntax.Decl, sc *scope, exp *ns) {
+	switch d := d.(type) {
+	case *syntax.ValDecl:
+		c.checkValDecl(d, sc, exp)
+	case *syntax.TypeDecl:
+		c.checkTypeDecl(d, sc, exp)
+	case *syntax.ModDecl:
+		var m *Module
+		if len(d.Params) > 0 {
+			m = c.checkFunctor(d.Params, d.Sig, d.Body, sc)
+		} else {
+			m = c.checkModExp(d.Body, sc)
+			if d.Sig != nil && m != nil {
+				sig := c.checkSigExp(d.Sig, sc)
+				if sig != nil {
+					m = c.ascribe(m, sig, syntax.SpanOf(d.Body))
+				}
+			}
+		}
+		if m == nil {
+			m = &Module{ns: newNS()}
+		}
+		sc.mods[d.Name] = m
+		if exp != nil {
+			exp.mods[d.Name] = m
+		}
+	case *syntax.ModTypeDecl:
+		sig := c.checkSigExp(d.Def, sc)
+		if sig == nil {
+			sig = &Sig{mod: &Module{ns: newNS()}}
+		}
+		sc.sigs[d.Name] = sig
+		if exp != nil {
+			exp.sigs[d.Name] = sig
+		}
+	case *syntax.OpenDecl:
+		m := c.checkModExp(d.Mod, sc)
+		if m == nil {
+			return
+		}
+		if m.functor != nil {
+			c.errorf(d.Span, "cannot open a parametric module")
+			return
+		}
+		merge(&sc.ns, &m.ns)
+		if exp != nil {
+			merge(exp, &m.ns)
+		}
+	case *syntax.ImportDecl:
+		m := c.importModule(d.Path, d.Span)
+		if m != nil {
+			merge(&sc.ns, &m.ns)
+			if exp != nil {
+				merge(exp, &m.ns)
+			}
+		}
+	case *syntax.LocalDecl:
+		c.checkDecl(d.D, sc, nil)
+	default:
+		c.errorf(syntax.SpanOf(d), "unsupported declaration")
+	}
+}
+
+func (c *Checker) importModule(path string, sp syntax.Span) *Module {
+	if c.imp == nil {
+		c.errorf(sp, "cannot import %q: imports are not available here", path)
+		return nil
+	}
+	prog, err := c.imp(c.curFile, path)
+	if err != nil {
+		c.errorf(sp, "cannot import %q: %v", path, err)
+		return nil
+	}
+	key := path
+	if prog.File != nil {
+		key = prog.File.Name
+	}
+	if m, ok := c.imported[key]; ok {
+		return m
+	}
+	if c.importing[key] {
+		c.errorf(sp, "import cycle through %q", path)
+		return nil
+	}
+	c.importing[key] = true
+	saved := c.curFile
+	c.curFile = key
+	inner := newScope(c.top)
+	exp := newScope(nil)
+	c.checkDecls(prog.Decls, inner, exp)
+	c.curFile = saved
+	delete(c.importing, key)
+	m := &Module{ns: exp.ns}
+	c.imported[key] = m
+	return m
+}
+
+func (c *Checker) lookupModPath(quals []string, sc *scope, sp syntax.Span) *Module {
+	m := sc.lookupMod(quals[0])
+	if m == nil {
+		c.errorf(sp, "unknown module %s", quals[0])
+		return nil
+	}
+	for i, q := range quals[1:] {
+		sub, ok := m.mods[q]
+		if !ok {
+			c.errorf(sp, "module %s has no submodule %s", joinQuals(quals[:i+1]), q)
+			return nil
+		}
+		m = sub
+	}
+	return m
+}
+
+func (c *Checker) checkModExp(me syntax.ModExp, sc *scope) *Module {
+	switch me := me.(type) {
+	case *syntax.ModVar:
+		q := me.Name
+		return c.lookupModPath(append(append([]string{}, q.Quals...), q.Name), sc, me.Span)
+	case *syntax.ModParen:
+		return c.checkModExp(me.M, sc)
+	case *syntax.ModStruct:
+		inner := newScope(sc)
+		exp := newScope(nil)
+		c.checkDecls(me.Decls, inner, exp)
+		return &Module{ns: exp.ns}
+	case *syntax.ModImport:
+		return c.importModule(me.Path, me.Span)
+	case *syntax.ModAscript:
+		m := c.checkModExp(me.M, sc)
+		sig := c.checkSigExp(me.Sig, sc)
+		if m == nil || sig == nil {
+			return m
+		}
+		return c.ascribe(m, sig, me.Span)
+	case *syntax.ModLambda:
+		return c.checkFunctor([]*syntax.ModParam{me.Param}, me.Sig, me.Body, sc)
+	case *syntax.ModApply:
+		f := c.checkModExp(me.Fn, sc)
+		a := c.checkModExp(me.Arg, sc)
+		if f == nil || a == nil {
+			return nil
+		}
+		return c.applyFunctor(f, a, me.Span)
+	}
+	c.errorf(syntax.SpanOf(me), "unsupported module expression")
+	return nil
+}
+
+func (c *Checker) checkFunctor(params []*syntax.ModParam, resSig syntax.ModTypeExp, body syntax.ModExp, sc *scope) *Module {
+	p := params[0]
+	sig := c.checkSigExp(p.Sig, sc)
+	if sig == nil {
+		return nil
+	}
+	inst, abs := c.freshSig(sig)
+	inner := newScope(sc)
+	inner.mods[p.Name] = inst
+	var res *Module
+	before := c.nextID
+	if len(params) > 1 {
+		res = c.checkFunctor(params[1:], resSig, body, inner)
+	} else {
+		res = c.checkModExp(body, inner)
+		if res != nil && resSig != nil {
+			rs := c.checkSigExp(resSig, inner)
+			if rs != nil {
+				res = c.ascribe(res, rs, syntax.SpanOf(body))
+			}
+		}
+	}
+	if res == nil {
+		return nil
+	}
+	var resAbs []*TypeCon
+	collectNewCons(res, before, &resAbs, map[*TypeCon]bool{})
+	return &Module{ns: newNS(), functor: &Functor{param: inst, paramAbs: abs, result: res, resAbs: resAbs, sig: sig}}
+}
+
+// collectNewCons finds the abstract type constructors made after id
+// `after` that m's types refer to (they must be made anew at each
+// application).
+func collectNewCons(m *Module, after int, out *[]*TypeCon, seen map[*TypeCon]bool) {
+	for _, td := range m.types {
+		if con, ok := td.Body.(*Con); ok && con.Con.id > after && !seen[con.Con] {
+			seen[con.Con] = true
+			*out = append(*out, con.Con)
+		}
+	}
+	for _, sub := range m.mods {
+		collectNewCons(sub, after, out, seen)
+	}
+}
+
+func (c *Checker) applyFunctor(f, arg *Module, sp syntax.Span) *Module {
+	if f.functor == nil {
+		c.errorf(sp, "cannot apply a module that is not parametric")
+		return nil
+	}
+	fn := f.functor
+	s, ok := c.matchModule(arg, fn.param, fn.paramAbs, sp)
+	if !ok {
+		return nil
+	}
+	for _, tc := range fn.resAbs {
+		c.nextID++
+		ntc := &TypeCon{Name: tc.Name, Arity: tc.Arity, Lifted: tc.Lifted, id: c.nextID}
+		s.types[tc] = conDef(ntc, tc)
+	}
+	return substModule(fn.result, s)
+}
+
+// conDef is a TypeDef that maps the applied old constructor to the new one.
+func conDef(ntc, old *TypeCon) *TypeDef {
+	// Parameters are passed through positionally by applyTypeDef with no
+	// parameters: the body is rebuilt in substType.
+	return &TypeDef{Name: ntc.Name, Body: &Con{Con: ntc}, Lifted: ntc.Lifted, Params: nil, renameTo: ntc}
+}
+
+// substModule applies s to every type in m.
+func substModule(m *Module, s *subst) *Module {
+	out := &Module{ns: newNS()}
+	for n, v := range m.vals {
+		if v.builtin != "" || v.scheme == nil {
+			out.vals[n] = v
+			continue
+		}
+		nv := *v
+		nv.scheme = &Scheme{TParams: v.scheme.TParams, SParams: v.scheme.SParams, Type: substType(v.scheme.Type, s)}
+		out.vals[n] = &nv
+	}
+	for n, td := range m.types {
+		out.types[n] = &TypeDef{Name: td.Name, Params: td.Params, Body: substType(td.Body, s), Lifted: td.Lifted}
+	}
+	for n, sub := range m.mods {
+		out.mods[n] = substModule(sub, s)
+	}
+	for n, sg := range m.sigs {
+		out.sigs[n] = sg
+	}
+	if m.functor != nil {
+		fn := *m.functor
+		fn.result = substModule(fn.result, s)
+		fn.param = substModule(fn.param, s)
+		out.functor = &fn
+	}
+	return out
+}

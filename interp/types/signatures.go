@@ -1,0 +1,334 @@
+package types
+
+// Module types: specifications, refinement with `with`, instantiation,
+// and matching a module against a module type (ascription and functor
+// application).
+
+import (
+	"fut/interp/syntax"
+)
+
+// Sig is a module type: a template module whose abstract types (abs) are
+// replaced when it is instantiated or matched.
+type Sig struct {
+	mod *Module
+	abs []*TypeCon
+}
+
+func (c *Checker) checkSigExp(st syntax.ModTypeExp, sc *scope) *Sig {
+	switch st := st.(type) {
+	case *syntax.SigVar:
+		if len(st.Name.Quals) == 0 {
+			if s := sc.lookupSig(st.Name.Name); s != nil {
+				return s
+			}
+			c.errorf(st.Span, "unknown module type %s", st.Name.Name)
+			return nil
+		}
+		m := c.lookupModPath(st.Name.Quals, sc, st.Span)
+		if m == nil {
+			return nil
+		}
+		if s, ok := m.sigs[st.Name.Name]; ok {
+			return s
+		}
+		c.errorf(st.Span, "module %s has no module type %s", joinQuals(st.Name.Quals), st.Name.Name)
+		return nil
+	case *syntax.SigParen:
+		return c.checkSigExp(st.S, sc)
+	case *syntax.SigSpecs:
+		return c.checkSpecs(st.Specs, sc)
+	case *syntax.SigWith:
+		return c.refineSig(st, sc)
+	case *syntax.SigArrow:
+		ps := c.checkSigExp(st.From, sc)
+		if ps == nil {
+			return nil
+		}
+		inst, abs := c.freshSig(ps)
+		inner := newScope(sc)
+		if st.Param != "" {
+			inner.mods[st.Param] = inst
+		}
+		before := c.nextID
+		rs := c.checkSigExp(st.To, inner)
+		if rs == nil {
+			return nil
+		}
+		res, _ := c.freshSig(rs)
+		var resAbs []*TypeCon
+		collectNewCons(res, before, &resAbs, map[*TypeCon]bool{})
+		return &Sig{mod: &Module{ns: newNS(), functor: &Functor{param: inst, paramAbs: abs, result: res, resAbs: resAbs, sig: ps}}}
+	}
+	c.errorf(syntax.SpanOf(st), "unsupported module type")
+	return nil
+}
+
+func (c *Checker) checkSpecs(specs []syntax.Spec, sc *scope) *Sig {
+	inner := newScope(sc)
+	m := &Module{ns: newNS()}
+	var abs []*TypeCon
+	for _, sp := range specs {
+		switch sp := sp.(type) {
+		case *syntax.ValSpec:
+			if _, dup := m.vals[sp.Name]; dup {
+				c.errorf(sp.Span, "the value %s is specified more than once", sp.Name)
+			}
+			m.vals[sp.Name] = &valBind{name: sp.Name, scheme: c.valSpecScheme(sp, inner), span: sp.Span, id: c.freshID()}
+			inner.vals[sp.Name] = m.vals[sp.Name]
+		case *syntax.TypeSpec:
+			var td *TypeDef
+			if sp.Def != nil {
+				td = c.typeDef(sp.Name, sp.Lifted, sp.Params, sp.Def, inner, sp.Span)
+			} else {
+				c.nextID++
+				tc := &TypeCon{Name: sp.Name, Arity: len(sp.Params), Lifted: sp.Lifted, id: c.nextID}
+				td = &TypeDef{Name: sp.Name, Lifted: sp.Lifted}
+				var args []TypeArg
+				for _, tp := range sp.Params {
+					if tp.Kind == syntax.TPSize {
+						sn := c.newSizeName(tp.Name)
+						td.Params = append(td.Params, TypeParam{Size: sn})
+						args = append(args, TypeArg{Size: sn})
+					} else {
+						c.nextID++
+						p := &TypeCon{Name: tp.Name, Lifted: liftedOf(tp.Kind), id: c.nextID}
+						td.Params = append(td.Params, TypeParam{Con: p})
+						args = append(args, TypeArg{Type: &Con{Con: p}})
+					}
+				}
+				td.Body = &Con{Con: tc, Args: args}
+				abs = append(abs, tc)
+			}
+			m.types[sp.Name] = td
+			inner.types[sp.Name] = td
+		case *syntax.ModSpec:
+			s := c.checkSigExp(sp.Sig, inner)
+			if s == nil {
+				continue
+			}
+			inst, a := c.freshSig(s)
+			m.mods[sp.Name] = inst
+			inner.mods[sp.Name] = inst
+			abs = append(abs, a...)
+		case *syntax.IncludeSpec:
+			s := c.checkSigExp(sp.S, inner)
+			if s == nil {
+				continue
+			}
+			inst, a := c.freshSig(s)
+			merge(&m.ns, &inst.ns)
+			merge(&inner.ns, &inst.ns)
+			abs = append(abs, a...)
+		}
+	}
+	return &Sig{mod: m, abs: abs}
+}
+
+// valSpecScheme is the scheme of val f 'a [n]: t.
+func (c *Checker) valSpecScheme(vs *syntax.ValSpec, sc *scope) *Scheme {
+	inner := newScope(sc)
+	sch := &Scheme{}
+	for _, tp := range vs.TypeParams {
+		if tp.Kind == syntax.TPSize {
+			sn := c.newSizeName(tp.Name)
+			inner.vals[tp.Name] = &valBind{name: tp.Name, scheme: &Scheme{Type: I64}, size: sn, span: tp.Span}
+			sch.SParams = append(sch.SParams, sn)
+			continue
+		}
+		c.nextID++
+		tc := &TypeCon{Name: tp.Name, Lifted: liftedOf(tp.Kind), id: c.nextID}
+		inner.types[tp.Name] = &TypeDef{Name: tp.Name, Body: &Con{Con: tc}, Lifted: tc.Lifted}
+		sch.TParams = append(sch.TParams, tc)
+	}
+	saved := c.anonParams
+	c.anonParams = nil
+	c.resultUnknowns = nil
+	sch.Type = c.typeExp(vs.Type, inner, dimParam)
+	if len(c.resultUnknowns) > 0 {
+		// A constant with anonymous sizes: not tracked.
+		s := existToAny(c.resultUnknowns)
+		sch.Type = substType(sch.Type, s)
+		c.resultUnknowns = nil
+	}
+	sch.SParams = append(sch.SParams, c.anonParams...)
+	c.anonParams = saved
+	return sch
+}
+
+// freshSig instantiates a module type: its abstract types become new
+// rigid constructors.
+func (c *Checker) freshSig(s *Sig) (*Module, []*TypeCon) {
+	if len(s.abs) == 0 {
+		return s.mod, nil
+	}
+	sub := &subst{types: map[*TypeCon]*TypeDef{}, sizes: map[*SizeName]Size{}}
+	var abs []*TypeCon
+	for _, tc := range s.abs {
+		c.nextID++
+		ntc := &TypeCon{Name: tc.Name, Arity: tc.Arity, Lifted: tc.Lifted, id: c.nextID}
+		sub.types[tc] = conDef(ntc, tc)
+		abs = append(abs, ntc)
+	}
+	return substModule(s.mod, sub), abs
+}
+
+func (c *Checker) refineSig(st *syntax.SigWith, sc *scope) *Sig {
+	base := c.checkSigExp(st.S, sc)
+	if base == nil {
+		return nil
+	}
+	m := base.mod
+	for _, q := range st.Path.Quals {
+		sub, ok := m.mods[q]
+		if !ok {
+			c.errorf(st.Span, "the module type has no module %s", q)
+			return base
+		}
+		m = sub
+	}
+	td, ok := m.types[st.Path.Name]
+	if !ok {
+		c.errorf(st.Span, "the module type has no type %s to refine", st.Path)
+		return base
+	}
+	con, isCon := td.Body.(*Con)
+	idx := -1
+	if isCon {
+		for i, a := range base.abs {
+			if a == con.Con {
+				idx = i
+			}
+		}
+	}
+	if idx < 0 {
+		c.errorf(st.Span, "cannot refine the type %s: it is not abstract in the module type", st.Path)
+		return base
+	}
+	if len(st.Params) != len(td.Params) {
+		c.errorf(st.Span, "the type %s takes %d parameters, but the refinement gives %d", st.Path, len(td.Params), len(st.Params))
+		return base
+	}
+	def := c.typeDef(st.Path.Name, con.Con.Lifted, st.Params, st.Type, sc, st.Span)
+	if con.Con.Lifted == syntax.Unlifted && isFunctional(def.Body) && len(c.errs) == 0 {
+		c.errorf(st.Span, "the abstract type %s is not lifted, so it cannot be refined to the functional type %s", st.Path, def.Body)
+	}
+	s := &subst{types: map[*TypeCon]*TypeDef{con.Con: def}, sizes: map[*SizeName]Size{}}
+	abs := append(append([]*TypeCon{}, base.abs[:idx]...), base.abs[idx+1:]...)
+	return &Sig{mod: substModule(base.mod, s), abs: abs}
+}
+
+// ascribe checks m against sig and returns m as sig shows it: its
+// abstract types are opaque.
+func (c *Checker) ascribe(m *Module, sig *Sig, sp syntax.Span) *Module {
+	if _, ok := c.matchModule(m, sig.mod, sig.abs, sp); !ok {
+		return m
+	}
+	inst, _ := c.freshSig(sig)
+	return inst
+}
+
+// matchModule checks that m has everything target (a module type
+// instance with abstract types abs) asks for, and returns the
+// substitution of the abstract types by m's types.
+func (c *Checker) matchModule(m, target *Module, abs []*TypeCon, sp syntax.Span) (*subst, bool) {
+	s := &subst{types: map[*TypeCon]*TypeDef{}, sizes: map[*SizeName]Size{}}
+	absSet := map[*TypeCon]bool{}
+	for _, a := range abs {
+		absSet[a] = true
+	}
+	n := len(c.errs)
+	c.matchTypes(m, target, absSet, s, sp, "")
+	if len(c.errs) > n {
+		return s, false
+	}
+	c.matchVals(m, target, absSet, s, sp, "")
+	return s, len(c.errs) == n
+}
+
+func (c *Checker) matchTypes(m, target *Module, absSet map[*TypeCon]bool, s *subst, sp syntax.Span, path string) {
+	for name, td := range target.types {
+		mtd, ok := m.types[name]
+		if !ok {
+			c.errorf(sp, "the module does not define the type %s%s that the module type requires", path, name)
+			continue
+		}
+		if con, ok := td.Body.(*Con); ok && absSet[con.Con] {
+			if len(mtd.Params) != len(td.Params) {
+				c.errorf(sp, "the type %s%s takes %d parameters in the module, but %d in the module type", path, name, len(mtd.Params), len(td.Params))
+				continue
+			}
+			if con.Con.Lifted == syntax.Unlifted && isFunctional(mtd.Body) {
+				c.errorf(sp, "the type %s%s is functional in the module, but the module type declares it non-lifted", path, name)
+				continue
+			}
+			s.types[con.Con] = mtd
+		}
+	}
+	for name, v := range target.vals {
+		if mv, ok := m.vals[name]; ok && v.size != nil && mv.builtin == "" {
+			s.sizes[v.size] = c.sizeOfBinding(mv)
+		}
+	}
+	for name, sub := range target.mods {
+		msub, ok := m.mods[name]
+		if !ok {
+			c.errorf(sp, "the module does not define the module %s%s that the module type requires", path, name)
+			continue
+		}
+		if sub.functor != nil || msub.functor != nil {
+			if (sub.functor == nil) != (msub.functor == nil) {
+				c.errorf(sp, "the module %s%s is parametric in one and not in the other", path, name)
+			}
+			continue
+		}
+		c.matchTypes(msub, sub, absSet, s, sp, path+name+".")
+	}
+}
+
+func (c *Checker) matchVals(m, target *Module, absSet map[*TypeCon]bool, s *subst, sp syntax.Span, path string) {
+	for name, td := range target.types {
+		if con, ok := td.Body.(*Con); ok && absSet[con.Con] {
+			continue
+		}
+		mtd, ok := m.types[name]
+		if !ok {
+			continue
+		}
+		var args []TypeArg
+		for _, p := range td.Params {
+			if p.Con != nil {
+				args = append(args, TypeArg{Type: &Con{Con: p.Con}})
+			} else {
+				args = append(args, TypeArg{Size: p.Size})
+			}
+		}
+		want := substType(td.Body, s)
+		got := applyTypeDef(mtd, args)
+		if err := c.unifyT(want, got, false); err != nil {
+			c.errorf(sp, "the type %s%s is %s in the module, but the module type requires %s", path, name, zonk(got), zonk(want))
+		}
+	}
+	for name, vb := range target.vals {
+		mv, ok := m.vals[name]
+		if !ok {
+			c.errorf(sp, "the module does not define the value %s%s that the module type requires", path, name)
+			continue
+		}
+		want := substType(vb.scheme.Type, s)
+		var got Type
+		if mv.builtin != "" {
+			got = c.builtinOpType(mv.builtin, sp)
+		} else {
+			got = c.instantiate(mv.scheme, sp)
+		}
+		if err := c.unifyT(want, got, false); err != nil {
+			c.errorf(sp, "the value %s%s has type %s in the module, but the module type requires %s", path, name, zonk(got), zonk(want))
+		}
+	}
+	for name, sub := range target.mods {
+		if msub, ok := m.mods[name]; ok && sub.functor == nil && msub.functor == nil {
+			c.matchVals(msub, sub, absSet, s, sp, path+name+".")
+		}
+	}
+}

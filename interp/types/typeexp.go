@@ -1,0 +1,297 @@
+package types
+
+// Turning type expressions as written into types.
+
+import (
+	"fut/interp/syntax"
+)
+
+// dimMode says what an anonymous size [] becomes.
+type dimMode int
+
+const (
+	dimFlex  dimMode = iota // a fresh size variable (ascriptions, lambdas)
+	dimParam                // a fresh size parameter (function parameters)
+	dimAny                  // an untracked size (type abbreviations)
+)
+
+// typeCtx collects the sizes invented while converting one type.
+type typeCtx struct {
+	mode   dimMode
+	params []*SizeName // anonymous size parameters
+}
+
+func (c *Checker) typeExp(te syntax.TypeExp, sc *scope, mode dimMode) Type {
+	ctx := &typeCtx{mode: mode}
+	return c.typeExpCtx(te, sc, ctx, false)
+}
+
+func (c *Checker) lookupTypeName(q syntax.QualName, sc *scope, sp syntax.Span) *TypeDef {
+	if len(q.Quals) == 0 {
+		if d := sc.lookupType(q.Name); d != nil {
+			return d
+		}
+		c.errorf(sp, "unknown type %s", q.Name)
+		return nil
+	}
+	m := c.lookupModPath(q.Quals, sc, sp)
+	if m == nil {
+		return nil
+	}
+	if d, ok := m.types[q.Name]; ok {
+		return d
+	}
+	c.errorf(sp, "module %s has no type %s", joinQuals(q.Quals), q.Name)
+	return nil
+}
+
+func (c *Checker) typeExpCtx(te syntax.TypeExp, sc *scope, ctx *typeCtx, result bool) Type {
+	switch te := te.(type) {
+	case *syntax.TEVar:
+		d := c.lookupTypeName(te.Name, sc, te.Span)
+		if d == nil {
+			return c.newTVar(te.Span)
+		}
+		if len(d.Params) > 0 {
+			c.errorf(te.Span, "type %s takes %d arguments, but is used without any", te.Name, len(d.Params))
+			return c.newTVar(te.Span)
+		}
+		return d.Body
+	case *syntax.TEParen:
+		return c.typeExpCtx(te.T, sc, ctx, result)
+	case *syntax.TETuple:
+		ts := make([]Type, len(te.Elems))
+		for i, e := range te.Elems {
+			ts[i] = c.typeExpCtx(e, sc, ctx, result)
+		}
+		return TupleType(ts...)
+	case *syntax.TERecord:
+		fs := make([]Field, 0, len(te.Fields))
+		seen := map[string]bool{}
+		for _, f := range te.Fields {
+			if seen[f.Name] {
+				c.errorf(f.Span, "field %s is given more than once in the record type", f.Name)
+				continue
+			}
+			seen[f.Name] = true
+			fs = append(fs, Field{f.Name, c.typeExpCtx(f.Type, sc, ctx, result)})
+		}
+		return NewRecord(fs)
+	case *syntax.TEArray:
+		elem := c.typeExpCtx(te.Elem, sc, ctx, result)
+		if isFunctional(elem) {
+			c.errorf(te.Span, "arrays of functions are not allowed (element type %s)", elem)
+		}
+		return &Array{Dim: c.dimExp(te.Dim, sc, ctx, result), Elem: elem}
+	case *syntax.TEUnique:
+		return setUnique(c.typeExpCtx(te.T, sc, ctx, result), true)
+	case *syntax.TEArrow:
+		inner := sc
+		var param *SizeName
+		if te.Param != "" {
+			inner = newScope(sc)
+			param = c.newSizeName(te.Param)
+			inner.vals[te.Param] = &valBind{name: te.Param, scheme: &Scheme{Type: I64}, size: param, span: te.Span}
+		}
+		from := c.typeExpCtx(te.From, sc, ctx, false)
+		if param != nil {
+			inner.vals[te.Param].scheme = &Scheme{Type: from}
+		}
+		a := &Arrow{Param: param, From: from}
+		if ex, ok := te.To.(*syntax.TEExist); ok {
+			inner2 := newScope(inner)
+			for _, n := range ex.Sizes {
+				sn := c.newUnknown(n)
+				inner2.vals[n] = &valBind{name: n, scheme: &Scheme{Type: I64}, size: sn, span: ex.Span}
+				a.Exist = append(a.Exist, sn)
+			}
+			a.To = c.typeExpCtx(ex.T, inner2, ctx, true)
+		} else {
+			a.To = c.typeExpCtx(te.To, inner, ctx, true)
+		}
+		if ctx.mode == dimParam {
+			// Anonymous sizes in the final result are existential.
+			if _, isArrow := te.To.(*syntax.TEArrow); !isArrow {
+				a.Exist = append(a.Exist, c.takeResultUnknowns()...)
+			}
+		}
+		return a
+	case *syntax.TESum:
+		cs := make([]Constr, 0, len(te.Constrs))
+		seen := map[string]bool{}
+		for _, k := range te.Constrs {
+			if seen[k.Name] {
+				c.errorf(k.Span, "constructor #%s is given more than once in the sum type", k.Name)
+				continue
+			}
+			seen[k.Name] = true
+			ps := make([]Type, len(k.Payload))
+			for i, p := range k.Payload {
+				ps[i] = c.typeExpCtx(p, sc, ctx, result)
+			}
+			cs = append(cs, Constr{k.Name, ps})
+		}
+		return newSum(cs)
+	case *syntax.TEApply:
+		name, ok := te.Fn.(*syntax.TEVar)
+		if !ok {
+			c.errorf(te.Span, "only a type name can be applied to type arguments")
+			return c.newTVar(te.Span)
+		}
+		d := c.lookupTypeName(name.Name, sc, name.Span)
+		if d == nil {
+			return c.newTVar(te.Span)
+		}
+		if len(d.Params) != len(te.Args) {
+			c.errorf(te.Span, "type %s takes %d arguments, but is given %d", name.Name, len(d.Params), len(te.Args))
+			return c.newTVar(te.Span)
+		}
+		args := make([]TypeArg, len(te.Args))
+		for i, a := range te.Args {
+			p := d.Params[i]
+			if a.IsSize {
+				if p.Size == nil {
+					c.errorf(a.Span, "type %s expects a type as argument %d, but is given a size", name.Name, i+1)
+					return c.newTVar(te.Span)
+				}
+				args[i] = TypeArg{Size: c.dimExp(a.Dim, sc, ctx, result)}
+			} else {
+				if p.Con == nil {
+					c.errorf(a.Span, "type %s expects a size as argument %d, but is given a type", name.Name, i+1)
+					return c.newTVar(te.Span)
+				}
+				at := c.typeExpCtx(a.Type, sc, ctx, result)
+				if p.Con.Lifted == syntax.Unlifted && isFunctional(at) {
+					c.errorf(a.Span, "the non-lifted type parameter %s of %s cannot be given the functional type %s", p.Con.Name, name.Name, at)
+				}
+				args[i] = TypeArg{Type: at}
+			}
+		}
+		return applyTypeDef(d, args)
+	case *syntax.TEExist:
+		inner := newScope(sc)
+		for _, n := range te.Sizes {
+			vb := &valBind{name: n, scheme: &Scheme{Type: I64}, size: c.newUnknown(n), span: te.Span}
+			if ctx.mode == dimFlex {
+				// A declared result type checked against a body: the
+				// existential sizes are whatever the body gives.
+				vb.sizeAlias = c.newSizeVar()
+			}
+			inner.vals[n] = vb
+		}
+		return c.typeExpCtx(te.T, inner, ctx, result)
+	}
+	c.errorf(syntax.SpanOf(te), "unsupported type expression")
+	return c.newTVar(syntax.SpanOf(te))
+}
+
+func (c *Checker) takeResultUnknowns() []*SizeName {
+	r := c.resultUnknowns
+	c.resultUnknowns = nil
+	return r
+}
+
+func newSum(cs []Constr) *Sum {
+	s := &Sum{Constrs: cs}
+	sortConstrs(s.Constrs)
+	return s
+}
+
+func (c *Checker) dimExp(d syntax.Expr, sc *scope, ctx *typeCtx, result bool) Size {
+	if d == nil {
+		switch {
+		case ctx.mode == dimParam && result:
+			u := c.newUnknown("d")
+			c.resultUnknowns = append(c.resultUnknowns, u)
+			return u
+		case ctx.mode == dimParam:
+			sn := c.newSizeName("d")
+			ctx.params = append(ctx.params, sn)
+			c.anonParams = append(c.anonParams, sn)
+			return sn
+		case ctx.mode == dimFlex:
+			return c.newSizeVar()
+		}
+		return &SizeAny{}
+	}
+	switch d := d.(type) {
+	case *syntax.IntLit:
+		return &SizeConst{d.Value.Int64()}
+	case *syntax.Var:
+		if len(d.Name.Quals) == 0 {
+			v := sc.lookupVal(d.Name.Name)
+			if v == nil || v.builtin != "" {
+				c.errorf(d.Span, "unknown size %s: it must be a size parameter or a variable of type i64 in scope", d.Name.Name)
+				return &SizeAny{}
+			}
+			return c.sizeOfBinding(v)
+		}
+		if m := sc.lookupMod(d.Name.Quals[0]); m != nil && !c.valShadowsMod(sc, d.Name.Quals[0]) {
+			for _, q := range d.Name.Quals[1:] {
+				if m = m.mods[q]; m == nil {
+					break
+				}
+			}
+			if m != nil {
+				if v, ok := m.vals[d.Name.Name]; ok && v.builtin == "" {
+					return c.sizeOfBinding(v)
+				}
+			}
+			c.errorf(d.Span, "unknown size %s", d.Name)
+			return &SizeAny{}
+		}
+	case *syntax.Paren:
+		return c.dimExp(d.X, sc, ctx, result)
+	}
+	// A size expression: check it as an i64 expression.
+	t := c.inferExpr(d, sc)
+	c.unify(syntax.SpanOf(d), I64, t)
+	return c.sizeOfExpr(d, sc)
+}
+
+// sizeOfBinding returns the size a variable stands for.
+func (c *Checker) sizeOfBinding(v *valBind) Size {
+	if v.sizeAlias != nil {
+		return v.sizeAlias
+	}
+	if v.size == nil {
+		c.nextID++
+		v.size = &SizeName{Name: v.name, id: c.nextID}
+		if v.local {
+			c.localSizes[v.size] = v.level
+		}
+	}
+	return v.size
+}
+
+// sizeOfExpr returns the size an argument expression stands for, or
+// SizeAny when it is not one the checker tracks.
+func (c *Checker) sizeOfExpr(e syntax.Expr, sc *scope) Size {
+	switch e := e.(type) {
+	case *syntax.IntLit:
+		if e.Value != nil && e.Value.IsInt64() {
+			return &SizeConst{e.Value.Int64()}
+		}
+	case *syntax.Paren:
+		return c.sizeOfExpr(e.X, sc)
+	case *syntax.Var:
+		if v, ok := c.uses[e]; ok && v.builtin == "" && v.scheme != nil && len(v.scheme.TParams) == 0 {
+			if p, ok := Resolve(v.scheme.Type).(*Prim); ok && p.Kind == "i64" {
+				return c.sizeOfBinding(v)
+			}
+		}
+	case *syntax.Binary:
+		switch e.Op.Name {
+		case "+", "-", "*", "/", "%", "**", "//", "%%", "<<", ">>", "&", "|", "^":
+			if len(e.Op.Quals) == 0 {
+				if v := sc.lookupVal(e.Op.Name); v != nil && v.builtin != "" {
+					l, r := c.sizeOfExpr(e.L, sc), c.sizeOfExpr(e.R, sc)
+					if sizeKey(l) != "" && sizeKey(r) != "" {
+						return mkSizeExpr(e.Op.Name, l, r)
+					}
+				}
+			}
+		}
+	}
+	return &SizeAny{}
+}

@@ -1,0 +1,513 @@
+package types
+
+// Unification of types and sizes. Type variables carry constraints
+// (overloaded primitive, equality, required record fields, required
+// constructors, liftedness) that are checked when the variable is bound
+// and merged when two variables meet. Sizes unify by identity of names,
+// value of constants and canonical text of size expressions; SizeAny
+// matches anything.
+
+import (
+	"fmt"
+
+	"fut/interp/syntax"
+)
+
+func (c *Checker) newTVar(sp syntax.Span) TVar {
+	c.nextID++
+	v := TVar{&tvar{id: c.nextID, level: c.level, lifted: syntax.Lifted, span: sp}}
+	return v
+}
+
+func (c *Checker) newOverloaded(sp syntax.Span, ps []syntax.PrimType, why string) TVar {
+	v := c.newTVar(sp)
+	v.overload = ps
+	v.why = why
+	v.lifted = syntax.Unlifted
+	return v
+}
+
+func (c *Checker) newSizeVar() SizeVar {
+	c.nextID++
+	return SizeVar{&svar{id: c.nextID, level: c.level}}
+}
+
+func (c *Checker) newSizeName(name string) *SizeName {
+	c.nextID++
+	return &SizeName{Name: name, id: c.nextID}
+}
+
+func (c *Checker) newUnknown(name string) *SizeName {
+	s := c.newSizeName(name)
+	s.Unknown = true
+	return s
+}
+
+// unifyError is a failed unification, with the innermost mismatch.
+type unifyError struct{ msg string }
+
+// unify makes want and got equal, or reports at sp that they differ.
+func (c *Checker) unify(sp syntax.Span, want, got Type) bool {
+	if err := c.unifyT(want, got, false); err != nil {
+		c.errorf(sp, "%s", c.mismatch(want, got, err))
+		return false
+	}
+	return true
+}
+
+// unifyNoSizes unifies ignoring sizes (for branches and loops, whose
+// differing sizes become unknown).
+func (c *Checker) unifyNoSizes(sp syntax.Span, want, got Type) bool {
+	if err := c.unifyT(want, got, true); err != nil {
+		c.errorf(sp, "%s", c.mismatch(want, got, err))
+		return false
+	}
+	return true
+}
+
+func (c *Checker) mismatch(want, got Type, err *unifyError) string {
+	ws, gs := want.String(), got.String()
+	msg := fmt.Sprintf("type mismatch: expected %s, but found %s", ws, gs)
+	if err.msg != "" && err.msg != msg {
+		msg += " (" + err.msg + ")"
+	}
+	return msg
+}
+
+func (c *Checker) unifyT(a, b Type, noSizes bool) *unifyError {
+	a, b = Resolve(a), Resolve(b)
+	if va, ok := a.(TVar); ok {
+		if vb, ok := b.(TVar); ok && va.tvar == vb.tvar {
+			return nil
+		}
+		return c.bindVar(va, b, noSizes)
+	}
+	if vb, ok := b.(TVar); ok {
+		return c.bindVar(vb, a, noSizes)
+	}
+	switch a := a.(type) {
+	case *Prim:
+		if b, ok := b.(*Prim); ok && a.Kind == b.Kind {
+			return nil
+		}
+	case *Array:
+		if b, ok := b.(*Array); ok {
+			if !noSizes {
+				if err := c.unifySize(a.Dim, b.Dim); err != nil {
+					return err
+				}
+			}
+			return c.unifyT(a.Elem, b.Elem, noSizes)
+		}
+	case *Record:
+		if b, ok := b.(*Record); ok {
+			if len(a.Fields) != len(b.Fields) {
+				return &unifyError{fmt.Sprintf("%s and %s have different fields", a, b)}
+			}
+			for i := range a.Fields {
+				if a.Fields[i].Name != b.Fields[i].Name {
+					return &unifyError{fmt.Sprintf("%s and %s have different fields", a, b)}
+				}
+			}
+			for i := range a.Fields {
+				if err := c.unifyT(a.Fields[i].Type, b.Fields[i].Type, noSizes); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	case *Sum:
+		if b, ok := b.(*Sum); ok {
+			if len(a.Constrs) != len(b.Constrs) {
+				return &unifyError{fmt.Sprintf("sum types %s and %s have different constructors", a, b)}
+			}
+			for i := range a.Constrs {
+				ca, cb := a.Constrs[i], b.Constrs[i]
+				if ca.Name != cb.Name || len(ca.Payload) != len(cb.Payload) {
+					return &unifyError{fmt.Sprintf("sum types %s and %s have different constructors", a, b)}
+				}
+				for j := range ca.Payload {
+					if err := c.unifyT(ca.Payload[j], cb.Payload[j], noSizes); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		}
+	case *Arrow:
+		if b, ok := b.(*Arrow); ok {
+			if err := c.unifyT(a.From, b.From, noSizes); err != nil {
+				return err
+			}
+			// A named parameter on one side only: substitute so that the
+			// result types speak of the same size.
+			at, bt := a.To, b.To
+			if a.Param != nil && b.Param != nil && a.Param != b.Param {
+				bt = substType(bt, &subst{sizes: map[*SizeName]Size{b.Param: a.Param}})
+			} else if a.Param != nil && b.Param == nil {
+				at = substType(at, &subst{sizes: map[*SizeName]Size{a.Param: c.newSizeVar()}})
+			} else if b.Param != nil && a.Param == nil {
+				bt = substType(bt, &subst{sizes: map[*SizeName]Size{b.Param: c.newSizeVar()}})
+			}
+			return c.unifyT(at, bt, noSizes || len(a.Exist) > 0 || len(b.Exist) > 0)
+		}
+	case *Con:
+		if b, ok := b.(*Con); ok && a.Con == b.Con && len(a.Args) == len(b.Args) {
+			for i := range a.Args {
+				if a.Args[i].Type != nil && b.Args[i].Type != nil {
+					if err := c.unifyT(a.Args[i].Type, b.Args[i].Type, noSizes); err != nil {
+						return err
+					}
+				} else if !noSizes && a.Args[i].Size != nil && b.Args[i].Size != nil {
+					if err := c.unifySize(a.Args[i].Size, b.Args[i].Size); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		}
+	}
+	return &unifyError{fmt.Sprintf("cannot match %s with %s", a, b)}
+}
+
+func occurs(v *tvar, t Type) bool {
+	switch t := Resolve(t).(type) {
+	case TVar:
+		if t.tvar == v {
+			return true
+		}
+		for _, f := range t.fields {
+			if occurs(v, f) {
+				return true
+			}
+		}
+		for _, ps := range t.constrs {
+			for _, p := range ps {
+				if occurs(v, p) {
+					return true
+				}
+			}
+		}
+	case *Array:
+		return occurs(v, t.Elem)
+	case *Record:
+		for _, f := range t.Fields {
+			if occurs(v, f.Type) {
+				return true
+			}
+		}
+	case *Sum:
+		for _, cn := range t.Constrs {
+			for _, p := range cn.Payload {
+				if occurs(v, p) {
+					return true
+				}
+			}
+		}
+	case *Arrow:
+		return occurs(v, t.From) || occurs(v, t.To)
+	case *Con:
+		for _, a := range t.Args {
+			if a.Type != nil && occurs(v, a.Type) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// adjustLevels lowers the level of every variable in t to at most lvl.
+func adjustLevels(t Type, lvl int) {
+	switch t := Resolve(t).(type) {
+	case TVar:
+		if t.level > lvl {
+			t.level = lvl
+		}
+		for _, f := range t.fields {
+			adjustLevels(f, lvl)
+		}
+		for _, ps := range t.constrs {
+			for _, p := range ps {
+				adjustLevels(p, lvl)
+			}
+		}
+	case *Array:
+		adjustLevels(t.Elem, lvl)
+	case *Record:
+		for _, f := range t.Fields {
+			adjustLevels(f.Type, lvl)
+		}
+	case *Sum:
+		for _, cn := range t.Constrs {
+			for _, p := range cn.Payload {
+				adjustLevels(p, lvl)
+			}
+		}
+	case *Arrow:
+		adjustLevels(t.From, lvl)
+		adjustLevels(t.To, lvl)
+	case *Con:
+		for _, a := range t.Args {
+			if a.Type != nil {
+				adjustLevels(a.Type, lvl)
+			}
+		}
+	}
+}
+
+// isFunctional reports whether t is or contains a function type (or a
+// lifted type parameter, which may be one).
+func isFunctional(t Type) bool {
+	switch t := Resolve(t).(type) {
+	case *Arrow:
+		return true
+	case *Array:
+		return isFunctional(t.Elem)
+	case *Record:
+		for _, f := range t.Fields {
+			if isFunctional(f.Type) {
+				return true
+			}
+		}
+	case *Sum:
+		for _, cn := range t.Constrs {
+			for _, p := range cn.Payload {
+				if isFunctional(p) {
+					return true
+				}
+			}
+		}
+	case *Con:
+		return t.Con.Lifted == syntax.Lifted
+	}
+	return false
+}
+
+func hasArray(t Type) bool {
+	switch t := Resolve(t).(type) {
+	case *Array:
+		return true
+	case *Record:
+		for _, f := range t.Fields {
+			if hasArray(f.Type) {
+				return true
+			}
+		}
+	case *Sum:
+		for _, cn := range t.Constrs {
+			for _, p := range cn.Payload {
+				if hasArray(p) {
+					return true
+				}
+			}
+		}
+	case *Con:
+		return t.Con.Lifted != syntax.Unlifted
+	}
+	return false
+}
+
+func containsPrim(ps []syntax.PrimType, p syntax.PrimType) bool {
+	for _, q := range ps {
+		if q == p {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *Checker) bindVar(v TVar, t Type, noSizes bool) *unifyError {
+	if w, ok := t.(TVar); ok {
+		// Merge constraints into w.
+		if v.overload != nil {
+			if w.overload == nil {
+				w.overload = v.overload
+			} else {
+				var both []syntax.PrimType
+				for _, p := range w.overload {
+					if containsPrim(v.overload, p) {
+						both = append(both, p)
+					}
+				}
+				if len(both) == 0 {
+					return &unifyError{fmt.Sprintf("no type is both %s and %s", v, w)}
+				}
+				w.overload = both
+			}
+			w.lit = w.lit || v.lit
+		}
+		if (v.fields != nil || v.constrs != nil) && w.overload != nil {
+			return &unifyError{fmt.Sprintf("%s cannot be a primitive type", v)}
+		}
+		if (w.fields != nil || w.constrs != nil) && v.overload != nil {
+			return &unifyError{fmt.Sprintf("%s cannot be a primitive type", w)}
+		}
+		w.equality = w.equality || v.equality
+		if v.fields != nil {
+			if w.constrs != nil {
+				return &unifyError{"a record cannot be a sum type"}
+			}
+			if w.fields == nil {
+				w.fields = map[string]Type{}
+			}
+			for n, ft := range v.fields {
+				if wt, ok := w.fields[n]; ok {
+					if err := c.unifyT(wt, ft, noSizes); err != nil {
+						return err
+					}
+				} else {
+					w.fields[n] = ft
+				}
+			}
+		}
+		if v.constrs != nil {
+			if w.fields != nil {
+				return &unifyError{"a record cannot be a sum type"}
+			}
+			if w.constrs == nil {
+				w.constrs = map[string][]Type{}
+			}
+			for n, ps := range v.constrs {
+				if wps, ok := w.constrs[n]; ok {
+					if len(wps) != len(ps) {
+						return &unifyError{fmt.Sprintf("constructor #%s used with %d and %d arguments", n, len(wps), len(ps))}
+					}
+					for i := range ps {
+						if err := c.unifyT(wps[i], ps[i], noSizes); err != nil {
+							return err
+						}
+					}
+				} else {
+					w.constrs[n] = ps
+				}
+			}
+		}
+		if v.lifted < w.lifted {
+			w.lifted = v.lifted
+		}
+		if v.level < w.level {
+			w.level = v.level
+		}
+		v.link = w
+		return nil
+	}
+	if occurs(v.tvar, t) {
+		return &unifyError{fmt.Sprintf("occurs check: %s occurs in %s (an infinite type)", v, t)}
+	}
+	if v.overload != nil {
+		p, ok := t.(*Prim)
+		if !ok || !containsPrim(v.overload, p.Kind) {
+			return &unifyError{fmt.Sprintf("%s is not one of the types allowed here (%s)", t, overloadText(v.tvar))}
+		}
+	}
+	if v.equality && isFunctional(t) {
+		return &unifyError{fmt.Sprintf("%s is a function type, which does not support equality", t)}
+	}
+	if v.lifted == syntax.Unlifted && isFunctional(t) {
+		return &unifyError{fmt.Sprintf("a non-lifted type cannot be instantiated with the functional type %s", t)}
+	}
+	if v.fields != nil {
+		r, ok := t.(*Record)
+		if !ok {
+			return &unifyError{fmt.Sprintf("%s is not a record with fields %s", t, TVar{v.tvar})}
+		}
+		for n, ft := range v.fields {
+			rt, ok := r.Field(n)
+			if !ok {
+				return &unifyError{fmt.Sprintf("record %s has no field %s", t, n)}
+			}
+			if err := c.unifyT(ft, rt, noSizes); err != nil {
+				return err
+			}
+		}
+	}
+	if v.constrs != nil {
+		s, ok := t.(*Sum)
+		if !ok {
+			return &unifyError{fmt.Sprintf("%s is not a sum type with constructors %s", t, TVar{v.tvar})}
+		}
+		for n, ps := range v.constrs {
+			sps, ok := s.Constr(n)
+			if !ok {
+				return &unifyError{fmt.Sprintf("sum type %s has no constructor #%s", t, n)}
+			}
+			if len(sps) != len(ps) {
+				return &unifyError{fmt.Sprintf("constructor #%s takes %d arguments, not %d", n, len(sps), len(ps))}
+			}
+			for i := range ps {
+				if err := c.unifyT(ps[i], sps[i], noSizes); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	adjustLevels(t, v.level)
+	v.link = t
+	return nil
+}
+
+func overloadText(v *tvar) string {
+	switch {
+	case len(v.overload) == len(numPrims):
+		return "a numeric type"
+	case len(v.overload) == len(intPrims) && containsPrim(v.overload, "i32") && !containsPrim(v.overload, "f32"):
+		return "an integer type"
+	case len(v.overload) == len(floatPrims) && containsPrim(v.overload, "f32"):
+		return "a floating-point type"
+	case len(v.overload) == len(allPrims):
+		return "a primitive type"
+	}
+	s := ""
+	for i, p := range v.overload {
+		if i > 0 {
+			s += ", "
+		}
+		s += string(p)
+	}
+	return s
+}
+
+func (c *Checker) unifySize(a, b Size) *unifyError {
+	a, b = resolveSize(a), resolveSize(b)
+	if va, ok := a.(SizeVar); ok {
+		if vb, ok := b.(SizeVar); ok && va.svar == vb.svar {
+			return nil
+		}
+		if !sizeOccurs(va.svar, b) {
+			va.link = b
+		}
+		return nil
+	}
+	if vb, ok := b.(SizeVar); ok {
+		if !sizeOccurs(vb.svar, a) {
+			vb.link = a
+		}
+		return nil
+	}
+	if _, ok := a.(*SizeAny); ok {
+		return nil
+	}
+	if _, ok := b.(*SizeAny); ok {
+		return nil
+	}
+	ka, kb := sizeKey(a), sizeKey(b)
+	if ka != "" && ka == kb {
+		return nil
+	}
+	if ka == "" || kb == "" {
+		return nil
+	}
+	return &unifyError{fmt.Sprintf("sizes \"%s\" and \"%s\" do not match", a, b)}
+}
+
+func sizeOccurs(v *svar, s Size) bool {
+	switch s := resolveSize(s).(type) {
+	case SizeVar:
+		return s.svar == v
+	case *SizeExpr:
+		if s.Op != "" {
+			return sizeOccurs(v, s.L) || sizeOccurs(v, s.R)
+		}
+	}
+	return false
+}

@@ -1,0 +1,765 @@
+package types
+
+// Uniqueness and aliasing.
+//
+// This pass runs over a definition after inference, with every type known.
+// Each expression's value gets an alias set: the variables whose arrays it
+// may share (tuples and records keep one set per field). A variable bound
+// to a fresh value (a literal, the result of a function with a unique
+// return type, an in-place update) is its own root. Consuming a value
+// (an in-place update, or passing it for a unique parameter) consumes the
+// roots it aliases: each must be consumable (a unique parameter, or a
+// fresh local, bound in the same function or lambda and outside any loop
+// whose body this is), and is marked consumed at that place. Using a
+// variable whose roots are consumed is an error. Branches consume the
+// union of what their arms consume. A function whose declared result is
+// unique must not return an alias of a non-unique parameter or of a
+// variable from outside.
+
+import (
+	"sort"
+
+	"fut/interp/syntax"
+)
+
+// aliases is the alias set of a value: all for the whole, fields for the
+// parts of a tuple or record when known.
+type aliases struct {
+	all    map[*valBind]bool
+	fields map[string]*aliases
+}
+
+func (a *aliases) union(b *aliases) *aliases {
+	if a == nil {
+		return b
+	}
+	if b == nil {
+		return a
+	}
+	r := &aliases{all: map[*valBind]bool{}}
+	for v := range a.all {
+		r.all[v] = true
+	}
+	for v := range b.all {
+		r.all[v] = true
+	}
+	return r
+}
+
+func setOf(vs ...*valBind) *aliases {
+	a := &aliases{all: map[*valBind]bool{}}
+	for _, v := range vs {
+		a.all[v] = true
+	}
+	return a
+}
+
+type uniq struct {
+	c        *Checker
+	roots    map[*valBind]*aliases // a variable's aliases; itself when a root
+	consumed map[*valBind]syntax.Span
+	frame    map[*valBind]int // the lambda/loop nesting where a root was bound
+	depth    int
+	reported map[*valBind]bool
+	params   map[*valBind]bool // non-unique parameters of the function
+	uparams  map[*valBind]bool // unique parameters
+}
+
+func (c *Checker) newUniq() *uniq {
+	return &uniq{c: c, roots: map[*valBind]*aliases{}, consumed: map[*valBind]syntax.Span{},
+		frame: map[*valBind]int{}, reported: map[*valBind]bool{}, params: map[*valBind]bool{}, uparams: map[*valBind]bool{}}
+}
+
+// checkUniqueFun checks a top-level function.
+func (c *Checker) checkUniqueFun(fb *syntax.FunBind, sch *Scheme) {
+	u := c.newUniq()
+	u.fun(fb, sch.Type)
+}
+
+func (c *Checker) checkUniqueExpr(e syntax.Expr) {
+	u := c.newUniq()
+	u.expr(e)
+}
+
+func (u *uniq) typeOf(e syntax.Expr) Type {
+	if t, ok := u.c.info.Types[e]; ok {
+		return t
+	}
+	return nil
+}
+
+// hasAliases reports whether values of t can alias anything.
+func hasAliases(t Type) bool {
+	if t == nil {
+		return true
+	}
+	switch t := Resolve(t).(type) {
+	case *Prim:
+		return false
+	case *Record:
+		for _, f := range t.Fields {
+			if hasAliases(f.Type) {
+				return true
+			}
+		}
+		return false
+	case *Sum:
+		for _, cn := range t.Constrs {
+			for _, p := range cn.Payload {
+				if hasAliases(p) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// fun checks a function definition (top-level or local).
+func (u *uniq) fun(fb *syntax.FunBind, ft Type) {
+	u.depth++
+	t := ft
+	for _, p := range fb.Params {
+		var from Type
+		if a, ok := Resolve(t).(*Arrow); ok {
+			from = a.From
+			t = a.To
+		}
+		for _, id := range patNames(p) {
+			vb := u.c.patBinds[id]
+			if vb == nil {
+				continue
+			}
+			u.bindRoot(vb)
+			if isUnique(vb.scheme.Type) || (from != nil && isUnique(from) && isUniqueAt(p, id)) {
+				u.uparams[vb] = true
+			} else {
+				u.params[vb] = true
+			}
+		}
+	}
+	res := u.expr(fb.Body)
+	if fb.RetType != nil && isUnique(t) && res != nil {
+		for _, v := range sortedBinds(res.all) {
+			if u.params[v] {
+				u.c.errorf(syntax.SpanOf(fb.Body), "the unique result of %s aliases the non-unique parameter %s", fb.Name, v.name)
+			} else if _, mine := u.frame[v]; !mine && !v.local {
+				u.c.errorf(syntax.SpanOf(fb.Body), "the unique result of %s aliases the variable %s, which is bound outside the function", fb.Name, v.name)
+			}
+		}
+	}
+	u.depth--
+}
+
+// isUniqueAt reports whether the parameter pattern p marks the name id
+// unique (a whole-pattern annotation covers every name).
+func isUniqueAt(p syntax.Pat, id *syntax.PId) bool {
+	return unparenPat(stripAscript(p)) == syntax.Pat(id)
+}
+
+func sortedBinds(m map[*valBind]bool) []*valBind {
+	var out []*valBind
+	for v := range m {
+		out = append(out, v)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].id < out[j].id })
+	return out
+}
+
+func (u *uniq) bindRoot(vb *valBind) {
+	u.roots[vb] = setOf(vb)
+	u.frame[vb] = u.depth
+}
+
+// bindPat binds the names of p to the value with aliases a (nil: fresh).
+func (u *uniq) bindPat(p syntax.Pat, a *aliases) {
+	switch q := p.(type) {
+	case *syntax.PId:
+		vb := u.c.patBinds[q]
+		if vb == nil {
+			return
+		}
+		if t, ok := u.c.info.PatTypes[q]; ok && !hasAliases(t) {
+			a = nil
+		}
+		if a == nil || len(a.all) == 0 {
+			u.bindRoot(vb)
+			return
+		}
+		u.roots[vb] = &aliases{all: a.all, fields: a.fields}
+		u.frame[vb] = u.depth
+	case *syntax.PParen:
+		u.bindPat(q.P, a)
+	case *syntax.PAttr:
+		u.bindPat(q.P, a)
+	case *syntax.PAscript:
+		u.bindPat(q.P, a)
+	case *syntax.PTuple:
+		for i, e := range q.Elems {
+			u.bindPat(e, a.field(itoa(i)))
+		}
+	case *syntax.PRecord:
+		for _, f := range q.Fields {
+			u.bindPat(f.Pat, a.field(f.Name))
+		}
+	case *syntax.PConstr:
+		for _, e := range q.Args {
+			u.bindPat(e, a)
+		}
+	}
+}
+
+func (a *aliases) field(name string) *aliases {
+	if a == nil {
+		return nil
+	}
+	if f, ok := a.fields[name]; ok {
+		return f
+	}
+	return &aliases{all: a.all}
+}
+
+func itoa(i int) string {
+	if i < 10 {
+		return string(rune('0' + i))
+	}
+	return itoa(i/10) + string(rune('0'+i%10))
+}
+
+// use checks that no root of v is consumed.
+func (u *uniq) use(v *valBind, sp syntax.Span) *aliases {
+	a, ok := u.roots[v]
+	if !ok || a == nil {
+		// A global, or a name bound in a way this pass does not track.
+		return setOf(v)
+	}
+	for r := range a.all {
+		if at, gone := u.consumed[r]; gone && !u.reported[v] {
+			u.reported[v] = true
+			u.c.errorf(sp, "%s is used here, but it was consumed at %s", useName(v, r), u.c.fset.Position(at.Start))
+			break
+		}
+	}
+	return a
+}
+
+func useName(v, r *valBind) string {
+	if v == r {
+		return "the variable " + v.name
+	}
+	return "the variable " + v.name + " (an alias of " + r.name + ")"
+}
+
+// consume consumes the value with aliases a at sp.
+func (u *uniq) consume(a *aliases, sp syntax.Span, what string) {
+	if a == nil {
+		return
+	}
+	for _, r := range sortedBinds(a.all) {
+		switch {
+		case u.params[r]:
+			u.c.errorf(sp, "%s consumes %s, a parameter that is not unique (declare it with *)", what, r.name)
+		case !r.local:
+			u.c.errorf(sp, "%s consumes %s, which is bound outside the function and cannot be consumed", what, r.name)
+		default:
+			if f, ok := u.frame[r]; ok && f < u.depth {
+				u.c.errorf(sp, "%s consumes %s, which is bound outside this lambda or loop body", what, r.name)
+			}
+		}
+		u.consumed[r] = sp
+	}
+}
+
+func (u *uniq) exprs(es []syntax.Expr) []*aliases {
+	out := make([]*aliases, len(es))
+	for i, e := range es {
+		out[i] = u.expr(e)
+	}
+	return out
+}
+
+// expr checks e and returns the aliases of its value (nil: fresh).
+func (u *uniq) expr(e syntax.Expr) *aliases {
+	a := u.expr1(e)
+	if t := u.typeOf(e); t != nil && !hasAliases(t) {
+		return nil
+	}
+	return a
+}
+
+func (u *uniq) expr1(e syntax.Expr) *aliases {
+	switch e := e.(type) {
+	case *syntax.IntLit, *syntax.FloatLit, *syntax.BoolLit, *syntax.CharLit, *syntax.StringLit, *syntax.Hole:
+		return nil
+	case *syntax.Var:
+		v := u.c.uses[e]
+		if v == nil || v.builtin != "" {
+			return nil
+		}
+		a := u.use(v, e.Span)
+		if len(e.Name.Quals) > 0 && v.name == e.Name.Quals[0] {
+			// Field access r.x: the field's aliases.
+			r := a
+			for _, f := range append(e.Name.Quals[1:], e.Name.Name) {
+				r = r.field(f)
+			}
+			return r
+		}
+		return a
+	case *syntax.Paren:
+		return u.expr(e.X)
+	case *syntax.TupleLit:
+		r := &aliases{all: map[*valBind]bool{}, fields: map[string]*aliases{}}
+		for i, a := range u.exprs(e.Elems) {
+			r.fields[itoa(i)] = a
+			r = mergeInto(r, a)
+		}
+		return r
+	case *syntax.RecordLit:
+		r := &aliases{all: map[*valBind]bool{}, fields: map[string]*aliases{}}
+		for _, f := range e.Fields {
+			a := u.expr(f.Value)
+			r.fields[f.Name] = a
+			r = mergeInto(r, a)
+		}
+		return r
+	case *syntax.ArrayLit:
+		var r *aliases
+		for _, a := range u.exprs(e.Elems) {
+			r = r.union(a)
+		}
+		// An array literal is a fresh array.
+		return nil
+	case *syntax.Range:
+		u.expr(e.Start)
+		if e.Second != nil {
+			u.expr(e.Second)
+		}
+		u.expr(e.Stop)
+		return nil
+	case *syntax.Project:
+		return u.expr(e.X).field(e.Field)
+	case *syntax.QualParen:
+		return u.expr(e.X)
+	case *syntax.Binary:
+		if len(e.Op.Quals) == 0 && (e.Op.Name == "|>" || e.Op.Name == "<|") {
+			x, f := e.L, e.R
+			if e.Op.Name == "<|" {
+				x, f = e.R, e.L
+			}
+			fa := u.expr(f)
+			return u.apply(e, u.declaredType(f), fa, []syntax.Expr{x})
+		}
+		l, r := u.expr(e.L), u.expr(e.R)
+		if t := u.typeOf(e); t != nil && isUnique(t) {
+			return nil
+		}
+		return l.union(r)
+	case *syntax.Negate:
+		u.expr(e.X)
+		return nil
+	case *syntax.Not:
+		u.expr(e.X)
+		return nil
+	case *syntax.Apply:
+		fa := u.expr(e.Fn)
+		return u.apply(e, u.declaredType(e.Fn), fa, e.Args)
+	case *syntax.Constr:
+		var r *aliases
+		for _, a := range u.exprs(e.Args) {
+			r = r.union(a)
+		}
+		return r
+	case *syntax.OpSection, *syntax.ProjectSection, *syntax.IndexSection:
+		return nil
+	case *syntax.LeftSection:
+		return u.expr(e.L)
+	case *syntax.RightSection:
+		return u.expr(e.R)
+	case *syntax.Lambda:
+		u.depth++
+		for _, p := range e.Params {
+			for _, id := range patNames(p) {
+				if vb := u.c.patBinds[id]; vb != nil {
+					u.bindRoot(vb)
+				}
+			}
+		}
+		u.expr(e.Body)
+		u.depth--
+		return nil
+	case *syntax.If:
+		u.expr(e.Cond)
+		return u.branches([]syntax.Expr{e.Then, e.Else}, nil)
+	case *syntax.Match:
+		u.expr(e.X)
+		xal := u.expr1Cached(e.X)
+		var bodies []syntax.Expr
+		var pats []syntax.Pat
+		for _, cs := range e.Cases {
+			bodies = append(bodies, cs.Body)
+			pats = append(pats, cs.Pat)
+		}
+		return u.branchesWith(bodies, func(i int) { u.bindPat(pats[i], xal) })
+	case *syntax.LetIn:
+		a := u.expr(e.Value)
+		if t := u.typeOf(e.Value); t != nil && isUnique(t) && !isVarExpr(e.Value) {
+			a = nil
+		}
+		u.bindPat(e.Pat, a)
+		return u.expr(e.Body)
+	case *syntax.LetFun:
+		if vb := u.c.funBinds[e.Fun]; vb != nil {
+			u.fun(e.Fun, vb.scheme.Type)
+			u.roots[vb] = setOf(vb)
+		}
+		return u.expr(e.Body)
+	case *syntax.LetWith:
+		da := u.expr(e.Dest)
+		u.path(e.Path)
+		va := u.expr(e.Value)
+		if hasIndex(e.Path) && isVarExpr(e.Value) {
+			u.checkSelfAlias(da, va, syntax.SpanOf(e.Value), e.Dest.Name.Name)
+		}
+		if hasIndex(e.Path) {
+			u.consume(da, e.Span, "this in-place update")
+		}
+		if nb := u.c.withBinds[e]; nb != nil {
+			if hasIndex(e.Path) {
+				u.bindRoot(nb)
+			} else {
+				u.bindPatAlias(nb, da.union(va))
+			}
+		}
+		return u.expr(e.Body)
+	case *syntax.Update:
+		xa := u.expr(e.X)
+		u.path(e.Path)
+		va := u.expr(e.Value)
+		if hasIndex(e.Path) && isVarExpr(e.Value) {
+			u.checkSelfAlias(xa, va, syntax.SpanOf(e.Value), "")
+		}
+		if hasIndex(e.Path) {
+			u.consume(xa, e.Span, "this in-place update")
+			return nil
+		}
+		return xa.union(va)
+	case *syntax.Index:
+		a := u.expr(e.X)
+		for _, ix := range e.Indices {
+			u.dimIndex(ix)
+		}
+		return a
+	case *syntax.Loop:
+		return u.loop(e)
+	case *syntax.Assert:
+		u.expr(e.Cond)
+		return u.expr(e.X)
+	case *syntax.Ascript:
+		return u.expr(e.X)
+	case *syntax.Coerce:
+		return u.expr(e.X)
+	case *syntax.Attr:
+		return u.expr(e.X)
+	}
+	return nil
+}
+
+func isVarExpr(e syntax.Expr) bool {
+	for {
+		switch x := e.(type) {
+		case *syntax.Paren:
+			e = x.X
+		case *syntax.Ascript:
+			e = x.X
+		case *syntax.Var:
+			return true
+		case *syntax.Project, *syntax.Index:
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// expr1Cached gives the aliases of an already checked expression without
+// reporting its uses again.
+func (u *uniq) expr1Cached(e syntax.Expr) *aliases {
+	saved := u.reported
+	u.reported = map[*valBind]bool{}
+	for k := range saved {
+		u.reported[k] = true
+	}
+	n := len(u.c.errs)
+	a := u.expr(e)
+	u.c.errs = u.c.errs[:n]
+	u.reported = saved
+	return a
+}
+
+func mergeInto(r *aliases, a *aliases) *aliases {
+	if a == nil {
+		return r
+	}
+	for v := range a.all {
+		r.all[v] = true
+	}
+	return r
+}
+
+func hasIndex(path []syntax.PathElem) bool {
+	for _, pe := range path {
+		if pe.Indices != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func (u *uniq) path(path []syntax.PathElem) {
+	for _, pe := range path {
+		for _, ix := range pe.Indices {
+			u.dimIndex(ix)
+		}
+	}
+}
+
+func (u *uniq) dimIndex(ix *syntax.DimIndex) {
+	for _, x := range []syntax.Expr{ix.Fix, ix.Start, ix.End, ix.Stride} {
+		if x != nil {
+			u.expr(x)
+		}
+	}
+}
+
+func (u *uniq) checkSelfAlias(target, value *aliases, sp syntax.Span, name string) {
+	if target == nil || value == nil {
+		return
+	}
+	for _, v := range sortedBinds(value.all) {
+		if target.all[v] {
+			u.c.errorf(sp, "the value written by this in-place update aliases the array being updated (through %s)", v.name)
+			return
+		}
+	}
+}
+
+// apply checks the arguments of a call; parameters of unique type consume
+// their argument.
+func (u *uniq) apply(call syntax.Expr, ft Type, fa *aliases, args []syntax.Expr) *aliases {
+	var res *aliases
+	t := ft
+	for _, arg := range args {
+		aa := u.expr(arg)
+		var from Type
+		if a, ok := Resolve(t).(*Arrow); ok {
+			from, t = a.From, a.To
+		}
+		if from != nil && isUnique(from) {
+			u.consume(aa, syntax.SpanOf(arg), "this argument (for a unique parameter)")
+			continue
+		}
+		res = res.union(aa)
+	}
+	if rt := u.typeOf(call); rt != nil && isUnique(rt) {
+		return nil
+	}
+	if _, isFun := Resolve(t).(*Arrow); isFun {
+		res = res.union(fa)
+	}
+	return res
+}
+
+// branches checks alternative expressions: each starts from the same
+// state, and afterwards everything any of them consumed is consumed.
+func (u *uniq) branches(es []syntax.Expr, bind func(int)) *aliases {
+	return u.branchesWith(es, bind)
+}
+
+func (u *uniq) branchesWith(es []syntax.Expr, bind func(int)) *aliases {
+	start := copyConsumed(u.consumed)
+	all := copyConsumed(u.consumed)
+	var res *aliases
+	fresh := true
+	for i, e := range es {
+		u.consumed = copyConsumed(start)
+		if bind != nil {
+			bind(i)
+		}
+		a := u.expr(e)
+		if a != nil && len(a.all) > 0 {
+			fresh = false
+		}
+		res = res.union(a)
+		for k, v := range u.consumed {
+			all[k] = v
+		}
+	}
+	u.consumed = all
+	if fresh || res == nil {
+		return nil
+	}
+	// What one branch consumed is not aliased by the result of another.
+	kept := &aliases{all: map[*valBind]bool{}}
+	for v := range res.all {
+		if _, before := start[v]; before || all[v] == (syntax.Span{}) {
+			kept.all[v] = true
+			continue
+		}
+		if _, gone := all[v]; !gone {
+			kept.all[v] = true
+		}
+	}
+	return kept
+}
+
+func copyConsumed(m map[*valBind]syntax.Span) map[*valBind]syntax.Span {
+	r := make(map[*valBind]syntax.Span, len(m))
+	for k, v := range m {
+		r[k] = v
+	}
+	return r
+}
+
+func (u *uniq) loop(e *syntax.Loop) *aliases {
+	var ia *aliases
+	if e.Init != nil {
+		ia = u.expr(e.Init)
+	} else {
+		ia = u.patInit(e.Pat)
+	}
+	u.depth++
+	for _, id := range patNames(e.Pat) {
+		if vb := u.c.patBinds[id]; vb != nil {
+			u.bindRoot(vb)
+		}
+	}
+	switch f := e.Form.(type) {
+	case *syntax.For:
+		u.depth--
+		u.expr(f.Bound)
+		u.depth++
+		if vb := u.c.identBinds[f.I]; vb != nil {
+			u.bindRoot(vb)
+		}
+	case *syntax.ForIn:
+		u.depth--
+		aa := u.expr(f.Arr)
+		u.depth++
+		u.bindPat(f.Pat, aa)
+	case *syntax.While:
+		u.expr(f.Cond)
+	}
+	before := copyConsumed(u.consumed)
+	ba := u.expr(e.Body)
+	// Consuming a loop parameter consumes the initial value.
+	consumedParam := false
+	for _, id := range patNames(e.Pat) {
+		if vb := u.c.patBinds[id]; vb != nil {
+			if _, was := before[vb]; !was {
+				if _, now := u.consumed[vb]; now {
+					consumedParam = true
+				}
+			}
+		}
+	}
+	u.depth--
+	if consumedParam {
+		u.consumeInit(e.Pat, ia, before)
+	}
+	var res *aliases
+	if ba != nil {
+		for v := range ba.all {
+			if f, ok := u.frame[v]; ok && f > u.depth {
+				continue
+			}
+			res = res.union(setOf(v))
+		}
+	}
+	if ia != nil && !consumedParam {
+		res = res.union(ia)
+	}
+	return res
+}
+
+// declaredType is the type of a function as declared (for a name, its
+// scheme, where uniqueness is as written), else as inferred.
+func (u *uniq) declaredType(f syntax.Expr) Type {
+	for {
+		p, ok := f.(*syntax.Paren)
+		if !ok {
+			break
+		}
+		f = p.X
+	}
+	if v, ok := f.(*syntax.Var); ok {
+		if vb := u.c.uses[v]; vb != nil && vb.scheme != nil && vb.builtin == "" && (len(v.Name.Quals) == 0 || vb.name != v.Name.Quals[0]) {
+			return vb.scheme.Type
+		}
+	}
+	return u.typeOf(f)
+}
+
+func (u *uniq) bindPatAlias(vb *valBind, a *aliases) {
+	if a == nil || len(a.all) == 0 {
+		u.bindRoot(vb)
+		return
+	}
+	u.roots[vb] = a
+	u.frame[vb] = u.depth
+}
+
+// patInit is the aliases of the variables a loop pattern without initial
+// value takes its values from.
+func (u *uniq) patInit(p syntax.Pat) *aliases {
+	switch q := unparenPat(p).(type) {
+	case *syntax.PId:
+		v := u.c.loopInit[q]
+		if v == nil {
+			return nil
+		}
+		if t, ok := u.c.info.PatTypes[p]; ok && !hasAliases(t) {
+			return nil
+		}
+		return u.use(v, q.Span)
+	case *syntax.PAscript:
+		return u.patInit(q.P)
+	case *syntax.PTuple:
+		r := &aliases{all: map[*valBind]bool{}, fields: map[string]*aliases{}}
+		for i, e := range q.Elems {
+			a := u.patInit(e)
+			r.fields[itoa(i)] = a
+			r = mergeInto(r, a)
+		}
+		return r
+	}
+	return nil
+}
+
+// consumeInit consumes the parts of a loop's initial value whose
+// parameters the body consumed.
+func (u *uniq) consumeInit(p syntax.Pat, ia *aliases, before map[*valBind]syntax.Span) {
+	switch q := unparenPat(p).(type) {
+	case *syntax.PAscript:
+		u.consumeInit(q.P, ia, before)
+		return
+	case *syntax.PTuple:
+		if ia != nil && ia.fields != nil {
+			for i, e := range q.Elems {
+				u.consumeInit(e, ia.field(itoa(i)), before)
+			}
+			return
+		}
+	}
+	for _, id := range patNames(p) {
+		if vb := u.c.patBinds[id]; vb != nil {
+			if _, was := before[vb]; !was {
+				if _, now := u.consumed[vb]; now {
+					u.consume(ia, syntax.SpanOf(p), "the loop (whose body consumes its parameter)")
+					return
+				}
+			}
+		}
+	}
+}

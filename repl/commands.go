@@ -1,0 +1,358 @@
+package repl
+
+// The command table. :help, the command names that completion offers and
+// prefix matching all read this one table.
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// argKind says what completion offers for a command's argument.
+type argKind int
+
+const (
+	argNone argKind = iota
+	argExpr
+	argFile
+	argDir
+	argCommand
+	argSetting
+	argBackend
+)
+
+type command struct {
+	name  string
+	args  string // the arguments, for :help
+	short string // one line for :help
+	long  string // more for :help CMD
+	arg   argKind
+	// where: 0 anywhere, 1 only at a break prompt.
+	atBreak bool
+	run     func(r *REPL, ctx context.Context, arg string)
+}
+
+var commands []*command
+
+func init() {
+	commands = []*command{
+		{name: "help", args: "[COMMAND]", short: "list the commands, or say more about one", arg: argCommand, run: (*REPL).cmdHelp,
+			long: "Any unique prefix of a command works: :t is ambiguous (:type, :time), :ty is :type."},
+		{name: "load", args: "[FILE]", short: "load a Futhark file; without FILE, reload the last one", arg: argFile, run: (*REPL).cmdLoad,
+			long: "The file's top-level definitions come into scope, next to everything defined so far.\nA failed load changes nothing."},
+		{name: "type", args: "EXPR", short: "show the type of an expression (or a name's type scheme)", arg: argExpr, run: (*REPL).cmdType},
+		{name: "mtype", args: "MODEXPR", short: "show the signature of a module", arg: argExpr, run: (*REPL).cmdMtype,
+			long: "Lists the module's values with their types (from the type checker), its types and its sub-modules.\nParametric modules and module applications are not supported."},
+		{name: "doc", args: "NAME", short: "show the documentation comment of a name", arg: argExpr, run: (*REPL).cmdDoc},
+		{name: "cost", args: "[-p P] EXPR", short: "evaluate and show work, depth, parallelism, space and Brent's bound", arg: argExpr, run: (*REPL).cmdCost,
+			long: "work W and depth D count the steps of the cost model (COST_MODEL.md); parallelism is W/D;\n" +
+				"seq. space and par. space are the peak live words of a sequential and of a fully parallel run;\n" +
+				"W/P + D bounds the steps on P processors (Brent). -p P sets P for this and later :cost (default 1)."},
+		{name: "time", args: "[N] EXPR", short: "evaluate N times (default 1) and show the median wall time", arg: argExpr, run: (*REPL).cmdTime,
+			long: "The expression is parsed and checked once; only evaluation is timed, without cost accounting."},
+		{name: "ir", args: "EXPR [STAGE]", short: "show an expression at a stage of the compiler", arg: argExpr, run: (*REPL).cmdIR,
+			long: "Stages: " + strings.Join(irStages, ", ") + ". Only the source stage is built so far."},
+		{name: "backend", args: "[interp|opencl|auto]", short: "show or choose where expressions run", arg: argBackend, run: (*REPL).cmdBackend},
+		{name: "devices", short: "list the OpenCL devices", run: (*REPL).cmdDevices},
+		{name: "set", args: "[OPTION [VALUE]]", short: "show or change printing options", arg: argSetting, run: (*REPL).cmdSet,
+			long: settingsHelp()},
+		{name: "pwd", short: "print the working directory", run: (*REPL).cmdPwd},
+		{name: "cd", args: "DIR", short: "change the working directory", arg: argDir, run: (*REPL).cmdCd},
+		{name: "quit", short: "leave fut (Ctrl-D on an empty line does the same)", run: (*REPL).cmdQuit,
+			long: "At a break point, :quit stops the evaluation and goes back to the main prompt."},
+		{name: "continue", short: "go on from the break point", atBreak: true, run: (*REPL).cmdContinue},
+		{name: "unbreak", args: "[all]", short: "go on, and never stop at this break point (or any) again", atBreak: true, run: (*REPL).cmdUnbreak},
+		{name: "frame", args: "[N]", short: "show call N of the stack (0 is the innermost) and the local variables", atBreak: true, run: (*REPL).cmdFrame},
+	}
+}
+
+// available reports whether c can be used now.
+func (r *REPL) available(c *command) bool { return !c.atBreak || r.brk != nil }
+
+// lookupCommand resolves a command name or a unique prefix of one.
+func (r *REPL) lookupCommand(name string) (*command, error) {
+	var found []*command
+	for _, c := range commands {
+		if !r.available(c) {
+			continue
+		}
+		if c.name == name {
+			return c, nil
+		}
+		if strings.HasPrefix(c.name, name) {
+			found = append(found, c)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return nil, fmt.Errorf("unknown command :%s (:help lists them)", name)
+	case 1:
+		return found[0], nil
+	}
+	var names []string
+	for _, c := range found {
+		names = append(names, ":"+c.name)
+	}
+	return nil, fmt.Errorf(":%s is ambiguous: %s", name, strings.Join(names, ", "))
+}
+
+// command runs a :command line.
+func (r *REPL) command(ctx context.Context, line string) {
+	name, arg, _ := strings.Cut(strings.TrimPrefix(line, ":"), " ")
+	arg = strings.TrimSpace(arg)
+	c, err := r.lookupCommand(name)
+	if err != nil {
+		r.printf("%s%v\n", r.pal.err("error: "), err)
+		return
+	}
+	c.run(r, ctx, arg)
+}
+
+func (r *REPL) usageError(c *command) {
+	r.printf("%susage: :%s %s\n", r.pal.err("error: "), c.name, c.args)
+}
+
+func (r *REPL) cmdHelp(_ context.Context, arg string) {
+	if arg != "" {
+		c, err := r.lookupCommand(strings.TrimPrefix(arg, ":"))
+		if err != nil {
+			r.printf("%s%v\n", r.pal.err("error: "), err)
+			return
+		}
+		r.printf("%s\n  %s\n", r.pal.head(strings.TrimSpace(":"+c.name+" "+c.args)), c.short)
+		if c.long != "" {
+			r.printf("%s\n", indent(c.long, "  "))
+		}
+		return
+	}
+	width := 0
+	for _, c := range commands {
+		width = max(width, len(c.name)+len(c.args)+2)
+	}
+	section := func(title string, atBreak bool) {
+		r.printf("%s\n", title)
+		for _, c := range commands {
+			if c.atBreak == atBreak {
+				usage := ":" + c.name
+				if c.args != "" {
+					usage += " " + c.args
+				}
+				r.printf("  %-*s  %s\n", width, usage, c.short)
+			}
+		}
+	}
+	section("Enter a declaration (def, type, module, …) to keep it in scope, or an expression to evaluate it.\n"+
+		"Lines continue while a bracket or a construct is open; :{ … :} wraps any block. Commands:", false)
+	section("At a break point (#[break] e), also:", true)
+}
+
+func indent(s, pre string) string {
+	return pre + strings.ReplaceAll(s, "\n", "\n"+pre)
+}
+
+func (r *REPL) cmdLoad(ctx context.Context, arg string) {
+	path := expandHome(arg)
+	if path == "" {
+		path = r.sess.LastLoaded()
+		if path == "" {
+			r.printf("%sno file loaded yet: :load FILE\n", r.pal.err("error: "))
+			return
+		}
+	}
+	r.Load(ctx, path)
+}
+
+func (r *REPL) cmdPwd(context.Context, string) {
+	wd, err := os.Getwd()
+	if err != nil {
+		r.printError(err)
+		return
+	}
+	r.printf("%s\n", wd)
+}
+
+func (r *REPL) cmdCd(ctx context.Context, arg string) {
+	dir := expandHome(arg)
+	if dir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			r.printError(err)
+			return
+		}
+		dir = home
+	}
+	if err := os.Chdir(dir); err != nil {
+		r.printf("%scannot change to %s: %v\n", r.pal.err("error: "), dir, unwrapPath(err))
+		return
+	}
+	r.cmdPwd(ctx, "")
+}
+
+func (r *REPL) cmdQuit(context.Context, string) {
+	if r.brk != nil {
+		r.brk.abort = true
+		return
+	}
+	r.quit = true
+}
+
+func (r *REPL) cmdBackend(_ context.Context, arg string) {
+	switch arg {
+	case "", "interp":
+		r.printf("backend: interp (the reference interpreter)\n")
+		if arg == "" {
+			r.printf("opencl and auto need the OpenCL backend, which is not built yet\n")
+		}
+	case "opencl", "auto":
+		r.printf("the OpenCL backend is not built yet; staying on interp\n")
+	default:
+		r.printf("%sunknown backend %q: choose interp, opencl or auto\n", r.pal.err("error: "), arg)
+	}
+}
+
+func (r *REPL) cmdDevices(context.Context, string) {
+	r.printf("no OpenCL devices: the OpenCL backend is not built yet (expressions run on interp)\n")
+}
+
+// settings are the :set options.
+var settings = []struct {
+	name, doc string
+	get       func(r *REPL) string
+	set       func(r *REPL, v string) error
+}{
+	{"elide", "arrays with more elements than this are shown elided in the middle (0: never)",
+		func(r *REPL) string { return strconv.FormatInt(r.print.Elide, 10) },
+		func(r *REPL, v string) error { return setInt(&r.print.Elide, v, 0) }},
+	{"edge", "elements kept at each end of an elided dimension",
+		func(r *REPL) string { return strconv.FormatInt(r.print.Edge, 10) },
+		func(r *REPL, v string) error { return setInt(&r.print.Edge, v, 1) }},
+	{"precision", "significant digits of floats (0: just enough to read back)",
+		func(r *REPL) string { return strconv.Itoa(r.print.Precision) },
+		func(r *REPL, v string) error {
+			var n int64
+			err := setInt(&n, v, 0)
+			if err == nil && n > 40 {
+				return fmt.Errorf("at most 40 digits")
+			}
+			r.print.Precision = int(n)
+			return err
+		}},
+	{"suffixes", "print type suffixes on numbers (1i64, 2.5f32): on or off",
+		func(r *REPL) string { return onOff(r.print.Suffixes) },
+		func(r *REPL, v string) error { return setBool(&r.print.Suffixes, v) }},
+	{"width", "line width beyond which rows of a multi-dimensional array go on lines of their own",
+		func(r *REPL) string { return strconv.Itoa(r.print.Width) },
+		func(r *REPL, v string) error {
+			var n int64
+			err := setInt(&n, v, 1)
+			r.print.Width = int(n)
+			return err
+		}},
+	{"cost", "show the cost after every expression: on or off",
+		func(r *REPL) string { return onOff(r.showCost) },
+		func(r *REPL, v string) error { return setBool(&r.showCost, v) }},
+}
+
+func settingsHelp() string {
+	var b strings.Builder
+	b.WriteString(":set alone shows every option; :set OPTION VALUE changes one. Options:")
+	for _, s := range settings {
+		fmt.Fprintf(&b, "\n  %-10s %s", s.name, s.doc)
+	}
+	return b.String()
+}
+
+func (r *REPL) cmdSet(_ context.Context, arg string) {
+	f := strings.Fields(arg)
+	if len(f) == 0 {
+		for _, s := range settings {
+			r.printf("%-10s %-4s %s\n", s.name, s.get(r), r.pal.dim(s.doc))
+		}
+		return
+	}
+	var names []string
+	for i := range settings {
+		s := &settings[i]
+		if !strings.HasPrefix(s.name, f[0]) {
+			continue
+		}
+		names = append(names, s.name)
+		if len(f) == 1 {
+			r.printf("%s %s\n", s.name, s.get(r))
+			continue
+		}
+		if err := s.set(r, f[1]); err != nil {
+			r.printf("%s:set %s: %v\n", r.pal.err("error: "), s.name, err)
+		}
+	}
+	if len(names) == 0 {
+		r.printf("%sunknown option %q (:set lists them)\n", r.pal.err("error: "), f[0])
+	} else if len(names) > 1 && len(f) > 1 {
+		r.printf("%s%q is ambiguous: %s\n", r.pal.err("error: "), f[0], strings.Join(names, ", "))
+	}
+}
+
+func setInt(p *int64, v string, lo int64) error {
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < lo {
+		return fmt.Errorf("want a whole number ≥ %d, not %q", lo, v)
+	}
+	*p = n
+	return nil
+}
+
+func setBool(p *bool, v string) error {
+	switch strings.ToLower(v) {
+	case "on", "true", "yes", "1":
+		*p = true
+	case "off", "false", "no", "0":
+		*p = false
+	default:
+		return fmt.Errorf("want on or off, not %q", v)
+	}
+	return nil
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+func expandHome(p string) string {
+	p = strings.TrimSpace(p)
+	if len(p) >= 2 && (p[0] == '"' && p[len(p)-1] == '"' || p[0] == '\'' && p[len(p)-1] == '\'') {
+		p = p[1 : len(p)-1]
+	}
+	if p == "~" || strings.HasPrefix(p, "~/") {
+		if home, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(home, p[1:])
+		}
+	}
+	return p
+}
+
+func unwrapPath(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	return err
+}
+
+// commandNames lists the available command names starting with prefix.
+func (r *REPL) commandNames(prefix string) []string {
+	var out []string
+	for _, c := range commands {
+		if r.available(c) && strings.HasPrefix(c.name, prefix) {
+			out = append(out, c.name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

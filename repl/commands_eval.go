@@ -1,0 +1,313 @@
+package repl
+
+// The commands that check or run an expression: :type, :mtype, :doc,
+// :cost, :time, :ir.
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"fut/eval"
+	"fut/interp"
+	"fut/interp/syntax"
+	"fut/interp/types"
+)
+
+func (r *REPL) cmdType(_ context.Context, arg string) {
+	if arg == "" {
+		r.usageError(mustCommand("type"))
+		return
+	}
+	if isIdent(arg) {
+		if sc, ok := r.sess.LookupScheme(arg); ok {
+			params, t := formatScheme(sc)
+			r.printf("%s%s : %s\n", arg, params, r.pal.typ(t))
+			return
+		}
+	}
+	t, err := r.sess.TypeOf(arg)
+	if err != nil {
+		r.printError(err)
+		return
+	}
+	r.printf("%s : %s\n", arg, r.pal.typ(t.String()))
+}
+
+// shownType drops the uniqueness mark of a result's type: every fresh
+// value is unique, and the mark would only be noise at the prompt.
+func shownType(t string) string { return strings.TrimPrefix(t, "*") }
+
+// formatScheme prints a type scheme as a val spec shows it (map 'a 'b :
+// (a -> b) -> [n]a -> [n]b), without the size parameters: they show in
+// the type itself.
+func formatScheme(sc *types.Scheme) (params, typ string) {
+	var b strings.Builder
+	for _, tp := range sc.TParams {
+		b.WriteString(" ")
+		switch tp.Lifted {
+		case syntax.Lifted:
+			b.WriteString("'^")
+		case syntax.SizeLifted:
+			b.WriteString("'~")
+		default:
+			b.WriteString("'")
+		}
+		b.WriteString(tp.Name)
+	}
+	return b.String(), sc.Type.String()
+}
+
+func mustCommand(name string) *command {
+	for _, c := range commands {
+		if c.name == name {
+			return c
+		}
+	}
+	panic("no command " + name)
+}
+
+// cmdMtype prints a module's signature: its values with the types the
+// checker gives them, its types and its sub-modules.
+func (r *REPL) cmdMtype(ctx context.Context, arg string) {
+	if arg == "" {
+		r.usageError(mustCommand("mtype"))
+		return
+	}
+	path := strings.Split(arg, ".")
+	for _, p := range path {
+		if !isIdent(p) {
+			r.printf("%s:mtype takes a module name (M or M.N); module expressions are not supported\n", r.pal.err("error: "))
+			return
+		}
+	}
+	m := r.names.qualified(path)
+	if m == nil {
+		r.printf("%sunknown module %s\n", r.pal.err("error: "), arg)
+		return
+	}
+	r.printf("%s\n", r.moduleSig(arg, m, ""))
+}
+
+func (r *REPL) moduleSig(qual string, m *scope, ind string) string {
+	var b strings.Builder
+	b.WriteString("{\n")
+	for _, name := range sortedKeys(m.types) {
+		fmt.Fprintf(&b, "%s  type %s\n", ind, name)
+	}
+	for _, name := range sortedKeys(m.vals) {
+		ref := qual + "." + name
+		shown := name
+		if !isIdent(name) {
+			ref = "(" + qual + "." + name + ")"
+			shown = "(" + name + ")"
+		}
+		t, err := r.sess.TypeOf(ref)
+		if err != nil {
+			fmt.Fprintf(&b, "%s  val %s : ?\n", ind, shown)
+			continue
+		}
+		fmt.Fprintf(&b, "%s  val %s : %s\n", ind, shown, r.pal.typ(t.String()))
+	}
+	for _, name := range sortedKeys(m.mods) {
+		fmt.Fprintf(&b, "%s  module %s : %s", ind, name, r.moduleSig(qual+"."+name, m.mods[name], ind+"  "))
+		b.WriteString("\n")
+	}
+	b.WriteString(ind + "}")
+	return b.String()
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (r *REPL) cmdDoc(ctx context.Context, arg string) {
+	if arg == "" {
+		r.usageError(mustCommand("doc"))
+		return
+	}
+	doc, kind, ok := r.names.lookupDoc(arg)
+	if !ok {
+		r.printf("%sunknown name %s\n", r.pal.err("error: "), arg)
+		return
+	}
+	switch kind {
+	case "value":
+		r.cmdType(ctx, arg)
+	default:
+		r.printf("%s %s\n", kind, arg)
+	}
+	if doc == "" {
+		doc = "(no documentation)"
+	}
+	r.printf("%s\n", indent(strings.TrimSpace(doc), "  "))
+}
+
+// cmdCost evaluates with costs and prints the cost table.
+func (r *REPL) cmdCost(ctx context.Context, arg string) {
+	if f := strings.Fields(arg); len(f) >= 2 && f[0] == "-p" {
+		p, err := strconv.ParseInt(f[1], 10, 64)
+		if err != nil || p < 1 {
+			r.printf("%s-p wants a number of processors ≥ 1, not %q\n", r.pal.err("error: "), f[1])
+			return
+		}
+		r.procs = p
+		arg = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(strings.TrimPrefix(arg, "-p")), f[1]))
+	}
+	if arg == "" {
+		r.usageError(mustCommand("cost"))
+		return
+	}
+	res, err := r.evalExpr(ctx, arg)
+	if err != nil {
+		r.printError(err)
+		return
+	}
+	r.printResult(res)
+	r.printCost(res.Cost)
+}
+
+// printCost prints the cost table: one row, as written (the fused row
+// comes with the core IR).
+func (r *REPL) printCost(c eval.Cost) {
+	par := "-"
+	if c.Depth > 0 {
+		par = strconv.FormatFloat(float64(c.Work)/float64(c.Depth), 'f', 2, 64)
+	}
+	brent := strconv.FormatFloat(float64(c.Work)/float64(r.procs)+float64(c.Depth), 'f', 2, 64)
+	heads := []string{"work", "depth", "parallelism", "seq. space", "par. space", fmt.Sprintf("W/P + D (P = %d)", r.procs)}
+	cells := []string{strconv.FormatInt(c.Work, 10), strconv.FormatInt(c.Depth, 10), par,
+		strconv.FormatInt(c.SpaceSeq, 10), strconv.FormatInt(c.SpacePar, 10), brent}
+	const label = "as written"
+	var h, v strings.Builder
+	h.WriteString(strings.Repeat(" ", len(label)))
+	v.WriteString(label)
+	for i := range heads {
+		w := max(len(heads[i]), len(cells[i]))
+		fmt.Fprintf(&h, "  %*s", w, heads[i])
+		fmt.Fprintf(&v, "  %s", r.pal.num(fmt.Sprintf("%*s", w, cells[i])))
+	}
+	r.printf("%s\n%s\n", r.pal.head(h.String()), v.String())
+}
+
+// cmdTime evaluates an expression N times without cost accounting and
+// prints its value and the median wall time.
+func (r *REPL) cmdTime(ctx context.Context, arg string) {
+	runs := 1
+	if first, rest, ok := strings.Cut(arg, " "); ok {
+		if n, err := strconv.Atoi(first); err == nil {
+			if n < 1 {
+				r.printf("%sthe number of runs must be at least 1\n", r.pal.err("error: "))
+				return
+			}
+			runs, arg = n, strings.TrimSpace(rest)
+		}
+	}
+	if arg == "" {
+		r.usageError(mustCommand("time"))
+		return
+	}
+	prep, err := r.sess.Prepare(arg)
+	if err != nil {
+		r.printError(err)
+		return
+	}
+	old := r.sess.SetCost(false)
+	defer r.sess.SetCost(old)
+	var times []time.Duration
+	var res *interp.Result
+	err = r.interruptible(ctx, func(ctx context.Context) error {
+		for i := 0; i < runs; i++ {
+			start := time.Now()
+			var err error
+			res, err = prep.Run(ctx)
+			if err != nil {
+				return err
+			}
+			times = append(times, time.Since(start))
+		}
+		return nil
+	})
+	if err != nil {
+		r.printError(err)
+		return
+	}
+	r.printResult(res)
+	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
+	med := times[len(times)/2]
+	if len(times)%2 == 0 {
+		med = (times[len(times)/2-1] + times[len(times)/2]) / 2
+	}
+	what := "1 run"
+	if runs > 1 {
+		what = fmt.Sprintf("median of %d", runs)
+	}
+	r.printf("(%s: %s on interp)\n", what, r.pal.num(formatDuration(med)))
+}
+
+// formatDuration prints d with three significant digits in a unit that
+// keeps the number between 1 and 1000.
+func formatDuration(d time.Duration) string {
+	x := float64(d)
+	units := []struct {
+		name string
+		ns   float64
+	}{{"s", 1e9}, {"ms", 1e6}, {"µs", 1e3}, {"ns", 1}}
+	for _, u := range units {
+		if x >= u.ns || u.ns == 1 {
+			v := x / u.ns
+			prec := 2
+			switch {
+			case v >= 100:
+				prec = 0
+			case v >= 10:
+				prec = 1
+			}
+			return strconv.FormatFloat(v, 'f', prec, 64) + " " + u.name
+		}
+	}
+	return d.String()
+}
+
+// irStages are the stages :ir names; only "source" exists so far.
+var irStages = []string{"source", "core", "simplified", "fused", "flattened", "opencl"}
+
+func (r *REPL) cmdIR(_ context.Context, arg string) {
+	stage := ""
+	if i := strings.LastIndexAny(arg, " \t"); i >= 0 {
+		last := arg[i+1:]
+		for _, s := range irStages {
+			if s == last {
+				stage, arg = last, strings.TrimSpace(arg[:i])
+			}
+		}
+	}
+	if arg == "" {
+		r.usageError(mustCommand("ir"))
+		return
+	}
+	prep, err := r.sess.Prepare(arg)
+	if err != nil {
+		r.printError(err)
+		return
+	}
+	if stage == "" || stage == "source" {
+		r.printf("%s\n%s\n", r.pal.dim("-- source, checked: "+shownType(prep.Type)), syntax.Print(prep.Expr))
+	}
+	switch stage {
+	case "", "source":
+		if stage == "" {
+			r.printf("%s\n", r.pal.dim("-- "+strings.Join(irStages[1:], ", ")+": not built yet (the core IR does not exist yet)"))
+		}
+	default:
+		r.printf("the %s stage is not built yet (the core IR does not exist yet); :ir EXPR source shows the source stage\n", stage)
+	}
+}

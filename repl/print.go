@@ -1,0 +1,196 @@
+package repl
+
+// Printing values at the prompt: Futhark syntax, large arrays elided in
+// the middle as NumPy does, rows of big multi-dimensional arrays on lines
+// of their own, floats with just enough digits to read back.
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"fut/eval/value"
+)
+
+// PrintOptions are the :set options that shape printed values.
+type PrintOptions struct {
+	// Elide: arrays with more elements than this (in all) are shown with
+	// only Edge elements at each end of every dimension; 0 never elides.
+	Elide int64
+	// Edge is how many elements are kept at each end when eliding.
+	Edge int64
+	// Precision is the number of significant digits of floats; 0 means
+	// the fewest digits that read back as the same number.
+	Precision int
+	// Suffixes prints type suffixes on numbers (1i64, 2.0f32).
+	Suffixes bool
+	// Width is the line width beyond which the rows of a multi-dimensional
+	// array go on lines of their own.
+	Width int
+}
+
+// DefaultPrintOptions are NumPy's defaults (threshold 1000, 3 edge items).
+var DefaultPrintOptions = PrintOptions{Elide: 1000, Edge: 3, Width: 80}
+
+// printer renders one value.
+type printer struct {
+	opts   PrintOptions
+	elided bool // whether anything was left out
+}
+
+// FormatValue renders v; elided says whether some elements were left out.
+func FormatValue(v value.Value, opts PrintOptions) (s string, elided bool) {
+	p := &printer{opts: opts}
+	summarise := opts.Elide > 0 && countElems(v) > opts.Elide
+	s = p.value(v, summarise, 0)
+	return s, p.elided
+}
+
+// countElems is the number of scalars in v's arrays (the NumPy size).
+func countElems(v value.Value) int64 {
+	switch v := v.(type) {
+	case *value.Array:
+		switch v.Kind {
+		case value.KPrim:
+			return v.NumElems()
+		case value.KTuple, value.KRecord:
+			var n int64
+			for _, f := range v.Fields {
+				n += countElems(f)
+			}
+			return n
+		}
+		var n int64
+		for _, x := range v.Boxed {
+			n += countElems(x)
+		}
+		return max(n, v.NumElems())
+	case value.Tuple:
+		var n int64
+		for _, x := range v {
+			n += countElems(x)
+		}
+		return n
+	case *value.Record:
+		var n int64
+		for _, x := range v.Fields {
+			n += countElems(x)
+		}
+		return n
+	case *value.Sum:
+		var n int64
+		for _, x := range v.Payload {
+			n += countElems(x)
+		}
+		return n
+	}
+	return 1
+}
+
+func (p *printer) value(v value.Value, summarise bool, indent int) string {
+	switch v := v.(type) {
+	case value.Prim:
+		return p.prim(v)
+	case value.Tuple:
+		parts := make([]string, len(v))
+		for i, x := range v {
+			parts[i] = p.value(x, summarise, indent+1)
+		}
+		return "(" + strings.Join(parts, ", ") + ")"
+	case *value.Record:
+		if value.IsTupleRecord(v.Names) && len(v.Names) > 0 {
+			return p.value(value.Tuple(v.Fields), summarise, indent)
+		}
+		parts := make([]string, len(v.Fields))
+		for i, x := range v.Fields {
+			parts[i] = v.Names[i] + " = " + p.value(x, summarise, indent+len(v.Names[i])+4)
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
+	case *value.Sum:
+		if len(v.Payload) == 0 {
+			return "#" + v.Constr
+		}
+		s := "#" + v.Constr
+		for _, x := range v.Payload {
+			s += " " + p.value(x, summarise, indent)
+		}
+		return "(" + s + ")"
+	case *value.Array:
+		return p.array(v, summarise, indent)
+	}
+	return value.String(v)
+}
+
+func (p *printer) array(a *value.Array, summarise bool, indent int) string {
+	if a.NumElems() == 0 {
+		return value.String(a) // empty([0]i32): the shape and type in full
+	}
+	n := a.Len()
+	edge := p.opts.Edge
+	if edge < 1 {
+		edge = 1
+	}
+	cut := summarise && n > 2*edge
+	var rows []string
+	add := func(i int64) { rows = append(rows, p.value(a.Index(i), summarise, indent+1)) }
+	if cut {
+		p.elided = true
+		for i := int64(0); i < edge; i++ {
+			add(i)
+		}
+		rows = append(rows, "...")
+		for i := n - edge; i < n; i++ {
+			add(i)
+		}
+	} else {
+		for i := int64(0); i < n; i++ {
+			add(i)
+		}
+	}
+	flat := "[" + strings.Join(rows, ", ") + "]"
+	if len(a.Shape) < 2 && !multiline(rows) || indent+len(flat) <= p.opts.Width && !multiline(rows) {
+		return flat
+	}
+	// One row per line, aligned under the opening bracket.
+	sep := ",\n" + strings.Repeat(" ", indent+1)
+	return "[" + strings.Join(rows, sep) + "]"
+}
+
+func multiline(rows []string) bool {
+	for _, r := range rows {
+		if strings.Contains(r, "\n") {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *printer) prim(x value.Prim) string {
+	if !x.T.IsFloat() {
+		if p.opts.Suffixes || x.T == value.Bool {
+			return value.PrimString(x)
+		}
+		s := value.PrimString(x)
+		return strings.TrimSuffix(s, x.T.String())
+	}
+	f := x.Float()
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return value.FloatString(f, x.T) // f64.nan, -f32.inf: already Futhark syntax
+	}
+	var s string
+	if p.opts.Precision > 0 {
+		s = strconv.FormatFloat(f, 'g', p.opts.Precision, 64)
+		if !strings.ContainsAny(s, ".eEn") {
+			s += ".0"
+		} else if i := strings.IndexAny(s, "eE"); i >= 0 && !strings.Contains(s[:i], ".") {
+			s = s[:i] + ".0" + s[i:]
+		}
+		s = strings.Replace(s, "e+", "e", 1)
+	} else {
+		s = strings.TrimSuffix(value.FloatString(f, x.T), x.T.String())
+	}
+	if p.opts.Suffixes {
+		s += x.T.String()
+	}
+	return s
+}

@@ -1,0 +1,342 @@
+// Package repl is fut's interactive session: it reads entries (Futhark
+// declarations, expressions and :commands) from a terminal or any reader,
+// hands them to an interp.Session and prints values, types, costs and
+// errors.
+//
+// Input: lines of text, from readline on a terminal (history, Ctrl-R
+// search, tab completion) or from a plain reader (pipes, transcript tests).
+// Output: text on Config.Out, coloured only when Config.Color is set.
+// Invariants: nothing a user types ends the loop except :quit and end of
+// input; an entry that fails (syntax, type or run-time error, Ctrl-C)
+// leaves every earlier definition in scope; the command list, :help and
+// completion all come from the one table in commands.go.
+package repl
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+
+	"fut/eval/value"
+	"fut/interp"
+	"fut/interp/syntax"
+)
+
+// Config says where the REPL reads and writes.
+type Config struct {
+	In  io.Reader // nil: os.Stdin
+	Out io.Writer // nil: os.Stdout
+	// Terminal turns on line editing with readline; In and Out must then
+	// be the terminal (os.Stdin, os.Stdout).
+	Terminal bool
+	// HistoryFile keeps readline's history across sessions ("" for none).
+	HistoryFile string
+	// Color colours prompts, types, errors and cost figures.
+	Color bool
+	// Echo writes each prompt and the line read after it to Out, so that
+	// Out reads as a transcript of the session (tests, scripts).
+	Echo bool
+	// Prompts shows the prompts on a plain reader (without Echo).
+	Prompts bool
+	// Signals makes Ctrl-C (SIGINT) interrupt a running evaluation.
+	Signals bool
+	// Banner is printed once at the start ("" for none).
+	Banner string
+}
+
+// TerminalConfig is the configuration for an interactive session on the
+// process's terminal, or a plain one when stdin is not a terminal.
+func TerminalConfig() Config {
+	term := isTerminal(os.Stdin) && isTerminal(os.Stdout)
+	cfg := Config{In: os.Stdin, Out: os.Stdout, Terminal: term, Color: wantColor(os.Stdout), Signals: true}
+	if term {
+		if dir, err := os.UserConfigDir(); err == nil {
+			cfg.HistoryFile = dir + "/fut/history"
+		}
+	}
+	return cfg
+}
+
+const (
+	mainPrompt  = "fut> "
+	contPrompt  = "...  "
+	breakPrompt = "fut[break]> "
+)
+
+// REPL is one interactive session over an interp.Session.
+type REPL struct {
+	sess  *interp.Session
+	cfg   Config
+	out   io.Writer
+	pal   palette
+	in    lineReader
+	names *scope
+	print PrintOptions
+	// showCost prints the cost after every expression (:set cost on).
+	showCost bool
+	procs    int64 // P in Brent's bound, :cost -p
+	quit     bool
+
+	brk       *breakState // the break point we are stopped at, if any
+	unbroken  map[syntax.Pos]bool
+	noBreaks  bool               // :unbreak all
+	evalDepth int                // evaluations in progress (a break prompt nests one)
+	cancel    context.CancelFunc // cancels the evaluation in progress
+	evalCtx   context.Context    // the context of the evaluation in progress
+}
+
+// New makes a REPL over sess. Call Close when done.
+func New(sess *interp.Session, cfg Config) (*REPL, error) {
+	if cfg.In == nil {
+		cfg.In = os.Stdin
+	}
+	if cfg.Out == nil {
+		cfg.Out = os.Stdout
+	}
+	r := &REPL{sess: sess, cfg: cfg, out: cfg.Out, pal: newPalette(cfg.Color),
+		print: DefaultPrintOptions, procs: 1, unbroken: map[syntax.Pos]bool{}}
+	r.names = newPreludeIndex()
+	if cfg.Terminal {
+		in, err := newReadlineReader(r)
+		if err != nil {
+			return nil, err
+		}
+		r.in = in
+	} else {
+		r.in = newPlainReader(cfg.In, cfg.Out, cfg.Echo, cfg.Prompts || cfg.Echo)
+	}
+	sess.SetTraceHook(r.onTrace)
+	sess.SetBreakHook(r.onBreak)
+	return r, nil
+}
+
+// Close saves the history and releases the terminal.
+func (r *REPL) Close() error { return r.in.close() }
+
+// Run reads and runs entries until :quit or the end of input.
+func (r *REPL) Run(ctx context.Context) {
+	if r.cfg.Banner != "" {
+		fmt.Fprintln(r.out, r.cfg.Banner)
+	}
+	for !r.quit {
+		src, err := r.readEntry(mainPrompt)
+		if err == io.EOF {
+			if r.cfg.Terminal {
+				fmt.Fprintln(r.out)
+			}
+			return
+		}
+		if err != nil {
+			continue // Ctrl-C while typing: a fresh prompt
+		}
+		r.handle(ctx, src)
+	}
+}
+
+// readEntry reads one entry: a :command line, a :{ … :} block, or
+// Futhark source continued over as many lines as the parser needs.
+func (r *REPL) readEntry(prompt string) (string, error) {
+	var line string
+	for {
+		l, err := r.in.readLine(r.pal.prompt(prompt))
+		if err != nil {
+			return "", err
+		}
+		if strings.TrimSpace(l) != "" {
+			line = l
+			break
+		}
+	}
+	trimmed := strings.TrimSpace(line)
+	if trimmed == ":{" {
+		var lines []string
+		for {
+			l, err := r.in.readLine(r.pal.prompt(contPrompt))
+			if err != nil {
+				return "", err
+			}
+			if strings.TrimSpace(l) == ":}" {
+				break
+			}
+			lines = append(lines, l)
+		}
+		src := strings.Join(lines, "\n")
+		r.in.saveHistory(lines)
+		return src, nil
+	}
+	if strings.HasPrefix(trimmed, ":") {
+		r.in.saveHistory([]string{line})
+		return trimmed, nil
+	}
+	lines := []string{line}
+	for incomplete(strings.Join(lines, "\n")) {
+		l, err := r.in.readLine(r.pal.prompt(contPrompt))
+		if err != nil {
+			if err == io.EOF {
+				break // let the parser say what is missing
+			}
+			r.in.saveHistory(lines)
+			return "", err
+		}
+		lines = append(lines, l)
+	}
+	r.in.saveHistory(lines)
+	return strings.Join(lines, "\n"), nil
+}
+
+// incomplete reports whether src stops inside an open construct.
+func incomplete(src string) bool {
+	_, _, err := syntax.ParseEntry(syntax.NewFileSet(), "<input>", []byte(src))
+	return err != nil && syntax.Incomplete(err)
+}
+
+// handle runs one entry.
+func (r *REPL) handle(ctx context.Context, src string) {
+	if strings.HasPrefix(src, ":") {
+		r.command(ctx, src)
+		return
+	}
+	if r.brk != nil {
+		r.evalAtBreak(ctx, src)
+		return
+	}
+	var entry *interp.Entry
+	err := r.interruptible(ctx, func(ctx context.Context) error {
+		var err error
+		entry, err = r.sess.Enter(ctx, src)
+		return err
+	})
+	if err != nil {
+		r.printError(err)
+		return
+	}
+	if entry.Result == nil {
+		r.names.addDecls(entry.Decls)
+		return
+	}
+	r.printResult(entry.Result)
+	if r.showCost {
+		r.printCost(entry.Result.Cost)
+	}
+}
+
+// interruptible runs f with a context that Ctrl-C cancels.
+func (r *REPL) interruptible(ctx context.Context, f func(ctx context.Context) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if r.cfg.Signals && r.evalDepth == 0 {
+		ch := make(chan os.Signal, 1)
+		signal.Notify(ch, os.Interrupt)
+		done := make(chan struct{})
+		defer func() { signal.Stop(ch); close(done) }()
+		go func() {
+			select {
+			case <-ch:
+				cancel()
+			case <-done:
+			}
+		}()
+	}
+	savedCancel, savedCtx := r.cancel, r.evalCtx
+	r.cancel, r.evalCtx = cancel, ctx
+	r.evalDepth++
+	defer func() { r.evalDepth--; r.cancel, r.evalCtx = savedCancel, savedCtx }()
+	return f(ctx)
+}
+
+// evalExpr evaluates an expression, interruptibly.
+func (r *REPL) evalExpr(ctx context.Context, src string) (*interp.Result, error) {
+	var res *interp.Result
+	err := r.interruptible(ctx, func(ctx context.Context) error {
+		var err error
+		res, err = r.sess.EvalExpr(ctx, src)
+		return err
+	})
+	return res, err
+}
+
+func (r *REPL) printResult(res *interp.Result) {
+	s, elided := FormatValue(res.Value, r.print)
+	if elided {
+		s += r.pal.typ(" : " + shownType(res.Type))
+	}
+	fmt.Fprintln(r.out, s)
+}
+
+func (r *REPL) printError(err error) {
+	fmt.Fprintln(r.out, r.formatError(err))
+}
+
+func (r *REPL) printf(format string, args ...any) {
+	fmt.Fprintf(r.out, format, args...)
+}
+
+// onTrace prints a #[trace] value as it happens.
+func (r *REPL) onTrace(pos syntax.Pos, v value.Value) {
+	s, _ := FormatValue(v, r.print)
+	r.printf("%s %s\n", r.pal.dim("trace "+r.sess.Fset.Position(pos).String()+":"), s)
+}
+
+// Load loads a file as :load does, printing what happened; it reports
+// whether the load succeeded.
+func (r *REPL) Load(ctx context.Context, path string) bool {
+	err := r.interruptible(ctx, func(ctx context.Context) error { return r.sess.LoadFile(ctx, path) })
+	if err != nil {
+		r.printError(err)
+		return false
+	}
+	n := r.indexFile(path, map[string]bool{})
+	r.printf("loaded %s (%d definition%s)\n", path, n, plural(n))
+	return true
+}
+
+// indexFile records the names a loaded file defines (following its
+// imports) and returns the number of its top-level definitions.
+func (r *REPL) indexFile(path string, seen map[string]bool) int {
+	if seen[path] {
+		return 0
+	}
+	seen[path] = true
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	prog, _ := syntax.ParseFile(syntax.NewFileSet(), path, src)
+	if prog == nil {
+		return 0
+	}
+	n := 0
+	for _, d := range prog.Decls {
+		switch d := d.(type) {
+		case *syntax.ImportDecl:
+			if !strings.HasPrefix(d.Path, "/prelude/") {
+				p := d.Path + ".fut"
+				if !strings.HasPrefix(p, "/") {
+					p = dirOf(path) + p
+				}
+				r.indexFile(p, seen)
+			}
+		case *syntax.ValDecl, *syntax.TypeDecl, *syntax.ModDecl, *syntax.ModTypeDecl:
+			n++
+		}
+	}
+	r.names.addDecls(prog.Decls)
+	return n
+}
+
+func dirOf(path string) string {
+	if i := strings.LastIndex(path, "/"); i >= 0 {
+		return path[:i+1]
+	}
+	return ""
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

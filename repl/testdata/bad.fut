@@ -1,0 +1,3 @@
+def ok = 1
+
+def oops (x: i32) : bool = x + 1
