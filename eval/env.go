@@ -2,6 +2,7 @@ package eval
 
 import (
 	"fut/eval/value"
+	"fut/interp/syntax"
 )
 
 // env is a persistent list of local bindings ending in a scope (the
@@ -59,11 +60,12 @@ func (e *env) locals() []Binding {
 type scope struct {
 	vals   map[string]value.Value
 	mods   map[string]*module
+	types  map[string]*syntax.TypeDecl // abbreviations, for sizes in types
 	parent *scope
 }
 
 func newScope(parent *scope) *scope {
-	return &scope{vals: map[string]value.Value{}, mods: map[string]*module{}, parent: parent}
+	return &scope{vals: map[string]value.Value{}, mods: map[string]*module{}, types: map[string]*syntax.TypeDecl{}, parent: parent}
 }
 
 func (s *scope) lookup(name string) (value.Value, bool) {
@@ -89,11 +91,12 @@ func (s *scope) lookupMod(name string) (*module, bool) {
 type module struct {
 	vals    map[string]value.Value
 	mods    map[string]*module
+	types   map[string]*syntax.TypeDecl
 	functor *functor
 }
 
 func newModule() *module {
-	return &module{vals: map[string]value.Value{}, mods: map[string]*module{}}
+	return &module{vals: map[string]value.Value{}, mods: map[string]*module{}, types: map[string]*syntax.TypeDecl{}}
 }
 
 // functor is a parametric module waiting for its argument.

@@ -57,7 +57,16 @@ func (t *thread) decl(d syntax.Decl, sc *scope, mod *module) (*scope, error) {
 		}
 		f := t.funClosure(fb, rootEnv(sc))
 		return define(sc, mod, name, f), nil
-	case *syntax.TypeDecl, *syntax.ModTypeDecl:
+	case *syntax.TypeDecl:
+		if _, exists := sc.types[d.Name]; exists {
+			sc = newScope(sc)
+		}
+		sc.types[d.Name] = d
+		if mod != nil {
+			mod.types[d.Name] = d
+		}
+		return sc, nil
+	case *syntax.ModTypeDecl:
 		return sc, nil
 	case *syntax.LocalDecl:
 		return t.decl(d.D, sc, nil)
@@ -74,6 +83,9 @@ func (t *thread) decl(d syntax.Decl, sc *scope, mod *module) (*scope, error) {
 			}
 			for k, v := range m.mods {
 				mod.mods[k] = v
+			}
+			for k, v := range m.types {
+				mod.types[k] = v
 			}
 		}
 		return sc, nil

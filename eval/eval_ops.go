@@ -20,6 +20,43 @@ func (in *Interp) setLitCache(x syntax.Expr, p value.Prim) {
 }
 
 func (t *thread) evalVar(x *syntax.Var, e *env) (value.Value, error) {
+	v, err := t.evalVar1(x, e)
+	if err != nil {
+		return nil, err
+	}
+	if f, ok := v.(*value.Fun); ok {
+		if c, ok := f.Impl.(*closure); ok && len(c.sizeParams) > 0 {
+			if sa, ok := t.in.info.(SizeArger); ok {
+				if m := sa.SizeArgs(x); len(m) > 0 {
+					return t.withSizes(c, m, e)
+				}
+			}
+		}
+	}
+	return v, nil
+}
+
+// withSizes returns c with size parameters bound from the checker's
+// instantiation (see SizeArger).
+func (t *thread) withSizes(c *closure, m map[string]syntax.Expr, e *env) (value.Value, error) {
+	env := c.env
+	for name, x := range m {
+		v, err := t.eval(x, e)
+		if err != nil {
+			return nil, err
+		}
+		p, ok := v.(value.Prim)
+		if !ok || !p.T.IsInt() {
+			return nil, t.errf(x.Pos(), "size argument %s is not an integer", name)
+		}
+		env = env.bind(name, value.I64Val(p.Int()))
+	}
+	c2 := *c
+	c2.env = env
+	return mkFun(&c2), nil
+}
+
+func (t *thread) evalVar1(x *syntax.Var, e *env) (value.Value, error) {
 	q := x.Name
 	if len(q.Quals) == 0 {
 		if v, ok := e.lookup(q.Name); ok {
@@ -107,6 +144,9 @@ func openInto(sc *scope, m *module) {
 	}
 	for k, v := range m.mods {
 		sc.mods[k] = v
+	}
+	for k, v := range m.types {
+		sc.types[k] = v
 	}
 }
 
@@ -235,15 +275,7 @@ func (t *thread) binop(op value.BinOp, l, r value.Value, pos syntax.Pos) (value.
 		}
 		return nil, t.errf(pos, "operator applied to values that are not scalars")
 	}
-	if lp.T != rp.T {
-		lp, rp = unifyPrims(lp, rp)
-	}
-	if op == value.OpShl || op == value.OpShr || op == value.OpUShr {
-		if rp.T.IsSigned() && rp.Int() < 0 {
-			rp = value.MkInt(rp.T, 64)
-		}
-	}
-	v, err := value.Binary(op, lp, rp)
+	v, err := binPrim(op, lp, rp)
 	if err != nil {
 		if errors.Is(err, value.ErrDivByZero) {
 			return nil, t.errf(pos, "division by zero")

@@ -104,59 +104,156 @@ func (t *thread) bindLet(sizes []*syntax.SizeBinder, p syntax.Pat, v value.Value
 }
 
 // bindSizes binds the size names (from names) that te uses as dimensions
-// to the sizes of v.
+// to the sizes of v. Type abbreviations (type vec [n] = [n]f32) are
+// expanded on the way.
 func (t *thread) bindSizes(te syntax.TypeExp, v value.Value, e *env, names []string, pos syntax.Pos) (*env, error) {
-	switch te := te.(type) {
+	return t.bindSizesSub(te, v, e, names, nil), nil
+}
+
+// tsubst maps the parameters of an abbreviation being expanded to its
+// arguments (sizes as expressions, types as type expressions, the latter
+// read in the parent's context).
+type tsubst struct {
+	sizes  map[string]syntax.Expr
+	types  map[string]syntax.TypeExp
+	parent *tsubst
+}
+
+// expand resolves an abbreviation at the head of te: it returns its
+// definition and the substitution for its parameters.
+func (t *thread) expand(te syntax.TypeExp, e *env, sub *tsubst) (syntax.TypeExp, *tsubst, bool) {
+	var name syntax.QualName
+	var args []syntax.TypeArg
+	switch x := te.(type) {
+	case *syntax.TEVar:
+		name = x.Name
+	case *syntax.TEApply:
+		v, ok := x.Fn.(*syntax.TEVar)
+		if !ok {
+			return nil, nil, false
+		}
+		name, args = v.Name, x.Args
+	default:
+		return nil, nil, false
+	}
+	if len(name.Quals) == 0 && sub != nil {
+		for s := sub; s != nil; s = s.parent {
+			if ty, ok := s.types[name.Name]; ok {
+				return ty, s.parent, true
+			}
+		}
+	}
+	d := t.lookupTypeDecl(name, e)
+	if d == nil || len(d.Params) != len(args) || d.Def == nil {
+		return nil, nil, false
+	}
+	ns := &tsubst{sizes: map[string]syntax.Expr{}, types: map[string]syntax.TypeExp{}, parent: sub}
+	for i, p := range d.Params {
+		if p.Kind == syntax.TPSize {
+			ns.sizes[p.Name] = args[i].Dim
+		} else if args[i].Type != nil {
+			ns.types[p.Name] = args[i].Type
+		}
+	}
+	return d.Def, ns, true
+}
+
+func (t *thread) lookupTypeDecl(q syntax.QualName, e *env) *syntax.TypeDecl {
+	if len(q.Quals) == 0 {
+		for s := e.sc; s != nil; s = s.parent {
+			if d, ok := s.types[q.Name]; ok {
+				return d
+			}
+		}
+		return nil
+	}
+	m, ok := e.sc.lookupMod(q.Quals[0])
+	if !ok {
+		return nil
+	}
+	for _, n := range q.Quals[1:] {
+		if m, ok = m.mods[n]; !ok {
+			return nil
+		}
+	}
+	return m.types[q.Name]
+}
+
+// sizeName resolves a dimension through the substitution to a plain name.
+func sizeName(d syntax.Expr, sub *tsubst) (string, bool) {
+	for {
+		v, ok := d.(*syntax.Var)
+		if !ok || len(v.Name.Quals) > 0 {
+			return "", false
+		}
+		found := false
+		for s := sub; s != nil; s = s.parent {
+			if x, ok := s.sizes[v.Name.Name]; ok {
+				d, sub, found = x, s.parent, true
+				break
+			}
+		}
+		if !found {
+			return v.Name.Name, true
+		}
+		if d == nil {
+			return "", false
+		}
+	}
+}
+
+func (t *thread) bindSizesSub(te syntax.TypeExp, v value.Value, e *env, names []string, sub *tsubst) *env {
+	switch x := te.(type) {
 	case *syntax.TEParen:
-		return t.bindSizes(te.T, v, e, names, pos)
+		return t.bindSizesSub(x.T, v, e, names, sub)
 	case *syntax.TEUnique:
-		return t.bindSizes(te.T, v, e, names, pos)
+		return t.bindSizesSub(x.T, v, e, names, sub)
+	case *syntax.TEVar, *syntax.TEApply:
+		if def, ns, ok := t.expand(te, e, sub); ok {
+			return t.bindSizesSub(def, v, e, names, ns)
+		}
 	case *syntax.TETuple:
-		parts, ok := tupleParts(v, len(te.Elems))
+		parts, ok := tupleParts(v, len(x.Elems))
 		if !ok {
-			return e, nil
+			return e
 		}
-		var err error
-		for i, el := range te.Elems {
-			if e, err = t.bindSizes(el, parts[i], e, names, pos); err != nil {
-				return nil, err
-			}
+		for i, el := range x.Elems {
+			e = t.bindSizesSub(el, parts[i], e, names, sub)
 		}
-		return e, nil
 	case *syntax.TERecord:
-		r, ok := v.(*value.Record)
-		if !ok {
-			return e, nil
-		}
-		var err error
-		for _, f := range te.Fields {
-			if fv, ok := r.Field(f.Name); ok {
-				if e, err = t.bindSizes(f.Type, fv, e, names, pos); err != nil {
-					return nil, err
-				}
+		for _, f := range x.Fields {
+			if fv, ok := recordField(v, f.Name); ok {
+				e = t.bindSizesSub(f.Type, fv, e, names, sub)
 			}
 		}
-		return e, nil
 	case *syntax.TEArray:
 		a, ok := v.(*value.Array)
 		if !ok {
-			return e, nil
+			return e
 		}
-		shape := a.FullShape()
-		var elem syntax.TypeExp = te
-		for k := 0; k < len(shape); k++ {
-			arr, ok := stripParens(elem).(*syntax.TEArray)
-			if !ok {
-				break
-			}
-			if dv, ok := arr.Dim.(*syntax.Var); ok && len(dv.Name.Quals) == 0 && contains(names, dv.Name.Name) {
-				e = e.bind(dv.Name.Name, value.I64Val(shape[k]))
-			}
-			elem = arr.Elem
-		}
-		return e, nil
+		return t.bindShape(x, a.FullShape(), e, names, sub)
 	}
-	return e, nil
+	return e
+}
+
+// bindShape walks array dimensions of te against shape.
+func (t *thread) bindShape(te syntax.TypeExp, shape []int64, e *env, names []string, sub *tsubst) *env {
+	for len(shape) > 0 {
+		te = stripParens(te)
+		if def, ns, ok := t.expand(te, e, sub); ok {
+			te, sub = def, ns
+			continue
+		}
+		arr, ok := te.(*syntax.TEArray)
+		if !ok {
+			return e
+		}
+		if n, ok := sizeName(arr.Dim, sub); ok && contains(names, n) {
+			e = e.bind(n, value.I64Val(shape[0]))
+		}
+		te, shape = arr.Elem, shape[1:]
+	}
+	return e
 }
 
 func stripParens(te syntax.TypeExp) syntax.TypeExp {

@@ -34,6 +34,15 @@ type EmptyArrayTyper interface {
 	EmptyArrayType(e syntax.Expr) (elem syntax.PrimType, rank int, ok bool)
 }
 
+// SizeArger is optionally implemented by TypeInfo. For a use of a
+// function whose size parameters cannot all be read off its arguments'
+// shapes (unflatten's n and m come from the context), it gives the
+// checker's instantiation of those parameters as expressions over the
+// names in scope at the use; the evaluator evaluates them there.
+type SizeArger interface {
+	SizeArgs(v *syntax.Var) map[string]syntax.Expr
+}
+
 // BreakInfo is what a #[break] or `break` stop reports.
 type BreakInfo struct {
 	Pos    syntax.Pos
@@ -79,6 +88,8 @@ type Interp struct {
 	intrinsics   *module
 	imports      map[*syntax.Program]*module
 	preludeScope *scope
+	kernelFailed map[syntax.Expr]bool       // function bodies the kernel compiler gave up on
+	noFast       bool                       // tests: disable the specialised SOAC paths
 	lits         map[syntax.Expr]value.Prim // literal values, by node
 	opCache      map[syntax.Node]bool       // whether an operator node is the built-in one
 }
@@ -219,3 +230,10 @@ func (in *Interp) CallEntry(ctx context.Context, name string, args []value.Value
 
 // ErrInterrupted is returned (inside a RuntimeError) when the context is cancelled.
 var ErrInterrupted = errors.New("interrupted")
+
+// Bind binds name to v at the top level (e.g. the REPL's last result, or
+// data read from a file).
+func (in *Interp) Bind(name string, v value.Value) {
+	freeze(v)
+	in.top = define(in.top, nil, name, v)
+}

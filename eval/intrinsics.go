@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"fmt"
 	"math"
 
 	"fut/eval/value"
@@ -30,7 +31,8 @@ func init() {
 		"unzip": intrUnzip, "unzip3": intrUnzip, "unzip4": intrUnzip, "unzip5": intrUnzip,
 		"opaque": intrIdentity, "trace": intrTrace, "break": intrBreak,
 		"jvp2": intrJVP2, "vjp2": intrVJP2,
-
+	}
+	scalarTable = map[string]scalarFn{
 		"add": binIntr(value.OpAdd), "sub": binIntr(value.OpSub), "mul": binIntr(value.OpMul),
 		"div": binIntr(value.OpDiv), "mod": binIntr(value.OpMod), "quot": binIntr(value.OpQuot),
 		"rem": binIntr(value.OpRem), "pow": binIntr(value.OpPow),
@@ -73,108 +75,102 @@ func init() {
 	}
 	for _, ty := range []value.PrimType{value.I8, value.I16, value.I32, value.I64, value.U8, value.U16, value.U32, value.U64, value.F16, value.F32, value.F64, value.Bool} {
 		ty := ty
-		intrinsicTable["to_"+ty.String()] = unIntr(func(p value.Prim) value.Prim { return value.Convert(p, ty) })
+		scalarTable["to_"+ty.String()] = unIntr(func(p value.Prim) value.Prim { return value.Convert(p, ty) })
 	}
 	for _, name := range []string{"sqrt", "rsqrt", "cbrt", "exp", "log", "log2", "log10", "log1p",
 		"sin", "cos", "tan", "asin", "acos", "atan", "sinpi", "cospi", "tanpi", "asinpi", "acospi",
 		"atanpi", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "gamma", "lgamma", "erf", "erfc",
 		"ceil", "floor", "trunc", "round", "exp2", "exp10", "expm1"} {
 		name := name
-		intrinsicTable[name] = unIntrErr(func(p value.Prim) (value.Prim, bool) { return value.Math1(name, p) })
+		scalarTable[name] = unIntrErr(func(p value.Prim) (value.Prim, bool) { return value.Math1(name, p) })
 	}
 	for _, name := range []string{"atan2", "atan2pi", "hypot", "nextafter", "copysign", "fmod"} {
 		name := name
-		intrinsicTable[name] = prim2ok(func(a, b value.Prim) (value.Prim, bool) { return value.Math2(name, a, b) })
+		scalarTable[name] = prim2ok(func(a, b value.Prim) (value.Prim, bool) { return value.Math2(name, a, b) })
 	}
+	registerScalars()
 }
 
 func lookupIntrinsic(name string) intrinsicFn { return intrinsicTable[name] }
 
-func primArgs(t *thread, pos syntax.Pos, args []value.Value) ([]value.Prim, error) {
-	ps := make([]value.Prim, len(args))
-	for i, a := range args {
-		p, ok := a.(value.Prim)
-		if !ok {
-			return nil, t.errf(pos, "scalar intrinsic applied to a value that is not a scalar")
-		}
-		ps[i] = p
-	}
-	return ps, nil
+// scalarFn is a scalar intrinsic as a pure function of its arguments.
+type scalarFn struct {
+	arity int
+	fn    func(a []value.Prim) (value.Prim, error)
 }
 
-func binIntr(op value.BinOp) intrinsicFn {
-	return func(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error) {
-		base := t.live
-		v, err := t.binop(op, args[0], args[1], pos)
-		if err != nil {
-			return nil, err
-		}
-		t.scalarStep(base)
-		return v, nil
-	}
-}
+// scalarTable holds the scalar intrinsics; each costs (1, 1, 1).
+var scalarTable map[string]scalarFn
 
-func unIntr(f func(value.Prim) value.Prim) intrinsicFn {
-	return func(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error) {
-		p, ok := args[0].(value.Prim)
-		if !ok {
-			return nil, t.errf(pos, "scalar intrinsic applied to a value that is not a scalar")
+func registerScalars() {
+	for name, sf := range scalarTable {
+		sf := sf
+		intrinsicTable[name] = func(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error) {
+			var buf [3]value.Prim
+			ps := buf[:len(args)]
+			for i, a := range args {
+				p, ok := a.(value.Prim)
+				if !ok {
+					return nil, t.errf(pos, "scalar intrinsic applied to a value that is not a scalar")
+				}
+				ps[i] = p
+			}
+			r, err := sf.fn(ps)
+			if err != nil {
+				return nil, t.errf(pos, "%v", err)
+			}
+			t.scalarStep(t.live)
+			return r, nil
 		}
-		t.scalarStep(t.live)
-		return f(p), nil
 	}
 }
 
-func unIntrErr(f func(value.Prim) (value.Prim, bool)) intrinsicFn {
-	return func(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error) {
-		p, ok := args[0].(value.Prim)
+// binPrim applies a built-in operator to scalars (reconciling types that
+// a missing checker left apart).
+func binPrim(op value.BinOp, a, b value.Prim) (value.Prim, error) {
+	if a.T != b.T {
+		a, b = unifyPrims(a, b)
+	}
+	if (op == value.OpShl || op == value.OpShr || op == value.OpUShr) && b.T.IsSigned() && b.Int() < 0 {
+		b = value.MkInt(b.T, 64)
+	}
+	return value.Binary(op, a, b)
+}
+
+func binIntr(op value.BinOp) scalarFn {
+	return scalarFn{2, func(a []value.Prim) (value.Prim, error) { return binPrim(op, a[0], a[1]) }}
+}
+
+func unIntr(f func(value.Prim) value.Prim) scalarFn {
+	return scalarFn{1, func(a []value.Prim) (value.Prim, error) { return f(a[0]), nil }}
+}
+
+func unIntrErr(f func(value.Prim) (value.Prim, bool)) scalarFn {
+	return scalarFn{1, func(a []value.Prim) (value.Prim, error) {
+		r, ok := f(a[0])
 		if !ok {
-			return nil, t.errf(pos, "scalar intrinsic applied to a value that is not a scalar")
+			return r, fmt.Errorf("math function applied to a %s", a[0].T)
 		}
-		r, ok := f(p)
-		if !ok {
-			return nil, t.errf(pos, "math function applied to a %s", p.T)
-		}
-		t.scalarStep(t.live)
 		return r, nil
-	}
+	}}
 }
 
-func prim2(f func(a, b value.Prim) value.Prim) intrinsicFn {
-	return func(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error) {
-		ps, err := primArgs(t, pos, args)
-		if err != nil {
-			return nil, err
-		}
-		t.scalarStep(t.live)
-		return f(ps[0], ps[1]), nil
-	}
+func prim2(f func(a, b value.Prim) value.Prim) scalarFn {
+	return scalarFn{2, func(a []value.Prim) (value.Prim, error) { return f(a[0], a[1]), nil }}
 }
 
-func prim2ok(f func(a, b value.Prim) (value.Prim, bool)) intrinsicFn {
-	return func(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error) {
-		ps, err := primArgs(t, pos, args)
-		if err != nil {
-			return nil, err
-		}
-		r, ok := f(ps[0], ps[1])
+func prim2ok(f func(a, b value.Prim) (value.Prim, bool)) scalarFn {
+	return scalarFn{2, func(a []value.Prim) (value.Prim, error) {
+		r, ok := f(a[0], a[1])
 		if !ok {
-			return nil, t.errf(pos, "math function applied to a %s", ps[0].T)
+			return r, fmt.Errorf("math function applied to a %s", a[0].T)
 		}
-		t.scalarStep(t.live)
 		return r, nil
-	}
+	}}
 }
 
-func prim3(f func(a, b, c value.Prim) value.Prim) intrinsicFn {
-	return func(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error) {
-		ps, err := primArgs(t, pos, args)
-		if err != nil {
-			return nil, err
-		}
-		t.scalarStep(t.live)
-		return f(ps[0], ps[1], ps[2]), nil
-	}
+func prim3(f func(a, b, c value.Prim) value.Prim) scalarFn {
+	return scalarFn{3, func(a []value.Prim) (value.Prim, error) { return f(a[0], a[1], a[2]), nil }}
 }
 
 func primAbs(p value.Prim) value.Prim {

@@ -362,9 +362,11 @@ func (t *thread) histN(op value.Value, dest *value.Array, isv, vsv value.Value, 
 	for i := 0; i < d && i < len(shape); i++ {
 		k *= shape[i]
 	}
-	if r, ok, err := t.fastHist(op, dest, is, vs, pos, d); ok || err != nil {
+	if r, apps, ok, err := t.fastHist(op, dest, is, vs, pos, d); ok || err != nil {
 		if err == nil && t.cost {
-			t.histCost(base, n, k, dest, fresh, stats{maxD: 1, maxS1: 1, maxSP: 1})
+			st := opStats(apps)
+			t.W += st.w
+			t.histCost(base, n, k, dest, fresh, st)
 		}
 		return r, err
 	}

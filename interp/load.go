@@ -140,8 +140,33 @@ func (s *Session) Enter(ctx context.Context, src string) (*Entry, error) {
 }
 
 // EntryPoint describes an entry point's parameters and results.
+// A program's `main`, defined with def as most of Futhark's tests do, is an
+// entry point too.
 func (s *Session) EntryPoint(name string) (params, results []types.Type, ok bool) {
-	return s.checker.EntryPoint(name)
+	if params, results, ok = s.checker.EntryPoint(name); ok {
+		return params, results, true
+	}
+	sch, ok := s.checker.LookupValue(name)
+	if !ok {
+		return nil, nil, false
+	}
+	t := sch.Type
+	for {
+		a, isArrow := types.Resolve(t).(*types.Arrow)
+		if !isArrow {
+			break
+		}
+		params = append(params, a.From)
+		t = a.To
+	}
+	if r, isRec := types.Resolve(t).(*types.Record); isRec && r.IsTuple() && len(r.Fields) > 0 {
+		for _, f := range r.Fields {
+			results = append(results, f.Type)
+		}
+	} else {
+		results = []types.Type{t}
+	}
+	return params, results, true
 }
 
 // CallEntry runs an entry point on arguments.

@@ -50,6 +50,9 @@ type Session struct {
 
 // NewSession starts a session with the prelude loaded.
 func NewSession(opts Options) (*Session, error) {
+	if opts.MaxMemory == 0 {
+		opts.MaxMemory = DefaultMaxMemory()
+	}
 	s := &Session{Fset: syntax.NewFileSet(), opts: opts, imported: map[string]*syntax.Program{}}
 	s.checker = types.NewChecker(s.Fset, s.importer)
 	s.ev = eval.New(s.Fset, s.checker.Info(), s.evalOptions())

@@ -118,3 +118,31 @@ def tabulate_2d 'a (n: i64) (m: i64) (f: i64 -> i64 -> a) : *[n][m]a =
 -- | The n by m by o array whose element (i, j, k) is f i j k. Work about n·m·o + Σ W(f), depth about 6 + max D(f).
 def tabulate_3d 'a (n: i64) (m: i64) (o: i64) (f: i64 -> i64 -> i64 -> a) : *[n][m][o]a =
   intrinsics.map (\i -> intrinsics.map (\j -> intrinsics.map (f i j) (intrinsics.iota o)) (intrinsics.iota m)) (intrinsics.iota n)
+
+-- The flags and offsets that `flatmap` returns, from the sizes of the segments.
+local def flatmap_meta [n] [m] 'b 'c (sizes: [n]i64) (data: [m]b) (cs: [n]c) : ([n]i64, [m]bool, [n]i64, [m]b, [n]c) =
+  let offsets = exscan (+) 0 sizes
+  let starts = map2 (\s o -> if s > 0 then o else -1) sizes offsets
+  let flags = scatter (replicate m false) starts (replicate n true)
+  in (sizes, flags, offsets, data, cs)
+
+-- | An irregular map: f gives each element a segment of any size k, and a value. The result is the segments' sizes, a flag array (true where a non-empty segment starts), their offsets, their concatenation (m elements in all), and the values. Built from regular SOACs: the segments are padded to the longest, K, and compacted, and f is applied about twice per element. Work O(n · K) + about 2 · Σ W(f), depth O(lg (n · K)) + about 2 · max D(f).
+def flatmap [n] 'a 'b 'c (f: a -> ?[k].([k]b, c)) (as: [n]a) : ?[m].([n]i64, [m]bool, [n]i64, [m]b, [n]c) =
+  let (sizes, cs) = unzip (map (\x -> let (seg, c) = f x in (length seg, c)) as)
+  let longest = reduce i64.max 0 sizes
+  -- A row whose segment is empty is padded with elements of the first non-empty segment.
+  let first = reduce i64.min n (map2 (\i s -> if s > 0 then i else n) (iota n) sizes)
+  let rows =
+    map (\x ->
+           let (seg, _) = f x
+           let src = if length seg > 0 || longest == 0 then seg else (f as[first]).0
+           in tabulate longest (\j -> src[i64.min j (length src - 1)]))
+        as
+  let keep = map (\s -> tabulate longest (\j -> j < s)) sizes
+  let (data, _) = unzip (filter (\(_, k) -> k) (zip (flatten rows) (flatten keep)))
+  in flatmap_meta sizes data cs
+
+-- | As `flatmap`, for an f that gives only a segment. Work and depth as `flatmap`.
+def flatmap' [n] 'a 'b (f: a -> ?[k].[k]b) (as: [n]a) : ?[m].([n]i64, [m]bool, [n]i64, [m]b) =
+  let (sizes, flags, offsets, data, _) = flatmap (\x -> (f x, ())) as
+  in (sizes, flags, offsets, data)

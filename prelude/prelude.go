@@ -27,8 +27,10 @@
 //	zip.fut         zip…zip5, unzip…unzip5
 //	array.fut       length, head, tail, take, drop, split, reverse, ++,
 //	                concat, iota, rotate, replicate, copy, flatten,
-//	                unflatten, transpose, foldl, foldr, tabulate…
-//	prelude.fut     r32 t32 r64 t64, not, opaque, trace, break, jvp, vjp
+//	                unflatten, transpose, foldl, foldr, tabulate…,
+//	                flatmap (here, as it needs tabulate and filter)
+//	prelude.fut     r32 t32 r64 t64, not, opaque, trace, break, jvp, vjp,
+//	                jmp, mjp (and …2), with_vjp, with_vjp_tape
 //
 // The eleven numeric modules differ only in their type and limits, so they
 // are generated from the tables in gen_math.go; run `go generate
@@ -76,10 +78,15 @@
 // zero; `>>` is arithmetic on signed types and logical on unsigned ones,
 // and `>>>` is always logical.
 //
-// # Not provided
+// # Known gaps
 //
-// flatmap and flatmap' (irregular results), jmp, mjp, jmp2, mjp2, with_vjp
-// and with_vjp_tape (newer AD entry points) from Futhark's prelude.
+// Every top-level name of Futhark's prelude is defined (a test checks this
+// against a Futhark checkout). Two are weaker than Futhark's: flatmap is
+// built from regular SOACs (it pads segments to the longest, so its work is
+// O(n · longest) rather than O(total)), and with_vjp ignores its custom
+// adjoint (vjp differentiates f itself); each wants an intrinsic of its own
+// once the evaluator has one (an intrinsic the evaluator lacks stops the
+// prelude from loading, so add it to eval first).
 package prelude
 
 import "embed"

@@ -74,11 +74,18 @@ func init() {
 // available reports whether c can be used now.
 func (r *REPL) available(c *command) bool { return !c.atBreak || r.brk != nil }
 
-// lookupCommand resolves a command name or a unique prefix of one.
+// lookupCommand resolves the name or a unique prefix of a command that
+// can be used now.
 func (r *REPL) lookupCommand(name string) (*command, error) {
+	return r.findCommand(name, false)
+}
+
+// findCommand resolves a command name or prefix; all includes the
+// commands of the break prompt when not at a break point (for :help).
+func (r *REPL) findCommand(name string, all bool) (*command, error) {
 	var found []*command
 	for _, c := range commands {
-		if !r.available(c) {
+		if !all && !r.available(c) {
 			continue
 		}
 		if c.name == name {
@@ -119,7 +126,7 @@ func (r *REPL) usageError(c *command) {
 
 func (r *REPL) cmdHelp(_ context.Context, arg string) {
 	if arg != "" {
-		c, err := r.lookupCommand(strings.TrimPrefix(arg, ":"))
+		c, err := r.findCommand(strings.TrimPrefix(arg, ":"), true)
 		if err != nil {
 			r.printf("%s%v\n", r.pal.err("error: "), err)
 			return

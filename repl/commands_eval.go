@@ -89,7 +89,7 @@ func (r *REPL) cmdMtype(ctx context.Context, arg string) {
 		r.printf("%sunknown module %s\n", r.pal.err("error: "), arg)
 		return
 	}
-	r.printf("%s\n", r.moduleSig(arg, m, ""))
+	r.printf("%s : %s\n", arg, r.moduleSig(arg, m, ""))
 }
 
 func (r *REPL) moduleSig(qual string, m *scope, ind string) string {

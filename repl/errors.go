@@ -24,7 +24,14 @@ func (r *REPL) formatError(err error) string {
 	var rt *eval.RuntimeError
 	switch {
 	case interp.Interrupted(err):
-		return r.pal.err("interrupted")
+		msg := r.pal.err("interrupted")
+		if errors.As(err, &rt) && rt.Pos.IsValid() {
+			msg += " at " + fset.Position(rt.Pos).String()
+			if n := len(rt.Stack); n > 0 {
+				msg += " in " + frameName(rt.Stack[n-1])
+			}
+		}
+		return msg
 	case errors.As(err, &list):
 		for i, e := range list {
 			if i > 0 {

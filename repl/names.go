@@ -22,17 +22,27 @@ type scope struct {
 	types  map[string]string
 	mods   map[string]*scope
 	sigs   map[string]*scope
-	doc    string // a module's doc comment
+	funs   map[string]*scope // parametric modules: what an application gives
+	doc    string            // a module's doc comment
 }
 
 func newScope(parent *scope) *scope {
 	return &scope{parent: parent, vals: map[string]string{}, types: map[string]string{},
-		mods: map[string]*scope{}, sigs: map[string]*scope{}}
+		mods: map[string]*scope{}, sigs: map[string]*scope{}, funs: map[string]*scope{}}
 }
 
 func (s *scope) lookupMod(name string) *scope {
 	for ; s != nil; s = s.parent {
 		if m, ok := s.mods[name]; ok {
+			return m
+		}
+	}
+	return nil
+}
+
+func (s *scope) lookupFun(name string) *scope {
+	for ; s != nil; s = s.parent {
+		if m, ok := s.funs[name]; ok {
 			return m
 		}
 	}
@@ -64,6 +74,9 @@ func (s *scope) merge(src *scope) {
 	}
 	for k, v := range src.sigs {
 		s.sigs[k] = v
+	}
+	for k, v := range src.funs {
+		s.funs[k] = v
 	}
 }
 
@@ -99,8 +112,28 @@ func (s *scope) addDecl(d syntax.Decl) {
 	case *syntax.TypeDecl:
 		s.types[d.Name] = d.Doc
 	case *syntax.ModDecl:
+		if len(d.Params) > 0 {
+			// A parametric module: its result's names, for applications.
+			inner := newScope(s)
+			for _, p := range d.Params {
+				if ps := s.sigNames(p.Sig); ps != nil && p.Name != "" {
+					inner.mods[p.Name] = ps
+				}
+			}
+			var m *scope
+			if d.Sig != nil {
+				m = inner.sigNames(d.Sig)
+			}
+			if m == nil {
+				m = inner.modNames(d.Body)
+			}
+			if m != nil {
+				s.funs[d.Name] = m
+			}
+			return
+		}
 		var m *scope
-		if d.Sig != nil && len(d.Params) == 0 {
+		if d.Sig != nil {
 			m = s.sigNames(d.Sig)
 		}
 		if m == nil {
@@ -157,6 +190,27 @@ func (s *scope) modNames(me syntax.ModExp) *scope {
 			return m
 		}
 		return s.modNames(me.M)
+	case *syntax.ModApply:
+		// F(A) or F A B: the names of F's result.
+		fn := me.Fn
+		for {
+			switch f := fn.(type) {
+			case *syntax.ModApply:
+				fn = f.Fn
+				continue
+			case *syntax.ModParen:
+				fn = f.M
+				continue
+			case *syntax.ModVar:
+				if len(f.Name.Quals) == 0 {
+					return s.lookupFun(f.Name.Name)
+				}
+				if m := s.qualified(f.Name.Quals); m != nil {
+					return m.funs[f.Name.Name]
+				}
+			}
+			return nil
+		}
 	}
 	return nil
 }

@@ -18,6 +18,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"strings"
 
 	"fut/eval/value"
@@ -51,7 +52,10 @@ type Config struct {
 // process's terminal, or a plain one when stdin is not a terminal.
 func TerminalConfig() Config {
 	term := isTerminal(os.Stdin) && isTerminal(os.Stdout)
-	cfg := Config{In: os.Stdin, Out: os.Stdout, Terminal: term, Color: wantColor(os.Stdout), Signals: true}
+	// Ctrl-C interrupts an evaluation only on a terminal; a script
+	// piped in is stopped by it as usual.
+	cfg := Config{In: os.Stdin, Out: os.Stdout, Terminal: term, Color: wantColor(os.Stdout), Signals: term,
+		Prompts: isTerminal(os.Stdin)}
 	if term {
 		if dir, err := os.UserConfigDir(); err == nil {
 			cfg.HistoryFile = dir + "/fut/history"
@@ -172,7 +176,14 @@ func (r *REPL) readEntry(prompt string) (string, error) {
 		return trimmed, nil
 	}
 	lines := []string{line}
-	for incomplete(strings.Join(lines, "\n")) {
+	for {
+		open := incomplete(strings.Join(lines, "\n"))
+		// A match may always take one more case: after a line that
+		// starts with case, an empty line ends the entry.
+		cases := !open && len(lines) > 1 && strings.HasPrefix(strings.TrimSpace(lines[len(lines)-1]), "case ")
+		if !open && !cases {
+			break
+		}
 		l, err := r.in.readLine(r.pal.prompt(contPrompt))
 		if err != nil {
 			if err == io.EOF {
@@ -180,6 +191,9 @@ func (r *REPL) readEntry(prompt string) (string, error) {
 			}
 			r.in.saveHistory(lines)
 			return "", err
+		}
+		if cases && strings.TrimSpace(l) == "" {
+			break
 		}
 		lines = append(lines, l)
 	}
@@ -193,13 +207,26 @@ func incomplete(src string) bool {
 	return err != nil && syntax.Incomplete(err)
 }
 
-// handle runs one entry.
+// handle runs one entry. A panic in the layers below is a bug in fut,
+// not in the user's program: it is reported and the session goes on.
 func (r *REPL) handle(ctx context.Context, src string) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.printf("%sinternal error (a bug in fut, not in your program): %v\n%s\n", r.pal.err("error: "), p, r.pal.dim(shortStack()))
+		}
+	}()
+	if strings.TrimSpace(src) == "" {
+		return
+	}
 	if strings.HasPrefix(src, ":") {
 		r.command(ctx, src)
 		return
 	}
 	if r.brk != nil {
+		if isDecl(src) {
+			r.printf("%sdeclarations wait until the evaluation is over: :continue first\n", r.pal.err("error: "))
+			return
+		}
 		r.evalAtBreak(ctx, src)
 		return
 	}
@@ -223,6 +250,19 @@ func (r *REPL) handle(ctx context.Context, src string) {
 	}
 }
 
+// isDecl reports whether src starts with a declaration keyword.
+func isDecl(src string) bool {
+	f := strings.Fields(src)
+	if len(f) == 0 {
+		return false
+	}
+	switch f[0] {
+	case "def", "entry", "type", "type^", "type~", "module", "open", "import", "local":
+		return true
+	}
+	return false
+}
+
 // interruptible runs f with a context that Ctrl-C cancels.
 func (r *REPL) interruptible(ctx context.Context, f func(ctx context.Context) error) error {
 	ctx, cancel := context.WithCancel(ctx)
@@ -244,7 +284,13 @@ func (r *REPL) interruptible(ctx context.Context, f func(ctx context.Context) er
 	r.cancel, r.evalCtx = cancel, ctx
 	r.evalDepth++
 	defer func() { r.evalDepth--; r.cancel, r.evalCtx = savedCancel, savedCtx }()
-	return f(ctx)
+	err := f(ctx)
+	if err == nil && ctx.Err() != nil {
+		// Cancelled (Ctrl-C, :quit at a break point) after the evaluator
+		// last looked: the result is not wanted.
+		err = ctx.Err()
+	}
+	return err
 }
 
 // evalExpr evaluates an expression, interruptibly.
@@ -267,6 +313,9 @@ func (r *REPL) printResult(res *interp.Result) {
 }
 
 func (r *REPL) printError(err error) {
+	if r.cfg.Terminal && interp.Interrupted(err) {
+		fmt.Fprintln(r.out) // after the ^C the terminal echoed
+	}
 	fmt.Fprintln(r.out, r.formatError(err))
 }
 
@@ -325,6 +374,22 @@ func (r *REPL) indexFile(path string, seen map[string]bool) int {
 	}
 	r.names.addDecls(prog.Decls)
 	return n
+}
+
+// shortStack is the first frames of the panicking goroutine's stack
+// below the runtime's own.
+func shortStack() string {
+	buf := make([]byte, 16<<10)
+	buf = buf[:runtime.Stack(buf, false)]
+	lines := strings.Split(string(buf), "\n")
+	var out []string
+	for i := 0; i < len(lines) && len(out) < 16; i++ {
+		if strings.HasPrefix(lines[i], "panic(") || strings.Contains(lines[i], "runtime/") {
+			continue
+		}
+		out = append(out, lines[i])
+	}
+	return strings.Join(out, "\n")
 }
 
 func dirOf(path string) string {

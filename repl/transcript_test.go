@@ -114,4 +114,3 @@ func diffLines(want, got string) string {
 	}
 	return b.String()
 }
-

@@ -96,6 +96,8 @@ func TestIncomplete(t *testing.T) {
 		{"1 + )", false},
 		{"(1))", false},
 		{"x )", false},
+		{"", false},
+		{"-- only a comment", false},
 	} {
 		fset := NewFileSet()
 		_, err := ParseExpr(fset, "<repl>", []byte(c.src))
@@ -110,6 +112,9 @@ func TestIncomplete(t *testing.T) {
 	fset := NewFileSet()
 	if _, err := ParseFile(fset, "f", []byte("def f x =")); !Incomplete(err) {
 		t.Errorf("unfinished def not incomplete: %v", err)
+	}
+	if _, err := ParseFile(fset, "g", []byte("def f = (.x")); !Incomplete(err) {
+		t.Errorf("unfinished section not incomplete: %v", err)
 	}
 	if Incomplete(nil) {
 		t.Errorf("nil error is incomplete")

@@ -565,7 +565,7 @@ func (l *lexer) escape() (rune, bool) {
 			l.off++
 			n++
 		}
-		return r, n > 0 && r <= utf8.MaxRune
+		return r, n > 0 && r >= 0 && r <= utf8.MaxRune
 	}
 	if isDigit(c) {
 		r := rune(c - '0')

@@ -80,10 +80,8 @@ func (p *parser) parseDecl() Decl {
 			v.Fun.Attrs = append([]*AttrInfo{a}, v.Fun.Attrs...)
 			v.Span.Start = start
 			v.Fun.Span.Start = start
-			if v.Fun.Doc == "" {
-				v.Fun.Doc = doc
-			}
 		}
+		setDoc(d, doc)
 		return d
 	case tDef, tEntry, tLet:
 		entry := p.tok.kind == tEntry
@@ -129,6 +127,7 @@ func (p *parser) parseDecl() Decl {
 	case tLocal:
 		p.next()
 		d := p.parseDecl()
+		setDoc(d, doc)
 		return &LocalDecl{Loc: Loc{p.span(start)}, D: d}
 	}
 	p.fail("a declaration")
@@ -179,6 +178,9 @@ func (p *parser) parseValBind() *FunBind {
 			p.fail("a name")
 		}
 		left := p.parseInnerPat(false)
+		if p.tok.kind == tEqu || p.tok.kind == tColon {
+			p.failAt(SpanOf(left), "cannot bind a pattern at top level; bind a single name instead")
+		}
 		if !p.infixOpAt(0) {
 			p.fail("an operator")
 		}
@@ -403,4 +405,29 @@ func (p *parser) parseSpec() Spec {
 	}
 	p.fail("a specification")
 	return nil
+}
+
+// setDoc gives d the documentation comment doc unless it has its own.
+func setDoc(d Decl, doc string) {
+	if doc == "" {
+		return
+	}
+	switch d := d.(type) {
+	case *ValDecl:
+		if d.Fun.Doc == "" {
+			d.Fun.Doc = doc
+		}
+	case *TypeDecl:
+		if d.Doc == "" {
+			d.Doc = doc
+		}
+	case *ModDecl:
+		if d.Doc == "" {
+			d.Doc = doc
+		}
+	case *ModTypeDecl:
+		if d.Doc == "" {
+			d.Doc = doc
+		}
+	}
 }

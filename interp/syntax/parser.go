@@ -11,6 +11,12 @@
 // desugared), Print of any node gives source text that parses back to the
 // same tree, and no input, however malformed or deeply nested, makes the
 // parser panic or overflow the stack.
+//
+// Layout: pos.go (positions, errors) and ast.go (the tree) are the
+// contract with the later stages; lexer.go tokenises; parser.go holds the
+// entry points and the parser's machinery; parse_expr.go, parse_let.go,
+// parse_pat.go, parse_type.go and parse_decl.go parse one concern each;
+// walk.go is Inspect; printer.go and printer_decl.go print.
 package syntax
 
 import (
@@ -95,6 +101,9 @@ func (p *parser) addErr(sp Span, msg string) {
 // fail reports an error at the current token and unwinds.
 func (p *parser) fail(expected string) {
 	msg := "unexpected " + p.tok.describe()
+	if p.tok.kind == tEOF && p.i == 0 {
+		msg = "empty input" // nothing begun, so not incomplete
+	}
 	if expected != "" {
 		msg += ", expected " + expected
 	}
@@ -230,38 +239,28 @@ func ParseSpecs(fset *FileSet, name string, src []byte) ([]Spec, error) {
 // An entry starting with "let" is an expression when it parses as one
 // (let … in …), and a declaration otherwise.
 func ParseEntry(fset *FileSet, name string, src []byte) (decls []Decl, expr Expr, err error) {
-	fs := fset
-	probe := newParser(NewFileSet(), name, src)
-	switch probe.tok.kind {
+	asDecls := func() ([]Decl, Expr, error) {
+		prog, err := ParseFile(fset, name, src)
+		return prog.Decls, nil, err
+	}
+	asExpr := func() ([]Decl, Expr, error) {
+		e, err := ParseExpr(fset, name, src)
+		return nil, e, err
+	}
+	switch newParser(NewFileSet(), name, src).tok.kind {
 	case tDef, tEntry, tType, tModule, tOpen, tImport, tLocal:
-		prog, err := ParseFile(fs, name, src)
-		if err != nil {
-			return nil, nil, err
-		}
-		return prog.Decls, nil, nil
+		return asDecls()
 	case tLet, tHashBracket:
-		// Try as an expression first, in a scratch file set.
+		// Trial parses go to a scratch file set, so that the caller's set
+		// holds only the entry as finally parsed.
 		if _, err := ParseExpr(NewFileSet(), name, src); err == nil {
-			e, err := ParseExpr(fs, name, src)
-			return nil, e, err
-		} else if probe.tok.kind == tLet {
-			if _, derr := ParseFile(NewFileSet(), name, src); derr == nil {
-				prog, err := ParseFile(fs, name, src)
-				return prog.Decls, nil, err
-			}
-			if Incomplete(err) {
-				_, err = ParseExpr(fs, name, src)
-				return nil, nil, err
-			}
-			prog, err := ParseFile(fs, name, src)
-			return prog.Decls, nil, err
-		} else if _, derr := ParseFile(NewFileSet(), name, src); derr == nil {
-			prog, err := ParseFile(fs, name, src)
-			return prog.Decls, nil, err
+			return asExpr()
+		}
+		if _, err := ParseFile(NewFileSet(), name, src); err == nil {
+			return asDecls()
 		}
 	}
-	e, err := ParseExpr(fs, name, src)
-	return nil, e, err
+	return asExpr()
 }
 
 const eofMsg = "unexpected end of input"

@@ -2,6 +2,7 @@ package syntax
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -260,8 +261,22 @@ func (pr *printer) exprBare(e Expr, tail bool) {
 		if e.Text != "" {
 			pr.w(e.Text)
 		} else {
+			mod := string(e.Suffix)
+			if mod == "" {
+				mod = "f64"
+			}
 			s := strconv.FormatFloat(e.Value, 'g', -1, 64)
-			if !strings.ContainsAny(s, ".eEnN") {
+			switch {
+			case math.IsNaN(e.Value):
+				pr.w(mod + ".nan")
+				return
+			case math.IsInf(e.Value, 1):
+				pr.w(mod + ".inf")
+				return
+			case math.IsInf(e.Value, -1):
+				pr.w("-" + mod + ".inf")
+				return
+			case !strings.ContainsAny(s, ".e"):
 				s += ".0"
 			}
 			pr.w(s)
@@ -307,7 +322,11 @@ func (pr *printer) exprBare(e Expr, tail bool) {
 		pr.w([]string{"...", "..<", "..>"}[e.Op])
 		pr.expr(e.Stop, precBacktick, tail)
 	case *Project:
-		pr.expr(e.X, lvlAtom, false)
+		x := e.X
+		if _, ok := x.(*Var); ok && !isDecimal(e.Field) {
+			x = &Paren{X: x} // r.x alone would be the qualified name r.x
+		}
+		pr.expr(x, lvlAtom, false)
 		pr.w("." + e.Field)
 	case *QualParen:
 		pr.w(strings.Join(e.Quals, ".") + ".(")
@@ -504,7 +523,7 @@ func (pr *printer) args(args []Expr, tail bool) {
 }
 
 func opText(q QualName, backtick bool) string {
-	if backtick {
+	if backtick || q.Name == "" || !isOpStart(q.Name[0]) {
 		return "`" + q.String() + "`"
 	}
 	return q.String()

@@ -51,9 +51,13 @@ type CaseResult struct {
 
 // Result is the outcome of one program.
 type Result struct {
-	File     string        `json:"file"`
-	Status   Status        `json:"status"`
-	Msg      string        `json:"message,omitempty"` // for a program-level failure or skip
+	File   string `json:"file"`
+	Status Status `json:"status"`
+	Msg    string `json:"message,omitempty"` // for a program-level failure or skip
+	// Kind is "run" for a program with cases an interpreter runs,
+	// "error" for one whose test block expects a compile-time error, and
+	// "" otherwise.
+	Kind     string        `json:"kind,omitempty"`
 	Cases    []*CaseResult `json:"cases,omitempty"`
 	Duration time.Duration `json:"duration_ns"`
 }
@@ -124,6 +128,7 @@ func runFile(ctx context.Context, file string, opts Options) (res *Result) {
 		res.Status, res.Msg = Skipped, "no test block"
 		return res
 	}
+	res.Kind = programKind(spec)
 	if opts.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, opts.Timeout)
@@ -328,11 +333,13 @@ func matches(re, msg string) (bool, error) {
 	return rx.MatchString(msg), nil
 }
 
+// firstLine squeezes an error report onto one line: its position and
+// message, without the backtrace.
 func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
+	if i := strings.Index(s, "\n\nBacktrace"); i >= 0 {
+		s = s[:i]
 	}
-	return s
+	return strings.Join(strings.Fields(s), " ")
 }
 
 // short prints a value, cut to a readable length.
@@ -352,4 +359,20 @@ func elemPrims(ts []interp.Type) []value.PrimType {
 		out[i] = interp.ElemPrim(t)
 	}
 	return out
+}
+
+func programKind(spec *testspec.Spec) string {
+	for _, b := range spec.Blocks {
+		if b.CompileError {
+			return "error"
+		}
+	}
+	for _, b := range spec.Blocks {
+		for _, c := range b.Cases {
+			if !c.Compiled {
+				return "run"
+			}
+		}
+	}
+	return ""
 }

@@ -47,11 +47,12 @@ type valBind struct {
 	size   *SizeName // the size this variable stands for, when an i64
 	// sizeAlias, when set, is the size the name stands for instead
 	sizeAlias Size
-	span   syntax.Span
-	local  bool // bound inside a function body or lambda
-	param  bool // a function parameter
-	level  int  // the checker's level where it was bound
-	id     int
+	span      syntax.Span
+	local     bool // bound inside a function body or lambda
+	param     bool // a function parameter
+	level     int  // the checker's level where it was bound
+	declared  bool // by a def in its scope (not by open or import)
+	id        int
 	// builtin operator: overloaded and typed by the checker
 	builtin string
 }
@@ -127,22 +128,25 @@ type Checker struct {
 	importing map[string]bool
 	entries   map[string]*entryPoint
 	curFile   string
+	modDepth  int // inside how many module structures
 
 	// per top-level definition
-	overloaded []TVar
-	constrVars []TVar
-	fieldVars  []TVar
-	pendExprs  []syntax.Expr
-	pendPats   []syntax.Pat
-	uses       map[*syntax.Var]*valBind
-	patBinds   map[*syntax.PId]*valBind
-	funBinds   map[*syntax.FunBind]*valBind
-	withBinds  map[*syntax.LetWith]*valBind
-	identBinds map[*syntax.Ident]*valBind
-	loopPats   map[*syntax.Loop]bool
-	loopInit   map[*syntax.PId]*valBind
-	matches    []*syntax.Match
-	localSizes map[*SizeName]int // sizes bound inside the definition, by level
+	overloaded        []TVar
+	constrVars        []TVar
+	fieldVars         []TVar
+	pendExprs         []syntax.Expr
+	pendPats          []syntax.Pat
+	uses              map[*syntax.Var]*valBind
+	patBinds          map[*syntax.PId]*valBind
+	funBinds          map[*syntax.FunBind]*valBind
+	withBinds         map[*syntax.LetWith]*valBind
+	identBinds        map[*syntax.Ident]*valBind
+	loopPats          map[*syntax.Loop]bool
+	loopInit          map[*syntax.PId]*valBind
+	matches           []*syntax.Match
+	localSizes        map[*SizeName]int
+	reportedAmbiguous map[*tvar]bool
+	defErrStart       int // sizes bound inside the definition, by level
 
 	// while converting a function type
 	anonParams     []*SizeName
@@ -211,7 +215,12 @@ func (c *Checker) CheckProgram(p *syntax.Program) error {
 	if p.File != nil {
 		c.curFile = p.File.Name
 	}
-	c.checkDecls(p.Decls, c.top, c.top)
+	// The file's names go into a scope of their own, so that a file may
+	// not define a type twice but may reuse a name of the prelude.
+	sc := newScope(c.top)
+	c.checkDecls(p.Decls, sc, sc)
+	c.checkDefaultEntry(p, sc)
+	merge(&c.top.ns, &sc.ns)
 	c.curFile = saved
 	return c.takeErrors()
 }
@@ -313,3 +322,25 @@ func (c *Checker) Fork() *Checker {
 
 // SetImporter replaces the importer.
 func (c *Checker) SetImporter(imp Importer) { c.imp = imp }
+
+// checkDefaultEntry treats def main as the entry point of a program that
+// declares none.
+func (c *Checker) checkDefaultEntry(p *syntax.Program, sc *scope) {
+	var main *syntax.ValDecl
+	for _, d := range p.Decls {
+		if vd, ok := d.(*syntax.ValDecl); ok {
+			if vd.Entry {
+				return
+			}
+			if vd.Fun.Name == "main" {
+				main = vd
+			}
+		}
+	}
+	if main == nil {
+		return
+	}
+	if sch, ok := c.info.Defs[main.Fun]; ok && len(c.errs) == 0 {
+		c.checkEntry(main, sch)
+	}
+}

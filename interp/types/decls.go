@@ -23,6 +23,8 @@ func (c *Checker) beginDef() {
 	c.loopPats = map[*syntax.Loop]bool{}
 	c.loopInit = map[*syntax.PId]*valBind{}
 	c.matches = nil
+	c.defErrStart = len(c.errs)
+	c.reportedAmbiguous = map[*tvar]bool{}
 }
 
 // defaultVars resolves what inference left open: overloaded literals and
@@ -54,6 +56,9 @@ func (c *Checker) defaultVars() {
 		for n, ps := range w.constrs {
 			cs = append(cs, Constr{n, ps})
 		}
+		if len(c.errs) == c.defErrStart {
+			c.errorf(w.span, "Type is ambiguous: the sum type with constructor %s is not known here (add a type annotation)", TVar{w.tvar})
+		}
 		w.link = newSum(cs)
 	}
 	for _, v := range c.fieldVars {
@@ -61,7 +66,9 @@ func (c *Checker) defaultVars() {
 		if !ok || w.fields == nil {
 			continue
 		}
-		c.errorf(w.span, "the type of this record is not known where its field is used: %s (add a type annotation)", w)
+		if len(c.errs) == c.defErrStart {
+			c.errorf(w.span, "the type of this record is not known where its field is used: %s (add a type annotation)", w)
+		}
 		var fs []Field
 		for n, t := range w.fields {
 			fs = append(fs, Field{n, t})
@@ -79,7 +86,10 @@ func (c *Checker) endDef(fb *syntax.FunBind) {
 	for _, p := range c.pendPats {
 		c.info.PatTypes[p] = zonk(c.info.PatTypes[p])
 	}
-	c.checkExhaustive()
+	if len(c.errs) == c.defErrStart {
+		c.checkExhaustive()
+	}
+	c.checkLiterals()
 }
 
 func liftedOf(k syntax.TypeParamKind) syntax.Liftedness {
@@ -125,7 +135,13 @@ func (c *Checker) checkFunBind(fb *syntax.FunBind, sc *scope, top bool) *Scheme 
 	var paramTs []Type
 	var paramBinds []*valBind
 	pnames := map[string]syntax.Span{}
+	for _, tp := range fb.TypeParams {
+		if tp.Kind == syntax.TPSize {
+			pnames[tp.Name] = tp.Span
+		}
+	}
 	for _, p := range fb.Params {
+		c.checkIrrefutable(p)
 		t := c.patType(p, inner, dimFlex, true, pnames)
 		paramTs = append(paramTs, t)
 		var vb *valBind
@@ -155,6 +171,9 @@ func (c *Checker) checkFunBind(fb *syntax.FunBind, sc *scope, top bool) *Scheme 
 		selfScope.vals[fb.Name] = &valBind{name: fb.Name, scheme: &Scheme{TParams: tparams, SParams: declSizes, Type: self}, span: fb.NameSpan, local: true, level: c.level, id: c.freshID()}
 	}
 	bt := c.inferExpr(fb.Body, inner)
+	if self != nil {
+		defer c.checkRecursion(fb, selfScope.vals[fb.Name], paramTs, inner)
+	}
 	if self != nil && declRet == nil {
 		r := self
 		for range paramTs {
@@ -216,7 +235,10 @@ func (c *Checker) checkFunBind(fb *syntax.FunBind, sc *scope, top bool) *Scheme 
 	// Generalise over what is still open.
 	var gen subst
 	gen.types = map[*TypeCon]*TypeDef{}
-	c.generalize(ft, outer, &tparams, &sparams)
+	c.checkParamScope(fb, paramTs, allowed, outer)
+	if top {
+		c.generalize(ft, outer, &tparams, &sparams)
+	}
 	c.level = outer
 	sch := &Scheme{TParams: tparams, SParams: sparams, Type: zonk(ft)}
 	c.info.Defs[fb] = sch
@@ -418,6 +440,11 @@ func (c *Checker) generalize(t Type, outer int, tparams *[]*TypeCon, sparams *[]
 			if blocked {
 				return
 			}
+			if x.level > outer && x.equality && x.overload == nil && !c.reportedAmbiguous[x.tvar] {
+				c.reportedAmbiguous[x.tvar] = true
+				c.errorf(x.span, "the type of this comparison is not known and cannot be generalised: it must support equality (add a type annotation)")
+				return
+			}
 			if x.level > outer && x.overload == nil && x.fields == nil && x.constrs == nil {
 				c.nextID++
 				name := string(rune('a' + n%26))
@@ -463,12 +490,21 @@ func (c *Checker) generalize(t Type, outer int, tparams *[]*TypeCon, sparams *[]
 
 // checkValDecl checks a top-level def/let/entry and binds it.
 func (c *Checker) checkValDecl(d *syntax.ValDecl, sc *scope, exp *ns) {
+	if d.Fun.IsOp && (d.Fun.Name == "&&" || d.Fun.Name == "||") {
+		c.errorf(d.Fun.NameSpan, "the operator %s cannot be redefined (it is short-circuiting)", d.Fun.Name)
+	}
+	if d.Entry && c.modDepth > 0 {
+		c.errorf(d.Fun.NameSpan, "Entry points may only be declared at the top level, not inside a module")
+	}
+	if prev, dup := sc.vals[d.Fun.Name]; dup && prev.declared {
+		c.errorf(d.Fun.NameSpan, "Duplicate definition of %s in this scope (it is also defined at %s)", d.Fun.Name, c.fset.Position(prev.span.Start))
+	}
 	c.beginDef()
 	errsBefore := len(c.errs)
 	sch := c.checkFunBind(d.Fun, sc, true)
 	c.endDef(d.Fun)
 	sch.Type = zonk(sch.Type)
-	vb := &valBind{name: d.Fun.Name, scheme: sch, span: d.Fun.NameSpan, id: c.freshID()}
+	vb := &valBind{name: d.Fun.Name, scheme: sch, span: d.Fun.NameSpan, id: c.freshID(), declared: true}
 	if len(c.errs) == errsBefore {
 		c.checkUniqueFun(d.Fun, sch)
 	}
@@ -519,6 +555,9 @@ func (c *Checker) checkEntry(d *syntax.ValDecl, sch *Scheme) {
 
 // checkTypeDecl checks type t params = def.
 func (c *Checker) checkTypeDecl(d *syntax.TypeDecl, sc *scope, exp *ns) {
+	if _, dup := sc.types[d.Name]; dup {
+		c.errorf(d.Span, "duplicate definition of the type %s in this scope", d.Name)
+	}
 	td := c.typeDef(d.Name, d.Lifted, d.Params, d.Def, sc, syntax.SpanOf(d))
 	sc.types[d.Name] = td
 	if exp != nil {
@@ -529,7 +568,12 @@ func (c *Checker) checkTypeDecl(d *syntax.TypeDecl, sc *scope, exp *ns) {
 func (c *Checker) typeDef(name string, lifted syntax.Liftedness, params []*syntax.TypeParam, def syntax.TypeExp, sc *scope, sp syntax.Span) *TypeDef {
 	inner := newScope(sc)
 	td := &TypeDef{Name: name, Lifted: lifted}
+	seen := map[string]bool{}
 	for _, tp := range params {
+		if seen[tp.Name] {
+			c.errorf(tp.Span, "the parameter %s of type %s is bound more than once (previously in the same list)", tp.Name, name)
+		}
+		seen[tp.Name] = true
 		if tp.Kind == syntax.TPSize {
 			sn := c.newSizeName(tp.Name)
 			inner.vals[tp.Name] = &valBind{name: tp.Name, scheme: &Scheme{Type: I64}, size: sn, span: tp.Span}
@@ -549,6 +593,11 @@ func (c *Checker) typeDef(name string, lifted syntax.Liftedness, params []*synta
 	}
 	if lifted != syntax.Lifted && isFunctional(body) {
 		c.errorf(sp, "the non-lifted type %s is defined as the functional type %s; declare it with type^", name, body)
+	}
+	for i, p := range td.Params {
+		if p.Size != nil && !mentionsSize(body, p.Size) {
+			c.errorf(params[i].Span, "Size parameter \"[%s]\" of type %s is not used in its definition", p.Size.Name, name)
+		}
 	}
 	if lifted == syntax.Unlifted && hasAnonSize(def) {
 		c.errorf(sp, "the non-lifted type %s contains an anonymous size; declare it with type~", name)
@@ -597,4 +646,130 @@ func hasAnonSize(te syntax.TypeExp) bool {
 		}
 	}
 	return false
+}
+
+// checkParamScope reports parameters whose types speak of sizes bound
+// inside the function (a scope violation).
+func (c *Checker) checkParamScope(fb *syntax.FunBind, paramTs []Type, allowed map[*SizeName]bool, outer int) {
+	for i, pt := range paramTs {
+		bad := ""
+		walkSizes(zonk(pt), func(z Size) {
+			if sn, ok := resolveSize(z).(*SizeName); ok && bad == "" {
+				if lvl, local := c.localSizes[sn]; local && lvl > outer && !allowed[sn] {
+					bad = sn.Name
+				}
+			}
+		})
+		if bad != "" {
+			c.errorf(syntax.SpanOf(fb.Params[i]), "scope violation: the type of this parameter would depend on the size \"%s\", which is bound inside the function", bad)
+		}
+	}
+}
+
+// checkIrrefutable reports literal patterns where every value must match
+// (function parameters and let bindings).
+func (c *Checker) checkIrrefutable(p syntax.Pat) {
+	switch p := p.(type) {
+	case *syntax.PLit:
+		c.errorf(p.Span, "Refutable pattern: a literal pattern is not allowed here, as it may fail to match")
+	case *syntax.PParen:
+		c.checkIrrefutable(p.P)
+	case *syntax.PAttr:
+		c.checkIrrefutable(p.P)
+	case *syntax.PAscript:
+		c.checkIrrefutable(p.P)
+	case *syntax.PTuple:
+		for _, e := range p.Elems {
+			c.checkIrrefutable(e)
+		}
+	case *syntax.PRecord:
+		for _, f := range p.Fields {
+			c.checkIrrefutable(f.Pat)
+		}
+	case *syntax.PConstr:
+		for _, a := range p.Args {
+			c.checkIrrefutable(a)
+		}
+	}
+}
+
+// checkRecursion enforces Futhark's restrictions on recursive functions:
+// every recursive reference is a saturated call, higher-order parameters
+// are passed on unchanged, and the result is first-order.
+func (c *Checker) checkRecursion(fb *syntax.FunBind, self *valBind, paramTs []Type, inner *scope) {
+	calls := map[*syntax.Var]*syntax.Apply{}
+	var selfUses []*syntax.Var
+	syntax.Inspect(fb.Body, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Apply:
+			if v, ok := unparenExpr(n.Fn).(*syntax.Var); ok && c.uses[v] == self {
+				calls[v] = n
+			}
+		case *syntax.Var:
+			if c.uses[n] == self {
+				selfUses = append(selfUses, n)
+			}
+		}
+		return true
+	})
+	if len(selfUses) == 0 {
+		return
+	}
+	if r := Resolve(c.resultType(self.scheme.Type, len(fb.Params))); isFunctional(r) {
+		c.errorf(fb.NameSpan, "the recursive function %s must return a first-order value, not %s (make the function's arguments further parameters)", fb.Name, zonk(r))
+	}
+	higherOrder := false
+	for _, t := range paramTs {
+		if isFunctional(t) {
+			higherOrder = true
+		}
+	}
+	for _, v := range selfUses {
+		call, ok := calls[v]
+		if !ok || len(call.Args) < len(fb.Params) {
+			if !higherOrder {
+				continue
+			}
+			c.errorf(v.Span, "a recursive call of %s must be fully saturated (given all %d arguments), as it has a higher-order parameter; it may not be used as a value or partially applied", fb.Name, len(fb.Params))
+			continue
+		}
+		for i, p := range fb.Params {
+			if !isFunctional(paramTs[i]) {
+				continue
+			}
+			id, isID := unparenPat(stripAscript(p)).(*syntax.PId)
+			av, isVar := unparenExpr(call.Args[i]).(*syntax.Var)
+			if !isID || !isVar || c.uses[av] == nil || c.uses[av] != c.patBinds[id] {
+				c.errorf(syntax.SpanOf(call.Args[i]), "the higher-order parameter %s of the recursive function %s must be passed unchanged in recursive calls", patString(p), fb.Name)
+			}
+		}
+	}
+}
+
+func (c *Checker) resultType(t Type, n int) Type {
+	for i := 0; i < n; i++ {
+		a, ok := Resolve(t).(*Arrow)
+		if !ok {
+			return t
+		}
+		t = a.To
+	}
+	return t
+}
+
+func unparenExpr(e syntax.Expr) syntax.Expr {
+	for {
+		p, ok := e.(*syntax.Paren)
+		if !ok {
+			return e
+		}
+		e = p.X
+	}
+}
+
+func patString(p syntax.Pat) string {
+	if id, ok := unparenPat(stripAscript(p)).(*syntax.PId); ok {
+		return id.Name
+	}
+	return "(pattern)"
 }

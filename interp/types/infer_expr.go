@@ -166,7 +166,7 @@ func (c *Checker) infer1(e syntax.Expr, sc *scope) Type {
 		if isFunctional(tt) {
 			c.errorf(e.Span, "a conditional cannot return a function (its type is %s)", zonk(tt))
 		}
-		return joinTypes(tt, et)
+		return c.joinTypes(tt, et)
 	case *syntax.LetIn:
 		return c.inferLetIn(e, sc)
 	case *syntax.LetFun:
@@ -179,7 +179,7 @@ func (c *Checker) infer1(e syntax.Expr, sc *scope) Type {
 		dt := c.inferExpr(e.Dest, sc)
 		target := c.followPath(dt, e.Path, sc, e.Dest.Span)
 		vt := c.inferExpr(e.Value, sc)
-		c.unify(syntax.SpanOf(e.Value), target, vt)
+		c.unifyNoSizes(syntax.SpanOf(e.Value), target, vt)
 		inner := newScope(sc)
 		old := c.uses[e.Dest]
 		if old != nil {
@@ -192,7 +192,7 @@ func (c *Checker) infer1(e syntax.Expr, sc *scope) Type {
 		xt := c.inferExpr(e.X, sc)
 		target := c.followPath(xt, e.Path, sc, e.Span)
 		vt := c.inferExpr(e.Value, sc)
-		c.unify(syntax.SpanOf(e.Value), target, vt)
+		c.unifyNoSizes(syntax.SpanOf(e.Value), target, vt)
 		return xt
 	case *syntax.Index:
 		xt := c.inferExpr(e.X, sc)
@@ -279,6 +279,9 @@ func (c *Checker) applyArrow(ft Type, arg syntax.Expr, at Type, sc *scope, fn sy
 	sp := syntax.SpanOf(arg)
 	switch f := Resolve(ft).(type) {
 	case TVar:
+		if f.overload != nil || f.fields != nil || f.constrs != nil {
+			break
+		}
 		res := c.newTVar(sp)
 		c.unify(syntax.SpanOf(fn), f, &Arrow{From: at, To: res})
 		return res
@@ -309,6 +312,9 @@ func (c *Checker) inferVar(e *syntax.Var, sc *scope) Type {
 		if v == nil {
 			c.errorf(e.Span, "unknown name %s", q.Name)
 			return c.newTVar(e.Span)
+		}
+		if v.local && len(q.Name) > 1 && q.Name[0] == '_' {
+			c.errorf(e.Span, "the variable %s starts with an underscore, which marks it as unused: it may not be used", q.Name)
 		}
 		c.uses[e] = v
 		if v.builtin != "" {
@@ -443,8 +449,17 @@ func (c *Checker) inferBinary(e *syntax.Binary, sc *scope) Type {
 	}
 	ft := c.inferVar(opv, sc)
 	lt := c.inferExpr(e.L, sc)
+	n := len(c.errs)
 	ft = c.applyArrow(ft, e.L, lt, sc, opv)
 	rt := c.inferExpr(e.R, sc)
+	if len(c.errs) > n {
+		// The left operand was wrong already: do not report the right
+		// one for the same reason.
+		m := len(c.errs)
+		r := c.applyArrow(ft, e.R, rt, sc, opv)
+		c.errs = c.errs[:m]
+		return r
+	}
 	return c.applyArrow(ft, e.R, rt, sc, opv)
 }
 
@@ -456,19 +471,89 @@ func (c *Checker) inferRange(e *syntax.Range, sc *scope) Type {
 		c.unify(syntax.SpanOf(e.Second), v, c.inferExpr(e.Second, sc))
 	}
 	c.unify(syntax.SpanOf(e.Stop), v, c.inferExpr(e.Stop, sc))
-	var dim Size = &SizeAny{}
-	if lit, ok := e.Start.(*syntax.IntLit); ok && e.Second == nil && lit.Value != nil && lit.Value.Sign() == 0 {
-		end := c.sizeOfExpr(e.Stop, sc)
-		switch e.Op {
-		case syntax.RangeUpExcl:
-			dim = end
-		case syntax.RangeIncl:
-			if sizeKey(end) != "" {
-				dim = mkSizeExpr("+", end, &SizeConst{1})
-			}
+	// Only 0..<n and 0..1..<n have a known size (n a variable or a
+	// constant); any other range has a size of its own.
+	if isIntLit(e.Start, 0) && e.Op == syntax.RangeUpExcl && (e.Second == nil || isIntLit(e.Second, 1)) {
+		if d := c.simpleSize(e.Stop, sc); d != nil {
+			return &Array{Dim: d, Elem: v}
 		}
 	}
-	return &Array{Dim: dim, Elem: v}
+	if e.Second == nil && e.Op != syntax.RangeDownExcl {
+		start, end := c.sizeOfExpr(e.Start, sc), c.sizeOfExpr(e.Stop, sc)
+		if sizeKey(start) != "" && sizeKey(end) != "" {
+			d := mkSizeExpr("-", end, start)
+			if e.Op == syntax.RangeIncl {
+				d = mkSizeExpr("+", d, &SizeConst{1})
+			}
+			return &Array{Dim: d, Elem: v}
+		}
+	}
+	return &Array{Dim: c.freshUnknown(""), Elem: v}
+}
+
+// freshUnknown is a new size, distinct from every other.
+func (c *Checker) freshUnknown(name string) Size {
+	u := c.newUnknown(name)
+	c.localSizes[u] = c.level
+	return u
+}
+
+func isIntLit(e syntax.Expr, n int64) bool {
+	for {
+		p, ok := e.(*syntax.Paren)
+		if !ok {
+			break
+		}
+		e = p.X
+	}
+	lit, ok := e.(*syntax.IntLit)
+	return ok && lit.Value != nil && lit.Value.IsInt64() && lit.Value.Int64() == n
+}
+
+// simpleSize is the size a variable or constant expression stands for,
+// or nil.
+func (c *Checker) simpleSize(e syntax.Expr, sc *scope) Size {
+	switch x := e.(type) {
+	case *syntax.Paren:
+		return c.simpleSize(x.X, sc)
+	case *syntax.IntLit, *syntax.Var:
+		d := c.sizeOfExpr(e, sc)
+		if _, ok := d.(*SizeAny); ok {
+			return nil
+		}
+		return d
+	}
+	return nil
+}
+
+// sliceSize is the size of one sliced dimension of size d: a[:], a[0:n],
+// a[:n] and a[0:n:1] are known, other slices have a size of their own.
+func (c *Checker) sliceSize(d Size, ix *syntax.DimIndex, sc *scope) Size {
+	if ix.Start == nil && ix.End == nil && ix.Stride == nil {
+		return d
+	}
+	if ix.Start == nil && ix.End == nil {
+		if neg, ok := ix.Stride.(*syntax.Negate); ok && isIntLit(neg.X, 1) {
+			return d
+		}
+	}
+	if ix.Stride == nil || isIntLit(ix.Stride, 1) {
+		// a[i:j] has size j-i when i and j are sizes.
+		var start, end Size = &SizeConst{0}, d
+		if ix.Start != nil {
+			start = c.sizeOfExpr(ix.Start, sc)
+		}
+		if ix.End != nil {
+			end = c.sizeOfExpr(ix.End, sc)
+		}
+		if sizeKey(start) != "" && sizeKey(end) != "" {
+			if isIntLit(ix.Start, 0) || ix.Start == nil {
+				return end
+			}
+			return mkSizeExpr("-", end, start)
+		}
+	}
+	return c.freshUnknown("")
 }
 
 // indexType is the type of t indexed by idx.
@@ -496,11 +581,7 @@ func (c *Checker) indexType(t Type, idx []*syntax.DimIndex, sc *scope, sp syntax
 					c.checkIndex(x, sc)
 				}
 			}
-			if ix.Start == nil && ix.End == nil && ix.Stride == nil {
-				dims = append(dims, a.Dim)
-			} else {
-				dims = append(dims, &SizeAny{})
-			}
+			dims = append(dims, c.sliceSize(a.Dim, ix, sc))
 		}
 		t = a.Elem
 	}
@@ -566,18 +647,18 @@ func (c *Checker) inferLambda(e *syntax.Lambda, sc *scope) Type {
 
 func (c *Checker) inferLetIn(e *syntax.LetIn, sc *scope) Type {
 	inner := newScope(sc)
+	seen := map[string]syntax.Span{}
 	for _, sb := range e.Sizes {
 		sn := c.newSizeName(sb.Name)
 		c.localSizes[sn] = c.level
-		inner.vals[sb.Name] = &valBind{name: sb.Name, scheme: &Scheme{Type: I64}, size: sn, span: sb.Span, local: true, level: c.level, id: c.freshID()}
+		// let [n] p = e: n is whatever size e has there.
+		inner.vals[sb.Name] = &valBind{name: sb.Name, scheme: &Scheme{Type: I64}, size: sn, sizeAlias: c.newSizeVar(), span: sb.Span, local: true, level: c.level, id: c.freshID()}
+		seen[sb.Name] = sb.Span
 	}
 	vt := setUnique(c.inferExpr(e.Value, sc), false)
-	pt := c.bindPat(e.Pat, inner, dimFlex, false)
-	if len(e.Sizes) > 0 {
-		c.unifyNoSizes(syntax.SpanOf(e.Value), pt, vt)
-	} else {
-		c.unify(syntax.SpanOf(e.Value), pt, vt)
-	}
+	c.checkIrrefutable(e.Pat)
+	pt := c.patType(e.Pat, inner, dimFlex, false, seen)
+	c.unify(syntax.SpanOf(e.Value), pt, vt)
 	bt := c.inferExpr(e.Body, inner)
 	return c.forgetLocalSizes(bt, inner)
 }
@@ -599,25 +680,40 @@ func (c *Checker) forgetLocalSizes(t Type, inner *scope) Type {
 
 // joinTypes is the type of a conditional whose branches have types a and b
 // (already unified up to sizes): sizes that differ become unknown.
-func joinTypes(a, b Type) Type {
+func (c *Checker) joinTypes(a, b Type) Type {
+	return c.join(a, b, map[[2]string]Size{})
+}
+
+// join is joinTypes where the same pair of differing sizes becomes the
+// same new size.
+func (c *Checker) join(a, b Type, memo map[[2]string]Size) Type {
 	a, b = Resolve(a), Resolve(b)
 	switch x := a.(type) {
 	case *Array:
 		if y, ok := b.(*Array); ok {
 			d := x.Dim
 			ka, kb := sizeKey(x.Dim), sizeKey(y.Dim)
-			if ka == "" || ka != kb {
+			switch {
+			case ka != "" && kb != "" && ka != kb:
+				// Known and different: a new size, distinct from both.
+				if u, ok := memo[[2]string{ka, kb}]; ok {
+					d = u
+				} else {
+					d = c.freshUnknown("")
+					memo[[2]string{ka, kb}] = d
+				}
+			case ka == "" || ka != kb:
 				if _, isVar := resolveSize(x.Dim).(SizeVar); !isVar || ka != kb {
 					d = &SizeAny{}
 				}
 			}
-			return &Array{Unique: x.Unique && y.Unique, Dim: d, Elem: joinTypes(x.Elem, y.Elem)}
+			return &Array{Unique: x.Unique && y.Unique, Dim: d, Elem: c.join(x.Elem, y.Elem, memo)}
 		}
 	case *Record:
 		if y, ok := b.(*Record); ok && len(x.Fields) == len(y.Fields) {
 			fs := make([]Field, len(x.Fields))
 			for i := range fs {
-				fs[i] = Field{x.Fields[i].Name, joinTypes(x.Fields[i].Type, y.Fields[i].Type)}
+				fs[i] = Field{x.Fields[i].Name, c.join(x.Fields[i].Type, y.Fields[i].Type, memo)}
 			}
 			return &Record{fs}
 		}
@@ -668,7 +764,7 @@ func (c *Checker) inferLoop(e *syntax.Loop, sc *scope) Type {
 	}
 	bt := c.inferExpr(e.Body, body)
 	c.unifyNoSizes(syntax.SpanOf(e.Body), pt, bt)
-	res := joinTypes(pt, bt)
+	res := c.joinTypes(pt, bt)
 	return c.forgetLocalSizes(res, inner)
 }
 
@@ -712,13 +808,13 @@ func (c *Checker) inferMatch(e *syntax.Match, sc *scope) Type {
 			continue
 		}
 		if c.unifyNoSizes(syntax.SpanOf(cs.Body), res, bt) {
-			res = joinTypes(res, bt)
+			res = c.joinTypes(res, bt)
 		}
 	}
 	if res == nil {
 		return c.newTVar(e.Span)
 	}
-	if isFunctional(res) && len(e.Cases) > 1 {
+	if isFunctional(res) {
 		c.errorf(e.Span, "a match cannot return a function (its type is %s)", zonk(res))
 	}
 	c.matches = append(c.matches, e)

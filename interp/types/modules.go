@@ -21,11 +21,11 @@ type Module struct {
 
 // Functor is a parametric module.
 type Functor struct {
-	param    *Module     // the parameter as seen by the body
-	paramAbs []*TypeCon  // the parameter's abstract types
-	result   *Module     // the body, checked against param
-	resAbs   []*TypeCon  // abstract types made by the body's ascription
-	sig      *Sig        // the parameter's module type
+	param    *Module    // the parameter as seen by the body
+	paramAbs []*TypeCon // the parameter's abstract types
+	result   *Module    // the body, checked against param
+	resAbs   []*TypeCon // abstract types made by the body's ascription
+	sig      *Sig       // the parameter's module type
 }
 
 func (c *Checker) checkDecls(decls []syntax.Decl, sc *scope, exp *scope) {
@@ -82,7 +82,7 @@ func (c *Checker) checkDecl(d syntax.Decl, sc *scope, exp *ns) {
 			c.errorf(d.Span, "cannot open a parametric module")
 			return
 		}
-		merge(&sc.ns, &m.ns)
+		mergeOpened(&sc.ns, &m.ns)
 		if exp != nil {
 			merge(exp, &m.ns)
 		}
@@ -156,13 +156,19 @@ func (c *Checker) checkModExp(me syntax.ModExp, sc *scope) *Module {
 	switch me := me.(type) {
 	case *syntax.ModVar:
 		q := me.Name
+		if len(q.Quals) == 0 && q.Name == "intrinsics" {
+			c.errorf(me.Span, "The 'intrinsics' module may not be used in module expressions.")
+			return nil
+		}
 		return c.lookupModPath(append(append([]string{}, q.Quals...), q.Name), sc, me.Span)
 	case *syntax.ModParen:
 		return c.checkModExp(me.M, sc)
 	case *syntax.ModStruct:
 		inner := newScope(sc)
 		exp := newScope(nil)
+		c.modDepth++
 		c.checkDecls(me.Decls, inner, exp)
+		c.modDepth--
 		return &Module{ns: exp.ns}
 	case *syntax.ModImport:
 		return c.importModule(me.Path, me.Span)
@@ -270,7 +276,13 @@ func substModule(m *Module, s *subst) *Module {
 		out.vals[n] = &nv
 	}
 	for n, td := range m.types {
-		out.types[n] = &TypeDef{Name: td.Name, Params: td.Params, Body: substType(td.Body, s), Lifted: td.Lifted}
+		nd := &TypeDef{Name: td.Name, Params: td.Params, Body: substType(td.Body, s), Lifted: td.Lifted, absCon: td.absCon}
+		if td.absCon != nil {
+			if r, ok := s.types[td.absCon]; ok {
+				nd.absCon = r.renameTo
+			}
+		}
+		out.types[n] = nd
 	}
 	for n, sub := range m.mods {
 		out.mods[n] = substModule(sub, s)
@@ -285,4 +297,28 @@ func substModule(m *Module, s *subst) *Module {
 		out.functor = &fn
 	}
 	return out
+}
+
+// mergeOpened brings opened names into a scope: they shadow what is there
+// but are not definitions of that scope.
+func mergeOpened(dst, src *ns) {
+	for k, v := range src.vals {
+		if v.declared {
+			nv := *v
+			nv.declared = false
+			// keep the identity for sizes and uses: share the size
+			dst.vals[k] = &nv
+			continue
+		}
+		dst.vals[k] = v
+	}
+	for k, v := range src.types {
+		dst.types[k] = v
+	}
+	for k, v := range src.mods {
+		dst.mods[k] = v
+	}
+	for k, v := range src.sigs {
+		dst.sigs[k] = v
+	}
 }

@@ -85,7 +85,12 @@ func (c *Checker) checkSpecs(specs []syntax.Spec, sc *scope) *Sig {
 				tc := &TypeCon{Name: sp.Name, Arity: len(sp.Params), Lifted: sp.Lifted, id: c.nextID}
 				td = &TypeDef{Name: sp.Name, Lifted: sp.Lifted}
 				var args []TypeArg
+				seenP := map[string]bool{}
 				for _, tp := range sp.Params {
+					if seenP[tp.Name] {
+						c.errorf(tp.Span, "the parameter %s of type %s is bound more than once (previously in the same list)", tp.Name, sp.Name)
+					}
+					seenP[tp.Name] = true
 					if tp.Kind == syntax.TPSize {
 						sn := c.newSizeName(tp.Name)
 						td.Params = append(td.Params, TypeParam{Size: sn})
@@ -98,6 +103,7 @@ func (c *Checker) checkSpecs(specs []syntax.Spec, sc *scope) *Sig {
 					}
 				}
 				td.Body = &Con{Con: tc, Args: args}
+				td.absCon = tc
 				abs = append(abs, tc)
 			}
 			m.types[sp.Name] = td
@@ -117,8 +123,17 @@ func (c *Checker) checkSpecs(specs []syntax.Spec, sc *scope) *Sig {
 				continue
 			}
 			inst, a := c.freshSig(s)
-			merge(&m.ns, &inst.ns)
-			merge(&inner.ns, &inst.ns)
+			// A type already specified stays as it is (include S with
+			// t = t restates it).
+			incl := &Module{ns: newNS()}
+			merge(&incl.ns, &inst.ns)
+			for n := range incl.types {
+				if _, ok := m.types[n]; ok {
+					delete(incl.types, n)
+				}
+			}
+			merge(&m.ns, &incl.ns)
+			merge(&inner.ns, &incl.ns)
 			abs = append(abs, a...)
 		}
 	}
@@ -192,14 +207,15 @@ func (c *Checker) refineSig(st *syntax.SigWith, sc *scope) *Sig {
 		c.errorf(st.Span, "the module type has no type %s to refine", st.Path)
 		return base
 	}
-	con, isCon := td.Body.(*Con)
 	idx := -1
-	if isCon {
+	var con *Con
+	if td.absCon != nil {
 		for i, a := range base.abs {
-			if a == con.Con {
+			if a == td.absCon {
 				idx = i
 			}
 		}
+		con = &Con{Con: td.absCon}
 	}
 	if idx < 0 {
 		c.errorf(st.Span, "cannot refine the type %s: it is not abstract in the module type", st.Path)
@@ -253,13 +269,18 @@ func (c *Checker) matchTypes(m, target *Module, absSet map[*TypeCon]bool, s *sub
 			c.errorf(sp, "the module does not define the type %s%s that the module type requires", path, name)
 			continue
 		}
-		if con, ok := td.Body.(*Con); ok && absSet[con.Con] {
+		if td.absCon != nil && absSet[td.absCon] {
+			con := &Con{Con: td.absCon}
 			if len(mtd.Params) != len(td.Params) {
 				c.errorf(sp, "the type %s%s takes %d parameters in the module, but %d in the module type", path, name, len(mtd.Params), len(td.Params))
 				continue
 			}
 			if con.Con.Lifted == syntax.Unlifted && isFunctional(mtd.Body) {
 				c.errorf(sp, "the type %s%s is functional in the module, but the module type declares it non-lifted", path, name)
+				continue
+			}
+			if mtd.Lifted > con.Con.Lifted {
+				c.errorf(sp, "the type %s%s is more lifted in the module than the module type allows", path, name)
 				continue
 			}
 			s.types[con.Con] = mtd
@@ -288,7 +309,7 @@ func (c *Checker) matchTypes(m, target *Module, absSet map[*TypeCon]bool, s *sub
 
 func (c *Checker) matchVals(m, target *Module, absSet map[*TypeCon]bool, s *subst, sp syntax.Span, path string) {
 	for name, td := range target.types {
-		if con, ok := td.Body.(*Con); ok && absSet[con.Con] {
+		if td.absCon != nil && absSet[td.absCon] {
 			continue
 		}
 		mtd, ok := m.types[name]
@@ -324,6 +345,8 @@ func (c *Checker) matchVals(m, target *Module, absSet map[*TypeCon]bool, s *subs
 		}
 		if err := c.unifyT(want, got, false); err != nil {
 			c.errorf(sp, "the value %s%s has type %s in the module, but the module type requires %s", path, name, zonk(got), zonk(want))
+		} else if !uniqueCompatible(want, got) {
+			c.errorf(sp, "the value %s%s has type %s in the module, whose uniqueness differs from what the module type requires: %s", path, name, zonk(got), zonk(want))
 		}
 	}
 	for name, sub := range target.mods {
@@ -331,4 +354,23 @@ func (c *Checker) matchVals(m, target *Module, absSet map[*TypeCon]bool, s *subs
 			c.matchVals(msub, sub, absSet, s, sp, path+name+".")
 		}
 	}
+}
+
+// uniqueCompatible reports whether a value of type got may be used as one
+// of type want: it may not consume a parameter that want does not, and
+// it must return unique results where want does.
+func uniqueCompatible(want, got Type) bool {
+	w, g := Resolve(want), Resolve(got)
+	wa, ok1 := w.(*Arrow)
+	ga, ok2 := g.(*Arrow)
+	if ok1 && ok2 {
+		if isUnique(ga.From) && !isUnique(wa.From) {
+			return false
+		}
+		return uniqueCompatible(wa.To, ga.To)
+	}
+	if ok1 || ok2 {
+		return true
+	}
+	return !isUnique(w) || isUnique(g)
 }

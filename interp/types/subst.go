@@ -17,6 +17,8 @@ type TypeDef struct {
 	// renameTo, when set, maps an applied constructor to another one with
 	// the same arguments (fresh abstract types).
 	renameTo *TypeCon
+	// absCon, when set, is the abstract type this is the definition of.
+	absCon *TypeCon
 }
 
 // TypeParam is a parameter of a type abbreviation or a polymorphic value:

@@ -79,6 +79,11 @@ func (c *Checker) typeExpCtx(te syntax.TypeExp, sc *scope, ctx *typeCtx, result 
 		return NewRecord(fs)
 	case *syntax.TEArray:
 		elem := c.typeExpCtx(te.Elem, sc, ctx, result)
+		if v, ok := unparenType(te.Elem).(*syntax.TEVar); ok {
+			if d := c.lookupTypeNameQuiet(v.Name, sc); d != nil && d.Lifted != syntax.Unlifted {
+				c.errorf(te.Span, "the type %s is declared lifted (it may hold functions or anonymous sizes), so it cannot be an array element", v.Name)
+			}
+		}
 		if isFunctional(elem) {
 			c.errorf(te.Span, "arrays of functions are not allowed (element type %s)", elem)
 		}
@@ -117,6 +122,9 @@ func (c *Checker) typeExpCtx(te syntax.TypeExp, sc *scope, ctx *typeCtx, result 
 		}
 		return a
 	case *syntax.TESum:
+		if len(te.Constrs) > 256 {
+			c.errorf(te.Span, "a sum type may have at most 256 constructors, but this one has %d", len(te.Constrs))
+		}
 		cs := make([]Constr, 0, len(te.Constrs))
 		seen := map[string]bool{}
 		for _, k := range te.Constrs {
@@ -224,6 +232,12 @@ func (c *Checker) dimExp(d syntax.Expr, sc *scope, ctx *typeCtx, result bool) Si
 				c.errorf(d.Span, "unknown size %s: it must be a size parameter or a variable of type i64 in scope", d.Name.Name)
 				return &SizeAny{}
 			}
+			if v.scheme != nil && len(v.scheme.TParams) == 0 {
+				if err := c.unifyT(I64, v.scheme.Type, true); err != nil {
+					c.errorf(d.Span, "%s is used as a size, so it must have type i64, but it has type %s", d.Name.Name, zonk(v.scheme.Type))
+					return &SizeAny{}
+				}
+			}
 			return c.sizeOfBinding(v)
 		}
 		if m := sc.lookupMod(d.Name.Quals[0]); m != nil && !c.valShadowsMod(sc, d.Name.Quals[0]) {
@@ -294,4 +308,21 @@ func (c *Checker) sizeOfExpr(e syntax.Expr, sc *scope) Size {
 		}
 	}
 	return &SizeAny{}
+}
+
+func unparenType(te syntax.TypeExp) syntax.TypeExp {
+	for {
+		p, ok := te.(*syntax.TEParen)
+		if !ok {
+			return te
+		}
+		te = p.T
+	}
+}
+
+func (c *Checker) lookupTypeNameQuiet(q syntax.QualName, sc *scope) *TypeDef {
+	n := len(c.errs)
+	d := c.lookupTypeName(q, sc, syntax.Span{})
+	c.errs = c.errs[:n]
+	return d
 }

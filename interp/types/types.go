@@ -444,6 +444,9 @@ func (t TVar) String() string {
 	if t.link != nil {
 		return t.link.String()
 	}
+	if t.overload != nil && len(t.overload) > 3 {
+		return "(" + overloadText(t.tvar) + ")"
+	}
 	if t.overload != nil && len(t.overload) <= 3 {
 		parts := make([]string, len(t.overload))
 		for i, p := range t.overload {
@@ -479,7 +482,7 @@ func (t TVar) String() string {
 		}
 		return strings.Join(parts, " | ") + " | ..."
 	}
-	return fmt.Sprintf("t%d", t.id)
+	return fmt.Sprintf("?t%d", t.id%1000)
 }
 
 func (s *SizeConst) String() string { return strconv.FormatInt(s.N, 10) }

@@ -349,6 +349,7 @@ func (c *Checker) bindVar(v TVar, t Type, noSizes bool) *unifyError {
 			}
 			if w.fields == nil {
 				w.fields = map[string]Type{}
+				w.span = v.span
 			}
 			for n, ft := range v.fields {
 				if wt, ok := w.fields[n]; ok {
@@ -366,6 +367,9 @@ func (c *Checker) bindVar(v TVar, t Type, noSizes bool) *unifyError {
 			}
 			if w.constrs == nil {
 				w.constrs = map[string][]Type{}
+				w.span = v.span
+			} else if v.span.Start.IsValid() && v.span.Start < w.span.Start {
+				w.span = v.span
 			}
 			for n, ps := range v.constrs {
 				if wps, ok := w.constrs[n]; ok {
@@ -399,6 +403,9 @@ func (c *Checker) bindVar(v TVar, t Type, noSizes bool) *unifyError {
 		if !ok || !containsPrim(v.overload, p.Kind) {
 			return &unifyError{fmt.Sprintf("%s is not one of the types allowed here (%s)", t, overloadText(v.tvar))}
 		}
+	}
+	if v.equality && hasCon(t) {
+		return &unifyError{fmt.Sprintf("%s is a type parameter or abstract type, which does not support equality", t)}
 	}
 	if v.equality && isFunctional(t) {
 		return &unifyError{fmt.Sprintf("%s is a function type, which does not support equality", t)}
@@ -497,7 +504,7 @@ func (c *Checker) unifySize(a, b Size) *unifyError {
 	if ka == "" || kb == "" {
 		return nil
 	}
-	return &unifyError{fmt.Sprintf("sizes \"%s\" and \"%s\" do not match", a, b)}
+	return &unifyError{fmt.Sprintf("sizes %s and %s do not match", sizeText(a), sizeText(b))}
 }
 
 func sizeOccurs(v *svar, s Size) bool {
@@ -507,6 +514,39 @@ func sizeOccurs(v *svar, s Size) bool {
 	case *SizeExpr:
 		if s.Op != "" {
 			return sizeOccurs(v, s.L) || sizeOccurs(v, s.R)
+		}
+	}
+	return false
+}
+
+func sizeText(s Size) string {
+	if t := s.String(); t != "" {
+		return "\"" + t + "\""
+	}
+	return "(an unknown size)"
+}
+
+// hasCon reports whether t has a rigid type constructor (type parameter or
+// abstract type) in it.
+func hasCon(t Type) bool {
+	switch t := Resolve(t).(type) {
+	case *Con:
+		return true
+	case *Array:
+		return hasCon(t.Elem)
+	case *Record:
+		for _, f := range t.Fields {
+			if hasCon(f.Type) {
+				return true
+			}
+		}
+	case *Sum:
+		for _, cn := range t.Constrs {
+			for _, p := range cn.Payload {
+				if hasCon(p) {
+					return true
+				}
+			}
 		}
 	}
 	return false

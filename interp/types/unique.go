@@ -56,6 +56,8 @@ func setOf(vs ...*valBind) *aliases {
 
 type uniq struct {
 	c        *Checker
+	captures []map[*valBind]bool // free variables used by the lambdas being checked
+	capDepth []int
 	roots    map[*valBind]*aliases // a variable's aliases; itself when a root
 	consumed map[*valBind]syntax.Span
 	frame    map[*valBind]int // the lambda/loop nesting where a root was bound
@@ -234,6 +236,7 @@ func (u *uniq) use(v *valBind, sp syntax.Span) *aliases {
 		// A global, or a name bound in a way this pass does not track.
 		return setOf(v)
 	}
+	u.capture(v, a)
 	for r := range a.all {
 		if at, gone := u.consumed[r]; gone && !u.reported[v] {
 			u.reported[v] = true
@@ -379,16 +382,24 @@ func (u *uniq) expr1(e syntax.Expr) *aliases {
 		return u.expr(e.R)
 	case *syntax.Lambda:
 		u.depth++
+		u.pushCapture()
 		for _, p := range e.Params {
 			for _, id := range patNames(p) {
 				if vb := u.c.patBinds[id]; vb != nil {
 					u.bindRoot(vb)
+					if isUnique(vb.scheme.Type) {
+						u.uparams[vb] = true
+					} else {
+						u.params[vb] = true
+					}
 				}
 			}
 		}
 		u.expr(e.Body)
+		caps := u.popCapture()
 		u.depth--
-		return nil
+		// A function value aliases what it captures.
+		return caps
 	case *syntax.If:
 		u.expr(e.Cond)
 		return u.branches([]syntax.Expr{e.Then, e.Else}, nil)
@@ -411,8 +422,13 @@ func (u *uniq) expr1(e syntax.Expr) *aliases {
 		return u.expr(e.Body)
 	case *syntax.LetFun:
 		if vb := u.c.funBinds[e.Fun]; vb != nil {
+			u.pushCapture()
 			u.fun(e.Fun, vb.scheme.Type)
-			u.roots[vb] = setOf(vb)
+			u.roots[vb] = u.popCapture()
+			if u.roots[vb] == nil {
+				u.roots[vb] = &aliases{all: map[*valBind]bool{}}
+			}
+			u.frame[vb] = u.depth
 		}
 		return u.expr(e.Body)
 	case *syntax.LetWith:
@@ -550,6 +566,7 @@ func (u *uniq) checkSelfAlias(target, value *aliases, sp syntax.Span, name strin
 func (u *uniq) apply(call syntax.Expr, ft Type, fa *aliases, args []syntax.Expr) *aliases {
 	var res *aliases
 	t := ft
+	consumed := false
 	for _, arg := range args {
 		aa := u.expr(arg)
 		var from Type
@@ -558,14 +575,21 @@ func (u *uniq) apply(call syntax.Expr, ft Type, fa *aliases, args []syntax.Expr)
 		}
 		if from != nil && isUnique(from) {
 			u.consume(aa, syntax.SpanOf(arg), "this argument (for a unique parameter)")
+			consumed = true
 			continue
 		}
+		if from != nil && consumesParam(u.typeOf(arg)) && !consumesParam(from) {
+			u.c.errorf(syntax.SpanOf(arg), "this function consumes its argument, so it cannot be passed where a function that does not is expected (contains-consumption)")
+		}
 		res = res.union(aa)
+	}
+	if _, isFun := Resolve(t).(*Arrow); isFun && consumed {
+		u.c.errorf(syntax.SpanOf(call), "a partial application that has consumed an argument is not allowed, as the resulting function could be called more than once (contains-consumption)")
 	}
 	if rt := u.typeOf(call); rt != nil && isUnique(rt) {
 		return nil
 	}
-	if _, isFun := Resolve(t).(*Arrow); isFun {
+	if _, isFun := Resolve(t).(*Arrow); isFun || u.localCallee(call) {
 		res = res.union(fa)
 	}
 	return res
@@ -762,4 +786,69 @@ func (u *uniq) consumeInit(p syntax.Pat, ia *aliases, before map[*valBind]syntax
 			}
 		}
 	}
+}
+
+func (u *uniq) pushCapture() {
+	u.captures = append(u.captures, map[*valBind]bool{})
+	u.capDepth = append(u.capDepth, u.depth)
+}
+
+func (u *uniq) popCapture() *aliases {
+	n := len(u.captures) - 1
+	caps := u.captures[n]
+	u.captures, u.capDepth = u.captures[:n], u.capDepth[:n]
+	if len(caps) == 0 {
+		return nil
+	}
+	return &aliases{all: caps}
+}
+
+// capture records a use of v in the lambdas that v is free in.
+func (u *uniq) capture(v *valBind, a *aliases) {
+	f, ok := u.frame[v]
+	if !ok {
+		return
+	}
+	for i, d := range u.capDepth {
+		if f < d {
+			for r := range a.all {
+				u.captures[i][r] = true
+			}
+		}
+	}
+}
+
+// consumesParam reports whether t is a function with a unique parameter.
+func consumesParam(t Type) bool {
+	if t == nil {
+		return false
+	}
+	for {
+		a, ok := Resolve(t).(*Arrow)
+		if !ok {
+			return false
+		}
+		if isUnique(a.From) {
+			return true
+		}
+		t = a.To
+	}
+}
+
+// localCallee reports whether the function applied in call is a local
+// variable (a parameter or local binding), whose results may alias it.
+func (u *uniq) localCallee(call syntax.Expr) bool {
+	var f syntax.Expr
+	switch e := call.(type) {
+	case *syntax.Apply:
+		f = e.Fn
+	default:
+		return false
+	}
+	if v, ok := unparenExpr(f).(*syntax.Var); ok {
+		if vb := u.c.uses[v]; vb != nil && vb.local && len(v.Name.Quals) == 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -93,3 +93,18 @@ entry test_and_or (bs: []bool) : (bool, bool) = (and bs, or bs)
 entry test_copy (xs: []i32) : ([]i32, []i32) =
   let ys = copy xs
   in (ys with [1] = 9, xs)
+
+-- ==
+-- entry: test_flatmap
+-- input { [2i64, 0i64, 3i64] }
+-- output { [2i64, 0i64, 3i64] [true, false, true, false, false] [0i64, 2i64, 2i64] [2i64, 2i64, 3i64, 3i64, 3i64] [4i64, 0i64, 6i64] }
+-- input { [0i64, 0i64] }
+-- output { [0i64, 0i64] empty([0]bool) [0i64, 0i64] empty([0]i64) [0i64, 0i64] }
+-- input { empty([0]i64) }
+-- output { empty([0]i64) empty([0]bool) empty([0]i64) empty([0]i64) empty([0]i64) }
+entry test_flatmap (xs: []i64) = flatmap (\x -> (replicate x x, x * 2)) xs
+
+-- ==
+-- entry: test_flatmap'
+-- input { [1i64, 2i64] } output { [1i64, 2i64] [true, true, false] [0i64, 1i64] [0i64, 0i64, 1i64] }
+entry test_flatmap' (xs: []i64) = flatmap' iota xs

@@ -36,6 +36,7 @@ def loops n =
   let b = loop (x, y) = (0, 1) while x < 10 do (y, x + y)
   let c = loop s = 0 for v in [1, 2, 3] do s + v
   let d = loop x for i < 3 do x * 2
+  let e = loop [m] (ys: [m]i32) = xs for i < 3 do ys
   in (a, b, c, d)
 def matches x =
   match x

@@ -15,6 +15,7 @@ module type monoid = {
 
 module type endo = (m: monoid) -> monoid with t = m.t
 module type two = monoid -> monoid
+module type paren = (monoid) -> (two)
 
 module i32m : monoid with t = i32 = {
   type t = i32

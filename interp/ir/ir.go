@@ -1,0 +1,218 @@
+// Package ir is fut's typed core IR and its passes.
+//
+// Input: a checked expression (package syntax, with the checker's literal
+// types) and the concrete values of its free variables; or the IR's text
+// form (Parse).
+// Output: a *Prog in A-normal form, the passes that rewrite it
+// (simplification, fusion), its text form (String), an evaluator (Eval)
+// and the cost of the fused plan (FusedCost).
+//
+// Invariants of a Prog (checked by Verify):
+//   - first order and monomorphic: no functions, modules, type variables;
+//   - A-normal form: every operand is an atom (a variable or a constant);
+//   - tuples and records are flattened: every variable holds one scalar or
+//     one array of scalars (an array of tuples is a tuple of arrays);
+//   - sizes are explicit: every array type lists its dimensions as atoms
+//     (constants or i64 variables in scope);
+//   - every name is bound once; a consumed array (update, scatter, hist
+//     destination) is not used after the consuming statement;
+//   - SOACs: one composite Screma (map, reduce and scan in one, as
+//     Futhark's), Scatter and Hist, each with a lambda over the elements.
+package ir
+
+import "fut/eval/value"
+
+// Prim is a primitive type (value.I8 … value.F64, value.Bool).
+type Prim = value.PrimType
+
+// Atom is an operand: a variable (Name != "") or a constant (Val).
+type Atom struct {
+	Name string
+	Val  value.Prim
+}
+
+// V is a variable atom; C a constant one.
+func V(name string) Atom     { return Atom{Name: name} }
+func C(p value.Prim) Atom    { return Atom{Val: p} }
+func I64(n int64) Atom       { return C(value.I64Val(n)) }
+func (a Atom) IsConst() bool { return a.Name == "" }
+
+// Type is a scalar (no Shape) or an array of scalars with its dimensions.
+type Type struct {
+	Elem   Prim
+	Shape  []Atom
+	Unique bool
+}
+
+// Scalar is the type of one scalar.
+func Scalar(p Prim) Type { return Type{Elem: p} }
+
+// Rank is the number of dimensions.
+func (t Type) Rank() int { return len(t.Shape) }
+
+// Row is the type of one element of the outermost dimension.
+func (t Type) Row() Type { return Type{Elem: t.Elem, Shape: t.Shape[1:]} }
+
+// ArrayOf prepends a dimension.
+func (t Type) ArrayOf(n Atom) Type {
+	return Type{Elem: t.Elem, Shape: append([]Atom{n}, t.Shape...)}
+}
+
+// Param binds a name to a type.
+type Param struct {
+	Name string
+	T    Type
+}
+
+// Body is a sequence of statements and the atoms it returns.
+type Body struct {
+	Stms []*Stm
+	Res  []Atom
+}
+
+// Stm binds the results of an expression: let (x: t, …) = e.
+type Stm struct {
+	Pat []Param
+	E   Exp
+}
+
+// Lambda is an anonymous function of a SOAC, first order.
+type Lambda struct {
+	Params []Param
+	Ret    []Type
+	Body   *Body
+}
+
+// Prog is a whole lowered expression or function: its parameters (the free
+// variables, with concrete types), its body and the types of its results.
+type Prog struct {
+	Params []Param
+	Ret    []Type
+	Body   *Body
+}
+
+// Exp is an expression whose operands are atoms.
+type Exp interface{ isExp() }
+
+type (
+	// AtomE is a copy of an atom.
+	AtomE struct{ X Atom }
+	// BinOpE is x op y on scalars (op a value.BinOp symbol, or min/max).
+	BinOpE struct {
+		Op   string
+		X, Y Atom
+	}
+	// UnOpE is a scalar unary operation: neg, not, abs, sgn, or a float
+	// math function (value.Math1/Math2 names: sqrt, exp, atan2, …).
+	UnOpE struct {
+		Op   string
+		Args []Atom
+	}
+	// ConvE converts a scalar to another primitive type.
+	ConvE struct {
+		To Prim
+		X  Atom
+	}
+	// IfE chooses a branch.
+	IfE struct {
+		Cond       Atom
+		Then, Else *Body
+		Ret        []Type
+	}
+	// LoopE is loop (params = init) for I < Bound do body: a sequential loop.
+	LoopE struct {
+		Params []Param
+		Init   []Atom
+		I      string
+		Bound  Atom
+		Body   *Body
+	}
+	// IndexE is arr[i, …] with fixed indices (a scalar or a row).
+	IndexE struct {
+		Arr string
+		Idx []Atom
+	}
+	// UpdateE is arr with [i, …] = v; arr is consumed.
+	UpdateE struct {
+		Arr string
+		Idx []Atom
+		X   Atom
+	}
+	// IotaE is [0, …, n-1] (i64).
+	IotaE struct{ N Atom }
+	// ReplicateE is [n]x.
+	ReplicateE struct{ N, X Atom }
+	// ArrayE is an array literal of atoms of type Elem.
+	ArrayE struct {
+		Elem  Type
+		Elems []Atom
+	}
+	// TransposeE swaps the two outer dimensions.
+	TransposeE struct{ Arr string }
+	// CopyE copies an array.
+	CopyE struct{ Arr string }
+	// ScremaE is Futhark's composite SOAC over W elements of Arrs: the map
+	// lambda Map (with Index bound to the element's index when set) gives
+	// for each element first the scans' inputs, then the reductions', then
+	// the map's own results. The statement's results are the scans' arrays,
+	// then the reductions' values, then the mapped arrays. Gens counts the
+	// iota and replicate producers fused into it (each costs 1 work per
+	// element in the fused plan).
+	ScremaE struct {
+		W     Atom
+		Arrs  []string
+		Index string
+		Gens  int
+		Scans []*SegOp
+		Reds  []*SegOp
+		Map   *Lambda
+	}
+	// ScatterE writes, for each of W elements, the lambda's (index, value)
+	// results into Dest (consumed); out-of-range indices are skipped.
+	ScatterE struct {
+		Dest  string
+		W     Atom
+		Arrs  []string
+		Index string
+		Gens  int
+		Map   *Lambda
+	}
+	// HistE combines, for each of W elements, the lambda's (bucket, value)
+	// results into Dest (consumed) with Op; out-of-range buckets are skipped.
+	HistE struct {
+		Dest  string
+		W     Atom
+		Arrs  []string
+		Index string
+		Gens  int
+		Op    *SegOp
+		Map   *Lambda
+	}
+)
+
+// SegOp is an associative operator with its neutral elements (one per
+// component: the operator takes 2k scalars and returns k).
+type SegOp struct {
+	Lam *Lambda
+	Nes []Atom
+}
+
+func (*AtomE) isExp()      {}
+func (*BinOpE) isExp()     {}
+func (*UnOpE) isExp()      {}
+func (*ConvE) isExp()      {}
+func (*IfE) isExp()        {}
+func (*LoopE) isExp()      {}
+func (*IndexE) isExp()     {}
+func (*UpdateE) isExp()    {}
+func (*IotaE) isExp()      {}
+func (*ReplicateE) isExp() {}
+func (*ArrayE) isExp()     {}
+func (*TransposeE) isExp() {}
+func (*CopyE) isExp()      {}
+func (*ScremaE) isExp()    {}
+func (*ScatterE) isExp()   {}
+func (*HistE) isExp()      {}
+
+// Arity of a SegOp: the number of components.
+func (op *SegOp) Arity() int { return len(op.Nes) }

@@ -1,0 +1,374 @@
+package ir
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"fut/eval/value"
+	"fut/interp/syntax"
+)
+
+// Lowering works on the expression being evaluated, as a partial
+// evaluator over the checked AST: every function (user definitions,
+// lambdas, sections, the prelude's SOAC wrappers) is inlined at its call,
+// which makes the result first order and monomorphic; tuples and records
+// become lists of atoms (an array of tuples becomes a tuple of arrays);
+// modules disappear because only the numeric modules' functions (f32.sqrt,
+// i64.i32, …) are known, by name. Free variables that hold arrays become
+// the program's parameters with their concrete shapes; free scalars
+// become constants. Whatever cannot be lowered yet gives a *NotLowered
+// error so that the caller falls back to the reference evaluator.
+
+// Globals answers for the names an expression uses but does not bind.
+type Globals interface {
+	// Value is the value of a top-level name that is not a function.
+	Value(name string) (value.Value, bool)
+	// Fun is the definition of a top-level function (or constant) named name.
+	Fun(name string) (*syntax.FunBind, bool)
+}
+
+// LitTyper gives the checker's resolved type of an overloaded literal
+// (types.Info implements it).
+type LitTyper interface {
+	LitType(e syntax.Expr) (syntax.PrimType, bool)
+}
+
+// NotLowered says why an expression was not lowered, and where.
+type NotLowered struct {
+	Reason string
+	Where  string // file:line:col, or "" when unknown
+}
+
+func (e *NotLowered) Error() string {
+	if e.Where == "" {
+		return "not lowered: " + e.Reason
+	}
+	return "not lowered: " + e.Reason + " at " + e.Where
+}
+
+// IsNotLowered reports whether err is (or wraps) a *NotLowered.
+func IsNotLowered(err error) bool {
+	var nl *NotLowered
+	return errors.As(err, &nl)
+}
+
+// LowerExpr lowers one checked expression. It returns the program and the
+// arguments to run it on (the values of the free variables that became
+// its parameters).
+func LowerExpr(fset *syntax.FileSet, info LitTyper, g Globals, e syntax.Expr) (prog *Prog, args []value.Value, err error) {
+	l := &lowerer{fset: fset, info: info, g: g, globals: map[string]lv{}}
+	defer func() {
+		if r := recover(); r != nil {
+			nl, ok := r.(*NotLowered)
+			if !ok {
+				panic(r)
+			}
+			prog, args, err = nil, nil, nl
+		}
+	}()
+	b := &builder{l: l}
+	v := l.expr(b, nil, e, value.NoPrim)
+	res, ts := l.flatten(v, e)
+	prog = &Prog{Params: l.params, Ret: ts, Body: &Body{Stms: b.stms, Res: res}}
+	if err := Verify(prog); err != nil {
+		return nil, nil, fmt.Errorf("ir: lowering made an ill-formed program (a bug): %v\n%s", err, prog)
+	}
+	return prog, l.args, nil
+}
+
+// lv is a lowered value.
+type lv interface{}
+
+type (
+	// lvAtom is one scalar or one array of scalars.
+	lvAtom struct {
+		a Atom
+		t Type
+	}
+	// lvTuple is a tuple or record (names nil for a tuple), or, when rank
+	// is above 0, an array of such with rank dimensions (an array of
+	// tuples as a tuple of arrays: each leaf then has those dimensions
+	// first).
+	lvTuple struct {
+		names []string
+		elems []lv
+		rank  int
+	}
+	// lvClosure is a lambda or a function definition with its environment.
+	lvClosure struct {
+		name   string
+		params []syntax.Pat
+		body   syntax.Expr
+		env    *lenv
+		args   []lv // applied so far
+	}
+	// lvBuiltin is a prelude function or an operator, applied to args so far.
+	lvBuiltin struct {
+		name string
+		args []lv
+	}
+)
+
+// lenv is the lowering environment of local names.
+type lenv struct {
+	name string
+	v    lv
+	next *lenv
+}
+
+func (e *lenv) bind(name string, v lv) *lenv { return &lenv{name, v, e} }
+
+func (e *lenv) lookup(name string) (lv, bool) {
+	for x := e; x != nil; x = x.next {
+		if x.name == name {
+			return x.v, true
+		}
+	}
+	return nil, false
+}
+
+type lowerer struct {
+	fset    *syntax.FileSet
+	info    LitTyper
+	g       Globals
+	n       int
+	params  []Param
+	args    []value.Value
+	globals map[string]lv
+	depth   int
+}
+
+type builder struct {
+	l    *lowerer
+	stms []*Stm
+}
+
+func (l *lowerer) fail(n syntax.Node, format string, args ...any) {
+	nl := &NotLowered{Reason: fmt.Sprintf(format, args...)}
+	if n != nil && l.fset != nil && n.Pos().IsValid() {
+		nl.Where = l.fset.Position(n.Pos()).String()
+	}
+	panic(nl)
+}
+
+func (l *lowerer) fresh(base string) string {
+	if i := strings.LastIndexByte(base, '_'); i > 0 {
+		if _, err := strconv.Atoi(base[i+1:]); err == nil {
+			base = base[:i]
+		}
+	}
+	base = strings.Map(func(r rune) rune {
+		if r < 128 && isIdentChar(byte(r)) && r != '.' && r != '\'' {
+			return r
+		}
+		return -1
+	}, base)
+	if base == "" || base[0] >= '0' && base[0] <= '9' {
+		base = "t" + base
+	}
+	l.n++
+	return base + "_" + strconv.Itoa(l.n)
+}
+
+// let binds one expression to fresh names of the given types.
+func (b *builder) let(base string, e Exp, ts ...Type) []Atom {
+	pat := make([]Param, len(ts))
+	out := make([]Atom, len(ts))
+	for i, t := range ts {
+		pat[i] = Param{b.l.fresh(base), t}
+		out[i] = V(pat[i].Name)
+	}
+	b.stms = append(b.stms, &Stm{Pat: pat, E: e})
+	return out
+}
+
+func (b *builder) let1(base string, e Exp, t Type) *lvAtom {
+	return &lvAtom{b.let(base, e, t)[0], t}
+}
+
+// flatten lists the atoms of a value (first-order data only).
+func (l *lowerer) flatten(v lv, at syntax.Node) ([]Atom, []Type) {
+	var as []Atom
+	var ts []Type
+	var walk func(v lv)
+	walk = func(v lv) {
+		switch v := v.(type) {
+		case *lvAtom:
+			as = append(as, v.a)
+			ts = append(ts, v.t)
+		case *lvTuple:
+			for _, e := range v.elems {
+				walk(e)
+			}
+		default:
+			l.fail(at, "a function value where data is needed")
+		}
+	}
+	walk(v)
+	return as, ts
+}
+
+// rebuild makes a value of the shape of tmpl from atoms (consumed in order).
+// delta is +1 when each atom is an array of rows of tmpl's leaves, -1 when
+// each is a row of them, 0 when they correspond one to one.
+func rebuild(tmpl lv, atoms []Atom, types []Type, delta int) lv {
+	k := 0
+	var walk func(v lv) lv
+	walk = func(v lv) lv {
+		switch v := v.(type) {
+		case *lvAtom:
+			a := &lvAtom{atoms[k], types[k]}
+			k++
+			return a
+		case *lvTuple:
+			out := &lvTuple{names: v.names, rank: v.rank + delta}
+			for _, e := range v.elems {
+				out.elems = append(out.elems, walk(e))
+			}
+			return out
+		}
+		panic("rebuild of a function")
+	}
+	return walk(tmpl)
+}
+
+// fromValue makes a lowered value of a free variable's concrete value:
+// scalars become constants, arrays parameters.
+func (l *lowerer) fromValue(name string, v value.Value, at syntax.Node) lv {
+	switch v := v.(type) {
+	case value.Prim:
+		return &lvAtom{C(v), Scalar(v.T)}
+	case value.Tuple:
+		t := &lvTuple{}
+		for i, x := range v {
+			t.elems = append(t.elems, l.fromValue(fmt.Sprintf("%s_%d", name, i), x, at))
+		}
+		return t
+	case *value.Record:
+		t := &lvTuple{names: v.Names}
+		for i, x := range v.Fields {
+			t.elems = append(t.elems, l.fromValue(name+"_"+v.Names[i], x, at))
+		}
+		return t
+	case *value.Array:
+		switch v.Kind {
+		case value.KPrim:
+			shape := make([]Atom, len(v.Shape))
+			for i, d := range v.Shape {
+				shape[i] = I64(d)
+			}
+			t := Type{Elem: v.T, Shape: shape}
+			p := Param{l.fresh(name), t}
+			l.params = append(l.params, p)
+			l.args = append(l.args, v)
+			return &lvAtom{V(p.Name), t}
+		case value.KTuple, value.KRecord:
+			t := &lvTuple{names: v.Names, rank: len(v.Shape)}
+			if v.Kind == value.KTuple {
+				t.names = nil
+			}
+			for i, f := range v.Fields {
+				t.elems = append(t.elems, l.fromValue(fmt.Sprintf("%s_%d", name, i), f, at))
+			}
+			return t
+		}
+	}
+	l.fail(at, "the free variable %s holds a value of a kind the IR does not have (%T)", name, v)
+	return nil
+}
+
+// lookup resolves a plain name: locals, then the session's values and
+// functions, then the prelude's functions the lowerer knows.
+func (l *lowerer) lookup(env *lenv, name string, at syntax.Node) lv {
+	if v, ok := env.lookup(name); ok {
+		return v
+	}
+	if v, ok := l.globals[name]; ok {
+		return v
+	}
+	var out lv
+	if val, ok := l.g.Value(name); ok {
+		if _, isFun := val.(*value.Fun); !isFun {
+			out = l.fromValue(name, val, at)
+		}
+	}
+	if out == nil {
+		if fb, ok := l.g.Fun(name); ok && !isPreludeFun(l.fset, fb) {
+			out = &lvClosure{name: name, params: fb.Params, body: fb.Body}
+			if len(fb.Params) == 0 {
+				out = l.constant(fb)
+			}
+		}
+	}
+	if out == nil {
+		if _, ok := builtinArity(name); ok {
+			out = &lvBuiltin{name: name}
+		}
+	}
+	if out == nil {
+		l.fail(at, "unknown name %s", name)
+	}
+	l.globals[name] = out
+	return out
+}
+
+// constant lowers a top-level constant's definition (when its value is not
+// known from the session).
+func (l *lowerer) constant(fb *syntax.FunBind) lv {
+	l.fail(fb, "the constant %s has no value yet", fb.Name)
+	return nil
+}
+
+func isPreludeFun(fset *syntax.FileSet, fb *syntax.FunBind) bool {
+	if fset == nil {
+		return false
+	}
+	f := fset.File(fb.Pos())
+	return f != nil && strings.HasPrefix(f.Name, "/prelude/")
+}
+
+// sortRecord orders record fields as types.Record does: by name, numbers first.
+func sortRecord(names []string, elems []lv) ([]string, []lv) {
+	idx := make([]int, len(names))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return fieldLess(names[idx[a]], names[idx[b]]) })
+	ns := make([]string, len(names))
+	es := make([]lv, len(names))
+	for i, k := range idx {
+		ns[i], es[i] = names[k], elems[k]
+	}
+	return ns, es
+}
+
+func fieldLess(a, b string) bool {
+	na, ea := strconv.Atoi(a)
+	nb, eb := strconv.Atoi(b)
+	if ea == nil && eb == nil {
+		return na < nb
+	}
+	if (ea == nil) != (eb == nil) {
+		return ea == nil
+	}
+	return a < b
+}
+
+func (t *lvTuple) field(name string) (lv, bool) {
+	if t.names == nil {
+		i, err := strconv.Atoi(name)
+		if err != nil || i < 0 || i >= len(t.elems) {
+			return nil, false
+		}
+		return t.elems[i], true
+	}
+	for i, n := range t.names {
+		if n == name {
+			return t.elems[i], true
+		}
+	}
+	return nil, false
+}

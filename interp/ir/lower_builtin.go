@@ -1,0 +1,385 @@
+package ir
+
+import (
+	"math"
+	"strings"
+
+	"fut/eval/value"
+	"fut/interp/syntax"
+)
+
+// The prelude's wrappers (map → intrinsics.map, …) and the numeric
+// modules' functions, lowered by name. Each entry gives the arity.
+var builtins = map[string]int{
+	"map": 2, "map1": 2, "map2": 3, "map3": 4, "map4": 5, "map5": 6,
+	"reduce": 3, "reduce_comm": 3, "scan": 3, "hist": 5, "reduce_by_index": 5, "scatter": 3,
+	"iota": 1, "replicate": 2, "zip": 2, "zip2": 2, "zip3": 3, "zip4": 4, "zip5": 5,
+	"unzip": 1, "unzip2": 1, "unzip3": 1, "unzip4": 1, "unzip5": 1,
+	"length": 1, "transpose": 1, "copy": 1, "opaque": 1, "all": 2, "any": 2,
+	"|>": 2, "<|": 2, "apply-left": 3, "apply-right": 3,
+}
+
+func builtinArity(name string) (int, bool) {
+	if n, ok := builtins[name]; ok {
+		return n, true
+	}
+	if _, ok := binOpName(name); ok {
+		return 2, true
+	}
+	switch {
+	case strings.HasPrefix(name, "project:"), strings.HasPrefix(name, "conv:"), strings.HasPrefix(name, "un:"),
+		strings.HasPrefix(name, "red:"):
+		return 1, true
+	case strings.HasPrefix(name, "math:"):
+		n, _ := value.HasMath(strings.TrimPrefix(name, "math:"))
+		return n, true
+	case name == "min" || name == "max":
+		return 2, true
+	}
+	return 0, false
+}
+
+func numericModule(name string) (Prim, bool) {
+	t := value.ParsePrimType(name)
+	return t, t != value.NoPrim && t != value.Bool
+}
+
+// moduleMember is M.name for a numeric module M.
+func (l *lowerer) moduleMember(b *builder, mod, name string, at syntax.Node) lv {
+	t, _ := numericModule(mod)
+	if to := value.ParsePrimType(name); to != value.NoPrim {
+		return &lvBuiltin{name: "conv:" + mod}
+	}
+	if strings.HasPrefix(name, "to_") && value.ParsePrimType(name[3:]) != value.NoPrim {
+		return &lvBuiltin{name: "conv:" + name[3:]}
+	}
+	if _, ok := value.HasMath(name); ok && t.IsFloat() {
+		return &lvBuiltin{name: "math:" + name}
+	}
+	switch name {
+	case "abs", "sgn", "isnan", "isinf", "neg":
+		return &lvBuiltin{name: "un:" + name}
+	case "min", "max":
+		return &lvBuiltin{name: name}
+	case "sum", "product", "maximum", "minimum":
+		return &lvBuiltin{name: "red:" + name + ":" + mod}
+	case "pi", "e", "inf", "nan", "highest", "lowest":
+		return &lvAtom{C(numConst(t, name)), Scalar(t)}
+	}
+	if _, ok := binOpName(name); ok {
+		return &lvBuiltin{name: name}
+	}
+	l.fail(at, "%s.%s is not known to the IR", mod, name)
+	return nil
+}
+
+func numConst(t Prim, name string) value.Prim {
+	if t.IsFloat() {
+		f := map[string]float64{"pi": math.Pi, "e": math.E, "inf": math.Inf(1), "nan": math.NaN(),
+			"highest": math.Inf(1), "lowest": math.Inf(-1)}[name]
+		return value.MkFloat(t, f)
+	}
+	bits := uint(t.Bits())
+	switch {
+	case name == "highest" && t.IsSigned():
+		return value.MkInt(t, int64(uint64(1)<<(bits-1)-1))
+	case name == "lowest" && t.IsSigned():
+		return value.MkInt(t, -int64(uint64(1)<<(bits-1)))
+	case name == "highest":
+		return value.MkUint(t, math.MaxUint64>>(64-bits))
+	}
+	return value.MkInt(t, 0)
+}
+
+func (l *lowerer) callBuiltin(b *builder, name string, args []lv, at syntax.Node) lv {
+	atom := func(i int) *lvAtom {
+		a, ok := args[i].(*lvAtom)
+		if !ok {
+			l.fail(at, "%s expects a scalar or an array of scalars", name)
+		}
+		return a
+	}
+	switch {
+	case strings.HasPrefix(name, "project:"):
+		return l.projectPath(at, args[0], strings.Split(strings.TrimPrefix(name, "project:"), "."))
+	case strings.HasPrefix(name, "conv:"):
+		x := atom(0)
+		to := value.ParsePrimType(strings.TrimPrefix(name, "conv:"))
+		if x.a.IsConst() {
+			return &lvAtom{C(value.Convert(x.a.Val, to)), Scalar(to)}
+		}
+		return b.let1("conv", &ConvE{To: to, X: x.a}, Scalar(to))
+	case strings.HasPrefix(name, "un:"), strings.HasPrefix(name, "math:"):
+		op := name[strings.IndexByte(name, ':')+1:]
+		var as []Atom
+		var t Type
+		for i := range args {
+			x := atom(i)
+			as = append(as, x.a)
+			t = x.t
+		}
+		if op == "isnan" || op == "isinf" {
+			t = Scalar(value.Bool)
+		}
+		if op == "abs" && t.Elem.IsFloat() {
+			op = "fabs"
+		}
+		return b.let1(op, &UnOpE{Op: op, Args: as}, t)
+	case strings.HasPrefix(name, "red:"):
+		parts := strings.Split(name, ":")
+		t := value.ParsePrimType(parts[2])
+		ops := map[string]string{"sum": "+", "product": "*", "maximum": "max", "minimum": "min"}
+		nes := map[string]value.Prim{"sum": value.MkInt(t, 0), "product": value.MkInt(t, 1),
+			"maximum": numConst(t, "lowest"), "minimum": numConst(t, "highest")}
+		ne := nes[parts[1]]
+		if t.IsFloat() && (parts[1] == "sum" || parts[1] == "product") {
+			ne = value.MkFloat(t, float64(ne.Int()))
+		}
+		return l.reduce(b, &lvBuiltin{name: ops[parts[1]]}, &lvAtom{C(ne), Scalar(t)}, args[0], false, at)
+	}
+	if _, ok := binOpName(name); ok {
+		return l.binop(b, name, atom(0), atom(1), at)
+	}
+	switch name {
+	case "min", "max":
+		x, y := atom(0), atom(1)
+		if x.t.Elem != y.t.Elem || x.t.Rank() != 0 || y.t.Rank() != 0 {
+			l.fail(at, "%s of different types", name)
+		}
+		return b.let1(name, &BinOpE{Op: name, X: x.a, Y: y.a}, x.t)
+	case "|>":
+		return l.apply(b, args[1], args[:1], at)
+	case "<|":
+		return l.apply(b, args[0], args[1:], at)
+	case "apply-left":
+		return l.apply(b, args[0], []lv{args[1], args[2]}, at)
+	case "apply-right":
+		return l.apply(b, args[0], []lv{args[2], args[1]}, at)
+	case "map", "map1", "map2", "map3", "map4", "map5":
+		return l.mapN(b, args[0], args[1:], at)
+	case "reduce", "reduce_comm":
+		return l.reduce(b, args[0], args[1], args[2], false, at)
+	case "scan":
+		return l.reduce(b, args[0], args[1], args[2], true, at)
+	case "all", "any":
+		m := l.mapN(b, args[0], args[1:], at)
+		op, ne := "&&", true
+		if name == "any" {
+			op, ne = "||", false
+		}
+		return l.reduce(b, &lvBuiltin{name: op}, &lvAtom{C(value.MkBool(ne)), Scalar(value.Bool)}, m, false, at)
+	case "hist":
+		ne := atom(1)
+		k := l.toI64(b, atom(2))
+		dest := b.let1("hist", &ReplicateE{N: k, X: ne.a}, ne.t.ArrayOf(k))
+		return l.hist(b, dest, args[0], ne, args[3], args[4], at)
+	case "reduce_by_index":
+		return l.hist(b, atom(0), args[1], atom(2), args[3], args[4], at)
+	case "scatter":
+		dest := atom(0)
+		arrs, w, params, elems := l.rows(b, []lv{args[1], args[2]}, at)
+		is, vs := elems[0].(*lvAtom), elems[1].(*lvAtom)
+		lam := &Lambda{Params: params, Ret: []Type{is.t, vs.t}, Body: &Body{Res: []Atom{is.a, vs.a}}}
+		if dest.a.IsConst() {
+			l.fail(at, "scatter into a constant")
+		}
+		return b.let1("scatter", &ScatterE{Dest: dest.a.Name, W: w, Arrs: arrs, Map: lam}, noUnique(dest.t))
+	case "iota":
+		n := l.toI64(b, atom(0))
+		return b.let1("iota", &IotaE{N: n}, Type{Elem: value.I64, Shape: []Atom{n}})
+	case "replicate":
+		n := l.toI64(b, atom(0))
+		as, ts := l.flatten(args[1], at)
+		var outs []Atom
+		var outTs []Type
+		for i, a := range as {
+			t := ts[i].ArrayOf(n)
+			outs = append(outs, b.let("rep", &ReplicateE{N: n, X: a}, t)[0])
+			outTs = append(outTs, t)
+		}
+		return rebuild(args[1], outs, outTs, 1)
+	case "zip", "zip2", "zip3", "zip4", "zip5":
+		t := &lvTuple{rank: 1}
+		for _, a := range args {
+			if len(leafShape(a)) == 0 {
+				l.fail(at, "zip of a value that is not an array")
+			}
+			t.elems = append(t.elems, a)
+		}
+		return t
+	case "unzip", "unzip2", "unzip3", "unzip4", "unzip5":
+		t, ok := args[0].(*lvTuple)
+		if !ok || t.rank == 0 {
+			l.fail(at, "unzip of a value that is not an array of tuples")
+		}
+		return &lvTuple{elems: t.elems}
+	case "length":
+		sh := leafShape(args[0])
+		if len(sh) == 0 {
+			l.fail(at, "length of a value that is not an array")
+		}
+		return &lvAtom{sh[0], Scalar(value.I64)}
+	case "transpose", "copy":
+		as, ts := l.flatten(args[0], at)
+		var outs []Atom
+		var outTs []Type
+		for i, a := range as {
+			t := noUnique(ts[i])
+			var e Exp = &CopyE{Arr: a.Name}
+			if name == "transpose" {
+				if t.Rank() < 2 {
+					l.fail(at, "transpose of an array of rank %d", t.Rank())
+				}
+				e = &TransposeE{Arr: a.Name}
+				t.Shape = append([]Atom{t.Shape[1], t.Shape[0]}, t.Shape[2:]...)
+			}
+			if a.IsConst() {
+				outs, outTs = append(outs, a), append(outTs, t)
+				continue
+			}
+			outs = append(outs, b.let(name, e, t)[0])
+			outTs = append(outTs, t)
+		}
+		return rebuild(args[0], outs, outTs, 0)
+	case "opaque":
+		return args[0]
+	}
+	l.fail(at, "the function %s is not known to the IR", name)
+	return nil
+}
+
+func noUnique(t Type) Type {
+	t.Unique = false
+	return t
+}
+
+// rows makes lambda parameters for one element of each input array (the
+// inputs must share their outer size) and the element values over them.
+func (l *lowerer) rows(b *builder, inputs []lv, at syntax.Node) (arrs []string, w Atom, params []Param, elems []lv) {
+	for i, in := range inputs {
+		sh := leafShape(in)
+		if len(sh) == 0 {
+			l.fail(at, "a SOAC over a value that is not an array")
+		}
+		if i == 0 {
+			w = sh[0]
+		} else if sh[0] != w {
+			l.fail(at, "SOAC inputs of different sizes (%s and %s)", w, sh[0])
+		}
+		as, ts := l.flatten(in, at)
+		var pas []Atom
+		var pts []Type
+		for k, a := range as {
+			if a.IsConst() {
+				l.fail(at, "a SOAC over a constant")
+			}
+			p := Param{l.fresh(a.Name), ts[k].Row()}
+			params = append(params, p)
+			arrs = append(arrs, a.Name)
+			pas = append(pas, V(p.Name))
+			pts = append(pts, p.T)
+		}
+		elems = append(elems, rebuild(in, pas, pts, -1))
+	}
+	return
+}
+
+// lambda lowers f applied to elems in a new body, whose results must have
+// sizes that do not depend on the element.
+func (l *lowerer) lambda(f lv, params []Param, elems []lv, at syntax.Node) (*Lambda, lv) {
+	lb := &builder{l: l}
+	r := l.apply(lb, f, elems, at)
+	res, ts := l.flatten(r, at)
+	local := map[string]bool{}
+	for _, p := range params {
+		local[p.Name] = true
+	}
+	for _, st := range lb.stms {
+		for _, p := range st.Pat {
+			local[p.Name] = true
+		}
+	}
+	for _, t := range ts {
+		for _, d := range t.Shape {
+			if local[d.Name] {
+				l.fail(at, "a function whose result size depends on its argument (irregular nested arrays)")
+			}
+		}
+	}
+	return &Lambda{Params: params, Ret: ts, Body: &Body{Stms: lb.stms, Res: res}}, r
+}
+
+func (l *lowerer) mapN(b *builder, f lv, inputs []lv, at syntax.Node) lv {
+	arrs, w, params, elems := l.rows(b, inputs, at)
+	lam, r := l.lambda(f, params, elems, at)
+	ts := make([]Type, len(lam.Ret))
+	for i, t := range lam.Ret {
+		ts[i] = t.ArrayOf(w)
+	}
+	outs := b.let("map", &ScremaE{W: w, Arrs: arrs, Map: lam}, ts...)
+	return rebuild(r, outs, ts, 1)
+}
+
+// reduce lowers reduce (or scan, when scan is set) op ne xs.
+func (l *lowerer) reduce(b *builder, op, ne, xs lv, scan bool, at syntax.Node) lv {
+	arrs, w, params, _ := l.rows(b, []lv{xs}, at)
+	nes, nts := l.flatten(ne, at)
+	if len(nes) != len(params) {
+		l.fail(at, "a neutral element that does not match the array's elements")
+	}
+	for i, p := range params {
+		if !p.T.Equal(nts[i]) {
+			l.fail(at, "a neutral element of type %s for elements of type %s", nts[i], p.T)
+		}
+	}
+	id := identity(params)
+	var xps, yps []Param
+	var xas, yas []Atom
+	for _, t := range nts {
+		x, y := Param{l.fresh("x"), t}, Param{l.fresh("y"), t}
+		xps, yps = append(xps, x), append(yps, y)
+		xas, yas = append(xas, V(x.Name)), append(yas, V(y.Name))
+	}
+	opLam, _ := l.lambda(op, append(xps, yps...), []lv{rebuild(ne, xas, nts, 0), rebuild(ne, yas, nts, 0)}, at)
+	if err := sameTypes("the operator's result", opLam.Ret, nts); err != nil {
+		l.fail(at, "an operator whose result does not match its operands")
+	}
+	seg := &SegOp{Lam: opLam, Nes: nes}
+	s := &ScremaE{W: w, Arrs: arrs, Map: id}
+	if scan {
+		s.Scans = []*SegOp{seg}
+		ts := make([]Type, len(nts))
+		for i, t := range nts {
+			ts[i] = t.ArrayOf(w)
+		}
+		return rebuild(ne, b.let("scan", s, ts...), ts, 1)
+	}
+	s.Reds = []*SegOp{seg}
+	return rebuild(ne, b.let("red", s, nts...), nts, 0)
+}
+
+// identity is \params -> params, the map lambda of a plain reduce or scan.
+func identity(params []Param) *Lambda {
+	res := make([]Atom, len(params))
+	for i, p := range params {
+		res[i] = V(p.Name)
+	}
+	return &Lambda{Params: params, Ret: paramTypes(params), Body: &Body{Res: res}}
+}
+
+func (l *lowerer) hist(b *builder, dest *lvAtom, op lv, ne *lvAtom, is, vs lv, at syntax.Node) lv {
+	if dest.a.IsConst() || dest.t.Rank() != 1 {
+		l.fail(at, "a histogram of values that are not scalars")
+	}
+	arrs, w, params, elems := l.rows(b, []lv{is, vs}, at)
+	ia, ok1 := elems[0].(*lvAtom)
+	va, ok2 := elems[1].(*lvAtom)
+	if !ok1 || !ok2 {
+		l.fail(at, "a histogram of tuples")
+	}
+	x, y := Param{l.fresh("x"), ne.t}, Param{l.fresh("y"), ne.t}
+	opLam, _ := l.lambda(op, []Param{x, y}, []lv{&lvAtom{V(x.Name), x.T}, &lvAtom{V(y.Name), y.T}}, at)
+	lam := &Lambda{Params: params, Ret: []Type{ia.t, va.t}, Body: &Body{Res: []Atom{ia.a, va.a}}}
+	h := &HistE{Dest: dest.a.Name, W: w, Arrs: arrs, Op: &SegOp{Lam: opLam, Nes: []Atom{ne.a}}, Map: lam}
+	return b.let1("hist", h, noUnique(dest.t))
+}

@@ -1,0 +1,260 @@
+package ir
+
+import (
+	"fut/eval/value"
+	"fut/interp/syntax"
+)
+
+// apply inlines a call: a closure's body is lowered with its parameters
+// bound to the arguments; a builtin emits its statements.
+func (l *lowerer) apply(b *builder, f lv, args []lv, at syntax.Node) lv {
+	for len(args) > 0 {
+		switch fn := f.(type) {
+		case *lvClosure:
+			all := append(append([]lv{}, fn.args...), args...)
+			if len(all) < len(fn.params) {
+				c := *fn
+				c.args = all
+				return &c
+			}
+			env := fn.env
+			for i, p := range fn.params {
+				env = l.bindPat(env, p, all[i])
+			}
+			l.depth++
+			if l.depth > maxInlineDepth {
+				l.fail(at, "recursion too deep while inlining %s", fn.name)
+			}
+			f = l.expr(b, env, fn.body, value.NoPrim)
+			l.depth--
+			args = all[len(fn.params):]
+		case *lvBuiltin:
+			arity, ok := builtinArity(fn.name)
+			if !ok {
+				l.fail(at, "the function %s is not known to the IR", fn.name)
+			}
+			all := append(append([]lv{}, fn.args...), args...)
+			if len(all) < arity {
+				return &lvBuiltin{name: fn.name, args: all}
+			}
+			f = l.callBuiltin(b, fn.name, all[:arity], at)
+			args = all[arity:]
+		default:
+			l.fail(at, "applying a value that is not a function")
+		}
+	}
+	return f
+}
+
+func (l *lowerer) ifExpr(b *builder, env *lenv, e *syntax.If, hint Prim) lv {
+	c := l.scalar(b, env, e.Cond, value.Bool)
+	tb, eb := &builder{l: l}, &builder{l: l}
+	tv := l.expr(tb, env, e.Then, hint)
+	if a, ok := tv.(*lvAtom); ok && hint == value.NoPrim {
+		hint = a.t.Elem
+	}
+	ev := l.expr(eb, env, e.Else, hint)
+	ta, tt := l.flatten(tv, e.Then)
+	ea, et := l.flatten(ev, e.Else)
+	if len(ta) != len(ea) {
+		l.fail(e, "branches of different shapes")
+	}
+	for i := range tt {
+		if !tt[i].Equal(et[i]) {
+			l.fail(e, "branches whose types or sizes differ (%s and %s)", tt[i], et[i])
+		}
+	}
+	ie := &IfE{Cond: c.a, Then: &Body{tb.stms, ta}, Else: &Body{eb.stms, ea}, Ret: tt}
+	return rebuild(tv, b.let("if", ie, tt...), tt, 0)
+}
+
+func (l *lowerer) loop(b *builder, env *lenv, e *syntax.Loop) lv {
+	if len(e.Sizes) > 0 {
+		l.fail(e, "a loop with size binders")
+	}
+	var init lv
+	if e.Init != nil {
+		init = l.expr(b, env, e.Init, value.NoPrim)
+	} else {
+		init = l.patValue(env, e.Pat)
+	}
+	atoms, types := l.flatten(init, e)
+	params := make([]Param, len(atoms))
+	pAtoms := make([]Atom, len(atoms))
+	for i, t := range types {
+		params[i] = Param{l.fresh("acc"), t}
+		pAtoms[i] = V(params[i].Name)
+	}
+	inner := l.bindPat(env, e.Pat, rebuild(init, pAtoms, types, 0))
+	lb := &builder{l: l}
+	loopE := &LoopE{Params: params, Init: atoms, I: l.fresh("i")}
+	switch f := e.Form.(type) {
+	case *syntax.For:
+		n := l.scalar(b, env, f.Bound, value.NoPrim)
+		loopE.Bound = l.toI64(b, n)
+		var iv lv = &lvAtom{V(loopE.I), Scalar(value.I64)}
+		if n.t.Elem != value.I64 {
+			iv = lb.let1(f.I.Name, &ConvE{To: n.t.Elem, X: V(loopE.I)}, n.t)
+		}
+		inner = inner.bind(f.I.Name, iv)
+	case *syntax.ForIn:
+		xs := l.expr(b, env, f.Arr, value.NoPrim)
+		shape := leafShape(xs)
+		if len(shape) == 0 {
+			l.fail(f.Arr, "for … in over a value that is not an array")
+		}
+		loopE.Bound = shape[0]
+		inner = l.bindPat(inner, f.Pat, l.indexValue(lb, xs, []Atom{V(loopE.I)}, f))
+	default:
+		l.fail(e, "while loops are not lowered yet")
+	}
+	rv := l.expr(lb, inner, e.Body, value.NoPrim)
+	ra, rt := l.flatten(rv, e.Body)
+	if len(ra) != len(atoms) {
+		l.fail(e, "a loop body whose result does not match the loop's variables")
+	}
+	for i := range rt {
+		if !rt[i].Equal(types[i]) {
+			l.fail(e, "a loop whose variables change type or size (%s to %s)", types[i], rt[i])
+		}
+	}
+	loopE.Body = &Body{Stms: lb.stms, Res: ra}
+	return rebuild(init, b.let("loop", loopE, types...), types, 0)
+}
+
+// patValue is the current value of a pattern's variables (loop p for … with
+// no initial value).
+func (l *lowerer) patValue(env *lenv, p syntax.Pat) lv {
+	switch p := p.(type) {
+	case *syntax.PId:
+		return l.lookup(env, p.Name, p)
+	case *syntax.PParen:
+		return l.patValue(env, p.P)
+	case *syntax.PAscript:
+		return l.patValue(env, p.P)
+	case *syntax.PTuple:
+		t := &lvTuple{}
+		for _, q := range p.Elems {
+			t.elems = append(t.elems, l.patValue(env, q))
+		}
+		return t
+	}
+	l.fail(p, "a loop pattern without an initial value")
+	return nil
+}
+
+func (l *lowerer) toI64(b *builder, x *lvAtom) Atom {
+	if x.t.Elem == value.I64 {
+		return x.a
+	}
+	if !x.t.Elem.IsInt() || x.t.Rank() != 0 {
+		l.fail(nil, "a size or index of type %s", x.t)
+	}
+	if x.a.IsConst() {
+		return C(value.Convert(x.a.Val, value.I64))
+	}
+	return b.let("i64", &ConvE{To: value.I64, X: x.a}, Scalar(value.I64))[0]
+}
+
+func (l *lowerer) index(b *builder, env *lenv, e *syntax.Index) lv {
+	x := l.expr(b, env, e.X, value.NoPrim)
+	idx := l.indices(b, env, e.Indices, e)
+	return l.indexValue(b, x, idx, e)
+}
+
+func (l *lowerer) indices(b *builder, env *lenv, ds []*syntax.DimIndex, at syntax.Node) []Atom {
+	var idx []Atom
+	for _, d := range ds {
+		if d.IsSlice || d.Fix == nil {
+			l.fail(at, "slices are not lowered yet")
+		}
+		idx = append(idx, l.toI64(b, l.scalar(b, env, d.Fix, value.I64)))
+	}
+	return idx
+}
+
+// indexValue is v[idx…] for an array (of tuples).
+func (l *lowerer) indexValue(b *builder, v lv, idx []Atom, at syntax.Node) lv {
+	switch v := v.(type) {
+	case *lvAtom:
+		if len(idx) > v.t.Rank() {
+			l.fail(at, "too many indices")
+		}
+		t := Type{Elem: v.t.Elem, Shape: v.t.Shape[len(idx):]}
+		return b.let1("elem", &IndexE{Arr: v.a.Name, Idx: idx}, t)
+	case *lvTuple:
+		if len(idx) > v.rank {
+			l.fail(at, "too many indices")
+		}
+		out := &lvTuple{names: v.names, rank: v.rank - len(idx)}
+		for _, x := range v.elems {
+			out.elems = append(out.elems, l.indexValue(b, x, idx, at))
+		}
+		return out
+	}
+	l.fail(at, "indexing a function")
+	return nil
+}
+
+// update is dest with path = v (a fresh array; dest is consumed).
+func (l *lowerer) update(b *builder, env *lenv, dest lv, path []syntax.PathElem, ve syntax.Expr, at syntax.Node) lv {
+	if len(path) != 1 {
+		l.fail(at, "an update path of more than one step")
+	}
+	pe := path[0]
+	if pe.Field != "" {
+		t, ok := dest.(*lvTuple)
+		if !ok || t.rank != 0 {
+			l.fail(at, "a field update of a value that is not a record")
+		}
+		out := &lvTuple{names: t.names}
+		found := false
+		for i, x := range t.elems {
+			name := ""
+			if t.names != nil {
+				name = t.names[i]
+			}
+			if name == pe.Field {
+				x = l.expr(b, env, ve, value.NoPrim)
+				found = true
+			}
+			out.elems = append(out.elems, x)
+		}
+		if !found {
+			l.fail(at, "no field %s", pe.Field)
+		}
+		return out
+	}
+	idx := l.indices(b, env, pe.Indices, at)
+	var hint Prim
+	if a, ok := dest.(*lvAtom); ok {
+		hint = a.t.Elem
+	}
+	v := l.expr(b, env, ve, hint)
+	var upd func(d, x lv) lv
+	upd = func(d, x lv) lv {
+		switch d := d.(type) {
+		case *lvAtom:
+			xa, ok := x.(*lvAtom)
+			if !ok || d.t.Rank() != len(idx) || xa.t.Rank() != 0 || d.a.IsConst() {
+				l.fail(at, "an update of a row (only single elements are lowered yet)")
+			}
+			t := d.t
+			t.Unique = false
+			return b.let1(d.a.Name, &UpdateE{Arr: d.a.Name, Idx: idx, X: xa.a}, t)
+		case *lvTuple:
+			xt, ok := x.(*lvTuple)
+			if !ok || len(xt.elems) != len(d.elems) {
+				l.fail(at, "an update with a value of another shape")
+			}
+			out := &lvTuple{names: d.names, rank: d.rank}
+			for i := range d.elems {
+				out.elems = append(out.elems, upd(d.elems[i], xt.elems[i]))
+			}
+			return out
+		}
+		l.fail(at, "an update of a function")
+		return nil
+	}
+	return upd(dest, v)
+}

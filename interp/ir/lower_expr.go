@@ -1,0 +1,521 @@
+package ir
+
+import (
+	"math/big"
+
+	"fut/eval/value"
+	"fut/interp/syntax"
+)
+
+const maxInlineDepth = 200
+
+// expr lowers e, emitting statements into b. hint is the primitive type an
+// overloaded literal should take when the checker left it open.
+func (l *lowerer) expr(b *builder, env *lenv, e syntax.Expr, hint Prim) lv {
+	switch e := e.(type) {
+	case *syntax.IntLit:
+		return &lvAtom{C(l.intLit(e, e.Value, hint)), Scalar(l.litType(e, hint, value.I32))}
+	case *syntax.CharLit:
+		return &lvAtom{C(l.intLit(e, big.NewInt(int64(e.Value)), hint)), Scalar(l.litType(e, hint, value.I32))}
+	case *syntax.FloatLit:
+		t := l.litType(e, hint, value.F64)
+		return &lvAtom{C(value.MkFloat(t, e.Value)), Scalar(t)}
+	case *syntax.BoolLit:
+		return &lvAtom{C(value.MkBool(e.Value)), Scalar(value.Bool)}
+	case *syntax.Var:
+		return l.variable(b, env, e)
+	case *syntax.Paren:
+		return l.expr(b, env, e.X, hint)
+	case *syntax.Ascript:
+		return l.expr(b, env, e.X, hint)
+	case *syntax.Coerce:
+		return l.expr(b, env, e.X, hint)
+	case *syntax.Attr:
+		return l.expr(b, env, e.X, hint)
+	case *syntax.TupleLit:
+		t := &lvTuple{}
+		for _, x := range e.Elems {
+			t.elems = append(t.elems, l.expr(b, env, x, value.NoPrim))
+		}
+		if len(t.elems) == 0 {
+			l.fail(e, "the empty tuple")
+		}
+		return t
+	case *syntax.RecordLit:
+		var names []string
+		var elems []lv
+		for _, f := range e.Fields {
+			names = append(names, f.Name)
+			elems = append(elems, l.expr(b, env, f.Value, value.NoPrim))
+		}
+		names, elems = sortRecord(names, elems)
+		return &lvTuple{names: names, elems: elems}
+	case *syntax.ArrayLit:
+		return l.arrayLit(b, env, e, hint)
+	case *syntax.Project:
+		return l.project(e, l.expr(b, env, e.X, value.NoPrim), e.Field)
+	case *syntax.Negate:
+		if lit, ok := l.negLit(e, hint); ok {
+			return lit
+		}
+		x := l.scalar(b, env, e.X, hint)
+		return b.let1("neg", &UnOpE{Op: "neg", Args: []Atom{x.a}}, x.t)
+	case *syntax.Not:
+		x := l.scalar(b, env, e.X, hint)
+		return b.let1("not", &UnOpE{Op: "not", Args: []Atom{x.a}}, x.t)
+	case *syntax.Binary:
+		return l.binary(b, env, e, hint)
+	case *syntax.Apply:
+		f := l.expr(b, env, e.Fn, value.NoPrim)
+		args := make([]lv, len(e.Args))
+		for i, a := range e.Args {
+			args[i] = l.expr(b, env, a, value.NoPrim)
+		}
+		return l.apply(b, f, args, e)
+	case *syntax.Lambda:
+		return &lvClosure{name: "lambda", params: e.Params, body: e.Body, env: env}
+	case *syntax.OpSection:
+		if e.Backtick {
+			return l.lookup(env, e.Op.String(), e)
+		}
+		return l.operator(env, e.Op, e)
+	case *syntax.LeftSection:
+		x := l.expr(b, env, e.L, value.NoPrim)
+		return l.partial(l.operator(env, e.Op, e), x, 0)
+	case *syntax.RightSection:
+		y := l.expr(b, env, e.R, value.NoPrim)
+		return l.partial(l.operator(env, e.Op, e), y, 1)
+	case *syntax.ProjectSection:
+		return &lvBuiltin{name: "project:" + joinFields(e.Fields)}
+	case *syntax.LetIn:
+		if len(e.Sizes) > 0 {
+			l.fail(e, "let with size binders")
+		}
+		v := l.expr(b, env, e.Value, value.NoPrim)
+		return l.expr(b, l.bindPat(env, e.Pat, v), e.Body, hint)
+	case *syntax.LetFun:
+		fb := e.Fun
+		var c lv = &lvClosure{name: fb.Name, params: fb.Params, body: fb.Body, env: env}
+		if len(fb.Params) == 0 {
+			c = l.expr(b, env, fb.Body, value.NoPrim)
+		}
+		return l.expr(b, env.bind(fb.Name, c), e.Body, hint)
+	case *syntax.If:
+		return l.ifExpr(b, env, e, hint)
+	case *syntax.Loop:
+		return l.loop(b, env, e)
+	case *syntax.Index:
+		return l.index(b, env, e)
+	case *syntax.LetWith:
+		dest := l.lookup(env, e.Dest.Name.Name, e.Dest)
+		v := l.update(b, env, dest, e.Path, e.Value, e)
+		return l.expr(b, env.bind(e.Dest.Name.Name, v), e.Body, hint)
+	case *syntax.Update:
+		dest := l.expr(b, env, e.X, value.NoPrim)
+		return l.update(b, env, dest, e.Path, e.Value, e)
+	}
+	l.fail(e, "%s is not supported by the IR yet", describe(e))
+	return nil
+}
+
+func describe(e syntax.Expr) string {
+	switch e.(type) {
+	case *syntax.Match:
+		return "match"
+	case *syntax.Constr:
+		return "a sum-type constructor"
+	case *syntax.Range:
+		return "a range"
+	case *syntax.StringLit:
+		return "a string literal"
+	case *syntax.Assert:
+		return "assert"
+	case *syntax.Hole:
+		return "a hole"
+	case *syntax.QualParen:
+		return "M.(e)"
+	case *syntax.IndexSection:
+		return "an index section"
+	}
+	return "this expression"
+}
+
+func joinFields(fs []string) string {
+	s := ""
+	for i, f := range fs {
+		if i > 0 {
+			s += "."
+		}
+		s += f
+	}
+	return s
+}
+
+func (l *lowerer) litType(e syntax.Expr, hint, def Prim) Prim {
+	if l.info != nil {
+		if p, ok := l.info.LitType(e); ok {
+			if t := value.ParsePrimType(string(p)); t != value.NoPrim {
+				return t
+			}
+		}
+	}
+	switch x := e.(type) {
+	case *syntax.IntLit:
+		if x.Suffix != "" {
+			return value.ParsePrimType(string(x.Suffix))
+		}
+	case *syntax.FloatLit:
+		if x.Suffix != "" {
+			return value.ParsePrimType(string(x.Suffix))
+		}
+	}
+	if hint != value.NoPrim {
+		return hint
+	}
+	return def
+}
+
+func (l *lowerer) intLit(e syntax.Expr, v *big.Int, hint Prim) value.Prim {
+	t := l.litType(e, hint, value.I32)
+	if t.IsFloat() {
+		f, _ := new(big.Float).SetInt(v).Float64()
+		return value.MkFloat(t, f)
+	}
+	if t.IsUnsigned() {
+		return value.MkUint(t, v.Uint64())
+	}
+	return value.MkInt(t, v.Int64())
+}
+
+// negLit folds -literal into a constant.
+func (l *lowerer) negLit(e *syntax.Negate, hint Prim) (lv, bool) {
+	x := e.X
+	for {
+		p, ok := x.(*syntax.Paren)
+		if !ok {
+			break
+		}
+		x = p.X
+	}
+	switch lit := x.(type) {
+	case *syntax.IntLit:
+		t := l.litType(e, value.NoPrim, l.litType(lit, hint, value.I32))
+		var p value.Prim
+		if t.IsFloat() {
+			f, _ := new(big.Float).SetInt(lit.Value).Float64()
+			p = value.MkFloat(t, -f)
+		} else {
+			p = value.MkInt(t, -lit.Value.Int64())
+		}
+		return &lvAtom{C(p), Scalar(t)}, true
+	case *syntax.FloatLit:
+		t := l.litType(e, value.NoPrim, l.litType(lit, hint, value.F64))
+		return &lvAtom{C(value.MkFloat(t, -lit.Value)), Scalar(t)}, true
+	}
+	return nil, false
+}
+
+// scalar lowers e, which must give one scalar or array.
+func (l *lowerer) scalar(b *builder, env *lenv, e syntax.Expr, hint Prim) *lvAtom {
+	v := l.expr(b, env, e, hint)
+	a, ok := v.(*lvAtom)
+	if !ok {
+		l.fail(e, "expected a scalar or an array of scalars here")
+	}
+	return a
+}
+
+func (l *lowerer) variable(b *builder, env *lenv, e *syntax.Var) lv {
+	q := e.Name
+	if len(q.Quals) == 0 {
+		return l.lookup(env, q.Name, e)
+	}
+	// r.x.y on a local or global record, or M.f of a numeric module.
+	if v, ok := env.lookup(q.Quals[0]); ok {
+		return l.projectPath(e, v, append(q.Quals[1:], q.Name))
+	}
+	if _, ok := numericModule(q.Quals[0]); ok && len(q.Quals) == 1 {
+		return l.moduleMember(b, q.Quals[0], q.Name, e)
+	}
+	if val, ok := l.g.Value(q.Quals[0]); ok {
+		if _, isFun := val.(*value.Fun); !isFun {
+			v := l.lookup(env, q.Quals[0], e)
+			return l.projectPath(e, v, append(q.Quals[1:], q.Name))
+		}
+	}
+	l.fail(e, "the qualified name %s (modules other than the numeric ones are not lowered yet)", q)
+	return nil
+}
+
+func (l *lowerer) projectPath(at syntax.Node, v lv, fields []string) lv {
+	for _, f := range fields {
+		v = l.project(at, v, f)
+	}
+	return v
+}
+
+func (l *lowerer) project(at syntax.Node, v lv, field string) lv {
+	t, ok := v.(*lvTuple)
+	if !ok {
+		l.fail(at, "field %s of a value that is not a record", field)
+	}
+	x, ok := t.field(field)
+	if !ok {
+		l.fail(at, "no field %s", field)
+	}
+	return x
+}
+
+// operator is (op) as a function value.
+func (l *lowerer) operator(env *lenv, op syntax.QualName, at syntax.Node) lv {
+	if len(op.Quals) == 0 {
+		if v, ok := env.lookup(op.Name); ok {
+			return v
+		}
+	}
+	if _, ok := binOpName(op.Name); ok {
+		return &lvBuiltin{name: op.Name}
+	}
+	if op.Name == "|>" || op.Name == "<|" {
+		return &lvBuiltin{name: op.Name}
+	}
+	return l.lookup(env, op.String(), at)
+}
+
+// partial fixes argument k (0 or 1) of a two-argument function.
+func (l *lowerer) partial(f lv, x lv, k int) lv {
+	if k == 0 {
+		return &lvBuiltin{name: "apply-left", args: []lv{f, x}}
+	}
+	return &lvBuiltin{name: "apply-right", args: []lv{f, x}}
+}
+
+func binOpName(op string) (string, bool) {
+	if _, ok := value.LookupBinOp(op); ok {
+		return op, true
+	}
+	return "", false
+}
+
+func (l *lowerer) binary(b *builder, env *lenv, e *syntax.Binary, hint Prim) lv {
+	switch e.Op.Name {
+	case "|>":
+		x := l.expr(b, env, e.L, value.NoPrim)
+		return l.apply(b, l.expr(b, env, e.R, value.NoPrim), []lv{x}, e)
+	case "<|":
+		f := l.expr(b, env, e.L, value.NoPrim)
+		return l.apply(b, f, []lv{l.expr(b, env, e.R, value.NoPrim)}, e)
+	}
+	if e.Backtick || len(e.Op.Quals) > 0 {
+		f := l.lookup(env, e.Op.String(), e)
+		if len(e.Op.Quals) > 0 {
+			f = l.variable(b, env, &syntax.Var{Loc: e.Loc, Name: e.Op})
+		}
+		x := l.expr(b, env, e.L, value.NoPrim)
+		y := l.expr(b, env, e.R, value.NoPrim)
+		return l.apply(b, f, []lv{x, y}, e)
+	}
+	if v, ok := env.lookup(e.Op.Name); ok {
+		x := l.expr(b, env, e.L, value.NoPrim)
+		y := l.expr(b, env, e.R, value.NoPrim)
+		return l.apply(b, v, []lv{x, y}, e)
+	}
+	if _, ok := binOpName(e.Op.Name); !ok {
+		f := l.lookup(env, e.Op.Name, e)
+		x := l.expr(b, env, e.L, value.NoPrim)
+		y := l.expr(b, env, e.R, value.NoPrim)
+		return l.apply(b, f, []lv{x, y}, e)
+	}
+	if e.Op.Name == "&&" || e.Op.Name == "||" {
+		return l.shortCircuit(b, env, e)
+	}
+	// Lower a literal operand after the other, so that it can take the
+	// other's type when the checker left it open.
+	opHint := hint
+	if bop, _ := value.LookupBinOp(e.Op.Name); bop.IsComparison() {
+		opHint = value.NoPrim
+	}
+	var x, y *lvAtom
+	if isLiteral(e.L) && !isLiteral(e.R) {
+		y = l.scalar(b, env, e.R, opHint)
+		x = l.scalar(b, env, e.L, y.t.Elem)
+	} else {
+		x = l.scalar(b, env, e.L, opHint)
+		y = l.scalar(b, env, e.R, x.t.Elem)
+	}
+	return l.binop(b, e.Op.Name, x, y, e)
+}
+
+func (l *lowerer) binop(b *builder, op string, x, y *lvAtom, at syntax.Node) *lvAtom {
+	if x.t.Rank() != 0 || y.t.Rank() != 0 {
+		l.fail(at, "the operator %s on arrays", op)
+	}
+	if x.t.Elem != y.t.Elem {
+		l.fail(at, "the operator %s on %s and %s", op, x.t, y.t)
+	}
+	return b.let1(opBase(op), &BinOpE{Op: op, X: x.a, Y: y.a}, binOpResult(op, x.t.Elem))
+}
+
+func opBase(op string) string {
+	names := map[string]string{"+": "sum", "-": "dif", "*": "prod", "/": "quot", "<": "lt", ">": "gt",
+		"==": "eq", "!=": "neq", "<=": "le", ">=": "ge", "**": "pow", "%": "mod"}
+	if n, ok := names[op]; ok {
+		return n
+	}
+	return "op"
+}
+
+func isLiteral(e syntax.Expr) bool {
+	switch x := e.(type) {
+	case *syntax.IntLit, *syntax.FloatLit, *syntax.CharLit:
+		return true
+	case *syntax.Paren:
+		return isLiteral(x.X)
+	case *syntax.Negate:
+		return isLiteral(x.X)
+	}
+	return false
+}
+
+// shortCircuit lowers a && b and a || b: the right operand runs only when
+// needed, as in the source.
+func (l *lowerer) shortCircuit(b *builder, env *lenv, e *syntax.Binary) lv {
+	x := l.scalar(b, env, e.L, value.Bool)
+	rb := &builder{l: l}
+	y := l.scalar(rb, env, e.R, value.Bool)
+	if len(rb.stms) == 0 {
+		return l.binop(b, e.Op.Name, x, y, e)
+	}
+	short := &Body{Res: []Atom{C(value.MkBool(e.Op.Name == "||"))}}
+	long := &Body{Stms: rb.stms, Res: []Atom{y.a}}
+	ie := &IfE{Cond: x.a, Then: long, Else: short, Ret: []Type{Scalar(value.Bool)}}
+	if e.Op.Name == "||" {
+		ie.Then, ie.Else = short, long
+	}
+	return b.let1("cond", ie, Scalar(value.Bool))
+}
+
+func (l *lowerer) arrayLit(b *builder, env *lenv, e *syntax.ArrayLit, hint Prim) lv {
+	if len(e.Elems) == 0 {
+		l.fail(e, "an empty array literal")
+	}
+	elems := make([]lv, len(e.Elems))
+	for i, x := range e.Elems {
+		elems[i] = l.expr(b, env, x, hint)
+		if a, ok := elems[i].(*lvAtom); ok && hint == value.NoPrim {
+			hint = a.t.Elem
+		}
+	}
+	var cols [][]Atom
+	var ts []Type
+	for i, v := range elems {
+		as, vts := l.flatten(v, e)
+		if i == 0 {
+			cols = make([][]Atom, len(as))
+			ts = vts
+		}
+		if len(as) != len(cols) {
+			l.fail(e, "array elements of different shapes")
+		}
+		for k, a := range as {
+			if !vts[k].Equal(ts[k]) {
+				l.fail(e, "array elements of different types or sizes")
+			}
+			cols[k] = append(cols[k], a)
+		}
+	}
+	atoms := make([]Atom, len(cols))
+	types := make([]Type, len(cols))
+	for k, col := range cols {
+		t := ts[k].ArrayOf(I64(int64(len(col))))
+		atoms[k] = b.let("arr", &ArrayE{Elem: ts[k], Elems: col}, t)[0]
+		types[k] = t
+	}
+	return rebuild(elems[0], atoms, types, 1)
+}
+
+// bindPat binds a pattern to a value, binding the sizes its type
+// annotations name (def f [n] (xs: [n]t) binds n to xs's length).
+func (l *lowerer) bindPat(env *lenv, p syntax.Pat, v lv) *lenv {
+	switch p := p.(type) {
+	case *syntax.PId:
+		return env.bind(p.Name, v)
+	case *syntax.PWild:
+		return env
+	case *syntax.PParen:
+		return l.bindPat(env, p.P, v)
+	case *syntax.PAttr:
+		return l.bindPat(env, p.P, v)
+	case *syntax.PAscript:
+		env = l.bindSizes(env, p.Type, v)
+		return l.bindPat(env, p.P, v)
+	case *syntax.PTuple:
+		t, ok := v.(*lvTuple)
+		if !ok || t.rank != 0 || len(t.elems) != len(p.Elems) || t.names != nil && !isTupleNames(t.names) {
+			l.fail(p, "a tuple pattern on a value that is not such a tuple")
+		}
+		for i, q := range p.Elems {
+			env = l.bindPat(env, q, t.elems[i])
+		}
+		return env
+	case *syntax.PRecord:
+		t, ok := v.(*lvTuple)
+		if !ok || t.rank != 0 {
+			l.fail(p, "a record pattern on a value that is not a record")
+		}
+		for _, f := range p.Fields {
+			x, ok := t.field(f.Name)
+			if !ok {
+				l.fail(f, "no field %s", f.Name)
+			}
+			env = l.bindPat(env, f.Pat, x)
+		}
+		return env
+	}
+	l.fail(p, "this pattern (literals and constructors are not lowered yet)")
+	return nil
+}
+
+func isTupleNames(ns []string) bool { return value.IsTupleRecord(ns) }
+
+// bindSizes binds the size names of an array type annotation to the
+// dimensions of v.
+func (l *lowerer) bindSizes(env *lenv, te syntax.TypeExp, v lv) *lenv {
+	dims := leafShape(v)
+	for i := 0; te != nil; i++ {
+		switch t := te.(type) {
+		case *syntax.TEParen:
+			te = t.T
+			i--
+			continue
+		case *syntax.TEUnique:
+			te = t.T
+			i--
+			continue
+		case *syntax.TEArray:
+			if x, ok := t.Dim.(*syntax.Var); ok && len(x.Name.Quals) == 0 && i < len(dims) {
+				if _, bound := env.lookup(x.Name.Name); !bound {
+					env = env.bind(x.Name.Name, &lvAtom{dims[i], Scalar(value.I64)})
+				}
+			}
+			te = t.Elem
+			continue
+		}
+		break
+	}
+	return env
+}
+
+// leafShape is the outer shape that a value's array dimensions share.
+func leafShape(v lv) []Atom {
+	switch v := v.(type) {
+	case *lvAtom:
+		return v.t.Shape
+	case *lvTuple:
+		if v.rank == 0 || len(v.elems) == 0 {
+			return nil
+		}
+		return leafShape(v.elems[0])[:v.rank]
+	}
+	return nil
+}

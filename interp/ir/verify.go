@@ -1,0 +1,476 @@
+package ir
+
+import (
+	"fmt"
+
+	"fut/eval/value"
+)
+
+// Verify checks a program's invariants: every name bound once and in scope
+// where used, operand and result types (shapes included) agree, SOAC
+// lambdas fit their inputs, and no array is used after it was consumed.
+func Verify(p *Prog) error {
+	v := &verifier{bound: map[string]bool{}}
+	sc := &vscope{vars: map[string]Type{}}
+	for _, prm := range p.Params {
+		if err := v.bind(sc, prm); err != nil {
+			return err
+		}
+	}
+	ts, err := v.body(sc, p.Body)
+	if err != nil {
+		return err
+	}
+	return sameTypes("the program's result", ts, p.Ret)
+}
+
+type vscope struct {
+	vars     map[string]Type
+	consumed map[string]bool
+	parent   *vscope
+	lambda   bool // a lambda boundary: outer arrays may not be consumed
+}
+
+func (s *vscope) lookup(name string) (Type, bool, bool) {
+	crossed := false
+	for x := s; x != nil; x = x.parent {
+		if x.consumed[name] {
+			return Type{}, false, true
+		}
+		if t, ok := x.vars[name]; ok {
+			return t, crossed, false
+		}
+		crossed = crossed || x.lambda
+	}
+	return Type{}, false, false
+}
+
+type verifier struct {
+	bound map[string]bool
+}
+
+func (v *verifier) bind(sc *vscope, p Param) error {
+	if p.Name == "" {
+		return fmt.Errorf("verify: empty name")
+	}
+	if v.bound[p.Name] {
+		return fmt.Errorf("verify: %s is bound twice", p.Name)
+	}
+	for _, d := range p.T.Shape {
+		if err := v.atomIs(sc, d, Scalar(value.I64), "a size of "+p.Name); err != nil {
+			return err
+		}
+	}
+	v.bound[p.Name] = true
+	sc.vars[p.Name] = p.T
+	return nil
+}
+
+func (v *verifier) atom(sc *vscope, a Atom) (Type, error) {
+	if a.IsConst() {
+		if a.Val.T == value.NoPrim {
+			return Type{}, fmt.Errorf("verify: constant without a type")
+		}
+		return Scalar(a.Val.T), nil
+	}
+	t, _, consumed := sc.lookup(a.Name)
+	if consumed {
+		return Type{}, fmt.Errorf("verify: %s is used after it was consumed", a.Name)
+	}
+	if t.Elem == value.NoPrim {
+		return Type{}, fmt.Errorf("verify: %s is not in scope", a.Name)
+	}
+	return t, nil
+}
+
+func (v *verifier) atomIs(sc *vscope, a Atom, want Type, what string) error {
+	t, err := v.atom(sc, a)
+	if err != nil {
+		return err
+	}
+	if !t.Equal(want) {
+		return fmt.Errorf("verify: %s has type %s, expected %s", what, t, want)
+	}
+	return nil
+}
+
+func (v *verifier) consume(sc *vscope, name string) error {
+	_, crossed, consumed := sc.lookup(name)
+	if consumed {
+		return fmt.Errorf("verify: %s is consumed twice", name)
+	}
+	if crossed {
+		return fmt.Errorf("verify: a lambda consumes %s, which it did not bind", name)
+	}
+	if sc.consumed == nil {
+		sc.consumed = map[string]bool{}
+	}
+	sc.consumed[name] = true
+	return nil
+}
+
+func (v *verifier) body(sc *vscope, b *Body) ([]Type, error) {
+	for _, st := range b.Stms {
+		ts, err := v.exp(sc, st.E)
+		if err != nil {
+			return nil, err
+		}
+		if err := sameTypes(fmt.Sprintf("let (%s …)", patName(st.Pat)), paramTypes(st.Pat), ts); err != nil {
+			return nil, err
+		}
+		for _, p := range st.Pat {
+			if err := v.bind(sc, p); err != nil {
+				return nil, err
+			}
+		}
+	}
+	var out []Type
+	for _, a := range b.Res {
+		t, err := v.atom(sc, a)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+func patName(ps []Param) string {
+	if len(ps) == 0 {
+		return ""
+	}
+	return ps[0].Name
+}
+
+func paramTypes(ps []Param) []Type {
+	ts := make([]Type, len(ps))
+	for i, p := range ps {
+		ts[i] = p.T
+	}
+	return ts
+}
+
+func sameTypes(what string, got, want []Type) error {
+	if len(got) != len(want) {
+		return fmt.Errorf("verify: %s: %d values, expected %d", what, len(got), len(want))
+	}
+	for i := range got {
+		if !got[i].Equal(want[i]) {
+			return fmt.Errorf("verify: %s: value %d has type %s, expected %s", what, i, got[i], want[i])
+		}
+	}
+	return nil
+}
+
+// Equal compares element types and shapes (not uniqueness).
+func (t Type) Equal(u Type) bool {
+	if t.Elem != u.Elem || len(t.Shape) != len(u.Shape) {
+		return false
+	}
+	for i := range t.Shape {
+		if t.Shape[i] != u.Shape[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// lambda checks l in a new scope whose outer arrays it may not consume,
+// with parameters of the given types, and returns its result types.
+func (v *verifier) lambda(sc *vscope, l *Lambda, args []Type, index string, what string) error {
+	inner := &vscope{vars: map[string]Type{}, parent: sc, lambda: true}
+	if index != "" {
+		if err := v.bind(inner, Param{index, Scalar(value.I64)}); err != nil {
+			return err
+		}
+	}
+	if err := sameTypes(what+"'s parameters", paramTypes(l.Params), args); err != nil {
+		return err
+	}
+	for _, p := range l.Params {
+		if err := v.bind(inner, p); err != nil {
+			return err
+		}
+	}
+	ts, err := v.body(inner, l.Body)
+	if err != nil {
+		return err
+	}
+	return sameTypes(what+"'s result", ts, l.Ret)
+}
+
+func (v *verifier) rows(sc *vscope, w Atom, arrs []string, what string) ([]Type, error) {
+	if err := v.atomIs(sc, w, Scalar(value.I64), what+"'s width"); err != nil {
+		return nil, err
+	}
+	var rows []Type
+	for _, a := range arrs {
+		t, err := v.atom(sc, V(a))
+		if err != nil {
+			return nil, err
+		}
+		if t.Rank() == 0 || t.Shape[0] != w {
+			return nil, fmt.Errorf("verify: %s's input %s has type %s, not an array of %s elements", what, a, t, w)
+		}
+		rows = append(rows, t.Row())
+	}
+	return rows, nil
+}
+
+func (v *verifier) segop(sc *vscope, op *SegOp, what string) ([]Type, error) {
+	var ts []Type
+	for _, ne := range op.Nes {
+		t, err := v.atom(sc, ne)
+		if err != nil {
+			return nil, err
+		}
+		ts = append(ts, t)
+	}
+	if err := v.lambda(sc, op.Lam, append(append([]Type{}, ts...), ts...), "", what); err != nil {
+		return nil, err
+	}
+	return ts, nil
+}
+
+func (v *verifier) exp(sc *vscope, e Exp) ([]Type, error) {
+	switch e := e.(type) {
+	case *AtomE:
+		t, err := v.atom(sc, e.X)
+		return []Type{t}, err
+	case *BinOpE:
+		x, err := v.atom(sc, e.X)
+		if err != nil {
+			return nil, err
+		}
+		if err := v.atomIs(sc, e.Y, x, "the right operand of "+e.Op); err != nil {
+			return nil, err
+		}
+		if x.Rank() != 0 {
+			return nil, fmt.Errorf("verify: %s on arrays", e.Op)
+		}
+		return []Type{binOpResult(e.Op, x.Elem)}, nil
+	case *UnOpE:
+		var t Type
+		for i, a := range e.Args {
+			at, err := v.atom(sc, a)
+			if err != nil {
+				return nil, err
+			}
+			if i == 0 {
+				t = at
+			} else if !at.Equal(t) {
+				return nil, fmt.Errorf("verify: %s's operands differ in type", e.Op)
+			}
+		}
+		if len(e.Args) == 0 || t.Rank() != 0 {
+			return nil, fmt.Errorf("verify: bad operands of %s", e.Op)
+		}
+		if e.Op == "isnan" || e.Op == "isinf" {
+			return []Type{Scalar(value.Bool)}, nil
+		}
+		return []Type{t}, nil
+	case *ConvE:
+		t, err := v.atom(sc, e.X)
+		if err != nil || t.Rank() != 0 {
+			return nil, fmt.Errorf("verify: conversion of a non-scalar")
+		}
+		return []Type{Scalar(e.To)}, nil
+	case *IfE:
+		if err := v.atomIs(sc, e.Cond, Scalar(value.Bool), "a condition"); err != nil {
+			return nil, err
+		}
+		for _, b := range []*Body{e.Then, e.Else} {
+			ts, err := v.body(&vscope{vars: map[string]Type{}, parent: sc}, b)
+			if err != nil {
+				return nil, err
+			}
+			if err := sameTypes("a branch", ts, e.Ret); err != nil {
+				return nil, err
+			}
+		}
+		return e.Ret, nil
+	case *LoopE:
+		if err := v.atomIs(sc, e.Bound, Scalar(value.I64), "a loop bound"); err != nil {
+			return nil, err
+		}
+		inner := &vscope{vars: map[string]Type{}, parent: sc}
+		for i, p := range e.Params {
+			if err := v.atomIs(sc, e.Init[i], p.T, "the initial value of "+p.Name); err != nil {
+				return nil, err
+			}
+		}
+		if err := v.bind(inner, Param{e.I, Scalar(value.I64)}); err != nil {
+			return nil, err
+		}
+		for _, p := range e.Params {
+			if err := v.bind(inner, p); err != nil {
+				return nil, err
+			}
+		}
+		ts, err := v.body(inner, e.Body)
+		if err != nil {
+			return nil, err
+		}
+		return ts, sameTypes("the loop body", ts, paramTypes(e.Params))
+	case *IndexE:
+		t, err := v.atom(sc, V(e.Arr))
+		if err != nil {
+			return nil, err
+		}
+		if len(e.Idx) > t.Rank() {
+			return nil, fmt.Errorf("verify: %d indices into %s of rank %d", len(e.Idx), e.Arr, t.Rank())
+		}
+		for _, i := range e.Idx {
+			if err := v.atomIs(sc, i, Scalar(value.I64), "an index"); err != nil {
+				return nil, err
+			}
+		}
+		return []Type{{Elem: t.Elem, Shape: t.Shape[len(e.Idx):]}}, nil
+	case *UpdateE:
+		t, err := v.atom(sc, V(e.Arr))
+		if err != nil {
+			return nil, err
+		}
+		if len(e.Idx) != t.Rank() {
+			return nil, fmt.Errorf("verify: update of %s needs %d indices", e.Arr, t.Rank())
+		}
+		for _, i := range e.Idx {
+			if err := v.atomIs(sc, i, Scalar(value.I64), "an index"); err != nil {
+				return nil, err
+			}
+		}
+		if err := v.atomIs(sc, e.X, Scalar(t.Elem), "the updated value"); err != nil {
+			return nil, err
+		}
+		return []Type{t}, v.consume(sc, e.Arr)
+	case *IotaE:
+		if err := v.atomIs(sc, e.N, Scalar(value.I64), "iota's size"); err != nil {
+			return nil, err
+		}
+		return []Type{{Elem: value.I64, Shape: []Atom{e.N}}}, nil
+	case *ReplicateE:
+		if err := v.atomIs(sc, e.N, Scalar(value.I64), "replicate's size"); err != nil {
+			return nil, err
+		}
+		t, err := v.atom(sc, e.X)
+		if err != nil {
+			return nil, err
+		}
+		return []Type{t.ArrayOf(e.N)}, nil
+	case *ArrayE:
+		for _, a := range e.Elems {
+			if err := v.atomIs(sc, a, e.Elem, "an array element"); err != nil {
+				return nil, err
+			}
+		}
+		return []Type{e.Elem.ArrayOf(I64(int64(len(e.Elems))))}, nil
+	case *TransposeE:
+		t, err := v.atom(sc, V(e.Arr))
+		if err != nil {
+			return nil, err
+		}
+		if t.Rank() < 2 {
+			return nil, fmt.Errorf("verify: transpose of rank %d", t.Rank())
+		}
+		sh := append([]Atom{t.Shape[1], t.Shape[0]}, t.Shape[2:]...)
+		return []Type{{Elem: t.Elem, Shape: sh}}, nil
+	case *CopyE:
+		t, err := v.atom(sc, V(e.Arr))
+		return []Type{t}, err
+	case *ScremaE:
+		rows, err := v.rows(sc, e.W, e.Arrs, "screma")
+		if err != nil {
+			return nil, err
+		}
+		if err := v.lambda(sc, e.Map, rows, e.Index, "screma's map"); err != nil {
+			return nil, err
+		}
+		var outs []Type
+		k := 0
+		for _, op := range e.Scans {
+			ts, err := v.segop(sc, op, "a scan operator")
+			if err != nil {
+				return nil, err
+			}
+			if err := sameTypes("scan's inputs", ts, safeSlice(e.Map.Ret, k, k+len(ts))); err != nil {
+				return nil, err
+			}
+			k += len(ts)
+			for _, t := range ts {
+				outs = append(outs, t.ArrayOf(e.W))
+			}
+		}
+		for _, op := range e.Reds {
+			ts, err := v.segop(sc, op, "a reduce operator")
+			if err != nil {
+				return nil, err
+			}
+			if err := sameTypes("reduce's inputs", ts, safeSlice(e.Map.Ret, k, k+len(ts))); err != nil {
+				return nil, err
+			}
+			k += len(ts)
+			outs = append(outs, ts...)
+		}
+		if k > len(e.Map.Ret) {
+			return nil, fmt.Errorf("verify: screma's map returns too few values")
+		}
+		for _, t := range e.Map.Ret[k:] {
+			outs = append(outs, t.ArrayOf(e.W))
+		}
+		return outs, nil
+	case *ScatterE, *HistE:
+		var dest string
+		var w Atom
+		var arrs []string
+		var lam *Lambda
+		var index string
+		if s, ok := e.(*ScatterE); ok {
+			dest, w, arrs, lam, index = s.Dest, s.W, s.Arrs, s.Map, s.Index
+		} else {
+			h := e.(*HistE)
+			dest, w, arrs, lam, index = h.Dest, h.W, h.Arrs, h.Map, h.Index
+		}
+		dt, err := v.atom(sc, V(dest))
+		if err != nil {
+			return nil, err
+		}
+		rows, err := v.rows(sc, w, arrs, "scatter/hist")
+		if err != nil {
+			return nil, err
+		}
+		if err := v.lambda(sc, lam, rows, index, "scatter/hist's map"); err != nil {
+			return nil, err
+		}
+		if dt.Rank() == 0 {
+			return nil, fmt.Errorf("verify: scatter/hist into a scalar")
+		}
+		if err := sameTypes("scatter/hist's (index, value)", lam.Ret, []Type{Scalar(value.I64), dt.Row()}); err != nil {
+			return nil, err
+		}
+		if h, ok := e.(*HistE); ok {
+			ts, err := v.segop(sc, h.Op, "hist's operator")
+			if err != nil {
+				return nil, err
+			}
+			if err := sameTypes("hist's operator", ts, []Type{dt.Row()}); err != nil {
+				return nil, err
+			}
+		}
+		return []Type{dt}, v.consume(sc, dest)
+	}
+	return nil, fmt.Errorf("verify: unknown expression %T", e)
+}
+
+func safeSlice(ts []Type, i, j int) []Type {
+	if j > len(ts) {
+		return nil
+	}
+	return ts[i:j]
+}
+
+func binOpResult(op string, t Prim) Type {
+	if bop, ok := value.LookupBinOp(op); ok && bop.IsComparison() {
+		return Scalar(value.Bool)
+	}
+	return Scalar(t)
+}

@@ -1,0 +1,62 @@
+package interp
+
+import (
+	"bufio"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// DefaultMaxMemory is the default bound on one allocation: half of the
+// machine's memory where it can be read, otherwise 4 GiB. A program that
+// asks for more (replicate 40000000000 1u8) gets an error instead of
+// bringing the machine down.
+func DefaultMaxMemory() int64 {
+	if total := totalMemory(); total > 0 {
+		return total / 2
+	}
+	return 4 << 30
+}
+
+func totalMemory() int64 {
+	f, err := os.Open("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) >= 2 && fields[0] == "MemTotal:" {
+			kb, err := strconv.ParseInt(fields[1], 10, 64)
+			if err != nil {
+				return 0
+			}
+			return kb * 1024
+		}
+	}
+	return 0
+}
+
+// ParseBytes reads a size such as 512M, 8G, 1024 or 1.5GiB.
+func ParseBytes(s string) (int64, bool) {
+	s = strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(s, "iB"), "B"))
+	mult := float64(1)
+	if n := len(s); n > 0 {
+		switch s[n-1] {
+		case 'k', 'K':
+			mult, s = 1<<10, s[:n-1]
+		case 'm', 'M':
+			mult, s = 1<<20, s[:n-1]
+		case 'g', 'G':
+			mult, s = 1<<30, s[:n-1]
+		case 't', 'T':
+			mult, s = 1<<40, s[:n-1]
+		}
+	}
+	x, err := strconv.ParseFloat(s, 64)
+	if err != nil || x < 0 {
+		return 0, false
+	}
+	return int64(x * mult), true
+}

@@ -1,0 +1,101 @@
+package types
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"fut/interp/syntax"
+)
+
+// expectation is one "-- ERROR [col] "regex"" comment: an error expected
+// on that line (and column, when given) whose message matches.
+type expectation struct {
+	line, col int
+	re        *regexp.Regexp
+	text      string
+}
+
+var errorComment = regexp.MustCompile(`-- ERROR (?:(\d+) )?"((?:[^"\\]|\\.)*)"\s*$`)
+
+func expectations(t *testing.T, src string) []expectation {
+	var out []expectation
+	for i, line := range strings.Split(src, "\n") {
+		m := errorComment.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		col := 0
+		if m[1] != "" {
+			col, _ = strconv.Atoi(m[1])
+		}
+		pat := strings.ReplaceAll(m[2], `\"`, `"`)
+		re, err := regexp.Compile(pat)
+		if err != nil {
+			t.Fatalf("line %d: bad pattern %q: %v", i+1, pat, err)
+		}
+		out = append(out, expectation{line: i + 1, col: col, re: re, text: pat})
+	}
+	return out
+}
+
+// TestErrors checks every program in testdata/errors: each expected
+// error must be reported at its line (and column) with a matching
+// message, and no other error may be reported.
+func TestErrors(t *testing.T) {
+	files, _ := filepath.Glob("testdata/errors/*.fut")
+	if len(files) == 0 {
+		t.Fatal("no test files")
+	}
+	base, fset := newPreludeChecker(t, nil)
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			prog, err := syntax.ParseFile(fset, f, src)
+			if err != nil {
+				t.Fatalf("parse: %s", fset.FormatAll(err))
+			}
+			c := base.Fork()
+			err = c.CheckProgram(prog)
+			var got syntax.ErrorList
+			if err != nil {
+				got = err.(syntax.ErrorList)
+			}
+			exps := expectations(t, string(src))
+			used := make([]bool, len(got))
+			for _, x := range exps {
+				found := false
+				for i, e := range got {
+					p := fset.Position(e.Span.Start)
+					if used[i] || p.Line != x.line || (x.col != 0 && p.Col != x.col) {
+						continue
+					}
+					if x.re.MatchString(e.Msg) {
+						used[i], found = true, true
+						break
+					}
+				}
+				if !found {
+					var near []string
+					for _, e := range got {
+						if fset.Position(e.Span.Start).Line == x.line {
+							near = append(near, fset.Format(e))
+						}
+					}
+					t.Errorf("%s:%d:%d: missing error matching %q; on that line: %q", filepath.Base(f), x.line, x.col, x.text, near)
+				}
+			}
+			for i, e := range got {
+				if !used[i] {
+					t.Errorf("unexpected error %s", fset.Format(e))
+				}
+			}
+		})
+	}
+}

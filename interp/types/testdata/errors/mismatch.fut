@@ -1,0 +1,11 @@
+-- Values whose types do not fit where they are used.
+def a (x: i32) (y: f64) = x + y -- ERROR 31 "expected i32, but found f64"
+def b (c: bool) = if c then 1 else true -- ERROR 36 "expected .*, but found bool"
+def c (x: i32) : bool = x -- ERROR 25 "expected bool, but found i32"
+def d = 1 2 -- ERROR 9 "not a function"
+def e (r: {x: i32}) = r.y -- ERROR 23 "no field y"
+def f = 1.5 + 2i32 -- ERROR 15 "expected .*, but found i32"
+def g = [1, true] -- ERROR 13 "but found bool"
+def h (x: f32) = x & x -- ERROR 18 "f32 is not one of the types allowed here"
+def i = (\x -> x + 1) "text" -- ERROR 23 "\[4\]u8"
+def j (xs: []i32) = xs[true] -- ERROR 24 "bool"
