@@ -51,7 +51,7 @@ func (t *thread) evalRange(x *syntax.Range, e *env) (value.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	start, ok := sv.(value.Prim)
+	start, ok := primOf(sv)
 	if !ok || !start.T.IsInt() {
 		return nil, t.errf(x.Pos(), "range bounds must be integers")
 	}
@@ -67,7 +67,7 @@ func (t *thread) evalRange(x *syntax.Range, e *env) (value.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	endP, ok := endV.(value.Prim)
+	endP, ok := primOf(endV)
 	if !ok || !endP.T.IsInt() {
 		return nil, t.errf(x.Pos(), "range bounds must be integers")
 	}

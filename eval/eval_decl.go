@@ -8,7 +8,7 @@ import (
 // define binds name in sc (starting a new level when it would rebind a
 // name of the current level) and exports it through mod when mod is set.
 func define(sc *scope, mod *module, name string, v value.Value) *scope {
-	if _, exists := sc.vals[name]; exists {
+	if _, exists := sc.lookup(name); exists {
 		sc = newScope(sc)
 	}
 	sc.vals[name] = v
@@ -19,7 +19,7 @@ func define(sc *scope, mod *module, name string, v value.Value) *scope {
 }
 
 func defineMod(sc *scope, mod *module, name string, m *module) *scope {
-	if _, exists := sc.mods[name]; exists {
+	if _, exists := sc.lookupMod(name); exists {
 		sc = newScope(sc)
 	}
 	sc.mods[name] = m
@@ -52,7 +52,7 @@ func (t *thread) decl(d syntax.Decl, sc *scope, mod *module) (*scope, error) {
 		// a function: its closure sees sc as it is now (and later
 		// additions to this level, which cannot be its own name)
 		name := fb.Name
-		if _, exists := sc.vals[name]; exists {
+		if _, exists := sc.lookup(name); exists {
 			sc = newScope(sc)
 		}
 		f := t.funClosure(fb, rootEnv(sc))

@@ -40,6 +40,10 @@ func (t *thread) eval1(x syntax.Expr, e *env) (value.Value, error) {
 		}
 		p, ok := v.(value.Prim)
 		if !ok {
+			if d, isD := v.(value.Dual); isD {
+				t.scalarStep(base)
+				return value.Dual{P: value.Neg(d.P), T: value.Neg(d.T)}, nil
+			}
 			return nil, t.errf(x.Pos(), "negating a value that is not a number")
 		}
 		t.scalarStep(base)
@@ -112,7 +116,11 @@ func (t *thread) eval1(x syntax.Expr, e *env) (value.Value, error) {
 		}
 		sc := newScope(e.sc)
 		openInto(sc, m)
-		return t.eval(x.X, rebase(e, sc))
+		e2 := rebase(e, sc)
+		for k, v := range m.vals { // the opened module's names shadow locals
+			e2 = e2.bind(k, v)
+		}
+		return t.eval(x.X, e2)
 	case *syntax.Constr:
 		vals := make([]value.Value, len(x.Args))
 		for i, a := range x.Args {

@@ -92,7 +92,7 @@ func (t *thread) evalIndices(idxs []*syntax.DimIndex, shape []int64, e *env, pos
 			if start < 0 || start >= dim || last < 0 || last >= dim {
 				bad = true
 			}
-		} else if start < 0 || start > dim || (hasEnd && (end < -1 || end > dim)) {
+		} else if (hasStart && (start < 0 || start > dim)) || (hasEnd && (end < -1 || end > dim)) {
 			bad = true
 		}
 		if n == 0 {
@@ -115,7 +115,7 @@ func (t *thread) evalInt(x syntax.Expr, e *env) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	p, ok := v.(value.Prim)
+	p, ok := primOf(v)
 	if !ok || !p.T.IsInt() {
 		return 0, t.errf(x.Pos(), "index is not an integer")
 	}

@@ -51,7 +51,7 @@ func (t *thread) evalLoop(x *syntax.Loop, e *env) (value.Value, error) {
 			return nil, err
 		}
 		initF = t.live - base
-		bp, ok := bv.(value.Prim)
+		bp, ok := primOf(bv)
 		if !ok || !bp.T.IsInt() {
 			return nil, t.errf(f.Bound.Pos(), "loop bound is not an integer")
 		}

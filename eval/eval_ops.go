@@ -3,6 +3,8 @@ package eval
 import (
 	"errors"
 
+	"fut/interp/types"
+
 	"fut/eval/value"
 	"fut/interp/syntax"
 )
@@ -267,6 +269,9 @@ func (t *thread) binop(op value.BinOp, l, r value.Value, pos syntax.Pos) (value.
 	lp, ok1 := l.(value.Prim)
 	rp, ok2 := r.(value.Prim)
 	if !ok1 || !ok2 {
+		if isDual(l) || isDual(r) {
+			return t.dualBinop(op, l, r, pos)
+		}
 		switch op {
 		case value.OpEq:
 			return value.MkBool(value.Identical(l, r)), nil
@@ -324,7 +329,52 @@ func (t *thread) evalApply(x *syntax.Apply, e *env) (value.Value, error) {
 	held := t.live - base
 	v, err := t.apply(f, args, x.Pos())
 	t.live -= held
+	if a, ok := v.(*value.Array); ok && a.Untyped {
+		v = t.fixEmpty(a, x, e)
+	}
 	return v, err
+}
+
+// fixEmpty gives an empty array of unknown element type (a map over
+// nothing) the type the checker found for the expression x.
+func (t *thread) fixEmpty(a *value.Array, x syntax.Expr, e *env) value.Value {
+	ti, ok := t.in.info.(interface {
+		TypeOf(syntax.Expr) (types.Type, bool)
+	})
+	if !ok {
+		return a
+	}
+	ty, ok := ti.TypeOf(x)
+	if !ok {
+		return a
+	}
+	var shape []int64
+	for {
+		switch at := types.Resolve(ty).(type) {
+		case *types.Array:
+			d := int64(0)
+			switch s := at.Dim.(type) {
+			case *types.SizeConst:
+				d = s.N
+			case *types.SizeName:
+				if v, ok := e.lookup(s.Name); ok && !s.Unknown {
+					if p, ok := v.(value.Prim); ok && p.T.IsInt() {
+						d = p.Int()
+					}
+				}
+			}
+			shape = append(shape, d)
+			ty = at.Elem
+			continue
+		case *types.Prim:
+			if len(shape) == 0 {
+				return a
+			}
+			shape[0] = 0
+			return value.NewPrimArray(value.ParsePrimType(string(at.Kind)), shape)
+		}
+		return a
+	}
 }
 
 // funClosure makes the closure of a function binding.

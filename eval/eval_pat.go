@@ -292,7 +292,7 @@ func (t *thread) matchPat(p syntax.Pat, v value.Value, e *env) (*env, bool, erro
 		if err != nil {
 			return nil, false, err
 		}
-		pv, ok := v.(value.Prim)
+		pv, ok := primOf(v)
 		if !ok {
 			return nil, false, nil
 		}

@@ -102,3 +102,8 @@ func (s *session) val(src string) string {
 	}
 	return value.String(v)
 }
+
+// Value and valueString are shorthands for tests.
+type Value = value.Value
+
+func valueString(v value.Value) string { return value.String(v) }

@@ -104,13 +104,16 @@ var scalarTable map[string]scalarFn
 
 func registerScalars() {
 	for name, sf := range scalarTable {
-		sf := sf
+		name, sf := name, sf
 		intrinsicTable[name] = func(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error) {
 			var buf [3]value.Prim
 			ps := buf[:len(args)]
 			for i, a := range args {
 				p, ok := a.(value.Prim)
 				if !ok {
+					if isDual(a) {
+						return t.dualIntrinsic(name, args, pos)
+					}
 					return nil, t.errf(pos, "scalar intrinsic applied to a value that is not a scalar")
 				}
 				ps[i] = p

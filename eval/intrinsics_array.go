@@ -42,7 +42,7 @@ func scalarCount(v value.Value) int64 {
 }
 
 func sizeArg(t *thread, pos syntax.Pos, v value.Value, what string) (int64, error) {
-	p, ok := v.(value.Prim)
+	p, ok := primOf(v)
 	if !ok || !p.T.IsInt() {
 		return 0, t.errf(pos, "%s: size is not an integer", what)
 	}
@@ -109,6 +109,9 @@ func intrReplicate(t *thread, pos syntax.Pos, args []value.Value) (value.Value, 
 
 func intrCopy(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error) {
 	base := t.live
+	if err := t.checkAlloc(pos, scalarCount(args[0]), 8); err != nil {
+		return nil, err
+	}
 	r := deepCopy(args[0])
 	if t.cost {
 		s := value.Size(r)
@@ -180,7 +183,7 @@ func intrTranspose(t *thread, pos syntax.Pos, args []value.Value) (value.Value, 
 
 func intrRotate(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error) {
 	base := t.live
-	rp, ok := args[0].(value.Prim)
+	rp, ok := primOf(args[0])
 	if !ok {
 		return nil, t.errf(pos, "rotate: amount is not an integer")
 	}
@@ -301,12 +304,4 @@ func intrBreak(t *thread, pos syntax.Pos, args []value.Value) (value.Value, erro
 			Locals: []Binding{{Name: "x", Value: args[0]}}})
 	}
 	return args[0], nil
-}
-
-func intrJVP2(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error) {
-	return nil, t.errf(pos, "jvp is not supported by the reference evaluator yet")
-}
-
-func intrVJP2(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error) {
-	return nil, t.errf(pos, "vjp is not supported by the reference evaluator yet")
 }

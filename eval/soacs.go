@@ -310,9 +310,9 @@ func (t *thread) scatterN(args []value.Value, pos syntax.Pos, d int) (value.Valu
 		for k := 0; k < d; k++ {
 			var p value.Prim
 			if d == 1 {
-				p = is.Index(j).(value.Prim)
+				p, _ = primOf(is.Index(j))
 			} else {
-				p = is.Fields[k].Index(j).(value.Prim)
+				p, _ = primOf(is.Fields[k].Index(j))
 			}
 			i := p.Int()
 			if i < 0 || k >= len(shape) || i >= shape[k] {
@@ -380,9 +380,9 @@ func (t *thread) histN(op value.Value, dest *value.Array, isv, vsv value.Value, 
 		for q := 0; q < d; q++ {
 			var p value.Prim
 			if d == 1 {
-				p = is.Index(j).(value.Prim)
+				p, _ = primOf(is.Index(j))
 			} else {
-				p = is.Fields[q].Index(j).(value.Prim)
+				p, _ = primOf(is.Fields[q].Index(j))
 			}
 			i := p.Int()
 			if i < 0 || q >= len(shape) || i >= shape[q] {
@@ -430,7 +430,7 @@ func (t *thread) histCost(base, n, k int64, dest *value.Array, fresh bool, st st
 
 func intrHist(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error) {
 	op, ne := args[0], args[1]
-	kp, ok := args[2].(value.Prim)
+	kp, ok := primOf(args[2])
 	if !ok {
 		return nil, t.errf(pos, "hist: the number of bins is not an integer")
 	}

@@ -52,11 +52,14 @@ func init() {
 		{name: "cost", args: "[-p P] EXPR", short: "evaluate and show work, depth, parallelism, space and Brent's bound", arg: argExpr, run: (*REPL).cmdCost,
 			long: "work W and depth D count the steps of the cost model (COST_MODEL.md); parallelism is W/D;\n" +
 				"seq. space and par. space are the peak live words of a sequential and of a fully parallel run;\n" +
-				"W/P + D bounds the steps on P processors (Brent). -p P sets P for this and later :cost (default 1)."},
+				"W/P + D bounds the steps on P processors (Brent). -p P sets P for this and later :cost (default 1).\n" +
+				"The row \"as written\" is the reference evaluator's; \"fused\" is the plan after lowering to the\n" +
+				"core IR, simplification and fusion, when the IR can take the expression."},
 		{name: "time", args: "[N] EXPR", short: "evaluate N times (default 1) and show the median wall time", arg: argExpr, run: (*REPL).cmdTime,
 			long: "The expression is parsed and checked once; only evaluation is timed, without cost accounting."},
 		{name: "ir", args: "EXPR [STAGE]", short: "show an expression at a stage of the compiler", arg: argExpr, run: (*REPL).cmdIR,
-			long: "Stages: " + strings.Join(irStages, ", ") + ". Only the source stage is built so far."},
+			long: "Stages: " + strings.Join(irStages(), ", ") + " (core is lowered, fused is simplify-final).\n" +
+				"Without STAGE, every stage is shown; a stage that a pass left as it was says so."},
 		{name: "backend", args: "[interp|opencl|auto]", short: "show or choose where expressions run", arg: argBackend, run: (*REPL).cmdBackend},
 		{name: "devices", short: "list the OpenCL devices", run: (*REPL).cmdDevices},
 		{name: "set", args: "[OPTION [VALUE]]", short: "show or change printing options", arg: argSetting, run: (*REPL).cmdSet,

@@ -6,6 +6,7 @@ package repl
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -13,6 +14,7 @@ import (
 
 	"fut/eval"
 	"fut/interp"
+	"fut/interp/ir"
 	"fut/interp/syntax"
 	"fut/interp/types"
 )
@@ -37,9 +39,9 @@ func (r *REPL) cmdType(_ context.Context, arg string) {
 	r.printf("%s : %s\n", arg, r.pal.typ(t.String()))
 }
 
-// shownType drops the uniqueness mark of a result's type: every fresh
-// value is unique, and the mark would only be noise at the prompt.
-func shownType(t string) string { return strings.TrimPrefix(t, "*") }
+// shownType drops the uniqueness marks of a value's type: every fresh
+// value is unique, and the marks would only be noise at the prompt.
+func shownType(t string) string { return strings.ReplaceAll(t, "*", "") }
 
 // formatScheme prints a type scheme as a val spec shows it (map 'a 'b :
 // (a -> b) -> [n]a -> [n]b), without the size parameters: they show in
@@ -151,7 +153,9 @@ func (r *REPL) cmdDoc(ctx context.Context, arg string) {
 	r.printf("%s\n", indent(strings.TrimSpace(doc), "  "))
 }
 
-// cmdCost evaluates with costs and prints the cost table.
+// cmdCost evaluates with costs and prints the cost table: the
+// expression as written (the reference evaluator) and its fused plan
+// (lowered to the core IR, simplified and fused).
 func (r *REPL) cmdCost(ctx context.Context, arg string) {
 	if f := strings.Fields(arg); len(f) >= 2 && f[0] == "-p" {
 		p, err := strconv.ParseInt(f[1], 10, 64)
@@ -172,30 +176,85 @@ func (r *REPL) cmdCost(ctx context.Context, arg string) {
 		return
 	}
 	r.printResult(res)
-	r.printCost(res.Cost)
+	rows := []costRow{{label: "as written", cost: res.Cost}}
+	fused := costRow{label: "fused"}
+	err = r.interruptible(ctx, func(ctx context.Context) error {
+		var err error
+		fused.cost, err = r.sess.FusedCost(ctx, arg)
+		return err
+	})
+	switch {
+	case interp.Interrupted(err):
+		fused.note = "interrupted"
+	case ir.IsNotLowered(err):
+		fused.note = "(" + err.Error() + ")"
+	case err != nil:
+		fused.note = "(error: " + firstLine(err.Error()) + ")"
+	}
+	r.printCostRows(append(rows, fused))
 }
 
-// printCost prints the cost table: one row, as written (the fused row
-// comes with the core IR).
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+// costRow is one line of the cost table; note replaces the figures.
+type costRow struct {
+	label string
+	cost  eval.Cost
+	note  string
+}
+
+// printCost prints the cost table of an evaluation.
 func (r *REPL) printCost(c eval.Cost) {
-	par := "-"
-	if c.Depth > 0 {
-		par = strconv.FormatFloat(float64(c.Work)/float64(c.Depth), 'f', 2, 64)
-	}
-	brent := strconv.FormatFloat(float64(c.Work)/float64(r.procs)+float64(c.Depth), 'f', 2, 64)
+	r.printCostRows([]costRow{{label: "as written", cost: c}})
+}
+
+// printCostRows prints aligned columns: work, depth, parallelism W/D,
+// sequential and parallel space, and Brent's bound W/P + D.
+func (r *REPL) printCostRows(rows []costRow) {
 	heads := []string{"work", "depth", "parallelism", "seq. space", "par. space", fmt.Sprintf("W/P + D (P = %d)", r.procs)}
-	cells := []string{strconv.FormatInt(c.Work, 10), strconv.FormatInt(c.Depth, 10), par,
-		strconv.FormatInt(c.SpaceSeq, 10), strconv.FormatInt(c.SpacePar, 10), brent}
-	const label = "as written"
-	var h, v strings.Builder
-	h.WriteString(strings.Repeat(" ", len(label)))
-	v.WriteString(label)
-	for i := range heads {
-		w := max(len(heads[i]), len(cells[i]))
-		fmt.Fprintf(&h, "  %*s", w, heads[i])
-		fmt.Fprintf(&v, "  %s", r.pal.num(fmt.Sprintf("%*s", w, cells[i])))
+	cells := make([][]string, len(rows))
+	labelW := 0
+	widths := make([]int, len(heads))
+	for i, h := range heads {
+		widths[i] = len(h)
 	}
-	r.printf("%s\n%s\n", r.pal.head(h.String()), v.String())
+	for i, row := range rows {
+		labelW = max(labelW, len(row.label))
+		if row.note != "" {
+			continue
+		}
+		c := row.cost
+		par := "-"
+		if c.Depth > 0 {
+			par = strconv.FormatFloat(float64(c.Work)/float64(c.Depth), 'f', 2, 64)
+		}
+		brent := strconv.FormatFloat(float64(c.Work)/float64(r.procs)+float64(c.Depth), 'f', 2, 64)
+		cells[i] = []string{strconv.FormatInt(c.Work, 10), strconv.FormatInt(c.Depth, 10), par,
+			strconv.FormatInt(c.SpaceSeq, 10), strconv.FormatInt(c.SpacePar, 10), brent}
+		for j, cell := range cells[i] {
+			widths[j] = max(widths[j], len(cell))
+		}
+	}
+	var h strings.Builder
+	h.WriteString(strings.Repeat(" ", labelW))
+	for j, head := range heads {
+		fmt.Fprintf(&h, "  %*s", widths[j], head)
+	}
+	r.printf("%s\n", r.pal.head(h.String()))
+	for i, row := range rows {
+		var v strings.Builder
+		fmt.Fprintf(&v, "%-*s", labelW, row.label)
+		if row.note != "" {
+			v.WriteString("  " + r.pal.dim(row.note))
+		}
+		for j, cell := range cells[i] {
+			fmt.Fprintf(&v, "  %s", r.pal.num(fmt.Sprintf("%*s", widths[j], cell)))
+		}
+		r.printf("%s\n", v.String())
+	}
 }
 
 // cmdTime evaluates an expression N times without cost accounting and
@@ -277,21 +336,40 @@ func formatDuration(d time.Duration) string {
 	return d.String()
 }
 
-// irStages are the stages :ir names; only "source" exists so far.
-var irStages = []string{"source", "core", "simplified", "fused", "flattened", "opencl"}
+// irAliases are other names for stages of the pipeline.
+var irAliases = map[string]string{"core": "lowered", "fused": "simplify-final"}
 
+// irStages are the stages :ir can show: the source, the lowered core IR,
+// the stage after each pass of ir.Passes, and the stages not built yet.
+func irStages() []string {
+	names := []string{"source", "lowered"}
+	for _, p := range ir.Passes {
+		names = append(names, p.Name)
+	}
+	return append(names, irNotBuilt...)
+}
+
+// irNotBuilt are the stages of the offload path that do not exist yet.
+var irNotBuilt = []string{"flattened", "opencl"}
+
+// cmdIR prints an expression at every stage of the compiler, or at one.
 func (r *REPL) cmdIR(_ context.Context, arg string) {
 	stage := ""
 	if i := strings.LastIndexAny(arg, " \t"); i >= 0 {
 		last := arg[i+1:]
-		for _, s := range irStages {
-			if s == last {
-				stage, arg = last, strings.TrimSpace(arg[:i])
-			}
+		if a, ok := irAliases[last]; ok {
+			last = a
+		}
+		if slices.Contains(irStages(), last) {
+			stage, arg = last, strings.TrimSpace(arg[:i])
 		}
 	}
 	if arg == "" {
 		r.usageError(mustCommand("ir"))
+		return
+	}
+	if slices.Contains(irNotBuilt, stage) {
+		r.printf("the %s stage is not built yet; :help ir lists the stages\n", stage)
 		return
 	}
 	prep, err := r.sess.Prepare(arg)
@@ -300,14 +378,37 @@ func (r *REPL) cmdIR(_ context.Context, arg string) {
 		return
 	}
 	if stage == "" || stage == "source" {
-		r.printf("%s\n%s\n", r.pal.dim("-- source, checked: "+shownType(prep.Type)), syntax.Print(prep.Expr))
-	}
-	switch stage {
-	case "", "source":
-		if stage == "" {
-			r.printf("%s\n", r.pal.dim("-- "+strings.Join(irStages[1:], ", ")+": not built yet (the core IR does not exist yet)"))
+		r.printf("%s\n%s\n", r.pal.dim("-- source : "+shownType(prep.Type)), syntax.Print(prep.Expr))
+		if stage == "source" {
+			return
 		}
-	default:
-		r.printf("the %s stage is not built yet (the core IR does not exist yet); :ir EXPR source shows the source stage\n", stage)
+	}
+	stages, err := r.sess.IR(arg)
+	if err != nil {
+		if ir.IsNotLowered(err) {
+			r.printf("%s\n", r.pal.dim("-- the core IR cannot take this expression yet ("+err.Error()+"); it runs on the reference interpreter"))
+			return
+		}
+		r.printError(err)
+		return
+	}
+	prev := ""
+	for _, st := range stages {
+		if stage != "" && st.Name != stage {
+			continue
+		}
+		title := "-- after " + st.Name
+		if st.Name == "lowered" {
+			title = "-- lowered to the core IR"
+		}
+		if stage == "" && st.Text == prev {
+			r.printf("%s\n", r.pal.dim(title+": unchanged"))
+			continue
+		}
+		prev = st.Text
+		r.printf("%s\n%s\n", r.pal.dim(title), strings.TrimRight(st.Text, "\n"))
+	}
+	if stage == "" {
+		r.printf("%s\n", r.pal.dim("-- "+strings.Join(irNotBuilt, ", ")+": not built yet"))
 	}
 }

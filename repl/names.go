@@ -174,11 +174,7 @@ func (s *scope) modNames(me syntax.ModExp) *scope {
 	case *syntax.ModStruct:
 		m := newScope(s)
 		for _, d := range me.Decls {
-			if l, ok := d.(*syntax.LocalDecl); ok {
-				_ = l
-				continue
-			}
-			m.addDecl(d)
+			m.addDecl(d) // local declarations are skipped there
 		}
 		return m
 	case *syntax.ModVar:

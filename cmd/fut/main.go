@@ -29,6 +29,7 @@ func init() {
 		{"run", "run FILE [-e ENTRY] [-b]: run an entry point, arguments on stdin", cmdRun},
 		{"eval", "eval [-f FILE] [--cost] [--json] EXPR...: evaluate expressions", cmdEval},
 		{"test", "test [--timeout S] [--json FILE] PATH...: run the test blocks of programs", cmdTest},
+		{"bench", "bench [--runs N] [--json FILE] PATH...: time the datasets of programs' test blocks", cmdBench},
 		{"repl", "repl [FILE]: the interactive session (also plain `fut`)", cmdRepl},
 		{"version", "version: print fut's version", func([]string) int { fmt.Println("fut", version); return 0 }},
 	}

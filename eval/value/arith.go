@@ -340,7 +340,7 @@ func Convert(p Prim, t PrimType) Prim {
 	if from.IsFloat() {
 		f := math.Trunc(p.Float())
 		switch {
-		case math.IsNaN(f):
+		case math.IsNaN(f) || math.IsInf(f, 0):
 			return MkInt(t, 0)
 		case t.IsUnsigned() && f >= 0:
 			if f >= 1<<64 {
@@ -354,7 +354,12 @@ func Convert(p Prim, t PrimType) Prim {
 		}
 		return MkInt(t, int64(f))
 	}
-	return MkUint(t, p.B)
+	// integer to integer: sign extension only from signed to signed
+	b := p.B
+	if !(from.IsSigned() && t.IsSigned()) && from != Bool && from.Bits() < 64 {
+		b &= 1<<uint(from.Bits()) - 1
+	}
+	return MkUint(t, b)
 }
 
 // BitsOf returns the raw bits of p at its width (for float-to-bits casts).

@@ -32,6 +32,10 @@ type Array struct {
 	// Frozen marks an array bound at the top level (or otherwise shared):
 	// consuming it copies the buffer first.
 	Frozen bool
+	// Untyped marks an empty array whose element type nobody knew when it
+	// was made (a map over nothing): [0]i32 stands in until a caller that
+	// knows the type replaces it.
+	Untyped bool
 }
 
 // NewPrimArray allocates a zeroed primitive array.
@@ -196,6 +200,10 @@ func (a *Array) Copy() *Array {
 func (a *Array) SetRow(i int64, v Value) error {
 	switch a.Kind {
 	case KPrim:
+		if _, dual := v.(Dual); dual || isBoxedArray(v) {
+			a.box()
+			return a.SetRow(i, v)
+		}
 		if len(a.Shape) == 1 {
 			p, ok := v.(Prim)
 			if !ok {
@@ -243,6 +251,10 @@ func (a *Array) SetRow(i int64, v Value) error {
 	r, ok := v.(*Array)
 	if !ok || !sameShape(r.Shape, a.Shape[1:]) {
 		return errors.New("row shape mismatch")
+	}
+	if r.Kind == KPrim {
+		r = r.Copy()
+		r.box()
 	}
 	rs := a.rowSize()
 	copy(a.Boxed[int(i)*rs:], r.Boxed)
@@ -294,6 +306,9 @@ func FromValues(vs []Value, elem Value) (*Array, error) {
 		d := MakeData(v0.T, int(n))
 		for i, v := range vs {
 			p, ok := v.(Prim)
+			if _, dual := v.(Dual); dual {
+				return &Array{Shape: []int64{n}, Kind: KBoxed, Boxed: append([]Value(nil), vs...)}, nil
+			}
 			if !ok || p.T != v0.T {
 				return nil, errors.New("array elements of different types")
 			}
@@ -302,6 +317,18 @@ func FromValues(vs []Value, elem Value) (*Array, error) {
 		return &Array{Shape: []int64{n}, T: v0.T, Data: d}, nil
 	case *Array:
 		shape := append([]int64{n}, v0.Shape...)
+		if mixedBoxing(vs) {
+			boxed := make([]Value, len(vs))
+			for i, v := range vs {
+				r := v.(*Array)
+				if r.Kind == KPrim {
+					r = r.Copy()
+					r.box()
+				}
+				boxed[i] = r
+			}
+			vs, v0 = boxed, boxed[0].(*Array)
+		}
 		for _, v := range vs {
 			r, ok := v.(*Array)
 			if !ok || r.Kind != v0.Kind || !sameShape(r.Shape, v0.Shape) || r.T != v0.T {
@@ -392,7 +419,7 @@ func EmptyLike(elem Value) *Array {
 func Replicate(n int64, elem Value) *Array {
 	switch e := elem.(type) {
 	case nil:
-		return &Array{Shape: []int64{n}, T: I32, Data: MakeData(I32, int(n))}
+		return &Array{Shape: []int64{n}, T: I32, Data: MakeData(I32, int(n)), Untyped: true}
 	case Prim:
 		a := NewPrimArray(e.T, []int64{n})
 		if e.B != 0 {
@@ -450,6 +477,17 @@ func fillData(d any, p Prim) {
 
 // Concat joins arrays along the outer dimension (rows must agree).
 func Concat(as []*Array) (*Array, error) {
+	// empty arrays of unknown type take the type of the others
+	var typed []*Array
+	for _, a := range as {
+		if !(a.Untyped && a.NumElems() == 0) {
+			typed = append(typed, a)
+		}
+	}
+	if len(typed) == 0 {
+		return as[0], nil
+	}
+	as = typed
 	a0 := as[0]
 	var n int64
 	for _, a := range as {
@@ -577,4 +615,32 @@ func (a *Array) Elems() []Value {
 		out[i] = a.Index(int64(i))
 	}
 	return out
+}
+
+func isBoxedArray(v Value) bool {
+	a, ok := v.(*Array)
+	return ok && a.Kind == KBoxed
+}
+
+// box turns a primitive array into a boxed one in place (to hold Duals).
+func (a *Array) box() {
+	n := DataLen(a.Data)
+	bx := make([]Value, n)
+	for i := range bx {
+		bx[i] = DataGet(a.T, a.Data, i)
+	}
+	a.Kind, a.Boxed, a.Data = KBoxed, bx, nil
+}
+
+// mixedBoxing reports whether vs mixes primitive and boxed arrays (as
+// happens when some rows hold Duals).
+func mixedBoxing(vs []Value) bool {
+	var prim, boxed bool
+	for _, v := range vs {
+		if r, ok := v.(*Array); ok {
+			prim = prim || r.Kind == KPrim
+			boxed = boxed || r.Kind == KBoxed
+		}
+	}
+	return prim && boxed
 }

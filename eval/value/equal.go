@@ -109,6 +109,12 @@ func FloatClose(a, b, tol float64) bool {
 // Identical is exact structural equality (Futhark's ==): floats by IEEE
 // equality (NaN differs from itself).
 func Identical(a, b Value) bool {
+	if pa, ok := a.(Dual); ok {
+		a = pa.P
+	}
+	if pb, ok := b.(Dual); ok {
+		b = pb.P
+	}
 	switch x := a.(type) {
 	case Prim:
 		y, ok := b.(Prim)

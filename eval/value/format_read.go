@@ -122,12 +122,12 @@ type node struct {
 }
 
 type lit struct {
-	float  bool
-	neg    bool
-	text   string // digits, without sign or suffix
-	suffix PrimType
-	bool   bool
-	isBool bool
+	float   bool
+	neg     bool
+	text    string // digits, without sign or suffix
+	suffix  PrimType
+	bool    bool
+	isBool  bool
 	special string // "nan", "inf"
 }
 

@@ -47,6 +47,8 @@ func Write(w io.StringWriter, v Value) {
 			Write(w, x)
 		}
 		w.WriteString(")")
+	case Dual:
+		w.WriteString("dual(" + PrimString(v.P) + ", " + PrimString(v.T) + ")")
 	case *Fun:
 		if v.Name != "" {
 			w.WriteString("<function " + v.Name + ">")

@@ -147,6 +147,8 @@ func Size(v Value) int64 {
 		return s
 	case *Array:
 		return v.Words()
+	case Dual:
+		return 1
 	}
 	return 0
 }

@@ -24,21 +24,28 @@ func Eval(ctx context.Context, p *Prog, args []value.Value) (value.Value, error)
 }
 
 // EvalAll is Eval returning every result separately.
-func EvalAll(ctx context.Context, p *Prog, args []value.Value) (out []value.Value, err error) {
+func EvalAll(ctx context.Context, p *Prog, args []value.Value) ([]value.Value, error) {
+	vs, _, err := run(ctx, p, args)
+	return vs, err
+}
+
+func run(ctx context.Context, p *Prog, args []value.Value) ([]value.Value, Cost, error) {
 	if len(args) != len(p.Params) {
-		return nil, fmt.Errorf("ir: %d arguments for %d parameters", len(args), len(p.Params))
+		return nil, Cost{}, fmt.Errorf("ir: %d arguments for %d parameters", len(args), len(p.Params))
 	}
 	m := &machine{ctx: ctx, env: map[string]value.Value{}}
 	for i, prm := range p.Params {
 		m.env[prm.Name] = args[i]
 	}
-	return m.body(p.Body)
+	vs, c, err := m.body(p.Body)
+	return vs, c.Cost, err
 }
 
 type machine struct {
 	ctx   context.Context
 	env   map[string]value.Value
 	steps int
+	soac  int // how many SOAC lambdas the evaluation is inside
 }
 
 // RuntimeError is an error in the evaluated program (an index out of
@@ -68,24 +75,60 @@ func (m *machine) arr(name string) *value.Array {
 	return m.env[name].(*value.Array)
 }
 
-func (m *machine) body(b *Body) ([]value.Value, error) {
-	for _, st := range b.Stms {
-		vs, err := m.exp(st.E)
+// body evaluates statements in order; its cost is their Composition.
+// Unlike the source's let (live for its whole body), a statement's fresh
+// result is live only until its last use: the fused plan is a compiled
+// plan, and inlining has flattened every function's temporaries into one
+// body, where "live to the end" would count them all at once.
+func (m *machine) body(b *Body) ([]value.Value, stepCost, error) {
+	var total stepCost
+	var live int64
+	bound := map[string]bool{}
+	release := lastUses(b)
+	freed := make([]int64, len(b.Stms)+1)
+	for i, st := range b.Stms {
+		vs, c, err := m.exp(st.E)
 		if err != nil {
-			return nil, err
+			return nil, total, err
 		}
-		for i, p := range st.Pat {
-			m.env[p.Name] = vs[i]
+		total.then(c, &live)
+		end := i
+		for k, p := range st.Pat {
+			m.env[p.Name] = vs[k]
+			bound[p.Name] = true
+			end = max(end, release[p.Name])
 		}
+		freed[end] += c.F
+		live -= freed[i]
 	}
 	out := make([]value.Value, len(b.Res))
 	for i, a := range b.Res {
 		out[i] = m.atom(a)
+		if bound[a.Name] {
+			total.F += value.Size(out[i])
+		} else if a.IsConst() {
+			total.F++
+		}
 	}
-	return out, nil
+	return out, total, nil
 }
 
-func (m *machine) apply(l *Lambda, args []value.Value) ([]value.Value, error) {
+// lastUses gives, for each name bound in b, the index of the last
+// statement that uses it (len(b.Stms) for the result).
+func lastUses(b *Body) map[string]int {
+	last := map[string]int{}
+	for i, st := range b.Stms {
+		uses(st.E, func(n string) { last[n] = i })
+	}
+	for _, a := range b.Res {
+		if a.Name != "" {
+			last[a.Name] = len(b.Stms)
+		}
+	}
+	return last
+}
+
+func (m *machine) apply(l *Lambda, args []value.Value) ([]value.Value, stepCost, error) {
 	for i, p := range l.Params {
 		m.env[p.Name] = args[i]
 	}
@@ -104,19 +147,28 @@ func (m *machine) check() error {
 
 func one(v value.Value) []value.Value { return []value.Value{v} }
 
-func (m *machine) exp(e Exp) ([]value.Value, error) {
+// scalarStep is a scalar operation on atoms: (1, 1, 1).
+func scalarStep(as ...Atom) stepCost { return fresh(1, 1, 1) }
+
+func fresh(w, d, s int64) stepCost { return stepCost{Cost{w, d, s, s}, s} }
+
+func (m *machine) exp(e Exp) ([]value.Value, stepCost, error) {
 	if err := m.check(); err != nil {
-		return nil, err
+		return nil, stepCost{}, err
 	}
 	switch e := e.(type) {
 	case *AtomE:
-		return one(m.atom(e.X)), nil
+		c := stepCost{}
+		if e.X.IsConst() {
+			c.F = 1
+		}
+		return one(m.atom(e.X)), c, nil
 	case *BinOpE:
 		r, err := binop(e.Op, m.prim(e.X), m.prim(e.Y))
 		if err != nil {
-			return nil, rtErr("%s", err)
+			return nil, stepCost{}, rtErr("%s", err)
 		}
-		return one(r), nil
+		return one(r), scalarStep(e.X, e.Y), nil
 	case *UnOpE:
 		args := make([]value.Prim, len(e.Args))
 		for i, a := range e.Args {
@@ -124,77 +176,77 @@ func (m *machine) exp(e Exp) ([]value.Value, error) {
 		}
 		r, err := unop(e.Op, args)
 		if err != nil {
-			return nil, err
+			return nil, stepCost{}, err
 		}
-		return one(r), nil
+		return one(r), scalarStep(e.Args...), nil
 	case *ConvE:
-		return one(value.Convert(m.prim(e.X), e.To)), nil
+		return one(value.Convert(m.prim(e.X), e.To)), scalarStep(e.X), nil
 	case *IfE:
+		var vs []value.Value
+		var c stepCost
+		var err error
 		if m.prim(e.Cond).Bool() {
-			return m.body(e.Then)
+			vs, c, err = m.body(e.Then)
+		} else {
+			vs, c, err = m.body(e.Else)
 		}
-		return m.body(e.Else)
+		c.Work++
+		c.Depth++
+		return vs, c, err
 	case *LoopE:
-		vs := make([]value.Value, len(e.Init))
-		for i, a := range e.Init {
-			vs[i] = m.atom(a)
-		}
-		n := m.int(e.Bound)
-		for i := int64(0); i < n; i++ {
-			m.env[e.I] = value.I64Val(i)
-			for k, p := range e.Params {
-				m.env[p.Name] = vs[k]
-			}
-			var err error
-			if vs, err = m.body(e.Body); err != nil {
-				return nil, err
-			}
-		}
-		return vs, nil
+		return m.loop(e)
 	case *IndexE:
 		v := m.atom(V(e.Arr))
 		for _, ia := range e.Idx {
 			a := v.(*value.Array)
 			i := m.int(ia)
 			if i < 0 || i >= a.Len() {
-				return nil, rtErr("index %d out of bounds for array of %d elements", i, a.Len())
+				return nil, stepCost{}, rtErr("index %d out of bounds for array of %d elements", i, a.Len())
 			}
 			v = a.Index(i)
 		}
-		return one(v), nil
+		if _, ok := v.(value.Prim); ok {
+			return one(v), scalarStep(e.Idx...), nil
+		}
+		c := scalarStep(e.Idx...)
+		c.SpaceSeq, c.SpacePar, c.F = c.SpaceSeq-1, c.SpacePar-1, 0
+		return one(v), c, nil
 	case *UpdateE:
 		a := m.arr(e.Arr).Copy()
 		row := a
 		for k, ia := range e.Idx {
 			i := m.int(ia)
 			if i < 0 || i >= row.Len() {
-				return nil, rtErr("index %d out of bounds for array of %d elements", i, row.Len())
+				return nil, stepCost{}, rtErr("index %d out of bounds for array of %d elements", i, row.Len())
 			}
 			if k == len(e.Idx)-1 {
 				if err := row.SetRow(i, m.atom(e.X)); err != nil {
-					return nil, err
+					return nil, stepCost{}, err
 				}
 			} else {
 				row = row.Index(i).(*value.Array)
 			}
 		}
-		return one(a), nil
+		c := scalarStep(append(append([]Atom{}, e.Idx...), e.X)...)
+		c.SpaceSeq, c.SpacePar, c.F = c.SpaceSeq-1, c.SpacePar-1, 0
+		return one(a), c, nil
 	case *IotaE:
 		n := m.int(e.N)
 		if n < 0 {
-			return nil, rtErr("iota of negative size %d", n)
+			return nil, stepCost{}, rtErr("iota of negative size %d", n)
 		}
 		a := value.NewPrimArray(value.I64, []int64{n})
 		for i := int64(0); i < n; i++ {
 			value.DataSet(a.Data, int(i), value.I64Val(i))
 		}
-		return one(a), nil
+		return one(a), withConsts(fresh(n, 1, n+1), e.N), nil
 	case *ReplicateE:
 		n := m.int(e.N)
 		if n < 0 {
-			return nil, rtErr("replicate of negative size %d", n)
+			return nil, stepCost{}, rtErr("replicate of negative size %d", n)
 		}
-		return one(value.Replicate(n, m.atom(e.X))), nil
+		r := value.Replicate(n, m.atom(e.X))
+		return one(r), withConsts(fresh(r.NumElems(), 1, r.Words()), e.N, e.X), nil
 	case *ArrayE:
 		vs := make([]value.Value, len(e.Elems))
 		for i, a := range e.Elems {
@@ -202,21 +254,23 @@ func (m *machine) exp(e Exp) ([]value.Value, error) {
 		}
 		a, err := value.FromValues(vs, m.zero(e.Elem))
 		if err != nil {
-			return nil, err
+			return nil, stepCost{}, err
 		}
-		return one(a), nil
+		return one(a), withConsts(fresh(int64(len(vs)), 1, a.Words()), e.Elems...), nil
 	case *TransposeE:
-		return one(m.arr(e.Arr).Transpose()), nil
+		r := m.arr(e.Arr).Transpose()
+		return one(r), fresh(r.NumElems(), 1, r.Words()), nil
 	case *CopyE:
-		return one(m.arr(e.Arr).Copy()), nil
+		r := m.arr(e.Arr).Copy()
+		return one(r), fresh(r.Words(), 1, r.Words()), nil
 	case *ScremaE:
 		return m.screma(e)
 	case *ScatterE:
-		return m.scatter(e.Dest, e.W, e.Arrs, e.Index, e.Map, nil)
+		return m.scatter(e.Dest, e.W, e.Arrs, e.Index, e.Gens, e.Map, nil)
 	case *HistE:
-		return m.scatter(e.Dest, e.W, e.Arrs, e.Index, e.Map, e.Op)
+		return m.scatter(e.Dest, e.W, e.Arrs, e.Index, e.Gens, e.Map, e.Op)
 	}
-	return nil, fmt.Errorf("ir eval: unknown expression %T", e)
+	return nil, stepCost{}, fmt.Errorf("ir eval: unknown expression %T", e)
 }
 
 // zero is a value of type t (for empty arrays' templates).
@@ -230,125 +284,6 @@ func (m *machine) zero(t Type) value.Value {
 		shape[i] = m.int(d)
 	}
 	return value.NewPrimArray(t.Elem, shape)
-}
-
-func (m *machine) row(arrs []string, i int64) []value.Value {
-	vs := make([]value.Value, len(arrs))
-	for k, a := range arrs {
-		vs[k] = m.arr(a).Index(i)
-	}
-	return vs
-}
-
-func (m *machine) screma(e *ScremaE) ([]value.Value, error) {
-	n := m.int(e.W)
-	nscan, nred := 0, 0
-	for _, op := range e.Scans {
-		nscan += op.Arity()
-	}
-	for _, op := range e.Reds {
-		nred += op.Arity()
-	}
-	nmap := len(e.Map.Ret) - nscan - nred
-	scanAcc := m.nes(e.Scans)
-	redAcc := m.nes(e.Reds)
-	scanOut := make([][]value.Value, nscan)
-	mapOut := make([][]value.Value, nmap)
-	for i := int64(0); i < n; i++ {
-		if e.Index != "" {
-			m.env[e.Index] = value.I64Val(i)
-		}
-		res, err := m.apply(e.Map, m.row(e.Arrs, i))
-		if err != nil {
-			return nil, err
-		}
-		if err := m.combine(e.Scans, scanAcc, res[:nscan]); err != nil {
-			return nil, err
-		}
-		for k := range scanAcc {
-			scanOut[k] = append(scanOut[k], scanAcc[k])
-		}
-		if err := m.combine(e.Reds, redAcc, res[nscan:nscan+nred]); err != nil {
-			return nil, err
-		}
-		for k := range mapOut {
-			mapOut[k] = append(mapOut[k], res[nscan+nred+k])
-		}
-	}
-	var out []value.Value
-	rets := e.Map.Ret
-	for k, vs := range scanOut {
-		a, err := value.FromValues(vs, m.zero(rets[k]))
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, a)
-	}
-	out = append(out, redAcc...)
-	for k, vs := range mapOut {
-		a, err := value.FromValues(vs, m.zero(rets[nscan+nred+k]))
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, a)
-	}
-	return out, nil
-}
-
-func (m *machine) nes(ops []*SegOp) []value.Value {
-	var acc []value.Value
-	for _, op := range ops {
-		for _, ne := range op.Nes {
-			acc = append(acc, m.atom(ne))
-		}
-	}
-	return acc
-}
-
-// combine folds xs into acc in place, operator by operator.
-func (m *machine) combine(ops []*SegOp, acc, xs []value.Value) error {
-	k := 0
-	for _, op := range ops {
-		a := op.Arity()
-		args := append(append([]value.Value{}, acc[k:k+a]...), xs[k:k+a]...)
-		r, err := m.apply(op.Lam, args)
-		if err != nil {
-			return err
-		}
-		copy(acc[k:k+a], r)
-		k += a
-	}
-	return nil
-}
-
-func (m *machine) scatter(dest string, w Atom, arrs []string, index string, lam *Lambda, op *SegOp) ([]value.Value, error) {
-	d := m.arr(dest).Copy()
-	n := m.int(w)
-	for i := int64(0); i < n; i++ {
-		if index != "" {
-			m.env[index] = value.I64Val(i)
-		}
-		res, err := m.apply(lam, m.row(arrs, i))
-		if err != nil {
-			return nil, err
-		}
-		j := res[0].(value.Prim).AsInt64()
-		if j < 0 || j >= d.Len() {
-			continue
-		}
-		v := res[1]
-		if op != nil {
-			r, err := m.apply(op.Lam, []value.Value{d.Index(j), v})
-			if err != nil {
-				return nil, err
-			}
-			v = r[0]
-		}
-		if err := d.SetRow(j, v); err != nil {
-			return nil, err
-		}
-	}
-	return one(d), nil
 }
 
 var extraBinOps = map[string]value.BinOp{"min": value.OpMin, "max": value.OpMax}

@@ -79,6 +79,56 @@ func LowerExpr(fset *syntax.FileSet, info LitTyper, g Globals, e syntax.Expr) (p
 	return prog, l.args, nil
 }
 
+// LowerFun lowers a whole function (an entry point, say) applied to
+// concrete arguments: its parameters become the program's, with the
+// arguments' types and shapes, and the function's size parameters are
+// bound to those shapes. The arguments to run the program on are returned
+// (the flattened arguments, then any free variables).
+func LowerFun(fset *syntax.FileSet, info LitTyper, g Globals, fb *syntax.FunBind, args []value.Value) (prog *Prog, runArgs []value.Value, err error) {
+	if len(args) != len(fb.Params) {
+		return nil, nil, fmt.Errorf("%s takes %d arguments, not %d", fb.Name, len(fb.Params), len(args))
+	}
+	l := &lowerer{fset: fset, info: info, g: g, globals: map[string]lv{}}
+	defer func() {
+		if r := recover(); r != nil {
+			nl, ok := r.(*NotLowered)
+			if !ok {
+				panic(r)
+			}
+			prog, runArgs, err = nil, nil, nl
+		}
+	}()
+	var env *lenv
+	for i, p := range fb.Params {
+		env = l.bindPat(env, p, l.fromValue(paramBase(p, i), args[i], p))
+	}
+	b := &builder{l: l}
+	v := l.expr(b, env, fb.Body, value.NoPrim)
+	res, ts := l.flatten(v, fb.Body)
+	prog = &Prog{Params: l.params, Ret: ts, Body: &Body{Stms: b.stms, Res: res}}
+	if err := Verify(prog); err != nil {
+		return nil, nil, fmt.Errorf("ir: lowering made an ill-formed program (a bug): %v\n%s", err, prog)
+	}
+	return prog, l.args, nil
+}
+
+// paramBase names a parameter's IR variables after the pattern's first name.
+func paramBase(p syntax.Pat, i int) string {
+	for {
+		switch q := p.(type) {
+		case *syntax.PId:
+			return q.Name
+		case *syntax.PAscript:
+			p = q.P
+			continue
+		case *syntax.PParen:
+			p = q.P
+			continue
+		}
+		return fmt.Sprintf("arg%d", i)
+	}
+}
+
 // lv is a lowered value.
 type lv interface{}
 
@@ -236,11 +286,15 @@ func rebuild(tmpl lv, atoms []Atom, types []Type, delta int) lv {
 }
 
 // fromValue makes a lowered value of a free variable's concrete value:
-// scalars become constants, arrays parameters.
+// its scalars and arrays become the program's parameters (a record's
+// fields one by one), arrays with their concrete shapes.
 func (l *lowerer) fromValue(name string, v value.Value, at syntax.Node) lv {
 	switch v := v.(type) {
 	case value.Prim:
-		return &lvAtom{C(v), Scalar(v.T)}
+		p := Param{l.fresh(name), Scalar(v.T)}
+		l.params = append(l.params, p)
+		l.args = append(l.args, v)
+		return &lvAtom{V(p.Name), p.T}
 	case value.Tuple:
 		t := &lvTuple{}
 		for i, x := range v {

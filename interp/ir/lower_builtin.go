@@ -16,7 +16,7 @@ var builtins = map[string]int{
 	"iota": 1, "replicate": 2, "zip": 2, "zip2": 2, "zip3": 3, "zip4": 4, "zip5": 5,
 	"unzip": 1, "unzip2": 1, "unzip3": 1, "unzip4": 1, "unzip5": 1,
 	"length": 1, "transpose": 1, "copy": 1, "opaque": 1, "all": 2, "any": 2,
-	"|>": 2, "<|": 2, "apply-left": 3, "apply-right": 3,
+	"|>": 2, "<|": 2, "apply-left": 3, "apply-right": 3, "const": 2, "id": 1,
 }
 
 func builtinArity(name string) (int, bool) {
@@ -241,7 +241,7 @@ func (l *lowerer) callBuiltin(b *builder, name string, args []lv, at syntax.Node
 			outTs = append(outTs, t)
 		}
 		return rebuild(args[0], outs, outTs, 0)
-	case "opaque":
+	case "opaque", "id", "const":
 		return args[0]
 	}
 	l.fail(at, "the function %s is not known to the IR", name)
@@ -368,8 +368,8 @@ func identity(params []Param) *Lambda {
 }
 
 func (l *lowerer) hist(b *builder, dest *lvAtom, op lv, ne *lvAtom, is, vs lv, at syntax.Node) lv {
-	if dest.a.IsConst() || dest.t.Rank() != 1 {
-		l.fail(at, "a histogram of values that are not scalars")
+	if dest.a.IsConst() || dest.t.Rank() == 0 || !ne.t.Equal(dest.t.Row()) {
+		l.fail(at, "a histogram whose neutral element does not fit its destination")
 	}
 	arrs, w, params, elems := l.rows(b, []lv{is, vs}, at)
 	ia, ok1 := elems[0].(*lvAtom)

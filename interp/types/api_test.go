@@ -25,8 +25,8 @@ func TestExprTypes(t *testing.T) {
 		{"(1, true)", "(i32, bool)"},
 		{"{x = 1, y = 2.0}", "{x: i32, y: f64}"},
 		{"[1, 2, 3]", "[3]i32"},
-		{"iota 5", "*[5]i64"},
-		{"map (+1) [1, 2]", "*[2]i32"},
+		{"iota 5", "[5]i64"},
+		{"map (+1) [1, 2]", "[2]i32"},
 		{"\\(x: i32) -> x", "i32 -> i32"},
 		{"(.x)", "?"},
 		{"\"abc\"", "[3]u8"},
@@ -36,7 +36,7 @@ func TestExprTypes(t *testing.T) {
 		{"0..<10", "[10]i32"},
 		{"if true then [1] else [2, 3]", "[]i32"},
 		{"i32.sum [1, 2]", "i32"},
-		{"zip [1] [true]", "*[1](i32, bool)"},
+		{"zip [1] [true]", "[1](i32, bool)"},
 	}
 	for _, tc := range cases {
 		c := base.Fork()

@@ -1,8 +1,6 @@
 package types
 
 import (
-	"fmt"
-
 	"fut/interp/syntax"
 )
 
@@ -137,6 +135,7 @@ type Checker struct {
 	pendExprs         []syntax.Expr
 	pendPats          []syntax.Pat
 	uses              map[*syntax.Var]*valBind
+	opUses            map[*syntax.OpSection]*valBind
 	patBinds          map[*syntax.PId]*valBind
 	funBinds          map[*syntax.FunBind]*valBind
 	withBinds         map[*syntax.LetWith]*valBind
@@ -185,20 +184,6 @@ func NewChecker(fset *syntax.FileSet, imp Importer) *Checker {
 // Info returns the side tables filled so far.
 func (c *Checker) Info() *Info { return c.info }
 
-func (c *Checker) errorf(sp syntax.Span, format string, args ...any) {
-	c.errs = append(c.errs, &syntax.Error{Span: sp, Msg: fmt.Sprintf(format, args...)})
-}
-
-func (c *Checker) takeErrors() error {
-	if len(c.errs) == 0 {
-		return nil
-	}
-	l := c.errs
-	c.errs = nil
-	l.Sort()
-	return l
-}
-
 // LoadIntrinsics declares the built-in module intrinsics with the given
 // value and type specifications.
 func (c *Checker) LoadIntrinsics(specs []syntax.Spec) error {
@@ -229,8 +214,13 @@ func (c *Checker) CheckProgram(p *syntax.Program) error {
 // as it was.
 func (c *Checker) CheckDecls(decls []syntax.Decl) error {
 	sc := newScope(c.top)
+	saved := map[string]*entryPoint{}
+	for k, v := range c.entries {
+		saved[k] = v
+	}
 	c.checkDecls(decls, sc, sc)
 	if len(c.errs) > 0 {
+		c.entries = saved
 		return c.takeErrors()
 	}
 	merge(&c.top.ns, &sc.ns)
@@ -247,7 +237,9 @@ func (c *Checker) CheckExpr(e syntax.Expr) (Type, error) {
 	if len(c.errs) == 0 {
 		c.checkUniqueExpr(e)
 	}
-	t = zonk(t)
+	// The value of a REPL expression is not consumed by anything: show
+	// its type without uniqueness.
+	t = setUnique(zonk(t), false)
 	return t, c.takeErrors()
 }
 
@@ -322,25 +314,3 @@ func (c *Checker) Fork() *Checker {
 
 // SetImporter replaces the importer.
 func (c *Checker) SetImporter(imp Importer) { c.imp = imp }
-
-// checkDefaultEntry treats def main as the entry point of a program that
-// declares none.
-func (c *Checker) checkDefaultEntry(p *syntax.Program, sc *scope) {
-	var main *syntax.ValDecl
-	for _, d := range p.Decls {
-		if vd, ok := d.(*syntax.ValDecl); ok {
-			if vd.Entry {
-				return
-			}
-			if vd.Fun.Name == "main" {
-				main = vd
-			}
-		}
-	}
-	if main == nil {
-		return
-	}
-	if sch, ok := c.info.Defs[main.Fun]; ok && len(c.errs) == 0 {
-		c.checkEntry(main, sch)
-	}
-}

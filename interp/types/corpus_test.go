@@ -90,6 +90,14 @@ func TestFutharkCorpus(t *testing.T) {
 		src, _ := os.ReadFile(f)
 		kind := testKind(src)
 		if kind == 0 {
+			// Still must not crash the checker.
+			if prog, err := syntax.ParseFile(fset, f, src); err == nil {
+				c := base.Fork()
+				c.SetImporter(fileImporter(fset))
+				if err := checkSafely(c, prog); err != nil && strings.HasPrefix(err.Error(), "PANIC") {
+					t.Errorf("%s: %v", f, err)
+				}
+			}
 			continue
 		}
 		prog, err := syntax.ParseFile(fset, f, src)
@@ -122,6 +130,9 @@ func TestFutharkCorpus(t *testing.T) {
 			if err == nil {
 				posOK++
 			} else {
+				if strings.HasPrefix(err.Error(), "PANIC") {
+					t.Errorf("%s: %v", f, err)
+				}
 				msg := fset.FormatAll(err)
 				first := strings.SplitN(msg, "\n", 2)[0]
 				failures = append(failures, f+": "+first)

@@ -130,7 +130,10 @@ func (c *Checker) infer1(e syntax.Expr, sc *scope) Type {
 		}
 		return c.constrVar(e.Span, e.Name, ps)
 	case *syntax.OpSection:
-		return c.opType(e.Op, e.Backtick, sc, e.Span)
+		v := &syntax.Var{Loc: syntax.Loc{Span: e.Span}, Name: e.Op}
+		t := c.inferVar(v, sc)
+		c.opUses[e] = c.uses[v]
+		return t
 	case *syntax.LeftSection:
 		ft := c.opType(e.Op, e.Backtick, sc, e.Span)
 		lt := c.inferExpr(e.L, sc)
@@ -286,13 +289,26 @@ func (c *Checker) applyArrow(ft Type, arg syntax.Expr, at Type, sc *scope, fn sy
 		c.unify(syntax.SpanOf(fn), f, &Arrow{From: at, To: res})
 		return res
 	case *Arrow:
+		badDependent := dependentArrow(at) && resultIsUnliftedVar(f.From)
 		if err := c.unifyT(f.From, setUnique(at, false), false); err != nil {
 			c.errorf(sp, "argument has the wrong type: %s", c.mismatch(f.From, at, err))
 		}
 		to := f.To
 		s := &subst{sizes: map[*SizeName]Size{}}
 		if f.Param != nil {
-			s.sizes[f.Param] = c.sizeOfExpr(arg, sc)
+			d := c.sizeOfExpr(arg, sc)
+			if _, unknown := d.(*SizeAny); unknown {
+				if t := c.canonSize(arg, sc); t != nil {
+					d = t
+				} else {
+					// Not expressible as a size: a size of its own.
+					d = c.freshUnknown("")
+				}
+			}
+			s.sizes[f.Param] = d
+		}
+		if badDependent {
+			c.errorf(sp, "Cannot apply this function to an argument whose result size depends on its own argument (%s): the result would have a type containing anonymous sizes", zonk(at))
 		}
 		for _, ex := range f.Exist {
 			u := c.newUnknown(ex.Name)
@@ -463,99 +479,6 @@ func (c *Checker) inferBinary(e *syntax.Binary, sc *scope) Type {
 	return c.applyArrow(ft, e.R, rt, sc, opv)
 }
 
-func (c *Checker) inferRange(e *syntax.Range, sc *scope) Type {
-	st := c.inferExpr(e.Start, sc)
-	v := c.overloadedVar(e.Span, intPrims, "range")
-	c.unify(syntax.SpanOf(e.Start), v, st)
-	if e.Second != nil {
-		c.unify(syntax.SpanOf(e.Second), v, c.inferExpr(e.Second, sc))
-	}
-	c.unify(syntax.SpanOf(e.Stop), v, c.inferExpr(e.Stop, sc))
-	// Only 0..<n and 0..1..<n have a known size (n a variable or a
-	// constant); any other range has a size of its own.
-	if isIntLit(e.Start, 0) && e.Op == syntax.RangeUpExcl && (e.Second == nil || isIntLit(e.Second, 1)) {
-		if d := c.simpleSize(e.Stop, sc); d != nil {
-			return &Array{Dim: d, Elem: v}
-		}
-	}
-	if e.Second == nil && e.Op != syntax.RangeDownExcl {
-		start, end := c.sizeOfExpr(e.Start, sc), c.sizeOfExpr(e.Stop, sc)
-		if sizeKey(start) != "" && sizeKey(end) != "" {
-			d := mkSizeExpr("-", end, start)
-			if e.Op == syntax.RangeIncl {
-				d = mkSizeExpr("+", d, &SizeConst{1})
-			}
-			return &Array{Dim: d, Elem: v}
-		}
-	}
-	return &Array{Dim: c.freshUnknown(""), Elem: v}
-}
-
-// freshUnknown is a new size, distinct from every other.
-func (c *Checker) freshUnknown(name string) Size {
-	u := c.newUnknown(name)
-	c.localSizes[u] = c.level
-	return u
-}
-
-func isIntLit(e syntax.Expr, n int64) bool {
-	for {
-		p, ok := e.(*syntax.Paren)
-		if !ok {
-			break
-		}
-		e = p.X
-	}
-	lit, ok := e.(*syntax.IntLit)
-	return ok && lit.Value != nil && lit.Value.IsInt64() && lit.Value.Int64() == n
-}
-
-// simpleSize is the size a variable or constant expression stands for,
-// or nil.
-func (c *Checker) simpleSize(e syntax.Expr, sc *scope) Size {
-	switch x := e.(type) {
-	case *syntax.Paren:
-		return c.simpleSize(x.X, sc)
-	case *syntax.IntLit, *syntax.Var:
-		d := c.sizeOfExpr(e, sc)
-		if _, ok := d.(*SizeAny); ok {
-			return nil
-		}
-		return d
-	}
-	return nil
-}
-
-// sliceSize is the size of one sliced dimension of size d: a[:], a[0:n],
-// a[:n] and a[0:n:1] are known, other slices have a size of their own.
-func (c *Checker) sliceSize(d Size, ix *syntax.DimIndex, sc *scope) Size {
-	if ix.Start == nil && ix.End == nil && ix.Stride == nil {
-		return d
-	}
-	if ix.Start == nil && ix.End == nil {
-		if neg, ok := ix.Stride.(*syntax.Negate); ok && isIntLit(neg.X, 1) {
-			return d
-		}
-	}
-	if ix.Stride == nil || isIntLit(ix.Stride, 1) {
-		// a[i:j] has size j-i when i and j are sizes.
-		var start, end Size = &SizeConst{0}, d
-		if ix.Start != nil {
-			start = c.sizeOfExpr(ix.Start, sc)
-		}
-		if ix.End != nil {
-			end = c.sizeOfExpr(ix.End, sc)
-		}
-		if sizeKey(start) != "" && sizeKey(end) != "" {
-			if isIntLit(ix.Start, 0) || ix.Start == nil {
-				return end
-			}
-			return mkSizeExpr("-", end, start)
-		}
-	}
-	return c.freshUnknown("")
-}
-
 // indexType is the type of t indexed by idx.
 func (c *Checker) indexType(t Type, idx []*syntax.DimIndex, sc *scope, sp syntax.Span) Type {
 	var dims []Size
@@ -607,225 +530,4 @@ func (c *Checker) followPath(t Type, path []syntax.PathElem, sc *scope, sp synta
 		}
 	}
 	return t
-}
-
-func (c *Checker) inferLambda(e *syntax.Lambda, sc *scope) Type {
-	inner := newScope(sc)
-	var ps []Type
-	for _, p := range e.Params {
-		ps = append(ps, c.bindPat(p, inner, dimFlex, true))
-	}
-	bt := c.inferExpr(e.Body, inner)
-	if e.RetType != nil {
-		rt := c.typeExp(e.RetType, inner, dimFlex)
-		c.unify(syntax.SpanOf(e.Body), rt, bt)
-		bt = rt
-	}
-	bt = zonk(bt)
-	var named []*SizeName
-	for _, p := range e.Params {
-		var sn *SizeName
-		if id, ok := unparenPat(stripAscript(p)).(*syntax.PId); ok {
-			if vb := c.patBinds[id]; vb != nil && vb.size != nil && mentionsSize(bt, vb.size) {
-				sn = vb.size
-			}
-		}
-		named = append(named, sn)
-	}
-	s := &subst{sizes: map[*SizeName]Size{}}
-	for _, v := range inner.vals {
-		if v.size != nil && !containsSizeName(named, v.size) {
-			s.sizes[v.size] = &SizeAny{}
-		}
-	}
-	bt = substType(bt, s)
-	for i := len(ps) - 1; i >= 0; i-- {
-		bt = &Arrow{From: ps[i], To: bt, Param: named[i]}
-	}
-	return bt
-}
-
-func (c *Checker) inferLetIn(e *syntax.LetIn, sc *scope) Type {
-	inner := newScope(sc)
-	seen := map[string]syntax.Span{}
-	for _, sb := range e.Sizes {
-		sn := c.newSizeName(sb.Name)
-		c.localSizes[sn] = c.level
-		// let [n] p = e: n is whatever size e has there.
-		inner.vals[sb.Name] = &valBind{name: sb.Name, scheme: &Scheme{Type: I64}, size: sn, sizeAlias: c.newSizeVar(), span: sb.Span, local: true, level: c.level, id: c.freshID()}
-		seen[sb.Name] = sb.Span
-	}
-	vt := setUnique(c.inferExpr(e.Value, sc), false)
-	c.checkIrrefutable(e.Pat)
-	pt := c.patType(e.Pat, inner, dimFlex, false, seen)
-	c.unify(syntax.SpanOf(e.Value), pt, vt)
-	bt := c.inferExpr(e.Body, inner)
-	return c.forgetLocalSizes(bt, inner)
-}
-
-// forgetLocalSizes replaces the sizes named by variables of inner, which
-// go out of scope, by untracked sizes.
-func (c *Checker) forgetLocalSizes(t Type, inner *scope) Type {
-	s := &subst{sizes: map[*SizeName]Size{}}
-	for _, v := range inner.vals {
-		if v.size != nil {
-			s.sizes[v.size] = &SizeAny{}
-		}
-	}
-	if len(s.sizes) == 0 {
-		return t
-	}
-	return substType(zonk(t), s)
-}
-
-// joinTypes is the type of a conditional whose branches have types a and b
-// (already unified up to sizes): sizes that differ become unknown.
-func (c *Checker) joinTypes(a, b Type) Type {
-	return c.join(a, b, map[[2]string]Size{})
-}
-
-// join is joinTypes where the same pair of differing sizes becomes the
-// same new size.
-func (c *Checker) join(a, b Type, memo map[[2]string]Size) Type {
-	a, b = Resolve(a), Resolve(b)
-	switch x := a.(type) {
-	case *Array:
-		if y, ok := b.(*Array); ok {
-			d := x.Dim
-			ka, kb := sizeKey(x.Dim), sizeKey(y.Dim)
-			switch {
-			case ka != "" && kb != "" && ka != kb:
-				// Known and different: a new size, distinct from both.
-				if u, ok := memo[[2]string{ka, kb}]; ok {
-					d = u
-				} else {
-					d = c.freshUnknown("")
-					memo[[2]string{ka, kb}] = d
-				}
-			case ka == "" || ka != kb:
-				if _, isVar := resolveSize(x.Dim).(SizeVar); !isVar || ka != kb {
-					d = &SizeAny{}
-				}
-			}
-			return &Array{Unique: x.Unique && y.Unique, Dim: d, Elem: c.join(x.Elem, y.Elem, memo)}
-		}
-	case *Record:
-		if y, ok := b.(*Record); ok && len(x.Fields) == len(y.Fields) {
-			fs := make([]Field, len(x.Fields))
-			for i := range fs {
-				fs[i] = Field{x.Fields[i].Name, c.join(x.Fields[i].Type, y.Fields[i].Type, memo)}
-			}
-			return &Record{fs}
-		}
-	}
-	return a
-}
-
-func (c *Checker) inferLoop(e *syntax.Loop, sc *scope) Type {
-	inner := newScope(sc)
-	for _, sb := range e.Sizes {
-		sn := c.newSizeName(sb.Name)
-		c.localSizes[sn] = c.level
-		inner.vals[sb.Name] = &valBind{name: sb.Name, scheme: &Scheme{Type: I64}, size: sn, span: sb.Span, local: true, level: c.level, id: c.freshID()}
-	}
-	var it Type
-	if e.Init != nil {
-		it = c.inferExpr(e.Init, sc)
-	} else {
-		it = c.patVarsType(e.Pat, sc)
-	}
-	pt := c.bindPat(e.Pat, inner, dimFlex, false)
-	c.loopPats[e] = true
-	if e.Init != nil {
-		c.unifyNoSizes(syntax.SpanOf(e.Init), pt, it)
-	} else {
-		c.unifyNoSizes(syntax.SpanOf(e.Pat), pt, it)
-	}
-	if isFunctional(pt) {
-		c.errorf(syntax.SpanOf(e.Pat), "a loop parameter cannot be a function (its type is %s)", zonk(pt))
-	}
-	body := newScope(inner)
-	switch f := e.Form.(type) {
-	case *syntax.For:
-		bt := c.inferExpr(f.Bound, sc)
-		v := c.overloadedVar(f.Span, intPrims, "loop bound")
-		c.unify(syntax.SpanOf(f.Bound), v, bt)
-		body.vals[f.I.Name] = &valBind{name: f.I.Name, scheme: &Scheme{Type: bt}, span: f.I.Span, local: true, level: c.level, id: c.freshID()}
-		c.identBinds[f.I] = body.vals[f.I.Name]
-	case *syntax.ForIn:
-		at := c.inferExpr(f.Arr, sc)
-		elem := c.newTVar(f.Span)
-		c.unifyNoSizes(syntax.SpanOf(f.Arr), &Array{Dim: &SizeAny{}, Elem: elem}, at)
-		pt2 := c.bindPat(f.Pat, body, dimFlex, false)
-		c.unify(syntax.SpanOf(f.Pat), pt2, elem)
-	case *syntax.While:
-		ct := c.inferExpr(f.Cond, inner)
-		c.unify(syntax.SpanOf(f.Cond), Bool, ct)
-	}
-	bt := c.inferExpr(e.Body, body)
-	c.unifyNoSizes(syntax.SpanOf(e.Body), pt, bt)
-	res := c.joinTypes(pt, bt)
-	return c.forgetLocalSizes(res, inner)
-}
-
-// patVarsType is the type of a loop pattern without initial value: the
-// current types of its variables.
-func (c *Checker) patVarsType(p syntax.Pat, sc *scope) Type {
-	switch p := p.(type) {
-	case *syntax.PId:
-		v := sc.lookupVal(p.Name)
-		if v == nil || v.builtin != "" {
-			c.errorf(p.Span, "unknown name %s", p.Name)
-			return c.newTVar(p.Span)
-		}
-		c.loopInit[p] = v
-		return c.instantiate(v.scheme, p.Span)
-	case *syntax.PParen:
-		return c.patVarsType(p.P, sc)
-	case *syntax.PAscript:
-		return c.patVarsType(p.P, sc)
-	case *syntax.PTuple:
-		ts := make([]Type, len(p.Elems))
-		for i, q := range p.Elems {
-			ts[i] = c.patVarsType(q, sc)
-		}
-		return TupleType(ts...)
-	}
-	return c.newTVar(syntax.SpanOf(p))
-}
-
-func (c *Checker) inferMatch(e *syntax.Match, sc *scope) Type {
-	xt := c.inferExpr(e.X, sc)
-	var res Type
-	for _, cs := range e.Cases {
-		inner := newScope(sc)
-		pt := c.bindPat(cs.Pat, inner, dimFlex, false)
-		c.unify(syntax.SpanOf(cs.Pat), xt, pt)
-		bt := c.inferExpr(cs.Body, inner)
-		bt = c.forgetLocalSizes(bt, inner)
-		if res == nil {
-			res = bt
-			continue
-		}
-		if c.unifyNoSizes(syntax.SpanOf(cs.Body), res, bt) {
-			res = c.joinTypes(res, bt)
-		}
-	}
-	if res == nil {
-		return c.newTVar(e.Span)
-	}
-	if isFunctional(res) {
-		c.errorf(e.Span, "a match cannot return a function (its type is %s)", zonk(res))
-	}
-	c.matches = append(c.matches, e)
-	return res
-}
-
-func containsSizeName(ss []*SizeName, s *SizeName) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -55,6 +55,12 @@ func substSize(z Size, s *subst) Size {
 			l, r := substSize(z.L, s), substSize(z.R, s)
 			return mkSizeExpr(z.Op, l, r)
 		}
+	case *SizeTerm:
+		args := make([]Size, len(z.Args))
+		for i, a := range z.Args {
+			args[i] = substSize(a, s)
+		}
+		return &SizeTerm{Head: z.Head, Name: z.Name, Args: args}
 	}
 	return z
 }
@@ -279,6 +285,13 @@ func zonkSize(s Size) Size {
 	s = resolveSize(s)
 	if e, ok := s.(*SizeExpr); ok && e.Op != "" {
 		return &SizeExpr{Op: e.Op, L: zonkSize(e.L), R: zonkSize(e.R)}
+	}
+	if t, ok := s.(*SizeTerm); ok {
+		args := make([]Size, len(t.Args))
+		for i, a := range t.Args {
+			args[i] = zonkSize(a)
+		}
+		return &SizeTerm{Head: t.Head, Name: t.Name, Args: args}
 	}
 	return s
 }

@@ -180,6 +180,10 @@ func (c *Checker) typeExpCtx(te syntax.TypeExp, sc *scope, ctx *typeCtx, result 
 		inner := newScope(sc)
 		for _, n := range te.Sizes {
 			vb := &valBind{name: n, scheme: &Scheme{Type: I64}, size: c.newUnknown(n), span: te.Span}
+			if ctx.mode == dimAny {
+				// In a type abbreviation: fresh at each use, so untracked.
+				vb.sizeAlias = &SizeAny{}
+			}
 			if ctx.mode == dimFlex {
 				// A declared result type checked against a body: the
 				// existential sizes are whatever the body gives.
@@ -224,8 +228,10 @@ func (c *Checker) dimExp(d syntax.Expr, sc *scope, ctx *typeCtx, result bool) Si
 	}
 	switch d := d.(type) {
 	case *syntax.IntLit:
+		c.info.Types[d] = I64
 		return &SizeConst{d.Value.Int64()}
 	case *syntax.Var:
+		c.info.Types[d] = I64
 		if len(d.Name.Quals) == 0 {
 			v := sc.lookupVal(d.Name.Name)
 			if v == nil || v.builtin != "" {
@@ -255,59 +261,13 @@ func (c *Checker) dimExp(d syntax.Expr, sc *scope, ctx *typeCtx, result bool) Si
 			return &SizeAny{}
 		}
 	case *syntax.Paren:
+		c.info.Types[d] = I64
 		return c.dimExp(d.X, sc, ctx, result)
 	}
 	// A size expression: check it as an i64 expression.
 	t := c.inferExpr(d, sc)
 	c.unify(syntax.SpanOf(d), I64, t)
 	return c.sizeOfExpr(d, sc)
-}
-
-// sizeOfBinding returns the size a variable stands for.
-func (c *Checker) sizeOfBinding(v *valBind) Size {
-	if v.sizeAlias != nil {
-		return v.sizeAlias
-	}
-	if v.size == nil {
-		c.nextID++
-		v.size = &SizeName{Name: v.name, id: c.nextID}
-		if v.local {
-			c.localSizes[v.size] = v.level
-		}
-	}
-	return v.size
-}
-
-// sizeOfExpr returns the size an argument expression stands for, or
-// SizeAny when it is not one the checker tracks.
-func (c *Checker) sizeOfExpr(e syntax.Expr, sc *scope) Size {
-	switch e := e.(type) {
-	case *syntax.IntLit:
-		if e.Value != nil && e.Value.IsInt64() {
-			return &SizeConst{e.Value.Int64()}
-		}
-	case *syntax.Paren:
-		return c.sizeOfExpr(e.X, sc)
-	case *syntax.Var:
-		if v, ok := c.uses[e]; ok && v.builtin == "" && v.scheme != nil && len(v.scheme.TParams) == 0 {
-			if p, ok := Resolve(v.scheme.Type).(*Prim); ok && p.Kind == "i64" {
-				return c.sizeOfBinding(v)
-			}
-		}
-	case *syntax.Binary:
-		switch e.Op.Name {
-		case "+", "-", "*", "/", "%", "**", "//", "%%", "<<", ">>", "&", "|", "^":
-			if len(e.Op.Quals) == 0 {
-				if v := sc.lookupVal(e.Op.Name); v != nil && v.builtin != "" {
-					l, r := c.sizeOfExpr(e.L, sc), c.sizeOfExpr(e.R, sc)
-					if sizeKey(l) != "" && sizeKey(r) != "" {
-						return mkSizeExpr(e.Op.Name, l, r)
-					}
-				}
-			}
-		}
-	}
-	return &SizeAny{}
 }
 
 func unparenType(te syntax.TypeExp) syntax.TypeExp {

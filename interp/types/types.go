@@ -12,9 +12,12 @@
 // unification variables left; overloaded literals defaulted).
 //
 // The checker reads as phases per top-level value definition: inference
-// (infer_expr.go, patterns.go, unify.go), defaulting and generalisation
-// (generalize.go), then the uniqueness and aliasing check (unique.go).
-// Modules and module types are in modules.go and signatures.go.
+// (infer_expr.go, infer_bind.go, patterns.go, typeexp.go, with unify.go
+// and sizes.go), defaulting and generalisation (decls.go), the
+// restrictions Futhark adds (restrictions.go, exhaustive.go,
+// literals.go), then uniqueness and aliasing (unique.go,
+// unique_flow.go). Modules and module types are in modules.go and
+// signatures.go; substitution in subst.go; errors in errors.go.
 package types
 
 import (
@@ -179,7 +182,25 @@ func (*SizeConst) isSize() {}
 func (*SizeName) isSize()  {}
 func (SizeVar) isSize()    {}
 func (*SizeExpr) isSize()  {}
-func (*SizeAny) isSize()   {}
+func (*SizeTerm) isSize()  {}
+
+// SizeTerm is a size given by a function application (length xs,
+// i64.sum ks): Head identifies the function, Args are its arguments as
+// sizes (a variable of any type stands for itself).
+type SizeTerm struct {
+	Head string // canonical: name and binding identity
+	Name string // as printed
+	Args []Size
+}
+
+func (s *SizeTerm) String() string {
+	out := s.Name
+	for _, a := range s.Args {
+		out += " " + sizeAtom(a)
+	}
+	return out
+}
+func (*SizeAny) isSize() {}
 
 // Commonly used types.
 var (
@@ -504,6 +525,9 @@ func sizeAtom(s Size) string {
 	if e, ok := s.(*SizeExpr); ok && e.Op != "" {
 		return "(" + e.String() + ")"
 	}
+	if t, ok := s.(*SizeTerm); ok && len(t.Args) > 0 {
+		return "(" + t.String() + ")"
+	}
 	return s.String()
 }
 func (s *SizeAny) String() string { return "" }
@@ -515,6 +539,16 @@ func sizeKey(s Size) string {
 		return strconv.FormatInt(s.N, 10)
 	case *SizeName:
 		return fmt.Sprintf("%s#%d", s.Name, s.id)
+	case *SizeTerm:
+		k := s.Head
+		for _, a := range s.Args {
+			ak := sizeKey(a)
+			if ak == "" {
+				return ""
+			}
+			k += " " + ak
+		}
+		return "(" + k + ")"
 	case *SizeExpr:
 		if s.Op == "" {
 			return s.Key

@@ -65,15 +65,6 @@ func (c *Checker) unifyNoSizes(sp syntax.Span, want, got Type) bool {
 	return true
 }
 
-func (c *Checker) mismatch(want, got Type, err *unifyError) string {
-	ws, gs := want.String(), got.String()
-	msg := fmt.Sprintf("type mismatch: expected %s, but found %s", ws, gs)
-	if err.msg != "" && err.msg != msg {
-		msg += " (" + err.msg + ")"
-	}
-	return msg
-}
-
 func (c *Checker) unifyT(a, b Type, noSizes bool) *unifyError {
 	a, b = Resolve(a), Resolve(b)
 	if va, ok := a.(TVar); ok {
@@ -318,6 +309,9 @@ func containsPrim(ps []syntax.PrimType, p syntax.PrimType) bool {
 
 func (c *Checker) bindVar(v TVar, t Type, noSizes bool) *unifyError {
 	if w, ok := t.(TVar); ok {
+		if constraintOccurs(v.tvar, w) || constraintOccurs(w.tvar, v) {
+			return &unifyError{fmt.Sprintf("occurs check: %s and %s would form an infinite type", v, w)}
+		}
 		// Merge constraints into w.
 		if v.overload != nil {
 			if w.overload == nil {
@@ -453,27 +447,6 @@ func (c *Checker) bindVar(v TVar, t Type, noSizes bool) *unifyError {
 	return nil
 }
 
-func overloadText(v *tvar) string {
-	switch {
-	case len(v.overload) == len(numPrims):
-		return "a numeric type"
-	case len(v.overload) == len(intPrims) && containsPrim(v.overload, "i32") && !containsPrim(v.overload, "f32"):
-		return "an integer type"
-	case len(v.overload) == len(floatPrims) && containsPrim(v.overload, "f32"):
-		return "a floating-point type"
-	case len(v.overload) == len(allPrims):
-		return "a primitive type"
-	}
-	s := ""
-	for i, p := range v.overload {
-		if i > 0 {
-			s += ", "
-		}
-		s += string(p)
-	}
-	return s
-}
-
 func (c *Checker) unifySize(a, b Size) *unifyError {
 	a, b = resolveSize(a), resolveSize(b)
 	if va, ok := a.(SizeVar); ok {
@@ -497,6 +470,14 @@ func (c *Checker) unifySize(a, b Size) *unifyError {
 	if _, ok := b.(*SizeAny); ok {
 		return nil
 	}
+	// n' * m' against n * m: unify the parts, which may solve variables.
+	if ea, ok := a.(*SizeExpr); ok && ea.Op != "" {
+		if eb, ok := b.(*SizeExpr); ok && eb.Op == ea.Op {
+			if c.unifySize(ea.L, eb.L) == nil && c.unifySize(ea.R, eb.R) == nil {
+				return nil
+			}
+		}
+	}
 	ka, kb := sizeKey(a), sizeKey(b)
 	if ka != "" && ka == kb {
 		return nil
@@ -515,15 +496,14 @@ func sizeOccurs(v *svar, s Size) bool {
 		if s.Op != "" {
 			return sizeOccurs(v, s.L) || sizeOccurs(v, s.R)
 		}
+	case *SizeTerm:
+		for _, a := range s.Args {
+			if sizeOccurs(v, a) {
+				return true
+			}
+		}
 	}
 	return false
-}
-
-func sizeText(s Size) string {
-	if t := s.String(); t != "" {
-		return "\"" + t + "\""
-	}
-	return "(an unknown size)"
 }
 
 // hasCon reports whether t has a rigid type constructor (type parameter or
@@ -546,6 +526,24 @@ func hasCon(t Type) bool {
 				if hasCon(p) {
 					return true
 				}
+			}
+		}
+	}
+	return false
+}
+
+// constraintOccurs reports whether x occurs in the field or constructor
+// constraints of w.
+func constraintOccurs(x *tvar, w TVar) bool {
+	for _, f := range w.fields {
+		if occurs(x, f) {
+			return true
+		}
+	}
+	for _, ps := range w.constrs {
+		for _, p := range ps {
+			if occurs(x, p) {
+				return true
 			}
 		}
 	}

@@ -134,7 +134,8 @@ func (u *uniq) fun(fb *syntax.FunBind, ft Type) {
 				continue
 			}
 			u.bindRoot(vb)
-			if isUnique(vb.scheme.Type) || (from != nil && isUnique(from) && isUniqueAt(p, id)) {
+			_ = from
+			if annotated(p, id) && isUnique(vb.scheme.Type) {
 				u.uparams[vb] = true
 			} else {
 				u.params[vb] = true
@@ -142,6 +143,9 @@ func (u *uniq) fun(fb *syntax.FunBind, ft Type) {
 		}
 	}
 	res := u.expr(fb.Body)
+	if len(fb.Params) > 0 {
+		u.checkResult(res, t, syntax.SpanOf(fb.Body), fb.RetType != nil)
+	}
 	if fb.RetType != nil && isUnique(t) && res != nil {
 		for _, v := range sortedBinds(res.all) {
 			if u.params[v] {
@@ -374,7 +378,12 @@ func (u *uniq) expr1(e syntax.Expr) *aliases {
 			r = r.union(a)
 		}
 		return r
-	case *syntax.OpSection, *syntax.ProjectSection, *syntax.IndexSection:
+	case *syntax.OpSection:
+		if v := u.c.opUses[e]; v != nil && v.builtin == "" {
+			return u.use(v, e.Span)
+		}
+		return nil
+	case *syntax.ProjectSection, *syntax.IndexSection:
 		return nil
 	case *syntax.LeftSection:
 		return u.expr(e.L)
@@ -387,7 +396,7 @@ func (u *uniq) expr1(e syntax.Expr) *aliases {
 			for _, id := range patNames(p) {
 				if vb := u.c.patBinds[id]; vb != nil {
 					u.bindRoot(vb)
-					if isUnique(vb.scheme.Type) {
+					if annotated(p, id) && isUnique(vb.scheme.Type) {
 						u.uparams[vb] = true
 					} else {
 						u.params[vb] = true
@@ -395,7 +404,8 @@ func (u *uniq) expr1(e syntax.Expr) *aliases {
 				}
 			}
 		}
-		u.expr(e.Body)
+		res := u.expr(e.Body)
+		u.checkResult(res, u.typeOf(e.Body), syntax.SpanOf(e.Body), e.RetType != nil)
 		caps := u.popCapture()
 		u.depth--
 		// A function value aliases what it captures.
@@ -422,7 +432,7 @@ func (u *uniq) expr1(e syntax.Expr) *aliases {
 		return u.expr(e.Body)
 	case *syntax.LetFun:
 		if vb := u.c.funBinds[e.Fun]; vb != nil {
-			u.pushCapture()
+			u.pushCaptureAt(u.depth + 1)
 			u.fun(e.Fun, vb.scheme.Type)
 			u.roots[vb] = u.popCapture()
 			if u.roots[vb] == nil {
@@ -549,182 +559,6 @@ func (u *uniq) dimIndex(ix *syntax.DimIndex) {
 	}
 }
 
-func (u *uniq) checkSelfAlias(target, value *aliases, sp syntax.Span, name string) {
-	if target == nil || value == nil {
-		return
-	}
-	for _, v := range sortedBinds(value.all) {
-		if target.all[v] {
-			u.c.errorf(sp, "the value written by this in-place update aliases the array being updated (through %s)", v.name)
-			return
-		}
-	}
-}
-
-// apply checks the arguments of a call; parameters of unique type consume
-// their argument.
-func (u *uniq) apply(call syntax.Expr, ft Type, fa *aliases, args []syntax.Expr) *aliases {
-	var res *aliases
-	t := ft
-	consumed := false
-	for _, arg := range args {
-		aa := u.expr(arg)
-		var from Type
-		if a, ok := Resolve(t).(*Arrow); ok {
-			from, t = a.From, a.To
-		}
-		if from != nil && isUnique(from) {
-			u.consume(aa, syntax.SpanOf(arg), "this argument (for a unique parameter)")
-			consumed = true
-			continue
-		}
-		if from != nil && consumesParam(u.typeOf(arg)) && !consumesParam(from) {
-			u.c.errorf(syntax.SpanOf(arg), "this function consumes its argument, so it cannot be passed where a function that does not is expected (contains-consumption)")
-		}
-		res = res.union(aa)
-	}
-	if _, isFun := Resolve(t).(*Arrow); isFun && consumed {
-		u.c.errorf(syntax.SpanOf(call), "a partial application that has consumed an argument is not allowed, as the resulting function could be called more than once (contains-consumption)")
-	}
-	if rt := u.typeOf(call); rt != nil && isUnique(rt) {
-		return nil
-	}
-	if _, isFun := Resolve(t).(*Arrow); isFun || u.localCallee(call) {
-		res = res.union(fa)
-	}
-	return res
-}
-
-// branches checks alternative expressions: each starts from the same
-// state, and afterwards everything any of them consumed is consumed.
-func (u *uniq) branches(es []syntax.Expr, bind func(int)) *aliases {
-	return u.branchesWith(es, bind)
-}
-
-func (u *uniq) branchesWith(es []syntax.Expr, bind func(int)) *aliases {
-	start := copyConsumed(u.consumed)
-	all := copyConsumed(u.consumed)
-	var res *aliases
-	fresh := true
-	for i, e := range es {
-		u.consumed = copyConsumed(start)
-		if bind != nil {
-			bind(i)
-		}
-		a := u.expr(e)
-		if a != nil && len(a.all) > 0 {
-			fresh = false
-		}
-		res = res.union(a)
-		for k, v := range u.consumed {
-			all[k] = v
-		}
-	}
-	u.consumed = all
-	if fresh || res == nil {
-		return nil
-	}
-	// What one branch consumed is not aliased by the result of another.
-	kept := &aliases{all: map[*valBind]bool{}}
-	for v := range res.all {
-		if _, before := start[v]; before || all[v] == (syntax.Span{}) {
-			kept.all[v] = true
-			continue
-		}
-		if _, gone := all[v]; !gone {
-			kept.all[v] = true
-		}
-	}
-	return kept
-}
-
-func copyConsumed(m map[*valBind]syntax.Span) map[*valBind]syntax.Span {
-	r := make(map[*valBind]syntax.Span, len(m))
-	for k, v := range m {
-		r[k] = v
-	}
-	return r
-}
-
-func (u *uniq) loop(e *syntax.Loop) *aliases {
-	var ia *aliases
-	if e.Init != nil {
-		ia = u.expr(e.Init)
-	} else {
-		ia = u.patInit(e.Pat)
-	}
-	u.depth++
-	for _, id := range patNames(e.Pat) {
-		if vb := u.c.patBinds[id]; vb != nil {
-			u.bindRoot(vb)
-		}
-	}
-	switch f := e.Form.(type) {
-	case *syntax.For:
-		u.depth--
-		u.expr(f.Bound)
-		u.depth++
-		if vb := u.c.identBinds[f.I]; vb != nil {
-			u.bindRoot(vb)
-		}
-	case *syntax.ForIn:
-		u.depth--
-		aa := u.expr(f.Arr)
-		u.depth++
-		u.bindPat(f.Pat, aa)
-	case *syntax.While:
-		u.expr(f.Cond)
-	}
-	before := copyConsumed(u.consumed)
-	ba := u.expr(e.Body)
-	// Consuming a loop parameter consumes the initial value.
-	consumedParam := false
-	for _, id := range patNames(e.Pat) {
-		if vb := u.c.patBinds[id]; vb != nil {
-			if _, was := before[vb]; !was {
-				if _, now := u.consumed[vb]; now {
-					consumedParam = true
-				}
-			}
-		}
-	}
-	u.depth--
-	if consumedParam {
-		u.consumeInit(e.Pat, ia, before)
-	}
-	var res *aliases
-	if ba != nil {
-		for v := range ba.all {
-			if f, ok := u.frame[v]; ok && f > u.depth {
-				continue
-			}
-			res = res.union(setOf(v))
-		}
-	}
-	if ia != nil && !consumedParam {
-		res = res.union(ia)
-	}
-	return res
-}
-
-// declaredType is the type of a function as declared (for a name, its
-// scheme, where uniqueness is as written), else as inferred.
-func (u *uniq) declaredType(f syntax.Expr) Type {
-	for {
-		p, ok := f.(*syntax.Paren)
-		if !ok {
-			break
-		}
-		f = p.X
-	}
-	if v, ok := f.(*syntax.Var); ok {
-		if vb := u.c.uses[v]; vb != nil && vb.scheme != nil && vb.builtin == "" && (len(v.Name.Quals) == 0 || vb.name != v.Name.Quals[0]) {
-			return vb.scheme.Type
-		}
-	}
-	return u.typeOf(f)
-}
-
 func (u *uniq) bindPatAlias(vb *valBind, a *aliases) {
 	if a == nil || len(a.all) == 0 {
 		u.bindRoot(vb)
@@ -734,63 +568,11 @@ func (u *uniq) bindPatAlias(vb *valBind, a *aliases) {
 	u.frame[vb] = u.depth
 }
 
-// patInit is the aliases of the variables a loop pattern without initial
-// value takes its values from.
-func (u *uniq) patInit(p syntax.Pat) *aliases {
-	switch q := unparenPat(p).(type) {
-	case *syntax.PId:
-		v := u.c.loopInit[q]
-		if v == nil {
-			return nil
-		}
-		if t, ok := u.c.info.PatTypes[p]; ok && !hasAliases(t) {
-			return nil
-		}
-		return u.use(v, q.Span)
-	case *syntax.PAscript:
-		return u.patInit(q.P)
-	case *syntax.PTuple:
-		r := &aliases{all: map[*valBind]bool{}, fields: map[string]*aliases{}}
-		for i, e := range q.Elems {
-			a := u.patInit(e)
-			r.fields[itoa(i)] = a
-			r = mergeInto(r, a)
-		}
-		return r
-	}
-	return nil
-}
+func (u *uniq) pushCapture() { u.pushCaptureAt(u.depth) }
 
-// consumeInit consumes the parts of a loop's initial value whose
-// parameters the body consumed.
-func (u *uniq) consumeInit(p syntax.Pat, ia *aliases, before map[*valBind]syntax.Span) {
-	switch q := unparenPat(p).(type) {
-	case *syntax.PAscript:
-		u.consumeInit(q.P, ia, before)
-		return
-	case *syntax.PTuple:
-		if ia != nil && ia.fields != nil {
-			for i, e := range q.Elems {
-				u.consumeInit(e, ia.field(itoa(i)), before)
-			}
-			return
-		}
-	}
-	for _, id := range patNames(p) {
-		if vb := u.c.patBinds[id]; vb != nil {
-			if _, was := before[vb]; !was {
-				if _, now := u.consumed[vb]; now {
-					u.consume(ia, syntax.SpanOf(p), "the loop (whose body consumes its parameter)")
-					return
-				}
-			}
-		}
-	}
-}
-
-func (u *uniq) pushCapture() {
+func (u *uniq) pushCaptureAt(depth int) {
 	u.captures = append(u.captures, map[*valBind]bool{})
-	u.capDepth = append(u.capDepth, u.depth)
+	u.capDepth = append(u.capDepth, depth)
 }
 
 func (u *uniq) popCapture() *aliases {
@@ -816,39 +598,4 @@ func (u *uniq) capture(v *valBind, a *aliases) {
 			}
 		}
 	}
-}
-
-// consumesParam reports whether t is a function with a unique parameter.
-func consumesParam(t Type) bool {
-	if t == nil {
-		return false
-	}
-	for {
-		a, ok := Resolve(t).(*Arrow)
-		if !ok {
-			return false
-		}
-		if isUnique(a.From) {
-			return true
-		}
-		t = a.To
-	}
-}
-
-// localCallee reports whether the function applied in call is a local
-// variable (a parameter or local binding), whose results may alias it.
-func (u *uniq) localCallee(call syntax.Expr) bool {
-	var f syntax.Expr
-	switch e := call.(type) {
-	case *syntax.Apply:
-		f = e.Fn
-	default:
-		return false
-	}
-	if v, ok := unparenExpr(f).(*syntax.Var); ok {
-		if vb := u.c.uses[v]; vb != nil && vb.local && len(v.Name.Quals) == 0 {
-			return true
-		}
-	}
-	return false
 }

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"time"
+
+	"fut/interp/testrun"
+)
+
+// cmdBench times the datasets of every program's test blocks.
+func cmdBench(args []string) int {
+	const use = "bench [--backend NAME] [--runs N] [--timeout SECONDS] [--json FILE] PATH..."
+	fs := newFlagSet("bench", use)
+	backend := fs.String("backend", "interp", "where to run: interp")
+	runs := fs.Int("runs", 10, "timed runs per dataset, after one warm-up")
+	timeout := fs.Float64("timeout", 0, "seconds each program may run (0: no limit)")
+	jsonFile := fs.String("json", "", "write the runtimes in futhark bench's JSON layout to this file")
+	paths, err := parseInterspersed(fs, args)
+	if err != nil {
+		return flagError("bench", use, err)
+	}
+	if len(paths) == 0 {
+		return flagError("bench", use, fmt.Errorf("no path given"))
+	}
+	if *backend != "interp" {
+		fmt.Fprintf(os.Stderr, "fut bench: backend %q is not available yet; use interp\n", *backend)
+		return 2
+	}
+	files, err := testrun.Collect(paths)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "fut bench:", err)
+		return 2
+	}
+	ctx, stop := interruptible(context.Background())
+	defer stop()
+	var results []*testrun.BenchResult
+	status := 0
+	for _, f := range files {
+		if ctx.Err() != nil {
+			break
+		}
+		r := testrun.BenchFile(ctx, f, testrun.BenchOptions{Runs: *runs, Timeout: secs(*timeout)})
+		results = append(results, r)
+		if r.Err != "" {
+			fmt.Printf("%s: %s\n", f, oneLine(r.Err))
+			status = 1
+			continue
+		}
+		fmt.Printf("%s (loaded in %s, backend %s):\n", f, ms(r.Compile), *backend)
+		for _, d := range r.Datasets {
+			name := d.Name
+			if d.Entry != "main" {
+				name = d.Entry + ":" + name
+			}
+			if d.Err != "" {
+				fmt.Printf("  %-30s %s\n", name, oneLine(d.Err))
+				status = 1
+				continue
+			}
+			lo, hi := d.Interval95()
+			fmt.Printf("  %-30s %12s (95%% CI: %s – %s, %d runs)\n", name, ms(d.Median()), ms(lo), ms(hi), len(d.Runtimes))
+		}
+	}
+	if *jsonFile != "" {
+		data, _ := json.MarshalIndent(testrun.FutharkJSON(results), "", "  ")
+		if err := os.WriteFile(*jsonFile, data, 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, "fut bench:", err)
+			return 2
+		}
+	}
+	return status
+}
+
+func ms(d time.Duration) string {
+	return fmt.Sprintf("%.3fms", float64(d.Microseconds())/1000)
+}

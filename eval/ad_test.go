@@ -1,0 +1,26 @@
+package eval
+
+import "testing"
+
+func TestAD(t *testing.T) {
+	s := newSession(t, false)
+	cases := []struct{ src, want string }{
+		{`jvp (\x -> x * x) 3.0 1.0`, "6.0f64"},
+		{`vjp (\x -> x * x) 3.0 1.0`, "6.0f64"},
+		{`jvp f32.sin 0f32 1f32`, "1.0f32"},
+		{`jvp (\x -> f64.exp (2 * x)) 0.0 1.0`, "2.0f64"},
+		{`vjp (\xs -> reduce (+) 0 (map (\x -> x * x) xs)) [1.0, 2.0] 1.0`, "[2.0f64, 4.0f64]"},
+		{`jvp (\(x, y) -> x * y) (2.0, 5.0) (1.0, 0.0)`, "5.0f64"},
+		{`vjp (\(x, y) -> (x * y, x + y)) (2.0, 5.0) (1.0, 1.0)`, "(6.0f64, 3.0f64)"},
+		{`jvp (\xs -> map (\x -> x / 2) xs) [2.0, 4.0] [1.0, 1.0]`, "[0.5f64, 0.5f64]"},
+		{`vjp (\x -> let a = replicate 3 0.0 let a[1] = x * 3 in reduce (+) 0 a) 1.0 1.0`, "3.0f64"},
+		{`jvp (\x -> if x > 0 then x * 2 else 0) 1.0 1.0`, "2.0f64"},
+		{`jvp (\x -> f64.i32 (i32.f64 x) + x) 1.5 1.0`, "1.0f64"},
+		{`jvp2 (\x -> x ** 3) 2.0 1.0`, "(8.0f64, 12.0f64)"},
+	}
+	for _, c := range cases {
+		if got := s.val(c.src); got != c.want {
+			t.Errorf("%s = %s, want %s", c.src, got, c.want)
+		}
+	}
+}

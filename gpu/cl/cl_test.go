@@ -1,0 +1,144 @@
+package cl
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"unsafe"
+)
+
+func firstDevice(t *testing.T) *Device {
+	t.Helper()
+	ds, err := AllDevices()
+	if err != nil || len(ds) == 0 {
+		t.Skipf("no OpenCL platform or device here (%v): install pocl-opencl-icd to run these tests", err)
+	}
+	return ds[0]
+}
+
+func TestDeviceList(t *testing.T) {
+	d := firstDevice(t)
+	if d.Name == "" || d.Platform == nil || d.Platform.Name == "" {
+		t.Fatalf("device without a name or platform: %+v", d)
+	}
+	if d.ComputeUnits == 0 || d.MaxWorkGroup == 0 || d.GlobalMem == 0 {
+		t.Fatalf("device facts missing: %+v", d)
+	}
+	if d.Type.String() == "" {
+		t.Fatal("no type")
+	}
+}
+
+func TestErrorNames(t *testing.T) {
+	for code, want := range map[int32]string{-5: "CL_OUT_OF_RESOURCES", -11: "CL_BUILD_PROGRAM_FAILURE", -54: "CL_INVALID_WORK_GROUP_SIZE", -1001: "CL_PLATFORM_NOT_FOUND_KHR", -999: "CL_UNKNOWN_ERROR(-999)"} {
+		if got := ErrorName(code); got != want {
+			t.Errorf("ErrorName(%d) = %s, want %s", code, got, want)
+		}
+	}
+	e := &Error{Op: "clFinish", Code: -36}
+	if e.Error() != "clFinish: CL_INVALID_COMMAND_QUEUE" {
+		t.Errorf("got %q", e.Error())
+	}
+}
+
+func TestBuildFailureShowsLog(t *testing.T) {
+	d := firstDevice(t)
+	c, err := NewContext(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Release()
+	_, err = c.BuildProgram("__kernel void f(__global int *x) { x[0] = undefined_name; }", "")
+	var ce *Error
+	if !errors.As(err, &ce) || ce.Name() != "CL_BUILD_PROGRAM_FAILURE" {
+		t.Fatalf("want CL_BUILD_PROGRAM_FAILURE, got %v", err)
+	}
+	if !strings.Contains(ce.Log, "undefined_name") || !strings.Contains(err.Error(), "undefined_name") {
+		t.Fatalf("build log does not name the error: %q", ce.Log)
+	}
+}
+
+func TestRoundTripAndLaunch(t *testing.T) {
+	d := firstDevice(t)
+	c, err := NewContext(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Release()
+	src := `__kernel void axpy(__global float *y, __global const float *x, float a, long n, __local float *tmp) {
+  long i = get_global_id(0);
+  tmp[get_local_id(0)] = x[i < n ? i : 0];
+  if (i < n) y[i] = a * tmp[get_local_id(0)] + y[i];
+}`
+	p, err := c.BuildProgram(src, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Release()
+	k, err := p.Kernel("axpy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Release()
+	if _, err := p.Kernel("nope"); err == nil || !strings.Contains(err.Error(), "CL_INVALID_KERNEL_NAME") {
+		t.Fatalf("want CL_INVALID_KERNEL_NAME, got %v", err)
+	}
+	const n = 1000
+	x, y := make([]float32, n), make([]float32, n)
+	for i := range x {
+		x[i], y[i] = float32(i), 1
+	}
+	bx, _ := c.CreateBuffer(MemReadWrite, 4*n)
+	by, _ := c.CreateBuffer(MemReadWrite, 4*n)
+	bz, _ := c.CreateBuffer(MemReadWrite, 4*n)
+	defer bx.Release()
+	defer by.Release()
+	defer bz.Release()
+	if err := c.Write(bx, 0, unsafe.Pointer(&x[0]), 4*n); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Write(by, 0, unsafe.Pointer(&y[0]), 4*n); err != nil {
+		t.Fatal(err)
+	}
+	for i, a := range []any{by, bx, float32(3), int64(n), LocalMem{64 * 4}} {
+		if err := k.SetArg(i, a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ev, err := c.Launch(k, []int{1024}, []int{64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ev.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if s, e, err := ev.Times(); err != nil || e < s {
+		t.Fatalf("profiling times %d %d %v", s, e, err)
+	}
+	ev.Release()
+	if err := c.Copy(bz, 0, by, 0, 4*n); err != nil {
+		t.Fatal(err)
+	}
+	out := make([]float32, n)
+	if err := c.Read(bz, 0, unsafe.Pointer(&out[0]), 4*n); err != nil {
+		t.Fatal(err)
+	}
+	for i := range out {
+		if out[i] != 3*float32(i)+1 {
+			t.Fatalf("out[%d] = %v", i, out[i])
+		}
+	}
+	if err := c.Read(bz, 0, unsafe.Pointer(&out[0]), 4*n+4); err == nil {
+		t.Fatal("read past the end accepted")
+	}
+}
+
+func TestMissingLibraryIsAnError(t *testing.T) {
+	// A fresh load with a library name that does not exist.
+	old := LibraryNames
+	defer func() { LibraryNames = old }()
+	LibraryNames = []string{"libOpenCL-does-not-exist.so.9"}
+	if err := load(); err == nil || !errors.Is(err, ErrNoLibrary) {
+		t.Fatalf("want ErrNoLibrary, got %v", err)
+	}
+}

@@ -1,0 +1,385 @@
+package cl
+
+import (
+	"fmt"
+	"runtime"
+	"unsafe"
+)
+
+// Context is an OpenCL context on one device with one in-order command
+// queue that records profiling times.
+type Context struct {
+	Device *Device
+	ctx    uintptr
+	queue  uintptr
+}
+
+// NewContext creates a context and a profiling command queue on d.
+func NewContext(d *Device) (*Context, error) {
+	if err := Load(); err != nil {
+		return nil, err
+	}
+	var code int32
+	props := []uintptr{0x1084 /* CL_CONTEXT_PLATFORM */, d.Platform.ID, 0}
+	id := d.ID
+	ctx := clCreateContext(&props[0], 1, &id, 0, 0, &code)
+	if code != 0 {
+		return nil, check("clCreateContext", code)
+	}
+	q := clCreateCommandQueue(ctx, d.ID, 1<<1 /* CL_QUEUE_PROFILING_ENABLE */, &code)
+	if code != 0 {
+		clReleaseContext(ctx)
+		return nil, check("clCreateCommandQueue", code)
+	}
+	return &Context{Device: d, ctx: ctx, queue: q}, nil
+}
+
+// Release frees the queue and the context.
+func (c *Context) Release() {
+	if c.queue != 0 {
+		clFinish(c.queue)
+		clReleaseCommandQueue(c.queue)
+		c.queue = 0
+	}
+	if c.ctx != 0 {
+		clReleaseContext(c.ctx)
+		c.ctx = 0
+	}
+}
+
+// Finish waits for every queued command.
+func (c *Context) Finish() error { return check("clFinish", clFinish(c.queue)) }
+
+// Flush submits queued commands without waiting.
+func (c *Context) Flush() error { return check("clFlush", clFlush(c.queue)) }
+
+// Buffer is a device memory object of Size bytes.
+type Buffer struct {
+	mem  uintptr
+	Size int
+}
+
+// Mem flags.
+const (
+	MemReadWrite uint64 = 1 << 0
+	MemWriteOnly uint64 = 1 << 1
+	MemReadOnly  uint64 = 1 << 2
+)
+
+// CreateBuffer allocates size bytes (at least 1) on the device.
+func (c *Context) CreateBuffer(flags uint64, size int) (*Buffer, error) {
+	if size <= 0 {
+		size = 1
+	}
+	var code int32
+	m := clCreateBuffer(c.ctx, flags, uintptr(size), nil, &code)
+	if code != 0 {
+		return nil, check("clCreateBuffer", code)
+	}
+	return &Buffer{mem: m, Size: size}, nil
+}
+
+// Release frees the buffer (safe to call twice).
+func (b *Buffer) Release() {
+	if b != nil && b.mem != 0 {
+		clReleaseMemObject(b.mem)
+		b.mem = 0
+	}
+}
+
+// Write copies n bytes from host memory at p into the buffer at offset
+// (blocking: p may be reused as soon as Write returns).
+func (c *Context) Write(b *Buffer, offset int, p unsafe.Pointer, n int) error {
+	if n == 0 {
+		return nil
+	}
+	if offset < 0 || offset+n > b.Size {
+		return fmt.Errorf("cl: write of %d bytes at %d into a buffer of %d", n, offset, b.Size)
+	}
+	err := check("clEnqueueWriteBuffer", clEnqueueWriteBuffer(c.queue, b.mem, 1, uintptr(offset), uintptr(n), p, 0, nil, nil))
+	runtime.KeepAlive(p)
+	return err
+}
+
+// Read copies n bytes from the buffer at offset into host memory at p
+// (blocking).
+func (c *Context) Read(b *Buffer, offset int, p unsafe.Pointer, n int) error {
+	if n == 0 {
+		return nil
+	}
+	if offset < 0 || offset+n > b.Size {
+		return fmt.Errorf("cl: read of %d bytes at %d from a buffer of %d", n, offset, b.Size)
+	}
+	err := check("clEnqueueReadBuffer", clEnqueueReadBuffer(c.queue, b.mem, 1, uintptr(offset), uintptr(n), p, 0, nil, nil))
+	runtime.KeepAlive(p)
+	return err
+}
+
+// Copy enqueues a device-to-device copy of n bytes.
+func (c *Context) Copy(dst *Buffer, doff int, src *Buffer, soff int, n int) error {
+	if n == 0 {
+		return nil
+	}
+	if soff+n > src.Size || doff+n > dst.Size {
+		return fmt.Errorf("cl: copy of %d bytes out of range", n)
+	}
+	return check("clEnqueueCopyBuffer", clEnqueueCopyBuffer(c.queue, src.mem, dst.mem, uintptr(soff), uintptr(doff), uintptr(n), 0, nil, nil))
+}
+
+// Fill sets n bytes at offset to repetitions of pattern (1, 2, 4, 8, … bytes).
+func (c *Context) Fill(b *Buffer, pattern []byte, offset, n int) error {
+	if n == 0 {
+		return nil
+	}
+	err := check("clEnqueueFillBuffer", clEnqueueFillBuffer(c.queue, b.mem, unsafe.Pointer(&pattern[0]), uintptr(len(pattern)), uintptr(offset), uintptr(n), 0, nil, nil))
+	runtime.KeepAlive(pattern)
+	return err
+}
+
+// Program is a built OpenCL program.
+type Program struct {
+	c    *Context
+	prog uintptr
+}
+
+// BuildProgram compiles source with options. A compile error is an *Error
+// with code CL_BUILD_PROGRAM_FAILURE whose Log holds the build log.
+func (c *Context) BuildProgram(source, options string) (*Program, error) {
+	src := append([]byte(source), 0)
+	p0 := &src[0]
+	n := uintptr(len(source))
+	var code int32
+	prog := clCreateProgramWithSource(c.ctx, 1, &p0, &n, &code)
+	runtime.KeepAlive(src)
+	if code != 0 {
+		return nil, check("clCreateProgramWithSource", code)
+	}
+	return c.build(prog, options)
+}
+
+// ProgramFromBinary loads a binary produced by Program.Binary and builds it.
+func (c *Context) ProgramFromBinary(bin []byte, options string) (*Program, error) {
+	if len(bin) == 0 {
+		return nil, &Error{Op: "clCreateProgramWithBinary", Code: -42}
+	}
+	p0 := &bin[0]
+	n := uintptr(len(bin))
+	id := c.Device.ID
+	var status, code int32
+	prog := clCreateProgramWithBinary(c.ctx, 1, &id, &n, &p0, &status, &code)
+	runtime.KeepAlive(bin)
+	if code != 0 {
+		return nil, check("clCreateProgramWithBinary", code)
+	}
+	if status != 0 {
+		clReleaseProgram(prog)
+		return nil, check("clCreateProgramWithBinary", status)
+	}
+	return c.build(prog, options)
+}
+
+func (c *Context) build(prog uintptr, options string) (*Program, error) {
+	opts := append([]byte(options), 0)
+	id := c.Device.ID
+	code := clBuildProgram(prog, 1, &id, &opts[0], 0, 0)
+	runtime.KeepAlive(opts)
+	if code != 0 {
+		e := &Error{Op: "clBuildProgram", Code: code, Log: buildLog(prog, id)}
+		clReleaseProgram(prog)
+		return nil, e
+	}
+	return &Program{c: c, prog: prog}, nil
+}
+
+func buildLog(prog, dev uintptr) string {
+	const logParam = 0x1183 // CL_PROGRAM_BUILD_LOG
+	var size uintptr
+	if clGetProgramBuildInfo(prog, dev, logParam, 0, nil, &size) != 0 || size == 0 {
+		return ""
+	}
+	buf := make([]byte, size)
+	clGetProgramBuildInfo(prog, dev, logParam, size, unsafe.Pointer(&buf[0]), nil)
+	return cstring(buf)
+}
+
+// Binary returns the device binary of a built program (for the disk cache).
+func (p *Program) Binary() ([]byte, error) {
+	var size uintptr
+	if err := check("clGetProgramInfo", clGetProgramInfo(p.prog, 0x1165, unsafe.Sizeof(size), unsafe.Pointer(&size), nil)); err != nil {
+		return nil, err
+	}
+	if size == 0 {
+		return nil, nil
+	}
+	bin := make([]byte, size)
+	ptr := &bin[0]
+	err := check("clGetProgramInfo", clGetProgramInfo(p.prog, 0x1166, unsafe.Sizeof(ptr), unsafe.Pointer(&ptr), nil))
+	runtime.KeepAlive(bin)
+	return bin, err
+}
+
+// Release frees the program.
+func (p *Program) Release() {
+	if p != nil && p.prog != 0 {
+		clReleaseProgram(p.prog)
+		p.prog = 0
+	}
+}
+
+// Kernel is one kernel function of a program.
+type Kernel struct {
+	c    *Context
+	k    uintptr
+	Name string
+}
+
+// Kernel creates the kernel called name.
+func (p *Program) Kernel(name string) (*Kernel, error) {
+	b := append([]byte(name), 0)
+	var code int32
+	k := clCreateKernel(p.prog, &b[0], &code)
+	runtime.KeepAlive(b)
+	if code != 0 {
+		return nil, &Error{Op: "clCreateKernel(" + name + ")", Code: code}
+	}
+	return &Kernel{c: p.c, k: k, Name: name}, nil
+}
+
+// Release frees the kernel.
+func (k *Kernel) Release() {
+	if k != nil && k.k != 0 {
+		clReleaseKernel(k.k)
+		k.k = 0
+	}
+}
+
+// WorkGroupSize is the largest work-group size this kernel can launch with.
+func (k *Kernel) WorkGroupSize() int {
+	var v uintptr
+	if clGetKernelWorkGroupInfo(k.k, k.c.Device.ID, 0x11B0, unsafe.Sizeof(v), unsafe.Pointer(&v), nil) != 0 {
+		return k.c.Device.MaxWorkGroup
+	}
+	return int(v)
+}
+
+// LocalMem is a kernel argument that allocates local memory of Size bytes.
+type LocalMem struct{ Size int }
+
+// SetArg sets argument i: a *Buffer, a LocalMem, or a scalar of any
+// primitive Go type (int8…uint64, float32, float64, bool as uchar; a
+// uint16 also carries an f16's bits).
+func (k *Kernel) SetArg(i int, v any) error {
+	var code int32
+	idx := uint32(i)
+	switch x := v.(type) {
+	case *Buffer:
+		m := x.mem
+		code = clSetKernelArg(k.k, idx, unsafe.Sizeof(m), unsafe.Pointer(&m))
+	case LocalMem:
+		code = clSetKernelArg(k.k, idx, uintptr(x.Size), nil)
+	case int8:
+		code = clSetKernelArg(k.k, idx, 1, unsafe.Pointer(&x))
+	case uint8:
+		code = clSetKernelArg(k.k, idx, 1, unsafe.Pointer(&x))
+	case bool:
+		var b uint8
+		if x {
+			b = 1
+		}
+		code = clSetKernelArg(k.k, idx, 1, unsafe.Pointer(&b))
+	case int16:
+		code = clSetKernelArg(k.k, idx, 2, unsafe.Pointer(&x))
+	case uint16:
+		code = clSetKernelArg(k.k, idx, 2, unsafe.Pointer(&x))
+	case int32:
+		code = clSetKernelArg(k.k, idx, 4, unsafe.Pointer(&x))
+	case uint32:
+		code = clSetKernelArg(k.k, idx, 4, unsafe.Pointer(&x))
+	case float32:
+		code = clSetKernelArg(k.k, idx, 4, unsafe.Pointer(&x))
+	case int64:
+		code = clSetKernelArg(k.k, idx, 8, unsafe.Pointer(&x))
+	case uint64:
+		code = clSetKernelArg(k.k, idx, 8, unsafe.Pointer(&x))
+	case float64:
+		code = clSetKernelArg(k.k, idx, 8, unsafe.Pointer(&x))
+	default:
+		return fmt.Errorf("cl: kernel %s argument %d: unsupported Go type %T", k.Name, i, v)
+	}
+	if code != 0 {
+		return &Error{Op: fmt.Sprintf("clSetKernelArg(%s, %d)", k.Name, i), Code: code}
+	}
+	return nil
+}
+
+// Launch enqueues a 1-, 2- or 3-dimensional NDRange (local may be nil) and
+// returns its event, whose profiling times are available after Wait.
+func (c *Context) Launch(k *Kernel, global, local []int) (*Event, error) {
+	dim := len(global)
+	if dim < 1 || dim > 3 || (local != nil && len(local) != dim) {
+		return nil, fmt.Errorf("cl: launch of %s with %d dimensions", k.Name, dim)
+	}
+	var g, l [3]uintptr
+	for i := 0; i < dim; i++ {
+		if global[i] == 0 {
+			return &Event{}, nil // nothing to do
+		}
+		g[i] = uintptr(global[i])
+		if local != nil {
+			l[i] = uintptr(local[i])
+		}
+	}
+	var lp *uintptr
+	if local != nil {
+		lp = &l[0]
+	}
+	var ev uintptr
+	code := clEnqueueNDRangeKernel(c.queue, k.k, uint32(dim), nil, &g[0], lp, 0, nil, &ev)
+	if code != 0 {
+		return nil, &Error{Op: "clEnqueueNDRangeKernel(" + k.Name + ")", Code: code}
+	}
+	e := &Event{ev: ev}
+	runtime.SetFinalizer(e, (*Event).Release)
+	return e, nil
+}
+
+// Event is a queued command.
+type Event struct{ ev uintptr }
+
+// Wait blocks until the command is complete.
+func (e *Event) Wait() error {
+	if e.ev == 0 {
+		return nil
+	}
+	ev := e.ev
+	return check("clWaitForEvents", clWaitForEvents(1, &ev))
+}
+
+// Times returns the command's start and end in device nanoseconds (after Wait).
+func (e *Event) Times() (start, end uint64, err error) {
+	if e.ev == 0 {
+		return 0, 0, nil
+	}
+	if err = check("clGetEventProfilingInfo", clGetEventProfilingInfo(e.ev, 0x1282, 8, unsafe.Pointer(&start), nil)); err != nil {
+		return
+	}
+	err = check("clGetEventProfilingInfo", clGetEventProfilingInfo(e.ev, 0x1283, 8, unsafe.Pointer(&end), nil))
+	return
+}
+
+// Duration is end - start in nanoseconds (0 when not available).
+func (e *Event) Duration() uint64 {
+	s, t, err := e.Times()
+	if err != nil || t < s {
+		return 0
+	}
+	return t - s
+}
+
+// Release frees the event (safe to call twice).
+func (e *Event) Release() {
+	if e.ev != 0 {
+		clReleaseEvent(e.ev)
+		e.ev = 0
+	}
+}

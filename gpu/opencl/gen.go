@@ -1,0 +1,511 @@
+package opencl
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"fut/gpu/kernel"
+)
+
+// gen emits the C of one kernel's bodies.
+type gen struct {
+	caps   Caps
+	k      *kernel.Kernel
+	b      strings.Builder
+	indent int
+	names  map[string]string // IR name → C name
+	used   map[string]bool
+	tmp    int
+	pre    []string // statements that must precede the expression being emitted
+	err    error
+}
+
+func newGen(k *kernel.Kernel, caps Caps) *gen {
+	return &gen{caps: caps, k: k, names: map[string]string{}, used: map[string]bool{}}
+}
+
+func (g *gen) fail(format string, args ...any) {
+	if g.err == nil {
+		g.err = fmt.Errorf("opencl: kernel %s: %s", g.k.Name, fmt.Sprintf(format, args...))
+	}
+}
+
+func (g *gen) line(format string, args ...any) {
+	for i := 0; i < g.indent; i++ {
+		g.b.WriteString("  ")
+	}
+	fmt.Fprintf(&g.b, format, args...)
+	g.b.WriteByte('\n')
+}
+
+// name maps an IR name to a unique C identifier.
+func (g *gen) name(n string) string {
+	if c, ok := g.names[n]; ok {
+		return c
+	}
+	var s strings.Builder
+	s.WriteString("v_")
+	for _, r := range n {
+		if r == '_' || r < 128 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			s.WriteRune(r)
+		} else {
+			s.WriteByte('_')
+		}
+	}
+	c := s.String()
+	for i := 1; g.used[c]; i++ {
+		c = fmt.Sprintf("%s_%d", s.String(), i)
+	}
+	g.used[c] = true
+	g.names[n] = c
+	return c
+}
+
+func (g *gen) fresh(prefix string) string {
+	g.tmp++
+	return fmt.Sprintf("t%s%d", prefix, g.tmp)
+}
+
+func (g *gen) checkType(t kernel.Type) {
+	switch {
+	case t == kernel.F64 && !g.caps.F64:
+		g.fail("f64 is not supported by this device")
+	case t == kernel.F16 && !g.caps.F16:
+		g.fail("f16 is not supported by this device (no cl_khr_fp16)")
+	case t == kernel.NoType || t > kernel.F64:
+		g.fail("invalid type %v", t)
+	}
+}
+
+// flushPre writes the pending pre-statements.
+func (g *gen) flushPre() {
+	for _, s := range g.pre {
+		g.line("%s", s)
+	}
+	g.pre = g.pre[:0]
+}
+
+// exp emits e; reads add bounds checks to g.pre.
+func (g *gen) exp(e kernel.Exp) string {
+	switch e := e.(type) {
+	case kernel.Var:
+		return g.name(e.Name)
+	case kernel.Const:
+		return g.constant(e)
+	case kernel.BinOp:
+		return g.binop(e)
+	case kernel.UnOp:
+		return g.unop(e)
+	case kernel.Conv:
+		return g.conv(e)
+	case kernel.Call:
+		return g.call(e)
+	case kernel.Select:
+		return fmt.Sprintf("(%s ? %s : %s)", g.exp(e.C), g.exp(e.T), g.exp(e.F))
+	case kernel.Read:
+		return g.read(e)
+	case nil:
+		g.fail("missing expression")
+		return "0"
+	}
+	g.fail("unknown expression %T", e)
+	return "0"
+}
+
+func (g *gen) constant(c kernel.Const) string {
+	g.checkType(c.T)
+	t := c.T
+	switch {
+	case t == kernel.Bool:
+		if c.Bits != 0 {
+			return "true"
+		}
+		return "false"
+	case t.IsFloat():
+		f := c.F
+		switch {
+		case math.IsNaN(f):
+			return fmt.Sprintf("((%s)NAN)", ctype(t))
+		case math.IsInf(f, 1):
+			return fmt.Sprintf("((%s)INFINITY)", ctype(t))
+		case math.IsInf(f, -1):
+			return fmt.Sprintf("((%s)-INFINITY)", ctype(t))
+		}
+		if t == kernel.F64 {
+			return fmt.Sprintf("((double)%s)", strconv.FormatFloat(f, 'x', -1, 64))
+		}
+		return fmt.Sprintf("((%s)%sf)", ctype(t), strconv.FormatFloat(float64(float32(f)), 'x', -1, 32))
+	case t == kernel.I64:
+		v := c.Int64()
+		if v == math.MinInt64 {
+			return "((long)(-9223372036854775807L - 1))"
+		}
+		return fmt.Sprintf("((long)%dL)", v)
+	case t.IsSigned():
+		return fmt.Sprintf("((%s)%d)", ctype(t), c.Int64())
+	}
+	return fmt.Sprintf("((%s)%dUL)", ctype(t), c.Bits&(uint64(math.MaxUint64)>>(64-t.Bits())))
+}
+
+func (g *gen) binop(e kernel.BinOp) string {
+	x, y := g.exp(e.X), g.exp(e.Y)
+	t := e.X.Type()
+	g.checkType(t)
+	if e.Y.Type() != t {
+		g.fail("operands of %s have types %v and %v", e.Op, t, e.Y.Type())
+	}
+	n := t.String()
+	switch e.Op {
+	case "==", "<", "<=", ">", ">=":
+		if t == kernel.Bool { // false < true
+			return fmt.Sprintf("((int)%s %s (int)%s)", x, e.Op, y)
+		}
+		return fmt.Sprintf("(%s %s %s)", x, e.Op, y)
+	case "!=":
+		return fmt.Sprintf("(%s != %s)", x, y)
+	}
+	switch {
+	case t == kernel.Bool:
+		switch e.Op {
+		case "&&", "&", "min":
+			return fmt.Sprintf("(%s && %s)", x, y)
+		case "||", "|", "max":
+			return fmt.Sprintf("(%s || %s)", x, y)
+		case "^":
+			return fmt.Sprintf("(%s != %s)", x, y)
+		}
+	case t.IsInt():
+		switch e.Op {
+		case "+":
+			return fmt.Sprintf("add_%s(%s, %s)", n, x, y)
+		case "-":
+			return fmt.Sprintf("sub_%s(%s, %s)", n, x, y)
+		case "*":
+			return fmt.Sprintf("mul_%s(%s, %s)", n, x, y)
+		case "/", "%", "**":
+			f := map[string]string{"/": "div", "%": "mod", "**": "pow"}[e.Op]
+			return fmt.Sprintf("%s_%s(%s, %s, err)", f, n, x, y)
+		case "//", "%%":
+			f := map[string]string{"//": "quot", "%%": "rem"}[e.Op]
+			if t.IsUnsigned() {
+				f = map[string]string{"//": "div", "%%": "mod"}[e.Op]
+			}
+			return fmt.Sprintf("%s_%s(%s, %s, err)", f, n, x, y)
+		case "min", "max":
+			return fmt.Sprintf("%s(%s, %s)", e.Op, x, y)
+		case "&", "|", "^":
+			return fmt.Sprintf("((%s)(%s %s %s))", ctype(t), x, e.Op, y)
+		case "<<":
+			return fmt.Sprintf("shl_%s(%s, %s)", n, x, y)
+		case ">>":
+			if t.IsSigned() {
+				return fmt.Sprintf("ashr_%s(%s, %s)", n, x, y)
+			}
+			return fmt.Sprintf("lshr_%s(%s, %s)", n, x, y)
+		case ">>>":
+			return fmt.Sprintf("lshr_%s(%s, %s)", n, x, y)
+		}
+	case t.IsFloat():
+		switch e.Op {
+		case "+", "-", "*", "/":
+			return fmt.Sprintf("(%s %s %s)", x, e.Op, y)
+		case "%":
+			return fmt.Sprintf("mod_%s(%s, %s)", n, x, y)
+		case "%%":
+			return fmt.Sprintf("fmod(%s, %s)", x, y)
+		case "//":
+			return fmt.Sprintf("trunc(%s / %s)", x, y)
+		case "**":
+			return fmt.Sprintf("pow(%s, %s)", x, y)
+		case "min":
+			return fmt.Sprintf("fmin(%s, %s)", x, y)
+		case "max":
+			return fmt.Sprintf("fmax(%s, %s)", x, y)
+		}
+	}
+	g.fail("operator %s is not defined on %v", e.Op, t)
+	return "0"
+}
+
+func (g *gen) unop(e kernel.UnOp) string {
+	x := g.exp(e.X)
+	t := e.X.Type()
+	n := t.String()
+	switch e.Op {
+	case "neg":
+		switch {
+		case t == kernel.Bool:
+			return x
+		case t.IsInt():
+			return fmt.Sprintf("neg_%s(%s)", n, x)
+		}
+		return fmt.Sprintf("(-%s)", x)
+	case "!":
+		if t == kernel.Bool {
+			return fmt.Sprintf("(!%s)", x)
+		}
+		if t.IsInt() {
+			return fmt.Sprintf("((%s)~%s)", ctype(t), x)
+		}
+	case "abs":
+		switch {
+		case t.IsSigned():
+			return fmt.Sprintf("abs_%s(%s)", n, x)
+		case t.IsUnsigned() || t == kernel.Bool:
+			return x
+		}
+		return fmt.Sprintf("fabs(%s)", x)
+	case "sgn":
+		if t != kernel.Bool {
+			return fmt.Sprintf("sgn_%s(%s)", n, x)
+		}
+	case "popc":
+		if t.IsInt() {
+			return fmt.Sprintf("((int)popcount((%s)%s))", utype(t), x)
+		}
+	case "clz":
+		if t.IsInt() {
+			return fmt.Sprintf("((int)clz((%s)%s))", utype(t), x)
+		}
+	case "ctz":
+		if t.IsInt() {
+			return fmt.Sprintf("ctz_%s(%s)", n, x)
+		}
+	}
+	g.fail("unary %s is not defined on %v", e.Op, t)
+	return "0"
+}
+
+func (g *gen) conv(e kernel.Conv) string {
+	x := g.exp(e.X)
+	from, to := e.X.Type(), e.To
+	g.checkType(to)
+	switch {
+	case from == to:
+		return x
+	case to == kernel.Bool:
+		return fmt.Sprintf("(%s != 0)", x)
+	case from == kernel.Bool:
+		return fmt.Sprintf("((%s)(%s ? 1 : 0))", ctype(to), x)
+	case from.IsFloat() && to.IsInt():
+		return fmt.Sprintf("f2i_%s_%s(%s)", from, to, x)
+	}
+	return fmt.Sprintf("((%s)%s)", ctype(to), x)
+}
+
+var mathFns = map[string]int{
+	"sqrt": 1, "exp": 1, "exp2": 1, "log": 1, "log2": 1, "log10": 1, "sin": 1, "cos": 1, "tan": 1,
+	"asin": 1, "acos": 1, "atan": 1, "sinh": 1, "cosh": 1, "tanh": 1, "asinh": 1, "acosh": 1,
+	"atanh": 1, "atan2": 2, "pow": 2, "hypot": 2, "floor": 1, "ceil": 1, "trunc": 1, "round": 1,
+	"fma": 3, "cbrt": 1, "erf": 1, "erfc": 1, "lgamma": 1, "gamma": 1, "copysign": 2,
+}
+
+func (g *gen) call(e kernel.Call) string {
+	args := make([]string, len(e.Args))
+	for i, a := range e.Args {
+		args[i] = g.exp(a)
+	}
+	if len(args) == 0 {
+		g.fail("call of %s without arguments", e.Fn)
+		return "0"
+	}
+	t := e.Args[0].Type()
+	switch e.Fn {
+	case "isnan", "isinf":
+		return fmt.Sprintf("(%s(%s) != 0)", e.Fn, args[0])
+	case "to_bits":
+		return fmt.Sprintf("as_%s(%s)", utype(t), args[0])
+	case "from_bits":
+		g.checkType(e.Res)
+		return fmt.Sprintf("as_%s(%s)", ctype(e.Res), args[0])
+	case "mul_hi":
+		return fmt.Sprintf("mul_hi(%s, %s)", args[0], args[1])
+	}
+	n, ok := mathFns[e.Fn]
+	if !ok || !t.IsFloat() {
+		g.fail("unknown function %s on %v", e.Fn, t)
+		return "0"
+	}
+	if n != len(args) {
+		g.fail("%s takes %d arguments", e.Fn, n)
+		return "0"
+	}
+	fn := e.Fn
+	switch fn {
+	case "round":
+		fn = "rint" // half to even
+	case "gamma":
+		fn = "tgamma"
+	}
+	return fmt.Sprintf("%s(%s)", fn, strings.Join(args, ", "))
+}
+
+// index emits the bounds check of buf[idx…] into g.pre and returns the
+// names of the ok flag and the flat index.
+func (g *gen) index(buf *kernel.Param, idx []kernel.Exp) (ok, flat string) {
+	if !buf.Buffer {
+		g.fail("%s is not a buffer", buf.Name)
+		return "false", "0"
+	}
+	if len(idx) != len(buf.Shape) || len(idx) == 0 || len(idx) > MaxRank {
+		g.fail("%s has rank %d, indexed with %d indices", buf.Name, len(buf.Shape), len(idx))
+		return "false", "0"
+	}
+	is := make([]string, len(idx))
+	for k, e := range idx {
+		s := g.exp(e)
+		is[k] = g.fresh("i")
+		g.pre = append(g.pre, fmt.Sprintf("long %s = (long)%s;", is[k], s))
+	}
+	ds := make([]string, len(idx))
+	for k, e := range buf.Shape {
+		ds[k] = "(long)" + g.exp(e)
+	}
+	ok, flat = g.fresh("ok"), g.fresh("f")
+	var conds []string
+	for k := range is {
+		conds = append(conds, fmt.Sprintf("%s >= 0 && %s < %s", is[k], is[k], ds[k]))
+	}
+	g.pre = append(g.pre, fmt.Sprintf("bool %s = %s;", ok, strings.Join(conds, " && ")))
+	var rec strings.Builder
+	fmt.Fprintf(&rec, "if (!%s && atomic_cmpxchg((volatile __global int *)err, 0, 1) == 0) { err[1] = %d; err[2] = %d;", ok, ErrBounds, len(is))
+	for k := range is {
+		fmt.Fprintf(&rec, " err[%d] = %s; err[%d] = %s;", 3+k, is[k], 3+MaxRank+k, ds[k])
+	}
+	rec.WriteString(" }")
+	g.pre = append(g.pre, rec.String())
+	f := is[0]
+	for k := 1; k < len(is); k++ {
+		f = fmt.Sprintf("(%s * %s + %s)", f, ds[k], is[k])
+	}
+	g.pre = append(g.pre, fmt.Sprintf("long %s = %s ? %s : 0;", flat, ok, f))
+	return ok, flat
+}
+
+func (g *gen) read(r kernel.Read) string {
+	g.checkType(r.Buf.T)
+	_, flat := g.index(r.Buf, r.Idx)
+	return g.load(r.Buf.T, fmt.Sprintf("%s[%s]", g.name(r.Buf.Name), flat))
+}
+
+// load converts a stored element to a local value; store the reverse.
+func (g *gen) load(t kernel.Type, s string) string {
+	if t == kernel.Bool {
+		return "(" + s + " != 0)"
+	}
+	return s
+}
+
+func (g *gen) store(t kernel.Type, s string) string {
+	if t == kernel.Bool {
+		return "((uchar)" + s + ")"
+	}
+	return s
+}
+
+// stmts emits a body.
+func (g *gen) stmts(ss []kernel.Stmt) {
+	for _, s := range ss {
+		g.stmt(s)
+	}
+}
+
+func (g *gen) stmt(s kernel.Stmt) {
+	switch s := s.(type) {
+	case *kernel.Let:
+		g.checkType(s.V.T)
+		e := g.exp(s.E)
+		if s.E.Type() != s.V.T {
+			g.fail("let %s: %v bound to an expression of type %v", s.V.Name, s.V.T, s.E.Type())
+		}
+		g.flushPre()
+		g.line("%s %s = %s;", ctype(s.V.T), g.name(s.V.Name), e)
+	case *kernel.Write:
+		v := g.exp(s.V)
+		if s.V.Type() != s.Buf.T {
+			g.fail("write of %v into %s of %v", s.V.Type(), s.Buf.Name, s.Buf.T)
+		}
+		ok, flat := g.index(s.Buf, s.Idx)
+		g.flushPre()
+		g.line("if (%s) %s[%s] = %s;", ok, g.name(s.Buf.Name), flat, g.store(s.Buf.T, v))
+	case *kernel.If:
+		c := g.exp(s.Cond)
+		g.flushPre()
+		for _, r := range s.Res {
+			g.checkType(r.T)
+			g.line("%s %s;", ctype(r.T), g.name(r.Name))
+		}
+		g.line("if (%s) {", c)
+		g.branch(s.Then, s.ThenRes, s.Res)
+		g.line("} else {")
+		g.branch(s.Else, s.ElseRes, s.Res)
+		g.line("}")
+	case *kernel.Loop:
+		g.loop(s)
+	default:
+		g.fail("unknown statement %T", s)
+	}
+}
+
+func (g *gen) branch(body []kernel.Stmt, res []kernel.Exp, vars []kernel.Var) {
+	g.indent++
+	g.stmts(body)
+	if len(res) != len(vars) {
+		g.fail("if: %d results for %d variables", len(res), len(vars))
+	}
+	for i := range min(len(res), len(vars)) {
+		e := g.exp(res[i])
+		g.flushPre()
+		g.line("%s = %s;", g.name(vars[i].Name), e)
+	}
+	g.indent--
+}
+
+func (g *gen) loop(l *kernel.Loop) {
+	if len(l.Init) != len(l.Params) || len(l.Next) != len(l.Params) {
+		g.fail("loop with %d parameters, %d initial and %d next values", len(l.Params), len(l.Init), len(l.Next))
+		return
+	}
+	inits := make([]string, len(l.Init))
+	for i, e := range l.Init {
+		inits[i] = g.exp(e)
+	}
+	g.flushPre()
+	for i, p := range l.Params {
+		g.checkType(p.T)
+		g.line("%s %s = %s;", ctype(p.T), g.name(p.Name), inits[i])
+	}
+	if l.While != nil {
+		g.line("for (;;) {")
+		g.indent++
+		c := g.exp(l.While)
+		g.flushPre()
+		g.line("if (!%s) break;", c)
+	} else {
+		n := g.exp(l.N)
+		g.flushPre()
+		bound := g.fresh("n")
+		g.line("long %s = (long)%s;", bound, n)
+		i := g.name(l.I.Name)
+		g.line("for (long %s = 0; %s < %s; %s++) {", i, i, bound, i)
+		g.indent++
+	}
+	g.stmts(l.Body)
+	nexts := make([]string, len(l.Next))
+	for i, e := range l.Next {
+		nexts[i] = g.exp(e)
+	}
+	g.flushPre()
+	tmps := make([]string, len(nexts))
+	for i, p := range l.Params {
+		tmps[i] = g.fresh("nx")
+		g.line("%s %s = %s;", ctype(p.T), tmps[i], nexts[i])
+	}
+	for i, p := range l.Params {
+		g.line("%s = %s;", g.name(p.Name), tmps[i])
+	}
+	g.indent--
+	g.line("}")
+}

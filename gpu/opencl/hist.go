@@ -1,0 +1,136 @@
+package opencl
+
+import (
+	"fmt"
+
+	"fut/gpu/kernel"
+)
+
+// atomicUpdate returns the C statement that atomically combines v into
+// dest[b] for the histogram's operator, or "" when no atomic exists.
+func (g *gen) atomicUpdate(h *kernel.Hist, dst, v string) string {
+	t := h.Dest.T
+	ptr := fmt.Sprintf("&%s", dst)
+	i64 := g.caps.Int64Atomics
+	switch h.OpName {
+	case "+":
+		switch t {
+		case kernel.I32, kernel.U32:
+			return fmt.Sprintf("atomic_add((volatile __global %s *)%s, %s);", ctype(t), ptr, v)
+		case kernel.I64, kernel.U64:
+			if i64 {
+				return fmt.Sprintf("atom_add((volatile __global %s *)%s, %s);", ctype(t), ptr, v)
+			}
+		case kernel.F32:
+			return fmt.Sprintf(`{ volatile __global uint *p = (volatile __global uint *)%s; uint o = *p, w;
+  for (;;) { w = as_uint(as_float(o) + %s); uint q = atomic_cmpxchg(p, o, w); if (q == o) break; o = q; } }`, ptr, v)
+		case kernel.F64:
+			if i64 {
+				return fmt.Sprintf(`{ volatile __global ulong *p = (volatile __global ulong *)%s; ulong o = *p, w;
+  for (;;) { w = as_ulong(as_double(o) + %s); ulong q = atom_cmpxchg(p, o, w); if (q == o) break; o = q; } }`, ptr, v)
+			}
+		}
+	case "min", "max":
+		switch t {
+		case kernel.I32, kernel.U32:
+			return fmt.Sprintf("atomic_%s((volatile __global %s *)%s, %s);", h.OpName, ctype(t), ptr, v)
+		case kernel.I64, kernel.U64:
+			if i64 {
+				return fmt.Sprintf("atom_%s((volatile __global %s *)%s, %s);", h.OpName, ctype(t), ptr, v)
+			}
+		}
+	}
+	return ""
+}
+
+func (g *gen) genHist(p *Program, h *kernel.Hist) {
+	t := h.Dest.T
+	g.checkType(t)
+	if !h.Dest.Buffer || len(h.Dest.Shape) != 1 {
+		g.fail("histogram destination %s must be a one-dimensional buffer", h.Dest.Name)
+		return
+	}
+	if h.Val.Type() != t || h.Neutral.Type() != t || h.Bin.Type() != kernel.I64 {
+		g.fail("histogram: value %v, neutral %v, bin %v for destination of %v", h.Val.Type(), h.Neutral.Type(), h.Bin.Type(), t)
+		return
+	}
+	dest := g.name(h.Dest.Name)
+	if upd := g.atomicUpdate(h, dest+"[b]", "v"); upd != "" {
+		p.Atomic = true
+		g.header(p, "_hist", nil, nil)
+		n := g.long("n", h.N)
+		bins := g.long("bins", h.Dest.Shape[0])
+		g.line("long gtid = get_global_id(0);")
+		g.line("if (gtid >= %s) return;", n)
+		g.line("long %s = gtid;", g.name(h.I.Name))
+		g.stmts(h.Body)
+		b, v := g.exp(h.Bin), g.exp(h.Val)
+		g.flushPre()
+		g.line("long b = %s;", b)
+		g.line("%s v = %s;", ctype(t), v)
+		g.line("if (b >= 0 && b < %s) %s", bins, upd)
+		g.end()
+		return
+	}
+	ts := []kernel.Type{t}
+	// Stage 1: each group builds its own sub-histogram in sub[grp*bins…];
+	// bin b is owned by work item b % L, which applies the tile's updates
+	// to it in order: no races, no atomics.
+	g.header(p, "_hist1", []string{"sub", "binlocal", "local0", "groups"},
+		[]string{fmt.Sprintf("__global %s *sub", btype(t)), "__local long *tb", fmt.Sprintf("__local %s *acc0", btype(t)), "long groups"})
+	g.groupVars()
+	n := g.long("n", h.N)
+	bins := g.long("bins", h.Dest.Shape[0])
+	ne := g.declare("z", ts, []kernel.Exp{h.Neutral})
+	g.line("__global %s *my = sub + grp * %s;", btype(t), bins)
+	g.line("for (long b = lid; b < %s; b += L) my[b] = %s;", bins, g.store(t, ne[0]))
+	g.line("long chunk = (%s + groups - 1) / groups;", n)
+	g.line("long start = grp * chunk, end = min(start + chunk, %s);", n)
+	g.line("for (long base = start; base < end; base += L) {")
+	g.indent++
+	g.line("long jj = base + lid;")
+	g.line("tb[lid] = -1;")
+	g.line("if (jj < end) {")
+	g.indent++
+	g.line("long %s = jj;", g.name(h.I.Name))
+	g.stmts(h.Body)
+	b, v := g.exp(h.Bin), g.exp(h.Val)
+	g.flushPre()
+	g.line("tb[lid] = %s;", b)
+	g.line("acc0[lid] = %s;", g.store(t, v))
+	g.indent--
+	g.line("}")
+	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
+	g.line("for (long q = 0; q < L; q++) {")
+	g.indent++
+	g.line("long b = tb[q];")
+	g.line("if (b >= 0 && b < %s && b %% L == lid) {", bins)
+	g.indent++
+	a := g.declareFrom("a", ts, []string{g.load(t, "my[b]")})
+	e := g.declareFrom("e", ts, []string{g.load(t, "acc0[q]")})
+	g.applyOp(h.Op, a, a, e)
+	g.line("my[b] = %s;", g.store(t, a[0]))
+	g.indent--
+	g.line("}")
+	g.indent--
+	g.line("}")
+	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
+	g.indent--
+	g.line("}")
+	g.end()
+
+	// Stage 2: one work item per bin folds the groups' sub-histograms into dest.
+	g.header(p, "_hist2", []string{"sub", "groups"}, []string{fmt.Sprintf("__global %s *sub", btype(t)), "long groups"})
+	bins = g.long("bins", h.Dest.Shape[0])
+	g.line("long b = get_global_id(0);")
+	g.line("if (b >= %s) return;", bins)
+	a = g.declareFrom("a", ts, []string{g.load(t, dest+"[b]")})
+	g.line("for (long q = 0; q < groups; q++) {")
+	g.indent++
+	e = g.declareFrom("e", ts, []string{g.load(t, fmt.Sprintf("sub[q * %s + b]", bins))})
+	g.applyOp(h.Op, a, a, e)
+	g.indent--
+	g.line("}")
+	g.line("%s[b] = %s;", dest, g.store(t, a[0]))
+	g.end()
+}

@@ -1,0 +1,179 @@
+// Package opencl generates OpenCL C from the kernel IR.
+//
+// Input: a *kernel.Kernel and the device's capabilities. Output: a Program
+// (source text and the names of its OpenCL kernels, in launch order).
+// Every generated OpenCL kernel takes the IR kernel's parameters in order
+// (buffers as __global pointers, bools stored as uchar), then
+// `__global long *err` (ErrWords words: the error flag and what failed),
+// then the extra arguments of its shape (see Entry). Work-group sizes are
+// chosen by the runtime and must be powers of two.
+package opencl
+
+import (
+	"fmt"
+	"strings"
+
+	"fut/gpu/kernel"
+)
+
+// Caps are the device facts code generation depends on.
+type Caps struct {
+	F64, F16     bool
+	Int64Atomics bool // cl_khr_int64_base_atomics and _extended_atomics
+}
+
+// Program is the generated code of one kernel.
+type Program struct {
+	Source  string
+	Kernel  *kernel.Kernel
+	Entries []Entry
+	Atomic  bool // Hist only: the single-kernel atomic version
+}
+
+// Entry is one OpenCL kernel of a program. Extra lists its arguments after
+// err: "part<k>" a temporary global buffer of component k (one element per
+// group), "local<k>" local memory of one element of component k per work
+// item, "groups" an i64 (groups per segment, or groups in all),
+// "binlocal" local i64 per work item, "sub" a global buffer of
+// groups×bins elements of the histogram's type.
+type Entry struct {
+	Name  string
+	Extra []string
+}
+
+// Generate produces the OpenCL C of k.
+func Generate(k *kernel.Kernel, caps Caps) (*Program, error) {
+	g := newGen(k, caps)
+	p := &Program{Kernel: k}
+	g.b.WriteString(prelude(caps))
+	g.b.WriteString("\n")
+	for _, prm := range k.Params {
+		g.checkType(prm.T)
+		g.name(prm.Name)
+	}
+	switch s := k.Shape.(type) {
+	case *kernel.Map:
+		g.genMap(p, s)
+	case *kernel.Reduce:
+		g.genReduce(p, s)
+	case *kernel.Scan:
+		g.genScan(p, s)
+	case *kernel.Scatter:
+		g.genScatter(p, s)
+	case *kernel.Hist:
+		g.genHist(p, s)
+	default:
+		return nil, fmt.Errorf("opencl: kernel %s has no shape", k.Name)
+	}
+	if g.err != nil {
+		return nil, g.err
+	}
+	p.Source = g.b.String()
+	return p, nil
+}
+
+// header opens an OpenCL kernel with the parameters, err and extras.
+func (g *gen) header(p *Program, suffix string, extras []string, extraDecls []string) {
+	name := cident(g.k.Name) + suffix
+	p.Entries = append(p.Entries, Entry{Name: name, Extra: extras})
+	var ps []string
+	var unpack []string
+	for _, prm := range g.k.Params {
+		n := g.name(prm.Name)
+		switch {
+		case prm.Buffer:
+			ps = append(ps, fmt.Sprintf("__global %s *%s", btype(prm.T), n))
+		case prm.T == kernel.Bool:
+			ps = append(ps, "uchar a_"+n)
+			unpack = append(unpack, fmt.Sprintf("bool %s = a_%s != 0;", n, n))
+		default:
+			ps = append(ps, fmt.Sprintf("%s %s", ctype(prm.T), n))
+		}
+	}
+	ps = append(ps, "__global long *err")
+	ps = append(ps, extraDecls...)
+	g.line("__kernel void %s(%s) {", name, strings.Join(ps, ", "))
+	g.indent++
+	for _, u := range unpack {
+		g.line("%s", u)
+	}
+}
+
+func (g *gen) end() {
+	g.indent--
+	g.line("}")
+	g.line("")
+}
+
+func cident(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r == '_' || r < 128 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	if b.Len() == 0 || b.String()[0] >= '0' && b.String()[0] <= '9' {
+		return "k_" + b.String()
+	}
+	return b.String()
+}
+
+// scalar emits e as a long-valued local and returns its name.
+func (g *gen) long(prefix string, e kernel.Exp) string {
+	s := g.exp(e)
+	g.flushPre()
+	n := g.fresh(prefix)
+	g.line("long %s = (long)%s;", n, s)
+	return n
+}
+
+func (g *gen) genMap(p *Program, m *kernel.Map) {
+	g.header(p, "_map", nil, nil)
+	if len(m.Dims) != len(m.Idx) || len(m.Dims) == 0 {
+		g.fail("map with %d dimensions and %d indices", len(m.Dims), len(m.Idx))
+		return
+	}
+	dims := make([]string, len(m.Dims))
+	for i, d := range m.Dims {
+		dims[i] = g.long("d", d)
+	}
+	g.line("long gtid = get_global_id(0);")
+	g.line("if (gtid >= %s) return;", strings.Join(dims, " * "))
+	for i := len(m.Idx) - 1; i >= 0; i-- {
+		if i == 0 {
+			g.line("long %s = gtid;", g.name(m.Idx[i].Name))
+		} else {
+			g.line("long %s = gtid %% %s; gtid /= %s;", g.name(m.Idx[i].Name), dims[i], dims[i])
+		}
+	}
+	g.stmts(m.Body)
+	g.end()
+}
+
+func (g *gen) genScatter(p *Program, s *kernel.Scatter) {
+	g.header(p, "_scatter", nil, nil)
+	n := g.long("n", s.N)
+	g.line("long gtid = get_global_id(0);")
+	g.line("if (gtid >= %s) return;", n)
+	g.line("long %s = gtid;", g.name(s.I.Name))
+	g.stmts(s.Body)
+	if len(s.Dest) != len(s.Idx) || len(s.Dest) != len(s.Vals) {
+		g.fail("scatter with %d destinations, %d indices, %d values", len(s.Dest), len(s.Idx), len(s.Vals))
+		return
+	}
+	for k, d := range s.Dest {
+		if len(d.Shape) != 1 || s.Vals[k].Type() != d.T {
+			g.fail("scatter destination %s must be one-dimensional of %v", d.Name, s.Vals[k].Type())
+			continue
+		}
+		i, v := g.exp(s.Idx[k]), g.exp(s.Vals[k])
+		g.flushPre()
+		ln := g.long("len", d.Shape[0])
+		ix := g.fresh("ix")
+		g.line("long %s = (long)%s;", ix, i)
+		g.line("if (%s >= 0 && %s < %s) %s[%s] = %s;", ix, ix, ln, g.name(d.Name), ix, g.store(d.T, v))
+	}
+	g.end()
+}

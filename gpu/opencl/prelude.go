@@ -1,0 +1,191 @@
+package opencl
+
+import (
+	"fmt"
+	"strings"
+
+	"fut/gpu/kernel"
+)
+
+// Error kinds written by kernels into err[1].
+const (
+	ErrBounds  = 1
+	ErrDivZero = 2
+	ErrNegExp  = 3
+)
+
+// ErrWords is the number of 64-bit words of the error buffer: err[0]'s low
+// 32 bits are the flag, err[1] the kind, err[2] the rank, then the indices
+// and the dimensions (at most MaxRank each).
+const (
+	MaxRank  = 8
+	ErrWords = 3 + 2*MaxRank
+)
+
+var intTypes = []kernel.Type{kernel.I8, kernel.I16, kernel.I32, kernel.I64, kernel.U8, kernel.U16, kernel.U32, kernel.U64}
+
+// ctype is the C type of a local value; btype of a buffer element.
+func ctype(t kernel.Type) string {
+	switch t {
+	case kernel.Bool:
+		return "bool"
+	case kernel.I8:
+		return "char"
+	case kernel.I16:
+		return "short"
+	case kernel.I32:
+		return "int"
+	case kernel.I64:
+		return "long"
+	case kernel.U8:
+		return "uchar"
+	case kernel.U16:
+		return "ushort"
+	case kernel.U32:
+		return "uint"
+	case kernel.U64:
+		return "ulong"
+	case kernel.F16:
+		return "half"
+	case kernel.F32:
+		return "float"
+	case kernel.F64:
+		return "double"
+	}
+	return "void"
+}
+
+func btype(t kernel.Type) string {
+	if t == kernel.Bool {
+		return "uchar"
+	}
+	return ctype(t)
+}
+
+func utype(t kernel.Type) string {
+	switch t.Size() {
+	case 1:
+		return "uchar"
+	case 2:
+		return "ushort"
+	case 4:
+		return "uint"
+	}
+	return "ulong"
+}
+
+// prelude is the helper code every program starts with.
+func prelude(caps Caps) string {
+	var b strings.Builder
+	if caps.F64 {
+		b.WriteString("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n")
+	}
+	if caps.F16 {
+		b.WriteString("#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n")
+	}
+	if caps.Int64Atomics {
+		b.WriteString("#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable\n")
+	}
+	b.WriteString(`
+static inline void fut_fail(__global long *err, long kind) {
+  if (atomic_cmpxchg((volatile __global int *)err, 0, 1) == 0) { err[1] = kind; err[2] = 0; }
+}
+`)
+	for _, t := range intTypes {
+		c, u, w, n := ctype(t), utype(t), t.Bits(), t.String()
+		fmt.Fprintf(&b, `static inline %[1]s add_%[4]s(%[1]s x, %[1]s y) { return (%[1]s)((%[2]s)x + (%[2]s)y); }
+static inline %[1]s sub_%[4]s(%[1]s x, %[1]s y) { return (%[1]s)((%[2]s)x - (%[2]s)y); }
+static inline %[1]s mul_%[4]s(%[1]s x, %[1]s y) { return (%[1]s)((%[2]s)x * (%[2]s)y); }
+static inline %[1]s neg_%[4]s(%[1]s x) { return (%[1]s)(-(%[2]s)x); }
+static inline %[1]s shl_%[4]s(%[1]s x, %[1]s y) { return ((%[2]s)y >= %[3]d) ? (%[1]s)0 : (%[1]s)((%[2]s)x << (%[2]s)y); }
+static inline %[1]s lshr_%[4]s(%[1]s x, %[1]s y) { return ((%[2]s)y >= %[3]d) ? (%[1]s)0 : (%[1]s)((%[2]s)x >> (%[2]s)y); }
+static inline int ctz_%[4]s(%[1]s x) { %[2]s u = (%[2]s)x; return (int)popcount((%[2]s)((u & (%[2]s)(-u)) - (%[2]s)1)); }
+`, c, u, w, n)
+		if t.IsSigned() {
+			fmt.Fprintf(&b, `static inline %[1]s div_%[3]s(%[1]s x, %[1]s y, __global long *err) {
+  if (y == 0) { fut_fail(err, %[4]d); return 0; }
+  if (y == -1) return neg_%[3]s(x);
+  %[1]s q = x / y, r = x %% y;
+  if (r != 0 && ((r < 0) != (y < 0))) q--;
+  return q;
+}
+static inline %[1]s mod_%[3]s(%[1]s x, %[1]s y, __global long *err) {
+  if (y == 0) { fut_fail(err, %[4]d); return 0; }
+  if (y == -1) return 0;
+  %[1]s r = x %% y;
+  if (r != 0 && ((r < 0) != (y < 0))) r += y;
+  return r;
+}
+static inline %[1]s quot_%[3]s(%[1]s x, %[1]s y, __global long *err) {
+  if (y == 0) { fut_fail(err, %[4]d); return 0; }
+  if (y == -1) return neg_%[3]s(x);
+  return x / y;
+}
+static inline %[1]s rem_%[3]s(%[1]s x, %[1]s y, __global long *err) {
+  if (y == 0) { fut_fail(err, %[4]d); return 0; }
+  if (y == -1) return 0;
+  return x %% y;
+}
+static inline %[1]s ashr_%[3]s(%[1]s x, %[1]s y) { long s = (y < 0 || y >= 64) ? 63 : (long)y; return (%[1]s)((long)x >> s); }
+static inline %[1]s pow_%[3]s(%[1]s x, %[1]s y, __global long *err) {
+  if (y < 0) { fut_fail(err, %[5]d); return 0; }
+  %[2]s r = 1, b = (%[2]s)x; ulong e = (ulong)y;
+  while (e > 0) { if (e & 1) r *= b; b *= b; e >>= 1; }
+  return (%[1]s)r;
+}
+static inline %[1]s abs_%[3]s(%[1]s x) { return x < 0 ? neg_%[3]s(x) : x; }
+static inline %[1]s sgn_%[3]s(%[1]s x) { return (%[1]s)((x > 0) - (x < 0)); }
+`, c, u, n, ErrDivZero, ErrNegExp)
+		} else {
+			fmt.Fprintf(&b, `static inline %[1]s div_%[2]s(%[1]s x, %[1]s y, __global long *err) { if (y == 0) { fut_fail(err, %[3]d); return 0; } return x / y; }
+static inline %[1]s mod_%[2]s(%[1]s x, %[1]s y, __global long *err) { if (y == 0) { fut_fail(err, %[3]d); return 0; } return x %% y; }
+static inline %[1]s pow_%[2]s(%[1]s x, %[1]s y, __global long *err) {
+  %[1]s r = 1, b = x; ulong e = (ulong)y;
+  while (e > 0) { if (e & 1) r *= b; b *= b; e >>= 1; }
+  return r;
+}
+static inline %[1]s sgn_%[2]s(%[1]s x) { return (%[1]s)(x != 0); }
+`, c, n, ErrDivZero)
+		}
+	}
+	floats := []kernel.Type{kernel.F32}
+	if caps.F64 {
+		floats = append(floats, kernel.F64)
+	}
+	if caps.F16 {
+		floats = append(floats, kernel.F16)
+	}
+	for _, t := range floats {
+		c, n := ctype(t), t.String()
+		fmt.Fprintf(&b, `static inline %[1]s mod_%[2]s(%[1]s x, %[1]s y) { %[1]s r = fmod(x, y); if (r != 0 && ((r < 0) != (y < 0))) r += y; return r; }
+static inline %[1]s sgn_%[2]s(%[1]s x) { return x > 0 ? (%[1]s)1 : (x < 0 ? (%[1]s)-1 : x); }
+`, c, n)
+		// float to integer: NaN and infinities give 0; saturate to 64 bits, then wrap.
+		for _, it := range intTypes {
+			if it.IsUnsigned() {
+				fmt.Fprintf(&b, `static inline %[1]s f2i_%[2]s_%[3]s(%[4]s x) {
+  if (isnan(x) || isinf(x)) return 0;
+  %[4]s f = trunc(x);
+  if (f >= (%[4]s)0) { if ((double)f >= 18446744073709551616.0) return (%[1]s)0xffffffffffffffffUL; return (%[1]s)(ulong)f; }
+  if ((double)f < -9223372036854775808.0) return (%[1]s)(long)(-9223372036854775807L - 1);
+  return (%[1]s)(long)f;
+}
+`, ctype(it), n, it.String(), c)
+			} else {
+				fmt.Fprintf(&b, `static inline %[1]s f2i_%[2]s_%[3]s(%[4]s x) {
+  if (isnan(x) || isinf(x)) return 0;
+  %[4]s f = trunc(x);
+  if ((double)f >= 9223372036854775808.0) return (%[1]s)(long)9223372036854775807L;
+  if ((double)f < -9223372036854775808.0) return (%[1]s)(long)(-9223372036854775807L - 1);
+  return (%[1]s)(long)f;
+}
+`, ctype(it), n, it.String(), c)
+			}
+		}
+	}
+	if !caps.F64 {
+		// without doubles the saturation tests above must not mention double
+		return strings.ReplaceAll(b.String(), "(double)", "(float)")
+	}
+	return b.String()
+}

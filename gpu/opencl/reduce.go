@@ -1,0 +1,362 @@
+package opencl
+
+import (
+	"fmt"
+
+	"fut/gpu/kernel"
+)
+
+// Reductions and scans work on tuples of components; acc<k> is the local
+// memory array of component k.
+
+func componentTypes(es []kernel.Exp) []kernel.Type {
+	ts := make([]kernel.Type, len(es))
+	for i, e := range es {
+		ts[i] = e.Type()
+	}
+	return ts
+}
+
+// declare emits locals of the component types initialised from exprs.
+func (g *gen) declare(prefix string, ts []kernel.Type, init []kernel.Exp) []string {
+	vals := make([]string, len(init))
+	for i, e := range init {
+		vals[i] = g.exp(e)
+	}
+	g.flushPre()
+	names := make([]string, len(ts))
+	for i, t := range ts {
+		names[i] = g.fresh(prefix)
+		g.line("%s %s = %s;", ctype(t), names[i], vals[i])
+	}
+	return names
+}
+
+// declareFrom emits locals initialised from C expressions.
+func (g *gen) declareFrom(prefix string, ts []kernel.Type, vals []string) []string {
+	names := make([]string, len(ts))
+	for i, t := range ts {
+		names[i] = g.fresh(prefix)
+		g.line("%s %s = %s;", ctype(t), names[i], vals[i])
+	}
+	return names
+}
+
+// applyOp emits dst = xs ⊕ ys in a block (dst may alias xs or ys).
+func (g *gen) applyOp(op kernel.Lambda, dst, xs, ys []string) {
+	if len(op.X) != len(dst) || len(op.Y) != len(dst) || len(op.Res) != len(dst) {
+		g.fail("operator with %d/%d parameters and %d results on %d components", len(op.X), len(op.Y), len(op.Res), len(dst))
+		return
+	}
+	g.line("{")
+	g.indent++
+	for i, x := range op.X {
+		g.line("%s %s = %s;", ctype(x.T), g.name(x.Name), xs[i])
+	}
+	for i, y := range op.Y {
+		g.line("%s %s = %s;", ctype(y.T), g.name(y.Name), ys[i])
+	}
+	g.stmts(op.Body)
+	res := make([]string, len(op.Res))
+	for i, r := range op.Res {
+		res[i] = g.exp(r)
+	}
+	g.flushPre()
+	for i := range dst {
+		g.line("%s = %s;", dst[i], res[i])
+	}
+	g.indent--
+	g.line("}")
+}
+
+// element emits the body for index var iv = j and returns the elements,
+// inside an open block (the caller closes it with g.close()).
+func (g *gen) element(iv kernel.Var, j string, body []kernel.Stmt, elems []kernel.Exp) []string {
+	g.line("{")
+	g.indent++
+	g.line("long %s = %s;", g.name(iv.Name), j)
+	g.stmts(body)
+	return g.declare("e", componentTypes(elems), elems)
+}
+
+func (g *gen) close() {
+	g.indent--
+	g.line("}")
+}
+
+func idx(names []string, i string) []string {
+	out := make([]string, len(names))
+	for k, n := range names {
+		out[k] = fmt.Sprintf("%s[%s]", n, i)
+	}
+	return out
+}
+
+func (g *gen) loads(ts []kernel.Type, ss []string) []string {
+	out := make([]string, len(ss))
+	for k, s := range ss {
+		out[k] = g.load(ts[k], s)
+	}
+	return out
+}
+
+func (g *gen) stores(ts []kernel.Type, dst, vals []string) {
+	for k := range dst {
+		g.line("%s = %s;", dst[k], g.store(ts[k], vals[k]))
+	}
+}
+
+// extras declares part<k>, local<k> and groups.
+func extras(ts []kernel.Type) (names []string, decls []string) {
+	for k, t := range ts {
+		names = append(names, fmt.Sprintf("part%d", k))
+		decls = append(decls, fmt.Sprintf("__global %s *part%d", btype(t), k))
+	}
+	for k, t := range ts {
+		names = append(names, fmt.Sprintf("local%d", k))
+		decls = append(decls, fmt.Sprintf("__local %s *acc%d", btype(t), k))
+	}
+	names = append(names, "groups")
+	decls = append(decls, "long groups")
+	return
+}
+
+func names(prefix string, n int) []string {
+	out := make([]string, n)
+	for k := range out {
+		out[k] = fmt.Sprintf("%s%d", prefix, k)
+	}
+	return out
+}
+
+// accumulate emits the per-thread sequential reduction of positions
+// [start, end) into x, strided when comm (coalesced), else contiguous.
+func (g *gen) accumulate(op kernel.Lambda, comm bool, x []string, start, end string, elem func(j string) []string) {
+	if comm {
+		g.line("for (long j = %s + lid; j < %s; j += L) {", start, end)
+	} else {
+		g.line("long per = (%s - %s + L - 1) / L;", end, start)
+		g.line("long js = %s + lid * per, je = min(js + per, %s);", start, end)
+		g.line("for (long j = js; j < je; j++) {")
+	}
+	g.indent++
+	es := elem("j") // opens a block
+	g.applyOp(op, x, x, es)
+	g.close()
+	g.indent--
+	g.line("}")
+}
+
+// tree reduces acc<k>[0..L) into acc<k>[0]; order-preserving unless comm.
+func (g *gen) tree(op kernel.Lambda, ts []kernel.Type, comm bool) {
+	acc := names("acc", len(ts))
+	if comm {
+		g.line("for (long s = L / 2; s > 0; s >>= 1) {")
+		g.line("  if (lid < s) {")
+	} else {
+		g.line("for (long s = 1; s < L; s <<= 1) {")
+		g.line("  if ((lid & (2 * s - 1)) == 0 && lid + s < L) {")
+	}
+	g.indent += 2
+	a := g.declareFrom("a", ts, g.loads(ts, idx(acc, "lid")))
+	b := g.declareFrom("b", ts, g.loads(ts, idx(acc, "lid + s")))
+	g.applyOp(op, a, a, b)
+	g.stores(ts, idx(acc, "lid"), a)
+	g.indent -= 2
+	g.line("  }")
+	g.line("  barrier(CLK_LOCAL_MEM_FENCE);")
+	g.line("}")
+}
+
+// scanLocal makes acc<k>[0..L) its inclusive scan (Hillis–Steele).
+func (g *gen) scanLocal(op kernel.Lambda, ts []kernel.Type) {
+	acc := names("acc", len(ts))
+	g.line("for (long s = 1; s < L; s <<= 1) {")
+	g.indent++
+	a := g.declareFrom("a", ts, g.loads(ts, idx(acc, "lid")))
+	g.line("if (lid >= s) {")
+	g.indent++
+	b := g.declareFrom("b", ts, g.loads(ts, idx(acc, "lid - s")))
+	g.applyOp(op, a, b, a)
+	g.indent--
+	g.line("}")
+	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
+	g.line("if (lid >= s) {")
+	g.indent++
+	g.stores(ts, idx(acc, "lid"), a)
+	g.indent--
+	g.line("}")
+	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
+	g.indent--
+	g.line("}")
+}
+
+func (g *gen) groupVars() {
+	g.line("long lid = get_local_id(0), L = get_local_size(0), grp = get_group_id(0);")
+}
+
+func (g *gen) checkOp(op kernel.Lambda, elems, neutral []kernel.Exp, out []*kernel.Param) []kernel.Type {
+	ts := componentTypes(elems)
+	if len(neutral) != len(ts) || len(op.X) != len(ts) || len(op.Y) != len(ts) || len(op.Res) != len(ts) {
+		g.fail("operator, neutral element and elements disagree on the number of components")
+		return ts
+	}
+	for k, t := range ts {
+		g.checkType(t)
+		if neutral[k].Type() != t || op.X[k].T != t || op.Y[k].T != t || op.Res[k].Type() != t {
+			g.fail("component %d: types of operator, neutral element and elements differ", k)
+		}
+		if out != nil && (k >= len(out) || out[k].T != t || !out[k].Buffer) {
+			g.fail("component %d: no output buffer of %v", k, t)
+		}
+	}
+	if out != nil && len(out) != len(ts) {
+		g.fail("%d outputs for %d components", len(out), len(ts))
+	}
+	return ts
+}
+
+func (g *gen) genReduce(p *Program, r *kernel.Reduce) {
+	ts := g.checkOp(r.Op, r.Elems, r.Neutral, r.Out)
+	if g.err != nil {
+		return
+	}
+	ex, decls := extras(ts)
+	part, acc := names("part", len(ts)), names("acc", len(ts))
+
+	// Stage 1: groups per segment reduce contiguous chunks into part.
+	g.header(p, "_red1", ex, decls)
+	g.groupVars()
+	g.line("long seg = grp / groups, gs = grp %% groups;")
+	if r.Seg.Name != "" {
+		g.line("long %s = seg;", g.name(r.Seg.Name))
+	}
+	n := g.long("n", r.N)
+	g.line("long chunk = (%s + groups - 1) / groups;", n)
+	g.line("long start = gs * chunk, end = min(start + chunk, %s);", n)
+	x := g.declare("x", ts, r.Neutral)
+	g.accumulate(r.Op, r.Comm, x, "start", "end", func(j string) []string {
+		es := g.element(r.I, j, r.Body, r.Elems)
+		return es
+	})
+	g.stores(ts, idx(acc, "lid"), x)
+	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
+	g.tree(r.Op, ts, r.Comm)
+	g.line("if (lid == 0) {")
+	for k := range ts {
+		g.line("  %s[grp] = %s[0];", part[k], acc[k])
+	}
+	g.line("}")
+	g.end()
+
+	// Stage 2: one group per segment reduces its groups' partial results.
+	g.header(p, "_red2", ex, decls)
+	g.groupVars()
+	x = g.declare("x", ts, r.Neutral)
+	g.accumulate(r.Op, r.Comm, x, "0", "groups", func(j string) []string {
+		g.line("{")
+		g.indent++
+		return g.declareFrom("e", ts, g.loads(ts, idx(part, "grp * groups + "+j)))
+	})
+	g.stores(ts, idx(acc, "lid"), x)
+	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
+	g.tree(r.Op, ts, r.Comm)
+	g.line("if (lid == 0) {")
+	for k := range ts {
+		g.line("  %s[grp] = %s[0];", g.name(r.Out[k].Name), acc[k])
+	}
+	g.line("}")
+	g.end()
+}
+
+func (g *gen) genScan(p *Program, s *kernel.Scan) {
+	ts := g.checkOp(s.Op, s.Elems, s.Neutral, s.Out)
+	if g.err != nil {
+		return
+	}
+	ex, decls := extras(ts)
+	part, acc := names("part", len(ts)), names("acc", len(ts))
+	chunk := func() string {
+		n := g.long("n", s.N)
+		g.line("long chunk = (%s + groups - 1) / groups;", n)
+		g.line("long start = grp * chunk, end = min(start + chunk, %s);", n)
+		return n
+	}
+
+	// Pass 1: the total of each group's chunk.
+	g.header(p, "_scan1", ex, decls)
+	g.groupVars()
+	chunk()
+	x := g.declare("x", ts, s.Neutral)
+	g.accumulate(s.Op, false, x, "start", "end", func(j string) []string {
+		return g.element(s.I, j, s.Body, s.Elems)
+	})
+	g.stores(ts, idx(acc, "lid"), x)
+	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
+	g.tree(s.Op, ts, false)
+	g.line("if (lid == 0) {")
+	for k := range ts {
+		g.line("  %s[grp] = %s[0];", part[k], acc[k])
+	}
+	g.line("}")
+	g.end()
+
+	// Pass 2: one group turns the totals into exclusive prefixes (groups ≤ L).
+	g.header(p, "_scan2", ex, decls)
+	g.groupVars()
+	x = g.declare("x", ts, s.Neutral)
+	g.line("if (lid < groups) {")
+	g.indent++
+	for k := range ts {
+		g.line("%s = %s;", x[k], g.load(ts[k], fmt.Sprintf("%s[lid]", part[k])))
+	}
+	g.indent--
+	g.line("}")
+	g.stores(ts, idx(acc, "lid"), x)
+	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
+	g.scanLocal(s.Op, ts)
+	g.line("if (lid < groups) {")
+	g.indent++
+	ne := g.declare("z", ts, s.Neutral)
+	for k := range ts {
+		g.line("%s[lid] = lid == 0 ? %s : %s[lid - 1];", part[k], g.store(ts[k], ne[k]), acc[k])
+	}
+	g.indent--
+	g.line("}")
+	g.end()
+
+	// Pass 3: each group scans its chunk tile by tile from its prefix.
+	g.header(p, "_scan3", ex, decls)
+	g.groupVars()
+	chunk()
+	carry := g.declareFrom("c", ts, g.loads(ts, idx(part, "grp")))
+	g.line("for (long base = start; base < end; base += L) {")
+	g.indent++
+	g.line("long jj = base + lid;")
+	x = g.declare("x", ts, s.Neutral)
+	g.line("if (jj < end) {")
+	g.indent++
+	es := g.element(s.I, "jj", s.Body, s.Elems)
+	for k := range ts {
+		g.line("%s = %s;", x[k], es[k])
+	}
+	g.close()
+	g.indent--
+	g.line("}")
+	g.stores(ts, idx(acc, "lid"), x)
+	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
+	g.scanLocal(s.Op, ts)
+	y := g.declareFrom("y", ts, g.loads(ts, idx(acc, "lid")))
+	g.applyOp(s.Op, y, carry, y)
+	g.line("if (jj < end) {")
+	for k := range ts {
+		g.line("  %s[jj] = %s;", g.name(s.Out[k].Name), g.store(ts[k], y[k]))
+	}
+	g.line("}")
+	tot := g.declareFrom("tt", ts, g.loads(ts, idx(acc, "L - 1")))
+	g.applyOp(s.Op, carry, carry, tot)
+	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
+	g.indent--
+	g.line("}")
+	g.end()
+}

@@ -1,0 +1,295 @@
+package runtime
+
+import (
+	"fmt"
+	"unsafe"
+
+	"fut/eval/value"
+	"fut/gpu/cl"
+	"fut/gpu/kernel"
+)
+
+// Array is a row-major array of a primitive type that lives on a device.
+type Array struct {
+	T     kernel.Type
+	Shape []int64
+	buf   *cl.Buffer
+	d     *Device
+}
+
+// NumElems is the product of the shape.
+func (a *Array) NumElems() int64 {
+	n := int64(1)
+	for _, s := range a.Shape {
+		n *= s
+	}
+	return n
+}
+
+// Bytes is the size of the elements on the device.
+func (a *Array) Bytes() int { return int(a.NumElems()) * a.T.Size() }
+
+// Release frees the device memory (safe to call twice).
+func (a *Array) Release() { a.buf.Release() }
+
+// Alloc allocates an uninitialised array.
+func (d *Device) Alloc(t kernel.Type, shape ...int64) (*Array, error) {
+	a := &Array{T: t, Shape: append([]int64(nil), shape...), d: d}
+	for _, s := range shape {
+		if s < 0 {
+			return nil, fmt.Errorf("runtime: negative dimension in %v", shape)
+		}
+	}
+	b, err := d.ctx.CreateBuffer(cl.MemReadWrite, a.Bytes())
+	if err != nil {
+		return nil, err
+	}
+	a.buf = b
+	return a, nil
+}
+
+// bytesOf views a typed slice as bytes (f16 given as []uint16 bits).
+func bytesOf(t kernel.Type, data any) ([]byte, int, error) {
+	var p unsafe.Pointer
+	var n int
+	ok := true
+	switch x := data.(type) {
+	case []bool:
+		ok, n = t == kernel.Bool, len(x)
+		if n > 0 {
+			p = unsafe.Pointer(&x[0])
+		}
+	case []int8:
+		ok, n = t == kernel.I8, len(x)
+		if n > 0 {
+			p = unsafe.Pointer(&x[0])
+		}
+	case []int16:
+		ok, n = t == kernel.I16, len(x)
+		if n > 0 {
+			p = unsafe.Pointer(&x[0])
+		}
+	case []int32:
+		ok, n = t == kernel.I32, len(x)
+		if n > 0 {
+			p = unsafe.Pointer(&x[0])
+		}
+	case []int64:
+		ok, n = t == kernel.I64, len(x)
+		if n > 0 {
+			p = unsafe.Pointer(&x[0])
+		}
+	case []uint8:
+		ok, n = t == kernel.U8, len(x)
+		if n > 0 {
+			p = unsafe.Pointer(&x[0])
+		}
+	case []uint16:
+		ok, n = t == kernel.U16 || t == kernel.F16, len(x)
+		if n > 0 {
+			p = unsafe.Pointer(&x[0])
+		}
+	case []uint32:
+		ok, n = t == kernel.U32, len(x)
+		if n > 0 {
+			p = unsafe.Pointer(&x[0])
+		}
+	case []uint64:
+		ok, n = t == kernel.U64, len(x)
+		if n > 0 {
+			p = unsafe.Pointer(&x[0])
+		}
+	case []float32:
+		if t == kernel.F16 {
+			return bytesOf(t, f16Bits(x))
+		}
+		ok, n = t == kernel.F32, len(x)
+		if n > 0 {
+			p = unsafe.Pointer(&x[0])
+		}
+	case []float64:
+		ok, n = t == kernel.F64, len(x)
+		if n > 0 {
+			p = unsafe.Pointer(&x[0])
+		}
+	default:
+		ok = false
+	}
+	if !ok {
+		return nil, 0, fmt.Errorf("runtime: %T is not data of %v", data, t)
+	}
+	if n == 0 {
+		return nil, 0, nil
+	}
+	return unsafe.Slice((*byte)(p), n*t.Size()), n, nil
+}
+
+func f16Bits(x []float32) []uint16 {
+	out := make([]uint16, len(x))
+	for i, f := range x {
+		out[i] = value.F16Bits(float64(f))
+	}
+	return out
+}
+
+// Upload copies a flat typed slice ([]float32, []int32, …, []bool; f16 as
+// []float32 or []uint16 bits) of prod(shape) elements to the device.
+func (d *Device) Upload(t kernel.Type, shape []int64, data any) (*Array, error) {
+	bs, n, err := bytesOf(t, data)
+	if err != nil {
+		return nil, err
+	}
+	a, err := d.Alloc(t, shape...)
+	if err != nil {
+		return nil, err
+	}
+	if int64(n) != a.NumElems() {
+		a.Release()
+		return nil, fmt.Errorf("runtime: %d elements for shape %v", n, shape)
+	}
+	if n > 0 {
+		d.mu.Lock()
+		err = d.ctx.Write(a.buf, 0, unsafe.Pointer(&bs[0]), len(bs))
+		d.mu.Unlock()
+		if err != nil {
+			a.Release()
+			return nil, err
+		}
+	}
+	return a, nil
+}
+
+// Download copies the array back into a new flat typed slice, with the
+// element types of eval/value (f16 as []float32, bool as []bool).
+func (a *Array) Download() (any, error) {
+	n := int(a.NumElems())
+	var data any
+	if a.T == kernel.F16 {
+		data = make([]uint16, n)
+	} else {
+		data = makeData(a.T, n)
+	}
+	if n > 0 {
+		bs, _, err := bytesOf(a.T, data)
+		if err != nil {
+			return nil, err
+		}
+		a.d.mu.Lock()
+		err = a.d.ctx.Read(a.buf, 0, unsafe.Pointer(&bs[0]), len(bs))
+		a.d.mu.Unlock()
+		if err != nil {
+			return nil, err
+		}
+	}
+	if a.T == kernel.F16 {
+		bits := data.([]uint16)
+		out := make([]float32, n)
+		for i, h := range bits {
+			out[i] = float32(value.F16FromBits(h))
+		}
+		return out, nil
+	}
+	return data, nil
+}
+
+// Copy makes a device-side copy of a.
+func (a *Array) Copy() (*Array, error) {
+	b, err := a.d.Alloc(a.T, a.Shape...)
+	if err != nil {
+		return nil, err
+	}
+	a.d.mu.Lock()
+	err = a.d.ctx.Copy(b.buf, 0, a.buf, 0, a.Bytes())
+	a.d.mu.Unlock()
+	if err != nil {
+		b.Release()
+		return nil, err
+	}
+	return b, nil
+}
+
+func makeData(t kernel.Type, n int) any {
+	switch t {
+	case kernel.Bool:
+		return make([]bool, n)
+	case kernel.I8:
+		return make([]int8, n)
+	case kernel.I16:
+		return make([]int16, n)
+	case kernel.I32:
+		return make([]int32, n)
+	case kernel.I64:
+		return make([]int64, n)
+	case kernel.U8:
+		return make([]uint8, n)
+	case kernel.U16:
+		return make([]uint16, n)
+	case kernel.U32:
+		return make([]uint32, n)
+	case kernel.U64:
+		return make([]uint64, n)
+	case kernel.F32:
+		return make([]float32, n)
+	case kernel.F64:
+		return make([]float64, n)
+	}
+	return make([]float32, n)
+}
+
+// TypeOf maps an eval/value primitive type to the kernel IR's.
+func TypeOf(t value.PrimType) kernel.Type {
+	switch t {
+	case value.Bool:
+		return kernel.Bool
+	case value.I8:
+		return kernel.I8
+	case value.I16:
+		return kernel.I16
+	case value.I32:
+		return kernel.I32
+	case value.I64:
+		return kernel.I64
+	case value.U8:
+		return kernel.U8
+	case value.U16:
+		return kernel.U16
+	case value.U32:
+		return kernel.U32
+	case value.U64:
+		return kernel.U64
+	case value.F16:
+		return kernel.F16
+	case value.F32:
+		return kernel.F32
+	case value.F64:
+		return kernel.F64
+	}
+	return kernel.NoType
+}
+
+// PrimOf is the inverse of TypeOf.
+func PrimOf(t kernel.Type) value.PrimType {
+	for _, p := range []value.PrimType{value.Bool, value.I8, value.I16, value.I32, value.I64, value.U8, value.U16, value.U32, value.U64, value.F16, value.F32, value.F64} {
+		if TypeOf(p) == t {
+			return p
+		}
+	}
+	return value.NoPrim
+}
+
+// UploadValue uploads a primitive eval/value array (Kind KPrim).
+func (d *Device) UploadValue(v *value.Array) (*Array, error) {
+	if v.Kind != value.KPrim {
+		return nil, fmt.Errorf("runtime: only arrays of primitive type can be uploaded")
+	}
+	return d.Upload(TypeOf(v.T), v.Shape, v.Data)
+}
+
+// Value downloads the array as an eval/value array.
+func (a *Array) Value() (*value.Array, error) {
+	data, err := a.Download()
+	if err != nil {
+		return nil, err
+	}
+	return value.NewPrimArrayData(PrimOf(a.T), append([]int64(nil), a.Shape...), data), nil
+}

@@ -1,0 +1,151 @@
+package runtime
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"time"
+
+	"fut/gpu/cl"
+	"fut/gpu/kernel"
+	"fut/gpu/opencl"
+)
+
+// compiled is a built program with its kernels.
+type compiled struct {
+	gen     *opencl.Program
+	prog    *cl.Program
+	kernels map[string]*cl.Kernel
+	group   int // work-group size usable by every kernel of the program
+	// BuildTime is how long generation and build (or the disk cache load) took.
+	BuildTime time.Duration
+	FromDisk  bool
+}
+
+func (c *compiled) release() {
+	for _, k := range c.kernels {
+		k.Release()
+	}
+	c.prog.Release()
+}
+
+// cacheKey hashes the source, the options and the device.
+func (d *Device) cacheKey(source, options string) string {
+	h := sha256.New()
+	for _, s := range []string{source, options, d.Info.Platform.Name, d.Info.Name, d.Info.Version, d.Info.DriverVersion} {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// CacheDir is the directory of the disk cache ("" when disabled).
+func (d *Device) CacheDir() string {
+	if d.cfg.NoCache {
+		return ""
+	}
+	if d.cfg.CacheDir != "" {
+		return d.cfg.CacheDir
+	}
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "fut", "kernels")
+}
+
+// Compile generates and builds k (memoised per kernel value, per source
+// in memory, and per source hash on disk). Callers hold d.mu.
+func (d *Device) compile(k *kernel.Kernel) (*compiled, error) {
+	if c, ok := d.byKern[k]; ok {
+		return c, nil
+	}
+	t0 := time.Now()
+	gen, err := opencl.Generate(k, d.Caps)
+	if err != nil {
+		return nil, err
+	}
+	key := d.cacheKey(gen.Source, d.cfg.Options)
+	if c, ok := d.bySrc[key]; ok {
+		d.byKern[k] = c
+		return c, nil
+	}
+	c := &compiled{gen: gen, kernels: map[string]*cl.Kernel{}}
+	dir := d.CacheDir()
+	path := ""
+	if dir != "" {
+		path = filepath.Join(dir, key+".bin")
+		if bin, err := os.ReadFile(path); err == nil {
+			if p, err := d.ctx.ProgramFromBinary(bin, d.cfg.Options); err == nil {
+				c.prog, c.FromDisk = p, true
+			}
+		}
+	}
+	if c.prog == nil {
+		p, err := d.ctx.BuildProgram(gen.Source, d.cfg.Options)
+		if err != nil {
+			return nil, err
+		}
+		c.prog = p
+		if path != "" {
+			if bin, err := p.Binary(); err == nil && len(bin) > 0 {
+				writeAtomic(dir, path, bin) // a failed cache write only costs a rebuild
+			}
+		}
+	}
+	c.group = d.group
+	for _, e := range gen.Entries {
+		kr, err := c.prog.Kernel(e.Name)
+		if err != nil {
+			c.release()
+			return nil, err
+		}
+		c.kernels[e.Name] = kr
+		for c.group > 1 && c.group > kr.WorkGroupSize() {
+			c.group /= 2
+		}
+	}
+	c.BuildTime = time.Since(t0)
+	d.Profile.addBuild(k.Name, c.BuildTime, c.FromDisk)
+	d.bySrc[key] = c
+	d.byKern[k] = c
+	return c, nil
+}
+
+func writeAtomic(dir, path string, data []byte) {
+	if os.MkdirAll(dir, 0o755) != nil {
+		return
+	}
+	f, err := os.CreateTemp(dir, ".tmp-*")
+	if err != nil {
+		return
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil || os.Rename(f.Name(), path) != nil {
+		os.Remove(f.Name())
+	}
+}
+
+// Source returns the OpenCL C generated for k on this device (for :ir).
+func (d *Device) Source(k *kernel.Kernel) (string, error) {
+	gen, err := opencl.Generate(k, d.Caps)
+	if err != nil {
+		return "", err
+	}
+	return gen.Source, nil
+}
+
+// Prepare builds k ahead of its first Run and returns the build time.
+func (d *Device) Prepare(k *kernel.Kernel) (time.Duration, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	c, err := d.compile(k)
+	if err != nil {
+		return 0, err
+	}
+	return c.BuildTime, nil
+}

@@ -1,0 +1,245 @@
+// Package runtime runs kernel IR on an OpenCL device: device selection,
+// device-resident arrays, a kernel cache (memory and disk), launches of
+// every kernel shape, error-flag checks and per-kernel profiling.
+//
+// Input: a Config (device choice, cache), *kernel.Kernel values and their
+// arguments. Output: results left in device Arrays, downloaded on demand.
+// Invariants: a Run either completes and leaves correct results, or
+// returns an error (a *KernelError for failed bounds checks and division
+// by zero, a *cl.Error for device failures); no call panics on a machine
+// without OpenCL. A Device is safe for use by one goroutine at a time
+// (calls are serialised by a mutex).
+package runtime
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"fut/gpu/cl"
+	"fut/gpu/kernel"
+	"fut/gpu/opencl"
+)
+
+// Config chooses a device and the kernel cache.
+type Config struct {
+	Device    string // name substring or "#k" (index in Candidates order); "" = $FUT_DEVICE, else the first
+	CacheDir  string // "" = os.UserCacheDir()/fut/kernels
+	NoCache   bool   // no disk cache
+	GroupSize int    // work-group size (a power of two); 0 = 256
+	Options   string // extra OpenCL build options
+}
+
+// ParseFlags takes --device NAME, --cache-dir DIR and --no-cache (also in
+// the --flag=value form) out of args, returning the rest.
+func ParseFlags(args []string) (Config, []string, error) {
+	var c Config
+	var rest []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		name, val, hasVal := strings.Cut(a, "=")
+		switch name {
+		case "--device", "--cache-dir":
+			if !hasVal {
+				if i+1 >= len(args) {
+					return c, nil, fmt.Errorf("%s needs a value", name)
+				}
+				i++
+				val = args[i]
+			}
+			if name == "--device" {
+				c.Device = val
+			} else {
+				c.CacheDir = val
+			}
+		case "--no-cache":
+			c.NoCache = true
+		default:
+			rest = append(rest, a)
+		}
+	}
+	return c, rest, nil
+}
+
+// Candidates lists every device of every platform: GPUs first, then
+// accelerators, then CPUs, then the rest, each group in platform order.
+func Candidates() ([]*cl.Device, error) {
+	all, err := cl.AllDevices()
+	if err != nil {
+		return nil, err
+	}
+	rank := func(d *cl.Device) int {
+		switch {
+		case d.Type&cl.TypeGPU != 0:
+			return 0
+		case d.Type&cl.TypeAccelerator != 0:
+			return 1
+		case d.Type&cl.TypeCPU != 0:
+			return 2
+		}
+		return 3
+	}
+	sort.SliceStable(all, func(i, j int) bool { return rank(all[i]) < rank(all[j]) })
+	return all, nil
+}
+
+// ErrNoDevice is returned when no OpenCL device exists or none matches.
+var ErrNoDevice = errors.New("no OpenCL device")
+
+// Spec is the device choice in force: cfg.Device, else $FUT_DEVICE.
+func (c Config) Spec() string {
+	if c.Device != "" {
+		return c.Device
+	}
+	return os.Getenv("FUT_DEVICE")
+}
+
+// Choose picks from devs (in Candidates order) by spec: "" the first,
+// "#k" the k-th, otherwise the first whose name (or platform name)
+// contains spec, ignoring case.
+func Choose(devs []*cl.Device, spec string) (int, error) {
+	if len(devs) == 0 {
+		return -1, ErrNoDevice
+	}
+	if spec == "" {
+		return 0, nil
+	}
+	if strings.HasPrefix(spec, "#") {
+		k, err := strconv.Atoi(spec[1:])
+		if err != nil || k < 0 || k >= len(devs) {
+			return -1, fmt.Errorf("%w: %q (there are %d devices, #0…#%d)", ErrNoDevice, spec, len(devs), len(devs)-1)
+		}
+		return k, nil
+	}
+	low := strings.ToLower(spec)
+	for i, d := range devs {
+		if strings.Contains(strings.ToLower(d.Name), low) || strings.Contains(strings.ToLower(d.Platform.Name), low) {
+			return i, nil
+		}
+	}
+	return -1, fmt.Errorf("%w matches %q", ErrNoDevice, spec)
+}
+
+// Device is an open OpenCL device with its queue, kernel cache and profile.
+type Device struct {
+	Info    *cl.Device
+	Caps    opencl.Caps
+	Profile *Profile
+
+	cfg     Config
+	ctx     *cl.Context
+	mu      sync.Mutex
+	byKern  map[*kernel.Kernel]*compiled
+	bySrc   map[string]*compiled
+	errBuf  *cl.Buffer
+	scratch []*cl.Buffer
+	group   int
+	closed  bool
+}
+
+// Open chooses a device by cfg and opens it.
+func Open(cfg Config) (*Device, error) {
+	devs, err := Candidates()
+	if err != nil {
+		return nil, err
+	}
+	i, err := Choose(devs, cfg.Spec())
+	if err != nil {
+		return nil, err
+	}
+	return OpenDevice(devs[i], cfg)
+}
+
+// OpenDevice opens a given device.
+func OpenDevice(info *cl.Device, cfg Config) (*Device, error) {
+	ctx, err := cl.NewContext(info)
+	if err != nil {
+		return nil, err
+	}
+	d := &Device{
+		Info: info, cfg: cfg, ctx: ctx, Profile: NewProfile(),
+		byKern: map[*kernel.Kernel]*compiled{}, bySrc: map[string]*compiled{},
+		Caps: opencl.Caps{
+			F64:          info.HasF64,
+			F16:          info.HasF16,
+			Int64Atomics: info.HasExtension("cl_khr_int64_base_atomics") && info.HasExtension("cl_khr_int64_extended_atomics"),
+		},
+	}
+	d.group = cfg.GroupSize
+	if d.group <= 0 {
+		d.group = 256
+	}
+	for d.group > 1 && d.group > info.MaxWorkGroup {
+		d.group /= 2
+	}
+	d.errBuf, err = ctx.CreateBuffer(cl.MemReadWrite, 8*opencl.ErrWords)
+	if err == nil {
+		err = ctx.Fill(d.errBuf, make([]byte, 8), 0, 8*opencl.ErrWords)
+	}
+	if err != nil {
+		ctx.Release()
+		return nil, err
+	}
+	return d, nil
+}
+
+// Close releases everything the device holds (arrays excepted).
+func (d *Device) Close() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return
+	}
+	d.closed = true
+	for _, c := range d.bySrc {
+		c.release()
+	}
+	for _, b := range d.scratch {
+		b.Release()
+	}
+	d.errBuf.Release()
+	d.ctx.Release()
+}
+
+// Name is the device's name.
+func (d *Device) Name() string { return d.Info.Name }
+
+// Finish waits for all queued work.
+func (d *Device) Finish() error { return d.ctx.Finish() }
+
+// Policy says when the session offloads.
+type Policy int
+
+// The policies.
+const (
+	PolicyAuto   Policy = iota // offload large nests when a device exists (the default)
+	PolicyInterp               // never offload
+	PolicyOpenCL               // offload wherever possible
+)
+
+func (p Policy) String() string {
+	switch p {
+	case PolicyInterp:
+		return "interp"
+	case PolicyOpenCL:
+		return "opencl"
+	}
+	return "auto"
+}
+
+// ParsePolicy reads "interp", "opencl" or "auto".
+func ParsePolicy(s string) (Policy, error) {
+	switch s {
+	case "interp":
+		return PolicyInterp, nil
+	case "opencl":
+		return PolicyOpenCL, nil
+	case "auto":
+		return PolicyAuto, nil
+	}
+	return PolicyAuto, fmt.Errorf("unknown backend %q (interp, opencl or auto)", s)
+}

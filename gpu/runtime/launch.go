@@ -1,0 +1,256 @@
+package runtime
+
+import (
+	"fmt"
+	"math"
+
+	"fut/gpu/cl"
+	"fut/gpu/kernel"
+)
+
+func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }
+
+// run launches the kernels of the shape.
+func (l *launch) run() error {
+	L := int64(l.c.group)
+	switch s := l.k.Shape.(type) {
+	case *kernel.Map:
+		total := int64(1)
+		for _, e := range s.Dims {
+			n, err := l.size(e, 0)
+			if err != nil {
+				return err
+			}
+			total *= n
+		}
+		return l.enqueue(0, nil, total)
+	case *kernel.Scatter:
+		n, err := l.size(s.N, 0)
+		if err != nil {
+			return err
+		}
+		return l.enqueue(0, nil, n)
+	case *kernel.Reduce:
+		return l.reduce(s, L)
+	case *kernel.Scan:
+		return l.scan(s, L)
+	case *kernel.Hist:
+		return l.hist(s, L)
+	}
+	return fmt.Errorf("runtime: kernel %s has no shape", l.k.Name)
+}
+
+// tupleExtras allocates part<k> (count elements each) and local<k>.
+func (l *launch) tupleExtras(ts []kernel.Type, count, L int64, groups int64) (map[string]any, error) {
+	ex := map[string]any{"groups": groups}
+	for k, t := range ts {
+		b, err := l.scratchBuf(int(count) * t.Size())
+		if err != nil {
+			return nil, err
+		}
+		ex[fmt.Sprintf("part%d", k)] = b
+		ex[fmt.Sprintf("local%d", k)] = cl.LocalMem{Size: int(L) * t.Size()}
+	}
+	return ex, nil
+}
+
+func types(es []kernel.Exp) []kernel.Type {
+	ts := make([]kernel.Type, len(es))
+	for i, e := range es {
+		ts[i] = e.Type()
+	}
+	return ts
+}
+
+func (l *launch) reduce(s *kernel.Reduce, L int64) error {
+	segs, err := l.size(s.Segments, 1)
+	if err != nil {
+		return err
+	}
+	n, err := l.size(s.N, 0)
+	if err != nil {
+		return err
+	}
+	if segs == 0 {
+		return nil
+	}
+	for _, o := range s.Out {
+		if a := l.outLen(o); a < segs {
+			return fmt.Errorf("runtime: kernel %s: output %s holds %d of %d segments", l.k.Name, o.Name, a, segs)
+		}
+	}
+	groups := max(1, min(ceilDiv(n, L), ceilDiv(l.targetGroups(), segs)))
+	ex, err := l.tupleExtras(types(s.Elems), segs*groups, L, groups)
+	if err != nil {
+		return err
+	}
+	if err := l.enqueue(0, ex, segs*groups*L); err != nil {
+		return err
+	}
+	return l.enqueue(1, ex, segs*L)
+}
+
+// outLen is the number of elements of the array bound to parameter o.
+func (l *launch) outLen(o *kernel.Param) int64 {
+	for i, p := range l.k.Params {
+		if p == o {
+			if b, ok := l.args[i].(*cl.Buffer); ok {
+				return int64(b.Size / max(1, o.T.Size()))
+			}
+		}
+	}
+	return math.MaxInt64
+}
+
+func (l *launch) scan(s *kernel.Scan, L int64) error {
+	n, err := l.size(s.N, 0)
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return nil
+	}
+	for _, o := range s.Out {
+		if a := l.outLen(o); a < n {
+			return fmt.Errorf("runtime: kernel %s: output %s holds %d of %d elements", l.k.Name, o.Name, a, n)
+		}
+	}
+	groups := max(1, min(L, ceilDiv(n, L), l.targetGroups()))
+	ex, err := l.tupleExtras(types(s.Elems), groups, L, groups)
+	if err != nil {
+		return err
+	}
+	if err := l.enqueue(0, ex, groups*L); err != nil {
+		return err
+	}
+	if err := l.enqueue(1, ex, L); err != nil {
+		return err
+	}
+	return l.enqueue(2, ex, groups*L)
+}
+
+func (l *launch) hist(s *kernel.Hist, L int64) error {
+	n, err := l.size(s.N, 0)
+	if err != nil {
+		return err
+	}
+	if l.c.gen.Atomic {
+		return l.enqueue(0, nil, n)
+	}
+	bins, err := l.size(s.Dest.Shape[0], 0)
+	if err != nil {
+		return err
+	}
+	if n == 0 || bins == 0 {
+		return nil
+	}
+	t := s.Dest.T
+	// the sub-histograms take at most 256 MiB
+	maxGroups := max(1, (256<<20)/(bins*int64(t.Size())))
+	groups := max(1, min(ceilDiv(n, L), l.targetGroups(), maxGroups))
+	sub, err := l.scratchBuf(int(groups*bins) * t.Size())
+	if err != nil {
+		return err
+	}
+	ex := map[string]any{
+		"sub": sub, "groups": groups,
+		"binlocal": cl.LocalMem{Size: int(L) * 8},
+		"local0":   cl.LocalMem{Size: int(L) * t.Size()},
+	}
+	if err := l.enqueue(0, ex, groups*L); err != nil {
+		return err
+	}
+	return l.enqueue(1, ex, bins)
+}
+
+// scalarArg converts a Go number to the Go type of the kernel type.
+func scalarArg(t kernel.Type, v any) (any, error) {
+	var i int64
+	var u uint64
+	var f float64
+	isFloat, isBool := false, false
+	var b bool
+	switch x := v.(type) {
+	case int:
+		i = int64(x)
+	case int8:
+		i = int64(x)
+	case int16:
+		i = int64(x)
+	case int32:
+		i = int64(x)
+	case int64:
+		i = x
+	case uint:
+		i = int64(x)
+	case uint8:
+		i = int64(x)
+	case uint16:
+		i = int64(x)
+	case uint32:
+		i = int64(x)
+	case uint64:
+		i = int64(x)
+	case float32:
+		f, isFloat = float64(x), true
+	case float64:
+		f, isFloat = x, true
+	case bool:
+		b, isBool = x, true
+	default:
+		return nil, fmt.Errorf("%T is not a scalar", v)
+	}
+	u = uint64(i)
+	if isBool != (t == kernel.Bool) || isFloat != t.IsFloat() {
+		return nil, fmt.Errorf("%T given for %v", v, t)
+	}
+	switch t {
+	case kernel.Bool:
+		return b, nil
+	case kernel.I8:
+		return int8(i), nil
+	case kernel.I16:
+		return int16(i), nil
+	case kernel.I32:
+		return int32(i), nil
+	case kernel.I64:
+		return i, nil
+	case kernel.U8:
+		return uint8(u), nil
+	case kernel.U16:
+		return uint16(u), nil
+	case kernel.U32:
+		return uint32(u), nil
+	case kernel.U64:
+		return u, nil
+	case kernel.F16:
+		return f16Bits([]float32{float32(f)})[0], nil
+	case kernel.F32:
+		return float32(f), nil
+	case kernel.F64:
+		return f, nil
+	}
+	return nil, fmt.Errorf("no scalar of %v", t)
+}
+
+func toInt64(v any) int64 {
+	switch x := v.(type) {
+	case int8:
+		return int64(x)
+	case int16:
+		return int64(x)
+	case int32:
+		return int64(x)
+	case int64:
+		return x
+	case uint8:
+		return int64(x)
+	case uint16:
+		return int64(x)
+	case uint32:
+		return int64(x)
+	case uint64:
+		return int64(x)
+	}
+	return 0
+}

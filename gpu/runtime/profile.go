@@ -1,0 +1,114 @@
+package runtime
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Profile accumulates device time per OpenCL kernel, and build times.
+type Profile struct {
+	mu      sync.Mutex
+	entries map[string]*ProfileEntry
+	builds  map[string]time.Duration
+}
+
+// ProfileEntry is the record of one OpenCL kernel.
+type ProfileEntry struct {
+	Name  string
+	Calls int
+	Total time.Duration // device time (event start to end)
+}
+
+// Mean is Total/Calls.
+func (e ProfileEntry) Mean() time.Duration {
+	if e.Calls == 0 {
+		return 0
+	}
+	return e.Total / time.Duration(e.Calls)
+}
+
+// NewProfile is an empty profile.
+func NewProfile() *Profile {
+	return &Profile{entries: map[string]*ProfileEntry{}, builds: map[string]time.Duration{}}
+}
+
+func (p *Profile) add(name string, ns uint64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	e := p.entries[name]
+	if e == nil {
+		e = &ProfileEntry{Name: name}
+		p.entries[name] = e
+	}
+	e.Calls++
+	e.Total += time.Duration(ns)
+}
+
+func (p *Profile) addBuild(name string, d time.Duration, fromDisk bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if fromDisk {
+		name += " (disk cache)"
+	}
+	p.builds[name] += d
+}
+
+// Reset forgets everything recorded.
+func (p *Profile) Reset() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.entries = map[string]*ProfileEntry{}
+	p.builds = map[string]time.Duration{}
+}
+
+// Entries are the records, by decreasing total time.
+func (p *Profile) Entries() []ProfileEntry {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make([]ProfileEntry, 0, len(p.entries))
+	for _, e := range p.entries {
+		out = append(out, *e)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Total != out[j].Total {
+			return out[i].Total > out[j].Total
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
+}
+
+// Table formats the profile: one row per kernel, then the builds.
+func (p *Profile) Table() string {
+	var b strings.Builder
+	es := p.Entries()
+	w := len("kernel")
+	for _, e := range es {
+		w = max(w, len(e.Name))
+	}
+	fmt.Fprintf(&b, "%-*s %8s %14s %14s\n", w, "kernel", "calls", "total", "mean")
+	var total time.Duration
+	for _, e := range es {
+		fmt.Fprintf(&b, "%-*s %8d %14s %14s\n", w, e.Name, e.Calls, fmtDur(e.Total), fmtDur(e.Mean()))
+		total += e.Total
+	}
+	fmt.Fprintf(&b, "%-*s %8s %14s\n", w, "total", "", fmtDur(total))
+	p.mu.Lock()
+	names := make([]string, 0, len(p.builds))
+	for n := range p.builds {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(&b, "build %s: %s\n", n, fmtDur(p.builds[n]))
+	}
+	p.mu.Unlock()
+	return b.String()
+}
+
+func fmtDur(d time.Duration) string {
+	return fmt.Sprintf("%.3f ms", float64(d)/1e6)
+}

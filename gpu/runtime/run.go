@@ -1,0 +1,272 @@
+package runtime
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"unsafe"
+
+	"fut/gpu/cl"
+	"fut/gpu/kernel"
+	"fut/gpu/opencl"
+)
+
+// KernelError is a failure detected by a kernel: an index out of bounds
+// (Indices, Shape) or a division by zero. Its message is the reference
+// evaluator's.
+type KernelError struct {
+	Kernel  string
+	Kind    int // opencl.ErrBounds, ErrDivZero, ErrNegExp
+	Indices []int64
+	Shape   []int64
+}
+
+func (e *KernelError) Error() string {
+	switch e.Kind {
+	case opencl.ErrBounds:
+		is := make([]string, len(e.Indices))
+		for i, x := range e.Indices {
+			is[i] = fmt.Sprint(x)
+		}
+		var sh strings.Builder
+		for _, d := range e.Shape {
+			fmt.Fprintf(&sh, "[%d]", d)
+		}
+		return fmt.Sprintf("Index [%s] out of bounds for array of shape %s.", strings.Join(is, ", "), sh.String())
+	case opencl.ErrDivZero:
+		return "division by zero"
+	case opencl.ErrNegExp:
+		return "negative exponent in integer power"
+	}
+	return fmt.Sprintf("kernel %s failed (error %d)", e.Kernel, e.Kind)
+}
+
+// launch is one bound invocation.
+type launch struct {
+	d      *Device
+	c      *compiled
+	k      *kernel.Kernel
+	args   []any // per IR parameter: *cl.Buffer or a Go scalar
+	sizes  map[string]int64
+	events []*cl.Event
+	evName []string
+	nextSc int
+}
+
+// Run runs k with one argument per parameter: an *Array for a buffer
+// (whose shape must hold the parameter's shape), a Go number or bool for
+// a scalar (converted to the parameter's type; f16 from float32/float64).
+// Results are left in the output Arrays; Run returns once the kernels are
+// done and their error flag is checked.
+func (d *Device) Run(k *kernel.Kernel, args ...any) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return fmt.Errorf("runtime: device closed")
+	}
+	if len(args) != len(k.Params) {
+		return fmt.Errorf("runtime: kernel %s takes %d arguments, given %d", k.Name, len(k.Params), len(args))
+	}
+	c, err := d.compile(k)
+	if err != nil {
+		return err
+	}
+	l := &launch{d: d, c: c, k: k, sizes: map[string]int64{}}
+	l.args = make([]any, len(args))
+	for i, p := range k.Params {
+		if p.Buffer {
+			continue
+		}
+		v, err := scalarArg(p.T, args[i])
+		if err != nil {
+			return fmt.Errorf("runtime: kernel %s argument %s: %w", k.Name, p.Name, err)
+		}
+		l.args[i] = v
+		if p.T.IsInt() {
+			l.sizes[p.Name] = toInt64(v)
+		}
+	}
+	for i, p := range k.Params {
+		if !p.Buffer {
+			continue
+		}
+		a, ok := args[i].(*Array)
+		if !ok || a == nil || a.buf == nil {
+			return fmt.Errorf("runtime: kernel %s argument %s: want a device array, got %T", k.Name, p.Name, args[i])
+		}
+		if a.T != p.T {
+			return fmt.Errorf("runtime: kernel %s argument %s: array of %v, want %v", k.Name, p.Name, a.T, p.T)
+		}
+		need := int64(1)
+		for _, e := range p.Shape {
+			s, err := l.eval(e)
+			if err != nil {
+				return err
+			}
+			need *= s
+		}
+		if need > a.NumElems() || need < 0 {
+			return fmt.Errorf("runtime: kernel %s argument %s: %d elements needed, the array has %d", k.Name, p.Name, need, a.NumElems())
+		}
+		l.args[i] = a.buf
+	}
+	err = l.run()
+	for i, ev := range l.events {
+		if err == nil {
+			ev.Wait()
+			d.Profile.add(l.evName[i], ev.Duration())
+		}
+		ev.Release()
+	}
+	if err != nil {
+		return err
+	}
+	return d.checkError(k.Name)
+}
+
+// checkError reads the error flag (which also waits for the queue).
+func (d *Device) checkError(name string) error {
+	var w [opencl.ErrWords]int64
+	if err := d.ctx.Read(d.errBuf, 0, unsafe.Pointer(&w[0]), 8); err != nil {
+		return err
+	}
+	if int32(w[0]) == 0 {
+		return nil
+	}
+	if err := d.ctx.Read(d.errBuf, 0, unsafe.Pointer(&w[0]), 8*opencl.ErrWords); err != nil {
+		return err
+	}
+	if err := d.ctx.Fill(d.errBuf, make([]byte, 8), 0, 8*opencl.ErrWords); err != nil {
+		return err
+	}
+	e := &KernelError{Kernel: name, Kind: int(w[1])}
+	if r := int(w[2]); r > 0 && r <= opencl.MaxRank {
+		e.Indices = append(e.Indices, w[3:3+r]...)
+		e.Shape = append(e.Shape, w[3+opencl.MaxRank:3+opencl.MaxRank+r]...)
+	}
+	return e
+}
+
+// eval computes a size expression on the host from the integer scalars.
+func (l *launch) eval(e kernel.Exp) (int64, error) {
+	switch e := e.(type) {
+	case kernel.Const:
+		return e.Int64(), nil
+	case kernel.Var:
+		if v, ok := l.sizes[e.Name]; ok {
+			return v, nil
+		}
+	case kernel.Conv:
+		if e.To.IsInt() && e.X.Type().IsInt() {
+			return l.eval(e.X)
+		}
+	case kernel.BinOp:
+		x, err := l.eval(e.X)
+		if err != nil {
+			return 0, err
+		}
+		y, err := l.eval(e.Y)
+		if err != nil {
+			return 0, err
+		}
+		switch e.Op {
+		case "+":
+			return x + y, nil
+		case "-":
+			return x - y, nil
+		case "*":
+			return x * y, nil
+		case "/", "//":
+			if y != 0 {
+				q := x / y
+				if e.Op == "/" && (x%y != 0) && ((x < 0) != (y < 0)) {
+					q--
+				}
+				return q, nil
+			}
+		case "min":
+			return min(x, y), nil
+		case "max":
+			return max(x, y), nil
+		}
+	}
+	return 0, fmt.Errorf("runtime: kernel %s: size %v cannot be computed on the host", l.k.Name, e)
+}
+
+func (l *launch) size(e kernel.Exp, def int64) (int64, error) {
+	if e == nil {
+		return def, nil
+	}
+	v, err := l.eval(e)
+	if err == nil && v < 0 {
+		v = 0
+	}
+	return v, err
+}
+
+// enqueue sets the arguments of entry e and launches groups×L work items.
+func (l *launch) enqueue(entry int, extras map[string]any, global int64) error {
+	e := l.c.gen.Entries[entry]
+	kr := l.c.kernels[e.Name]
+	i := 0
+	for _, a := range l.args {
+		if err := kr.SetArg(i, a); err != nil {
+			return err
+		}
+		i++
+	}
+	if err := kr.SetArg(i, l.d.errBuf); err != nil {
+		return err
+	}
+	i++
+	for _, x := range e.Extra {
+		v, ok := extras[x]
+		if !ok {
+			return fmt.Errorf("runtime: kernel %s: no value for %s", e.Name, x)
+		}
+		if err := kr.SetArg(i, v); err != nil {
+			return err
+		}
+		i++
+	}
+	L := int64(l.c.group)
+	global = (global + L - 1) / L * L
+	if global == 0 {
+		return nil
+	}
+	if global > math.MaxInt32*int64(L) {
+		return fmt.Errorf("runtime: kernel %s: %d work items is too many", e.Name, global)
+	}
+	ev, err := l.d.ctx.Launch(kr, []int{int(global)}, []int{int(L)})
+	if err != nil {
+		return err
+	}
+	l.events = append(l.events, ev)
+	l.evName = append(l.evName, e.Name)
+	return nil
+}
+
+// scratchBuf returns the next scratch buffer of at least n bytes.
+func (l *launch) scratchBuf(n int) (*cl.Buffer, error) {
+	d := l.d
+	i := l.nextSc
+	l.nextSc++
+	for len(d.scratch) <= i {
+		d.scratch = append(d.scratch, nil)
+	}
+	if b := d.scratch[i]; b != nil && b.Size >= n {
+		return b, nil
+	}
+	d.scratch[i].Release()
+	b, err := d.ctx.CreateBuffer(cl.MemReadWrite, max(n, 64))
+	if err != nil {
+		return nil, err
+	}
+	d.scratch[i] = b
+	return b, nil
+}
+
+// targetGroups is how many work groups keep the device busy.
+func (l *launch) targetGroups() int64 {
+	return max(8, int64(l.d.Info.ComputeUnits)*8)
+}

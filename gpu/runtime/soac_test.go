@@ -1,0 +1,299 @@
+package runtime
+
+import (
+	"math"
+	"math/rand"
+	"testing"
+
+	. "fut/gpu/kernel"
+)
+
+func TestReduce(t *testing.T) {
+	d := device(t)
+	const n = 1_000_000
+	rng := rand.New(rand.NewSource(1))
+	t.Run("dotprod_f32", func(t *testing.T) {
+		x, y := make([]float32, n), make([]float32, n)
+		var want float64
+		for i := range x {
+			x[i], y[i] = rng.Float32(), rng.Float32()
+			want += float64(x[i]) * float64(y[i])
+		}
+		out := alloc(t, d, F32, 1)
+		k := mapReduceKernel("dot", F32, "+", Float(F32, 0), true, true)
+		if err := d.Run(k, int64(n), up(t, d, F32, x, n), up(t, d, F32, y, n), out); err != nil {
+			t.Fatal(err)
+		}
+		if got := float64(down[float32](t, out)[0]); math.Abs(got-want) > 1e-4*want {
+			t.Fatalf("dot = %v, want %v", got, want)
+		}
+	})
+	t.Run("sum_i64_noncomm", func(t *testing.T) {
+		x := make([]int64, n)
+		var want int64
+		for i := range x {
+			x[i] = int64(rng.Intn(2000) - 1000)
+			want += x[i]
+		}
+		out := alloc(t, d, I64, 1)
+		k := mapReduceKernel("sum", I64, "+", Int(I64, 0), false, false)
+		if err := d.Run(k, int64(n), up(t, d, I64, x, n), out); err != nil {
+			t.Fatal(err)
+		}
+		if got := down[int64](t, out)[0]; got != want {
+			t.Fatalf("sum = %d, want %d", got, want)
+		}
+	})
+	t.Run("min_max_i32", func(t *testing.T) {
+		x := make([]int32, n)
+		lo, hi := int32(math.MaxInt32), int32(math.MinInt32)
+		for i := range x {
+			x[i] = rng.Int31() - 1<<30
+			lo, hi = min(lo, x[i]), max(hi, x[i])
+		}
+		ax := up(t, d, I32, x, n)
+		for _, c := range []struct {
+			op   string
+			ne   Exp
+			want int32
+		}{{"min", MaxValue(I32), lo}, {"max", MinValue(I32), hi}} {
+			out := alloc(t, d, I32, 1)
+			if err := d.Run(mapReduceKernel(c.op, I32, c.op, c.ne, true, false), int64(n), ax, out); err != nil {
+				t.Fatal(err)
+			}
+			if got := down[int32](t, out)[0]; got != c.want {
+				t.Fatalf("%s = %d, want %d", c.op, got, c.want)
+			}
+		}
+	})
+	t.Run("empty", func(t *testing.T) {
+		out := alloc(t, d, I32, 1)
+		if err := d.Run(mapReduceKernel("min0", I32, "min", MaxValue(I32), true, false), int64(0), alloc(t, d, I32, 0), out); err != nil {
+			t.Fatal(err)
+		}
+		if got := down[int32](t, out)[0]; got != math.MaxInt32 {
+			t.Fatalf("reduce of nothing = %d", got)
+		}
+	})
+	t.Run("segmented_argmax_noncomm", func(t *testing.T) {
+		// per row of a 300×777 matrix: (first index of the maximum, maximum)
+		const rows, cols = 300, 777
+		x := make([]float32, rows*cols)
+		for i := range x {
+			x[i] = float32(rng.Intn(50))
+		}
+		r, c := Scalar("r", I64), Scalar("c", I64)
+		m := Buf("m", F32, r.V(), c.V())
+		oi, ov := Buf("oi", I64, r.V()), Buf("ov", F32, r.V())
+		s, j := Var{"s", I64}, Var{"j", I64}
+		xi, xv, yi, yv := Var{"xi", I64}, Var{"xv", F32}, Var{"yi", I64}, Var{"yv", F32}
+		pick := Var{"pick", Bool}
+		op := Lambda{X: []Var{xi, xv}, Y: []Var{yi, yv},
+			Body: []Stmt{L(pick, Bin(">", yv, xv))},
+			Res:  []Exp{Select{pick, yi, xi}, Select{pick, yv, xv}}}
+		k := &Kernel{Name: "argmax", Params: []*Param{r, c, m, oi, ov}, Shape: &Reduce{
+			Segments: r.V(), N: c.V(), Seg: s, I: j, Elems: []Exp{j, Rd(m, s, j)},
+			Op: op, Neutral: []Exp{Int(I64, -1), Float(F32, math.Inf(-1))}, Out: []*Param{oi, ov}}}
+		ai, av := alloc(t, d, I64, rows), alloc(t, d, F32, rows)
+		if err := d.Run(k, int64(rows), int64(cols), up(t, d, F32, x, rows, cols), ai, av); err != nil {
+			t.Fatal(err)
+		}
+		gi, gv := down[int64](t, ai), down[float32](t, av)
+		for row := 0; row < rows; row++ {
+			bi, bv := int64(-1), float32(math.Inf(-1))
+			for col := 0; col < cols; col++ {
+				if v := x[row*cols+col]; v > bv {
+					bi, bv = int64(col), v
+				}
+			}
+			if gi[row] != bi || gv[row] != bv {
+				t.Fatalf("row %d: got (%d, %v), want (%d, %v)", row, gi[row], gv[row], bi, bv)
+			}
+		}
+	})
+}
+
+func scanKernel(name string, ty Type, op string) *Kernel {
+	n := Scalar("n", I64)
+	x, out := Buf("x", ty, n.V()), Buf("out", ty, n.V())
+	i := Var{"i", I64}
+	return &Kernel{Name: name, Params: []*Param{n, x, out}, Shape: &Scan{
+		N: n.V(), I: i, Elems: []Exp{Rd(x, i)}, Op: BinLambda(op, ty), Neutral: []Exp{Int(ty, 0)}, Out: []*Param{out}}}
+}
+
+func TestScan(t *testing.T) {
+	d := device(t)
+	k := scanKernel("prefix", I32, "+")
+	for _, n := range []int{1, 255, 256, 257, 70_001, 1_000_000} {
+		x := make([]int32, n)
+		for i := range x {
+			x[i] = int32(i%7) - 3 + int32(i%1000)*1000
+		}
+		out := alloc(t, d, I32, int64(n))
+		if err := d.Run(k, int64(n), up(t, d, I32, x, int64(n)), out); err != nil {
+			t.Fatal(err)
+		}
+		got := down[int32](t, out)
+		var acc int32
+		for i := range x {
+			acc += x[i]
+			if got[i] != acc {
+				t.Fatalf("n=%d: out[%d] = %d, want %d", n, i, got[i], acc)
+			}
+		}
+	}
+	// a non-commutative operator: composition of affine maps a*x+b, as pairs.
+	const n = 100_000
+	a0, b0 := Var{"a0", I32}, Var{"b0", I32}
+	a1, b1 := Var{"a1", I32}, Var{"b1", I32}
+	np := Scalar("n", I64)
+	xa, xb := Buf("xa", I32, np.V()), Buf("xb", I32, np.V())
+	oa, ob := Buf("oa", I32, np.V()), Buf("ob", I32, np.V())
+	i := Var{"i", I64}
+	// (a0,b0) then (a1,b1): x ↦ a1*(a0*x+b0)+b1
+	comp := &Kernel{Name: "affine", Params: []*Param{np, xa, xb, oa, ob}, Shape: &Scan{
+		N: np.V(), I: i, Elems: []Exp{Rd(xa, i), Rd(xb, i)},
+		Op: Lambda{X: []Var{a0, b0}, Y: []Var{a1, b1}, Res: []Exp{Bin("*", a1, a0), Bin("+", Bin("*", a1, b0), b1)}},
+		Neutral: []Exp{Int(I32, 1), Int(I32, 0)}, Out: []*Param{oa, ob}}}
+	as, bs := make([]int32, n), make([]int32, n)
+	for j := range as {
+		as[j], bs[j] = int32(j%5)-2, int32(j%11)
+	}
+	ga, gb := alloc(t, d, I32, n), alloc(t, d, I32, n)
+	if err := d.Run(comp, int64(n), up(t, d, I32, as, n), up(t, d, I32, bs, n), ga, gb); err != nil {
+		t.Fatal(err)
+	}
+	da, db := down[int32](t, ga), down[int32](t, gb)
+	ca, cb := int32(1), int32(0)
+	for j := range as {
+		ca, cb = as[j]*ca, as[j]*cb+bs[j]
+		if da[j] != ca || db[j] != cb {
+			t.Fatalf("affine scan at %d: got (%d, %d), want (%d, %d)", j, da[j], db[j], ca, cb)
+		}
+	}
+}
+
+func TestScatter(t *testing.T) {
+	d := device(t)
+	n, m := Scalar("n", I64), Scalar("m", I64)
+	is, vs := Buf("is", I64, n.V()), Buf("vs", F32, n.V())
+	dest := Buf("dest", F32, m.V())
+	i := Var{"i", I64}
+	k := &Kernel{Name: "scatter", Params: []*Param{n, m, is, vs, dest}, Shape: &Scatter{
+		N: n.V(), I: i, Dest: []*Param{dest}, Idx: []Exp{Rd(is, i)}, Vals: []Exp{Rd(vs, i)}}}
+	const nn, mm = 10_000, 5_000
+	idx, val := make([]int64, nn), make([]float32, nn)
+	base := make([]float32, mm)
+	want := make([]float32, mm)
+	for j := range base {
+		base[j] = -1
+		want[j] = -1
+	}
+	for j := range idx {
+		idx[j] = int64(j)*2 - 3000 // many out of bounds, each in-bounds index once
+		val[j] = float32(j)
+		if idx[j] >= 0 && idx[j] < mm {
+			want[idx[j]] = val[j]
+		}
+	}
+	ad := up(t, d, F32, base, mm)
+	if err := d.Run(k, int64(nn), int64(mm), up(t, d, I64, idx, nn), up(t, d, F32, val, nn), ad); err != nil {
+		t.Fatal(err)
+	}
+	got := down[float32](t, ad)
+	for j := range want {
+		if got[j] != want[j] {
+			t.Fatalf("dest[%d] = %v, want %v", j, got[j], want[j])
+		}
+	}
+}
+
+func histKernel(name string, ty Type, op string, ne Exp, generic bool) *Kernel {
+	n, b := Scalar("n", I64), Scalar("b", I64)
+	is, vs := Buf("is", I64, n.V()), Buf("vs", ty, n.V())
+	dest := Buf("dest", ty, b.V())
+	i := Var{"i", I64}
+	opName := op
+	if generic {
+		opName = ""
+	}
+	return &Kernel{Name: name, Params: []*Param{n, b, is, vs, dest}, Shape: &Hist{
+		N: n.V(), I: i, Dest: dest, Bin: Rd(is, i), Val: Rd(vs, i), Op: BinLambda(op, ty), OpName: opName, Neutral: ne}}
+}
+
+func TestHist(t *testing.T) {
+	d := device(t)
+	const n, bins = 1_000_000, 256
+	rng := rand.New(rand.NewSource(2))
+	idx := make([]int64, n)
+	for j := range idx {
+		idx[j] = int64(rng.Intn(bins+20)) - 10 // some outside: ignored
+	}
+	aidx := up(t, d, I64, idx, n)
+	t.Run("counts_i32_atomic_and_generic", func(t *testing.T) {
+		ones := make([]int32, n)
+		for j := range ones {
+			ones[j] = 1
+		}
+		want := make([]int32, bins)
+		for j := range want {
+			want[j] = int32(j) // initial contents are kept
+		}
+		for _, j := range idx {
+			if j >= 0 && j < bins {
+				want[j]++
+			}
+		}
+		for _, generic := range []bool{false, true} {
+			init := make([]int32, bins)
+			for j := range init {
+				init[j] = int32(j)
+			}
+			dest := up(t, d, I32, init, bins)
+			if err := d.Run(histKernel("hist_i32", I32, "+", Int(I32, 0), generic), int64(n), int64(bins), aidx, up(t, d, I32, ones, n), dest); err != nil {
+				t.Fatal(err)
+			}
+			got := down[int32](t, dest)
+			for j := range want {
+				if got[j] != want[j] {
+					t.Fatalf("generic=%v: bin %d = %d, want %d", generic, j, got[j], want[j])
+				}
+			}
+		}
+	})
+	t.Run("f32_add_and_i32_max", func(t *testing.T) {
+		vals := make([]float32, n)
+		ivals := make([]int32, n)
+		wantF := make([]float64, bins)
+		wantI := make([]int32, bins)
+		for j := range wantI {
+			wantI[j] = math.MinInt32
+		}
+		for j := range vals {
+			vals[j] = float32(rng.Intn(8)) // exact sums in f32
+			ivals[j] = rng.Int31()
+			if b := idx[j]; b >= 0 && b < bins {
+				wantF[b] += float64(vals[j])
+				wantI[b] = max(wantI[b], ivals[j])
+			}
+		}
+		df := up(t, d, F32, make([]float32, bins), bins)
+		if err := d.Run(histKernel("hist_f32", F32, "+", Float(F32, 0), false), int64(n), int64(bins), aidx, up(t, d, F32, vals, n), df); err != nil {
+			t.Fatal(err)
+		}
+		minInit := make([]int32, bins)
+		for j := range minInit {
+			minInit[j] = math.MinInt32
+		}
+		di := up(t, d, I32, minInit, bins)
+		if err := d.Run(histKernel("hist_max", I32, "max", MinValue(I32), false), int64(n), int64(bins), aidx, up(t, d, I32, ivals, n), di); err != nil {
+			t.Fatal(err)
+		}
+		gf, gi := down[float32](t, df), down[int32](t, di)
+		for j := 0; j < bins; j++ {
+			if float64(gf[j]) != wantF[j] || gi[j] != wantI[j] {
+				t.Fatalf("bin %d: got %v, %d; want %v, %d", j, gf[j], gi[j], wantF[j], wantI[j])
+			}
+		}
+	})
+}

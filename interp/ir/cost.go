@@ -1,0 +1,318 @@
+package ir
+
+import (
+	"context"
+
+	"fut/eval/value"
+)
+
+// Cost is (W, D, S1, S∞) as COST_MODEL.md defines them.
+type Cost struct {
+	Work, Depth, SpaceSeq, SpacePar int64
+}
+
+// stepCost is a cost with the fresh space F of the value it produced.
+type stepCost struct {
+	Cost
+	F int64
+}
+
+// then composes c after what came before (COST_MODEL.md's Composition):
+// live is the fresh space of the earlier results, still live.
+func (t *stepCost) then(c stepCost, live *int64) {
+	t.Work += c.Work
+	t.Depth += c.Depth
+	t.SpaceSeq = max(t.SpaceSeq, *live+c.SpaceSeq)
+	t.SpacePar = max(t.SpacePar, *live+c.SpacePar)
+	*live += c.F
+}
+
+// withConsts is the cost of a step with constant operands. Constants are
+// immediate operands in the IR and cost nothing: some were literals in the
+// source, but others were variables (free scalars, sizes) or folded
+// expressions, and charging them would make the plan dearer than the
+// source.
+func withConsts(step stepCost, as ...Atom) stepCost { return step }
+
+// FusedCost runs p on args and returns the cost of its plan, by the rules
+// of COST_MODEL.md applied to the IR. Run on the fused program it gives
+// the figures of "the fused plan": a producer fused into its consumer is
+// part of the consumer's instances and has no array of its own; each fused
+// iota or replicate (Gens) costs 1 work per element and no space.
+//
+// One rule is the IR's own: a reduction (with no mapped or scanned
+// output) inside another SOAC's lambda runs as a stream, each instance
+// folding its elements into one accumulator, so its parallel space is that
+// of one instance and one application, not of n/2 applications at once.
+// Its depth stays that of a tree of applications (the bound a segmented
+// reduction achieves). This is what makes the fused matrix product's S∞
+// Θ(n²) rather than Θ(n³).
+func FusedCost(ctx context.Context, p *Prog, args []value.Value) (Cost, error) {
+	_, c, err := run(ctx, p, args)
+	return c, err
+}
+
+func lg(n int64) int64 {
+	k := int64(0)
+	for x := int64(1); x < n; x *= 2 {
+		k++
+	}
+	return k
+}
+
+func (m *machine) loop(e *LoopE) ([]value.Value, stepCost, error) {
+	vs := make([]value.Value, len(e.Init))
+	var state, initArrays int64
+	for i, a := range e.Init {
+		vs[i] = m.atom(a)
+		if _, ok := vs[i].(*value.Array); ok {
+			initArrays += value.Size(vs[i])
+		}
+	}
+	c := withConsts(stepCost{}, e.Init...)
+	c = withConsts(c, e.Bound)
+	n := m.int(e.Bound)
+	for i := int64(0); i < n; i++ {
+		m.env[e.I] = value.I64Val(i)
+		state = 0
+		for k, p := range e.Params {
+			m.env[p.Name] = vs[k]
+			state += value.Size(vs[k])
+		}
+		var bc stepCost
+		var err error
+		if vs, bc, err = m.body(e.Body); err != nil {
+			return nil, c, err
+		}
+		c.Work += bc.Work + 1
+		c.Depth += bc.Depth + 1
+		// The initial arrays are live already where they were made; the
+		// loop reuses them for its state (the source counts them once).
+		extra := max(0, state-initArrays)
+		c.SpaceSeq = max(c.SpaceSeq, extra+bc.SpaceSeq)
+		c.SpacePar = max(c.SpacePar, extra+bc.SpacePar)
+	}
+	c.F = 0
+	for _, v := range vs {
+		c.F += value.Size(v)
+	}
+	return vs, c, nil
+}
+
+func (m *machine) row(arrs []string, i int64) []value.Value {
+	vs := make([]value.Value, len(arrs))
+	for k, a := range arrs {
+		vs[k] = m.arr(a).Index(i)
+	}
+	return vs
+}
+
+// instances sums the costs of a SOAC's per-element lambda applications.
+type instances struct {
+	work, maxD, maxS1, sumSp, maxSp int64
+}
+
+func (in *instances) add(c stepCost) {
+	in.work += c.Work
+	in.maxD = max(in.maxD, c.Depth)
+	in.maxS1 = max(in.maxS1, c.SpaceSeq)
+	in.sumSp += c.SpacePar
+	in.maxSp = max(in.maxSp, c.SpacePar)
+}
+
+func (m *machine) screma(e *ScremaE) ([]value.Value, stepCost, error) {
+	n := m.int(e.W)
+	m.soac++
+	defer func() { m.soac-- }()
+	nested := m.soac > 1
+	nscan, nred := 0, 0
+	for _, op := range e.Scans {
+		nscan += op.Arity()
+	}
+	for _, op := range e.Reds {
+		nred += op.Arity()
+	}
+	nmap := len(e.Map.Ret) - nscan - nred
+	var inst instances
+	scanIn := make([][]value.Value, n)
+	redIn := make([][]value.Value, n)
+	mapOut := make([][]value.Value, nmap)
+	for i := int64(0); i < n; i++ {
+		if e.Index != "" {
+			m.env[e.Index] = value.I64Val(i)
+		}
+		res, c, err := m.apply(e.Map, m.row(e.Arrs, i))
+		if err != nil {
+			return nil, stepCost{}, err
+		}
+		inst.add(c)
+		scanIn[i] = res[:nscan]
+		redIn[i] = res[nscan : nscan+nred]
+		for k := range mapOut {
+			mapOut[k] = append(mapOut[k], res[nscan+nred+k])
+		}
+	}
+	var ops instances // the operators' applications
+	var opDepth int64
+	var levelSp int64
+	var out []value.Value
+	// Scans: sequential inclusive prefixes; each application counts twice
+	// (a work-efficient scan), its depth 2·lg n times.
+	k := 0
+	for _, op := range e.Scans {
+		a := op.Arity()
+		col := make([][]value.Value, n)
+		for i := int64(0); i < n; i++ {
+			x := scanIn[i][k : k+a]
+			if i > 0 {
+				r, c, err := m.apply(op.Lam, append(append([]value.Value{}, col[i-1]...), x...))
+				if err != nil {
+					return nil, stepCost{}, err
+				}
+				x = r
+				ops.add(c)
+				ops.work += c.Work
+			}
+			col[i] = x
+		}
+		for j := 0; j < a; j++ {
+			vs := make([]value.Value, n)
+			for i := range vs {
+				vs[i] = col[i][j]
+			}
+			arr, err := value.FromValues(vs, m.zero(e.Map.Ret[k+j]))
+			if err != nil {
+				return nil, stepCost{}, err
+			}
+			out = append(out, arr)
+		}
+		opDepth += 2 * lg(n) * ops.maxD
+		levelSp = max(levelSp, (n+1)/2*ops.maxSp)
+		k += a
+	}
+	// Reductions: a balanced tree, as the reference evaluator does; the
+	// neutral element only for empty input.
+	k = 0
+	for _, op := range e.Reds {
+		a := op.Arity()
+		level := make([][]value.Value, n)
+		for i := range level {
+			level[i] = redIn[i][k : k+a]
+		}
+		for len(level) > 1 {
+			var next [][]value.Value
+			var d, sp int64
+			for i := 0; i+1 < len(level); i += 2 {
+				r, c, err := m.apply(op.Lam, append(append([]value.Value{}, level[i]...), level[i+1]...))
+				if err != nil {
+					return nil, stepCost{}, err
+				}
+				ops.add(c)
+				d = max(d, c.Depth)
+				sp += c.SpacePar
+				next = append(next, r)
+			}
+			if len(level)%2 == 1 {
+				next = append(next, level[len(level)-1])
+			}
+			opDepth += d
+			levelSp = max(levelSp, sp)
+			level = next
+		}
+		if n == 0 {
+			for _, ne := range op.Nes {
+				out = append(out, m.atom(ne))
+			}
+		} else {
+			out = append(out, level[0]...)
+		}
+		k += a
+	}
+	var r int64 // the fresh arrays: scanned and mapped
+	for _, v := range out[:nscan] {
+		r += value.Size(v)
+	}
+	for j, vs := range mapOut {
+		arr, err := value.FromValues(vs, m.zero(e.Map.Ret[nscan+nred+j]))
+		if err != nil {
+			return nil, stepCost{}, err
+		}
+		out = append(out, arr)
+		r += value.Size(arr)
+	}
+	var c stepCost
+	if n == 0 {
+		c = fresh(1, 1, r)
+	} else {
+		c.Work = n + n*int64(e.Gens) + inst.work + ops.work
+		c.Depth = 1 + inst.maxD + opDepth
+		c.SpaceSeq = r + max(inst.maxS1, ops.maxS1)
+		if nested && nscan == 0 && nmap == 0 {
+			c.SpacePar = max(inst.maxSp, ops.maxSp)
+		} else {
+			c.SpacePar = r + inst.sumSp + levelSp
+		}
+	}
+	c.F = r
+	for _, v := range out[nscan : nscan+nred] {
+		c.F += value.Size(v)
+	}
+	var nes []Atom
+	for _, op := range append(append([]*SegOp{}, e.Scans...), e.Reds...) {
+		nes = append(nes, op.Nes...)
+	}
+	return out, withConsts(c, nes...), nil
+}
+
+func (m *machine) scatter(dest string, w Atom, arrs []string, index string, gens int, lam *Lambda, op *SegOp) ([]value.Value, stepCost, error) {
+	d := m.arr(dest).Copy()
+	n := m.int(w)
+	m.soac++
+	defer func() { m.soac-- }()
+	var inst, ops instances
+	var opDepth, levelSp int64
+	for i := int64(0); i < n; i++ {
+		if index != "" {
+			m.env[index] = value.I64Val(i)
+		}
+		res, c, err := m.apply(lam, m.row(arrs, i))
+		if err != nil {
+			return nil, stepCost{}, err
+		}
+		inst.add(c)
+		j := res[0].(value.Prim).AsInt64()
+		if j < 0 || j >= d.Len() {
+			continue
+		}
+		v := res[1]
+		if op != nil {
+			r, c, err := m.apply(op.Lam, []value.Value{d.Index(j), v})
+			if err != nil {
+				return nil, stepCost{}, err
+			}
+			ops.add(c)
+			v = r[0]
+		}
+		if err := d.SetRow(j, v); err != nil {
+			return nil, stepCost{}, err
+		}
+	}
+	if op != nil {
+		opDepth = lg(n) * ops.maxD
+		levelSp = (n + 1) / 2 * ops.maxSp
+	}
+	c := stepCost{Cost: Cost{
+		Work:     n + n*int64(gens) + inst.work + ops.work,
+		Depth:    1 + inst.maxD + opDepth,
+		SpaceSeq: max(inst.maxS1, ops.maxS1),
+		SpacePar: inst.sumSp + levelSp,
+	}}
+	if n == 0 {
+		c = fresh(1, 1, 0)
+	}
+	c.F = 0
+	if op != nil {
+		c = withConsts(c, op.Nes...)
+	}
+	return one(d), c, nil
+}

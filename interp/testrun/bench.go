@@ -1,0 +1,172 @@
+package testrun
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"time"
+
+	"fut/interp"
+	"fut/interp/testspec"
+)
+
+// BenchOptions configure a benchmark run.
+type BenchOptions struct {
+	Runs    int           // timed runs per dataset (after one warm-up)
+	Timeout time.Duration // per program; 0 means none
+}
+
+// Dataset is the timing of one dataset of one entry point.
+type Dataset struct {
+	Entry    string          `json:"entry"`
+	Name     string          `json:"name"`
+	Runtimes []time.Duration `json:"-"`
+	Err      string          `json:"error,omitempty"`
+}
+
+// Median returns the median runtime.
+func (d *Dataset) Median() time.Duration {
+	if len(d.Runtimes) == 0 {
+		return 0
+	}
+	s := slices.Clone(d.Runtimes)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// Interval95 returns a 95% confidence interval of the mean runtime (a
+// normal approximation; with fewer than two runs, the one value).
+func (d *Dataset) Interval95() (lo, hi time.Duration) {
+	n := float64(len(d.Runtimes))
+	if n == 0 {
+		return 0, 0
+	}
+	var sum, sq float64
+	for _, r := range d.Runtimes {
+		sum += float64(r)
+	}
+	mean := sum / n
+	if n < 2 {
+		return time.Duration(mean), time.Duration(mean)
+	}
+	for _, r := range d.Runtimes {
+		sq += (float64(r) - mean) * (float64(r) - mean)
+	}
+	half := 1.96 * math.Sqrt(sq/(n-1)) / math.Sqrt(n)
+	return time.Duration(mean - half), time.Duration(mean + half)
+}
+
+// BenchResult is the timing of one program.
+type BenchResult struct {
+	File     string
+	Compile  time.Duration // parsing, checking and loading
+	Datasets []*Dataset
+	Err      string
+}
+
+// BenchFile times every dataset of a program: one warm-up run, then
+// opts.Runs timed runs. Cases tagged nobench, error cases and
+// compile-error blocks are left out, as futhark bench does.
+func BenchFile(ctx context.Context, file string, opts BenchOptions) *BenchResult {
+	res := &BenchResult{File: file}
+	if opts.Runs <= 0 {
+		opts.Runs = 10
+	}
+	if opts.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, opts.Timeout)
+		defer cancel()
+	}
+	src, err := os.ReadFile(file)
+	if err != nil {
+		res.Err = err.Error()
+		return res
+	}
+	spec, err := testspec.Parse(src, file)
+	if err != nil {
+		res.Err = err.Error()
+		return res
+	}
+	start := time.Now()
+	s, err := interp.NewSession(interp.Options{})
+	if err != nil {
+		res.Err = err.Error()
+		return res
+	}
+	if err := s.LoadFile(ctx, file); err != nil {
+		res.Err = firstLine(s.FormatError(err))
+		return res
+	}
+	res.Compile = time.Since(start)
+	for _, b := range spec.Blocks {
+		if b.CompileError {
+			continue
+		}
+		for _, entry := range b.Entries {
+			for _, c := range b.Cases {
+				if c.HasTag("nobench") || c.HasTag("disable") || c.Expect == testspec.ExpectError {
+					continue
+				}
+				res.Datasets = append(res.Datasets, benchCase(ctx, s, file, entry, c, opts.Runs))
+			}
+		}
+	}
+	return res
+}
+
+func benchCase(ctx context.Context, s *interp.Session, file, entry string, c *testspec.Case, runs int) *Dataset {
+	d := &Dataset{Entry: entry, Name: c.Name}
+	params, _, ok := s.EntryPoint(entry)
+	if !ok {
+		d.Err = fmt.Sprintf("no entry point %q", entry)
+		return d
+	}
+	args, err := caseInput(ctx, s, file, c, params)
+	if err != nil {
+		d.Err = "input: " + err.Error()
+		return d
+	}
+	for i := 0; i <= runs; i++ {
+		t0 := time.Now()
+		_, _, err := s.CallEntry(ctx, entry, args)
+		elapsed := time.Since(t0)
+		if err != nil {
+			d.Err = firstLine(s.FormatError(err))
+			return d
+		}
+		if i > 0 { // the first run warms up
+			d.Runtimes = append(d.Runtimes, elapsed)
+		}
+	}
+	return d
+}
+
+// FutharkJSON is futhark bench's --json layout:
+// {"prog.fut": {"datasets": {"name": {"runtimes": [µs, ...]}}}}.
+func FutharkJSON(results []*BenchResult) map[string]any {
+	out := map[string]any{}
+	for _, r := range results {
+		ds := map[string]any{}
+		for _, d := range r.Datasets {
+			if d.Err != "" {
+				continue
+			}
+			us := make([]int64, len(d.Runtimes))
+			for i, t := range d.Runtimes {
+				us[i] = t.Microseconds()
+			}
+			name := d.Name
+			if d.Entry != "main" {
+				name = d.Entry + ":" + name
+			}
+			ds[name] = map[string]any{"runtimes": us}
+		}
+		out[r.File] = map[string]any{"datasets": ds}
+	}
+	return out
+}

@@ -1,0 +1,211 @@
+package types
+
+// Inference for the binding forms: lambdas, let, loops and match.
+
+import (
+	"fut/interp/syntax"
+)
+
+func (c *Checker) inferLambda(e *syntax.Lambda, sc *scope) Type {
+	inner := newScope(sc)
+	var ps []Type
+	for _, p := range e.Params {
+		ps = append(ps, c.bindPat(p, inner, dimFlex, true))
+	}
+	bt := c.inferExpr(e.Body, inner)
+	if e.RetType != nil {
+		rt := c.typeExp(e.RetType, inner, dimFlex)
+		c.unify(syntax.SpanOf(e.Body), rt, bt)
+		bt = rt
+	}
+	bt = zonk(bt)
+	var named []*SizeName
+	for _, p := range e.Params {
+		var sn *SizeName
+		if id, ok := unparenPat(stripAscript(p)).(*syntax.PId); ok {
+			if vb := c.patBinds[id]; vb != nil && vb.size != nil && mentionsSize(bt, vb.size) {
+				sn = vb.size
+			}
+		}
+		named = append(named, sn)
+	}
+	s := &subst{sizes: map[*SizeName]Size{}}
+	for _, v := range inner.vals {
+		if v.size != nil && !containsSizeName(named, v.size) {
+			s.sizes[v.size] = &SizeAny{}
+		}
+	}
+	bt = substType(bt, s)
+	for i := len(ps) - 1; i >= 0; i-- {
+		bt = &Arrow{From: ps[i], To: bt, Param: named[i]}
+	}
+	return bt
+}
+
+func (c *Checker) inferLetIn(e *syntax.LetIn, sc *scope) Type {
+	inner := newScope(sc)
+	seen := map[string]syntax.Span{}
+	for _, sb := range e.Sizes {
+		sn := c.newSizeName(sb.Name)
+		c.localSizes[sn] = c.level
+		// let [n] p = e: n is whatever size e has there.
+		inner.vals[sb.Name] = &valBind{name: sb.Name, scheme: &Scheme{Type: I64}, size: sn, sizeAlias: c.newSizeVar(), span: sb.Span, local: true, level: c.level, id: c.freshID()}
+		seen[sb.Name] = sb.Span
+	}
+	vt := setUnique(c.inferExpr(e.Value, sc), false)
+	c.checkIrrefutable(e.Pat)
+	pt := c.patType(e.Pat, inner, dimFlex, false, seen)
+	c.unify(syntax.SpanOf(e.Value), pt, vt)
+	for _, sb := range e.Sizes {
+		if v, ok := resolveSize(inner.vals[sb.Name].sizeAlias).(SizeVar); ok && v.link == nil {
+			c.errorf(sb.Span, "Size [%s] unused in the pattern: it must be the size of some array it binds", sb.Name)
+		}
+	}
+	bt := c.inferExpr(e.Body, inner)
+	return c.forgetLocalSizes(bt, inner)
+}
+
+func (c *Checker) inferLoop(e *syntax.Loop, sc *scope) Type {
+	inner := newScope(sc)
+	for _, sb := range e.Sizes {
+		sn := c.newSizeName(sb.Name)
+		c.localSizes[sn] = c.level
+		inner.vals[sb.Name] = &valBind{name: sb.Name, scheme: &Scheme{Type: I64}, size: sn, span: sb.Span, local: true, level: c.level, id: c.freshID()}
+	}
+	var it Type
+	if e.Init != nil {
+		it = c.inferExpr(e.Init, sc)
+	} else {
+		it = c.patVarsType(e.Pat, sc)
+	}
+	pt := c.bindPat(e.Pat, inner, dimAny, false)
+	c.loopPats[e] = true
+	if e.Init != nil {
+		if c.unifyNoSizes(syntax.SpanOf(e.Init), pt, it) {
+			c.matchAnnotations(e.Pat, it, syntax.SpanOf(e.Init), "the initial value of the loop")
+		}
+	} else {
+		c.unifyNoSizes(syntax.SpanOf(e.Pat), pt, it)
+	}
+	if isFunctional(pt) {
+		c.errorf(syntax.SpanOf(e.Pat), "a loop parameter cannot be a function (its type is %s)", zonk(pt))
+	}
+	body := newScope(inner)
+	switch f := e.Form.(type) {
+	case *syntax.For:
+		bt := c.inferExpr(f.Bound, sc)
+		v := c.overloadedVar(f.Span, intPrims, "loop bound")
+		c.unify(syntax.SpanOf(f.Bound), v, bt)
+		body.vals[f.I.Name] = &valBind{name: f.I.Name, scheme: &Scheme{Type: bt}, span: f.I.Span, local: true, level: c.level, id: c.freshID()}
+		c.identBinds[f.I] = body.vals[f.I.Name]
+	case *syntax.ForIn:
+		at := c.inferExpr(f.Arr, sc)
+		elem := c.newTVar(f.Span)
+		c.unifyNoSizes(syntax.SpanOf(f.Arr), &Array{Dim: &SizeAny{}, Elem: elem}, at)
+		pt2 := c.bindPat(f.Pat, body, dimFlex, false)
+		c.unify(syntax.SpanOf(f.Pat), pt2, elem)
+	case *syntax.While:
+		ct := c.inferExpr(f.Cond, inner)
+		c.unify(syntax.SpanOf(f.Cond), Bool, ct)
+	}
+	bt := c.inferExpr(e.Body, body)
+	if c.unifyNoSizes(syntax.SpanOf(e.Body), pt, bt) {
+		n := len(c.errs)
+		c.matchAnnotations(e.Pat, bt, syntax.SpanOf(e.Body), "the loop body")
+		if len(c.errs) > n {
+			return c.forgetLocalSizes(pt, inner)
+		}
+	}
+	res := c.joinTypes(pt, bt)
+	return c.forgetLocalSizes(res, inner)
+}
+
+// patVarsType is the type of a loop pattern without initial value: the
+// current types of its variables.
+func (c *Checker) patVarsType(p syntax.Pat, sc *scope) Type {
+	switch p := p.(type) {
+	case *syntax.PId:
+		v := sc.lookupVal(p.Name)
+		if v == nil || v.builtin != "" {
+			c.errorf(p.Span, "unknown name %s", p.Name)
+			return c.newTVar(p.Span)
+		}
+		c.loopInit[p] = v
+		return c.instantiate(v.scheme, p.Span)
+	case *syntax.PParen:
+		return c.patVarsType(p.P, sc)
+	case *syntax.PAscript:
+		return c.patVarsType(p.P, sc)
+	case *syntax.PTuple:
+		ts := make([]Type, len(p.Elems))
+		for i, q := range p.Elems {
+			ts[i] = c.patVarsType(q, sc)
+		}
+		return TupleType(ts...)
+	}
+	return c.newTVar(syntax.SpanOf(p))
+}
+
+func (c *Checker) inferMatch(e *syntax.Match, sc *scope) Type {
+	xt := c.inferExpr(e.X, sc)
+	var res Type
+	for _, cs := range e.Cases {
+		inner := newScope(sc)
+		pt := c.bindPat(cs.Pat, inner, dimFlex, false)
+		c.unify(syntax.SpanOf(cs.Pat), xt, pt)
+		bt := c.inferExpr(cs.Body, inner)
+		bt = c.forgetLocalSizes(bt, inner)
+		if res == nil {
+			res = bt
+			continue
+		}
+		if c.unifyNoSizes(syntax.SpanOf(cs.Body), res, bt) {
+			res = c.joinTypes(res, bt)
+		}
+	}
+	if res == nil {
+		return c.newTVar(e.Span)
+	}
+	if isFunctional(res) {
+		c.errorf(e.Span, "a match cannot return a function (its type is %s)", zonk(res))
+	}
+	c.matches = append(c.matches, e)
+	return res
+}
+
+// matchAnnotations checks the parts of a loop pattern that have type
+// annotations strictly (sizes included) against the value type t.
+func (c *Checker) matchAnnotations(p syntax.Pat, t Type, sp syntax.Span, what string) {
+	switch q := p.(type) {
+	case *syntax.PParen:
+		c.matchAnnotations(q.P, t, sp, what)
+	case *syntax.PAttr:
+		c.matchAnnotations(q.P, t, sp, what)
+	case *syntax.PAscript:
+		if d, ok := c.info.PatTypes[q]; ok {
+			if err := c.unifyT(d, t, false); err != nil {
+				c.errorf(sp, "%s does not have the type the loop parameter declares: %s", what, c.mismatch(d, t, err))
+			}
+		}
+	case *syntax.PTuple:
+		r, ok := Resolve(t).(*Record)
+		if !ok {
+			return
+		}
+		for i, e := range q.Elems {
+			if ft, ok := r.Field(itoa(i)); ok {
+				c.matchAnnotations(e, ft, sp, what)
+			}
+		}
+	case *syntax.PRecord:
+		r, ok := Resolve(t).(*Record)
+		if !ok {
+			return
+		}
+		for _, f := range q.Fields {
+			if ft, ok := r.Field(f.Name); ok {
+				c.matchAnnotations(f.Pat, ft, sp, what)
+			}
+		}
+	}
+}

@@ -1,0 +1,297 @@
+package types
+
+// Sizes of array expressions: what a size argument, a range or a slice
+// stands for, sizes going out of scope, and the sizes of branches that
+// differ. A size the checker cannot express is a fresh unknown size
+// (distinct from every other) when Futhark would make one, and an
+// untracked size (SizeAny, matching anything) where fut is less precise
+// than Futhark, so that fut never rejects a program for its own
+// imprecision.
+
+import (
+	"fmt"
+
+	"fut/interp/syntax"
+)
+
+func (c *Checker) inferRange(e *syntax.Range, sc *scope) Type {
+	st := c.inferExpr(e.Start, sc)
+	v := c.overloadedVar(e.Span, intPrims, "range")
+	c.unify(syntax.SpanOf(e.Start), v, st)
+	if e.Second != nil {
+		c.unify(syntax.SpanOf(e.Second), v, c.inferExpr(e.Second, sc))
+	}
+	c.unify(syntax.SpanOf(e.Stop), v, c.inferExpr(e.Stop, sc))
+	// Only 0..<n and 0..1..<n have a known size (n a variable or a
+	// constant); any other range has a size of its own.
+	if isIntLit(e.Start, 0) && e.Op == syntax.RangeUpExcl && (e.Second == nil || isIntLit(e.Second, 1)) {
+		if d := c.simpleSize(e.Stop, sc); d != nil {
+			return &Array{Dim: d, Elem: v}
+		}
+	}
+	if e.Second == nil && e.Op != syntax.RangeDownExcl {
+		start, end := c.sizeOfExpr(e.Start, sc), c.sizeOfExpr(e.Stop, sc)
+		if sizeKey(start) != "" && sizeKey(end) != "" {
+			d := mkSizeExpr("-", end, start)
+			if e.Op == syntax.RangeIncl {
+				d = mkSizeExpr("+", d, &SizeConst{1})
+			}
+			return &Array{Dim: d, Elem: v}
+		}
+	}
+	return &Array{Dim: c.freshUnknown(""), Elem: v}
+}
+
+// freshUnknown is a new size, distinct from every other.
+func (c *Checker) freshUnknown(name string) Size {
+	u := c.newUnknown(name)
+	c.localSizes[u] = c.level
+	return u
+}
+
+func isIntLit(e syntax.Expr, n int64) bool {
+	for {
+		p, ok := e.(*syntax.Paren)
+		if !ok {
+			break
+		}
+		e = p.X
+	}
+	lit, ok := e.(*syntax.IntLit)
+	return ok && lit.Value != nil && lit.Value.IsInt64() && lit.Value.Int64() == n
+}
+
+// simpleSize is the size a variable or constant expression stands for,
+// or nil.
+func (c *Checker) simpleSize(e syntax.Expr, sc *scope) Size {
+	switch x := e.(type) {
+	case *syntax.Paren:
+		return c.simpleSize(x.X, sc)
+	case *syntax.IntLit, *syntax.Var:
+		d := c.sizeOfExpr(e, sc)
+		if _, ok := d.(*SizeAny); ok {
+			return nil
+		}
+		return d
+	}
+	return nil
+}
+
+// sliceSize is the size of one sliced dimension of size d: a[:], a[0:n],
+// a[:n] and a[0:n:1] are known, other slices have a size of their own.
+func (c *Checker) sliceSize(d Size, ix *syntax.DimIndex, sc *scope) Size {
+	if ix.Start == nil && ix.End == nil && ix.Stride == nil {
+		return d
+	}
+	if ix.Start == nil && ix.End == nil {
+		if neg, ok := ix.Stride.(*syntax.Negate); ok && isIntLit(neg.X, 1) {
+			return d
+		}
+	}
+	if ix.Stride == nil || isIntLit(ix.Stride, 1) {
+		// a[i:j] has size j-i when i and j are sizes.
+		var start, end Size = &SizeConst{0}, d
+		if ix.Start != nil {
+			start = c.sizeOfExpr(ix.Start, sc)
+		}
+		if ix.End != nil {
+			end = c.sizeOfExpr(ix.End, sc)
+		}
+		if sizeKey(start) != "" && sizeKey(end) != "" {
+			if isIntLit(ix.Start, 0) || ix.Start == nil {
+				return end
+			}
+			return mkSizeExpr("-", end, start)
+		}
+	}
+	return c.freshUnknown("")
+}
+
+// forgetLocalSizes replaces the sizes named by variables of inner, which
+// go out of scope, by untracked sizes.
+func (c *Checker) forgetLocalSizes(t Type, inner *scope) Type {
+	s := &subst{sizes: map[*SizeName]Size{}}
+	for _, v := range inner.vals {
+		if v.size != nil {
+			s.sizes[v.size] = &SizeAny{}
+		}
+	}
+	if len(s.sizes) == 0 {
+		return t
+	}
+	return substType(zonk(t), s)
+}
+
+// joinTypes is the type of a conditional whose branches have types a and b
+// (already unified up to sizes): sizes that differ become unknown.
+func (c *Checker) joinTypes(a, b Type) Type {
+	return c.join(a, b, map[[2]string]Size{})
+}
+
+// join is joinTypes where the same pair of differing sizes becomes the
+// same new size.
+func (c *Checker) join(a, b Type, memo map[[2]string]Size) Type {
+	a, b = Resolve(a), Resolve(b)
+	switch x := a.(type) {
+	case *Array:
+		if y, ok := b.(*Array); ok {
+			d := x.Dim
+			ka, kb := sizeKey(x.Dim), sizeKey(y.Dim)
+			switch {
+			case ka != "" && kb != "" && ka != kb:
+				// Known and different: a new size, distinct from both.
+				if u, ok := memo[[2]string{ka, kb}]; ok {
+					d = u
+				} else {
+					d = c.freshUnknown("")
+					memo[[2]string{ka, kb}] = d
+				}
+			case ka == "" || ka != kb:
+				if _, isVar := resolveSize(x.Dim).(SizeVar); !isVar || ka != kb {
+					d = &SizeAny{}
+				}
+			}
+			return &Array{Unique: x.Unique && y.Unique, Dim: d, Elem: c.join(x.Elem, y.Elem, memo)}
+		}
+	case *Record:
+		if y, ok := b.(*Record); ok && len(x.Fields) == len(y.Fields) {
+			fs := make([]Field, len(x.Fields))
+			for i := range fs {
+				fs[i] = Field{x.Fields[i].Name, c.join(x.Fields[i].Type, y.Fields[i].Type, memo)}
+			}
+			return &Record{fs}
+		}
+	}
+	return a
+}
+
+func containsSizeName(ss []*SizeName, s *SizeName) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// dependentArrow reports whether t is a function whose result size
+// depends on the value of its parameter.
+func dependentArrow(t Type) bool {
+	for {
+		a, ok := Resolve(t).(*Arrow)
+		if !ok {
+			return false
+		}
+		if a.Param != nil && mentionsSize(a.To, a.Param) {
+			return true
+		}
+		t = a.To
+	}
+}
+
+// resultIsUnliftedVar reports whether t is a function type whose final
+// result is a type variable that may not hold anonymous sizes.
+func resultIsUnliftedVar(t Type) bool {
+	for {
+		switch x := Resolve(t).(type) {
+		case *Arrow:
+			t = x.To
+		case TVar:
+			return x.lifted == syntax.Unlifted
+		default:
+			return false
+		}
+	}
+}
+
+// canonSize is the size a pure expression stands for when used as a
+// size, so that the same expression gives the same size; nil when it has
+// none.
+func (c *Checker) canonSize(e syntax.Expr, sc *scope) Size {
+	switch e := e.(type) {
+	case *syntax.Paren:
+		return c.canonSize(e.X, sc)
+	case *syntax.IntLit:
+		if e.Value != nil && e.Value.IsInt64() {
+			return &SizeConst{e.Value.Int64()}
+		}
+	case *syntax.Var:
+		if v := c.uses[e]; v != nil && v.builtin == "" {
+			if len(e.Name.Quals) > 0 && v.name == e.Name.Quals[0] {
+				return nil // field access
+			}
+			return c.sizeOfBinding(v)
+		}
+	case *syntax.Apply:
+		fv, ok := unparenExpr(e.Fn).(*syntax.Var)
+		if !ok || c.uses[fv] == nil {
+			return nil
+		}
+		t := &SizeTerm{Head: fmt.Sprintf("%s#%d", fv.Name, c.uses[fv].id), Name: fv.Name.String()}
+		for _, a := range e.Args {
+			s := c.canonSize(a, sc)
+			if s == nil {
+				return nil
+			}
+			t.Args = append(t.Args, s)
+		}
+		return t
+	case *syntax.Binary:
+		if d := c.sizeOfExpr(e, sc); sizeKey(d) != "" {
+			return d
+		}
+		l, r := c.canonSize(e.L, sc), c.canonSize(e.R, sc)
+		if l == nil || r == nil || len(e.Op.Quals) > 0 {
+			return nil
+		}
+		return mkSizeExpr(e.Op.Name, l, r)
+	}
+	return nil
+}
+
+// sizeOfBinding returns the size a variable stands for.
+func (c *Checker) sizeOfBinding(v *valBind) Size {
+	if v.sizeAlias != nil {
+		return v.sizeAlias
+	}
+	if v.size == nil {
+		c.nextID++
+		v.size = &SizeName{Name: v.name, id: c.nextID}
+		if v.local {
+			c.localSizes[v.size] = v.level
+		}
+	}
+	return v.size
+}
+
+// sizeOfExpr returns the size an argument expression stands for, or
+// SizeAny when it is not one the checker tracks.
+func (c *Checker) sizeOfExpr(e syntax.Expr, sc *scope) Size {
+	switch e := e.(type) {
+	case *syntax.IntLit:
+		if e.Value != nil && e.Value.IsInt64() {
+			return &SizeConst{e.Value.Int64()}
+		}
+	case *syntax.Paren:
+		return c.sizeOfExpr(e.X, sc)
+	case *syntax.Var:
+		if v, ok := c.uses[e]; ok && v.builtin == "" && v.scheme != nil && len(v.scheme.TParams) == 0 {
+			if p, ok := Resolve(v.scheme.Type).(*Prim); ok && p.Kind == "i64" {
+				return c.sizeOfBinding(v)
+			}
+		}
+	case *syntax.Binary:
+		switch e.Op.Name {
+		case "+", "-", "*", "/", "%", "**", "//", "%%", "<<", ">>", "&", "|", "^":
+			if len(e.Op.Quals) == 0 {
+				if v := sc.lookupVal(e.Op.Name); v != nil && v.builtin != "" {
+					l, r := c.sizeOfExpr(e.L, sc), c.sizeOfExpr(e.R, sc)
+					if sizeKey(l) != "" && sizeKey(r) != "" {
+						return mkSizeExpr(e.Op.Name, l, r)
+					}
+				}
+			}
+		}
+	}
+	return &SizeAny{}
+}

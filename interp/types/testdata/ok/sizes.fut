@@ -1,0 +1,12 @@
+-- Sizes that must be accepted.
+def dot [n] (xs: [n]f32) (ys: [n]f32) : f32 = f32.sum (map2 (*) xs ys)
+def mat [n][m] (a: [n][m]f32) (v: [m]f32) : [n]f32 = map (\row -> dot row v) a
+def pairs (xs: []i32) = zip xs (map (+1) xs)
+def pos [n] (xs: [n]i32) : [n]i32 = let ys = filter (> 0) xs in (ys ++ replicate (n - length ys) 0) :> [n]i32
+def grow (n: i64) = loop xs = [0] for i < n do xs ++ xs
+def split2 [n] (xs: [2 * n]i32) : ([n]i32, [n]i32) = (xs[:n], xs[n:] :> [n]i32)
+def tail2 [n] (xs: [n]i32) : [n - 1]i32 = xs[1:]
+def tab (n: i64) : [n][n]i64 = tabulate_2d n n (\i j -> i + j)
+def same_branch (b: bool) (n: i64) : [n]i64 = if b then iota n else replicate n 0
+def flat [n][m] (xss: [n][m]i32) : [n * m]i32 = flatten xss
+def unflat [n][m] (xs: [n * m]i32) : [n][m]i32 = unflatten xs

@@ -1,0 +1,434 @@
+package types
+
+// Uniqueness and aliasing through calls, branches and loops, and the
+// checks on what functions return (see unique.go for the model).
+
+import (
+	"sort"
+
+	"fut/interp/syntax"
+)
+
+func (u *uniq) checkSelfAlias(target, value *aliases, sp syntax.Span, name string) {
+	if target == nil || value == nil {
+		return
+	}
+	for _, v := range sortedBinds(value.all) {
+		if target.all[v] {
+			u.c.errorf(sp, "the value written by this in-place update aliases the array being updated (through %s)", v.name)
+			return
+		}
+	}
+}
+
+// apply checks the arguments of a call; parameters of unique type consume
+// their argument.
+func (u *uniq) apply(call syntax.Expr, ft Type, fa *aliases, args []syntax.Expr) *aliases {
+	var res *aliases
+	t := ft
+	consumed := false
+	for _, arg := range args {
+		aa := u.expr(arg)
+		var from Type
+		if a, ok := Resolve(t).(*Arrow); ok {
+			from, t = a.From, a.To
+		}
+		if from != nil && isUnique(from) {
+			u.checkDisjointFields(aa, syntax.SpanOf(arg), "this argument is self-aliased: two of its parts share an array, so they cannot both be consumed")
+			u.consume(aa, syntax.SpanOf(arg), "this argument (for a unique parameter)")
+			if aa != nil && len(aa.all) > 0 {
+				consumed = true
+			}
+			continue
+		}
+		if from != nil && u.argConsumes(arg) && !consumesParam(from) {
+			u.c.errorf(syntax.SpanOf(arg), "this function consumes its argument, so it cannot be passed where a function that does not is expected (contains-consumption)")
+		}
+		res = res.union(aa)
+	}
+	if _, isFun := Resolve(t).(*Arrow); isFun && consumed {
+		u.c.errorf(syntax.SpanOf(call), "a partial application that has consumed an argument is not allowed, as the resulting function could be called more than once (contains-consumption)")
+	}
+	if rt := u.typeOf(call); rt != nil && isUnique(rt) {
+		return nil
+	}
+	if _, isFun := Resolve(t).(*Arrow); isFun || u.localCallee(call) {
+		res = res.union(fa)
+	}
+	if rt := u.typeOf(call); rt != nil && hasArray(rt) {
+		if _, isFun := Resolve(rt).(*Arrow); !isFun {
+			// The parts of a non-unique result may alias each other.
+			r := &valBind{name: "the result of " + callName(call), local: true, id: u.c.freshID()}
+			u.bindRoot(r)
+			res = res.union(setOf(r))
+			if rec, ok := Resolve(rt).(*Record); ok {
+				res.fields = map[string]*aliases{}
+				for _, f := range rec.Fields {
+					res.fields[f.Name] = &aliases{all: res.all}
+				}
+			}
+		}
+	}
+	return res
+}
+
+// branches checks alternative expressions: each starts from the same
+// state, and afterwards everything any of them consumed is consumed.
+func (u *uniq) branches(es []syntax.Expr, bind func(int)) *aliases {
+	return u.branchesWith(es, bind)
+}
+
+func (u *uniq) branchesWith(es []syntax.Expr, bind func(int)) *aliases {
+	start := copyConsumed(u.consumed)
+	all := copyConsumed(u.consumed)
+	var res *aliases
+	fresh := true
+	for i, e := range es {
+		u.consumed = copyConsumed(start)
+		if bind != nil {
+			bind(i)
+		}
+		a := u.expr(e)
+		if a != nil && len(a.all) > 0 {
+			fresh = false
+		}
+		res = res.union(a)
+		for k, v := range u.consumed {
+			all[k] = v
+		}
+	}
+	u.consumed = all
+	if fresh || res == nil {
+		return nil
+	}
+	// What one branch consumed is not aliased by the result of another.
+	kept := &aliases{all: map[*valBind]bool{}}
+	for v := range res.all {
+		if _, before := start[v]; before || all[v] == (syntax.Span{}) {
+			kept.all[v] = true
+			continue
+		}
+		if _, gone := all[v]; !gone {
+			kept.all[v] = true
+		}
+	}
+	return kept
+}
+
+func copyConsumed(m map[*valBind]syntax.Span) map[*valBind]syntax.Span {
+	r := make(map[*valBind]syntax.Span, len(m))
+	for k, v := range m {
+		r[k] = v
+	}
+	return r
+}
+
+func (u *uniq) loop(e *syntax.Loop) *aliases {
+	var ia *aliases
+	if e.Init != nil {
+		ia = u.expr(e.Init)
+	} else {
+		ia = u.patInit(e.Pat)
+	}
+	u.depth++
+	declaredUnique := false
+	for _, id := range patNames(e.Pat) {
+		if vb := u.c.patBinds[id]; vb != nil {
+			u.bindRoot(vb)
+			if annotated(e.Pat, id) {
+				if isUnique(vb.scheme.Type) {
+					declaredUnique = true
+				} else if hasArray(vb.scheme.Type) {
+					u.params[vb] = true
+				}
+			}
+		}
+	}
+	switch f := e.Form.(type) {
+	case *syntax.For:
+		u.depth--
+		u.expr(f.Bound)
+		u.depth++
+		if vb := u.c.identBinds[f.I]; vb != nil {
+			u.bindRoot(vb)
+		}
+	case *syntax.ForIn:
+		u.depth--
+		aa := u.expr(f.Arr)
+		u.depth++
+		u.bindPat(f.Pat, aa)
+	case *syntax.While:
+		u.expr(f.Cond)
+	}
+	before := copyConsumed(u.consumed)
+	ba := u.expr(e.Body)
+	// Consuming a loop parameter consumes the initial value.
+	consumedParam := false
+	for _, id := range patNames(e.Pat) {
+		if vb := u.c.patBinds[id]; vb != nil {
+			if _, was := before[vb]; !was {
+				if _, now := u.consumed[vb]; now {
+					consumedParam = true
+				}
+			}
+		}
+	}
+	u.depth--
+	if consumedParam {
+		u.consumeInit(e.Pat, ia, before)
+	} else if declaredUnique {
+		u.consumeDeclared(e.Pat, ia)
+		consumedParam = true
+	}
+	var res *aliases
+	if ba != nil {
+		for v := range ba.all {
+			if f, ok := u.frame[v]; ok && f > u.depth {
+				continue
+			}
+			res = res.union(setOf(v))
+		}
+	}
+	if ia != nil && !consumedParam {
+		res = res.union(ia)
+	}
+	return res
+}
+
+// declaredType is the type of a function as declared (for a name, its
+// scheme, where uniqueness is as written), else as inferred.
+func (u *uniq) declaredType(f syntax.Expr) Type {
+	for {
+		p, ok := f.(*syntax.Paren)
+		if !ok {
+			break
+		}
+		f = p.X
+	}
+	if v, ok := f.(*syntax.Var); ok {
+		if vb := u.c.uses[v]; vb != nil && vb.scheme != nil && vb.builtin == "" && (len(v.Name.Quals) == 0 || vb.name != v.Name.Quals[0]) {
+			return vb.scheme.Type
+		}
+	}
+	return u.typeOf(f)
+}
+
+// patInit is the aliases of the variables a loop pattern without initial
+// value takes its values from.
+func (u *uniq) patInit(p syntax.Pat) *aliases {
+	switch q := unparenPat(p).(type) {
+	case *syntax.PId:
+		v := u.c.loopInit[q]
+		if v == nil {
+			return nil
+		}
+		if t, ok := u.c.info.PatTypes[p]; ok && !hasAliases(t) {
+			return nil
+		}
+		return u.use(v, q.Span)
+	case *syntax.PAscript:
+		return u.patInit(q.P)
+	case *syntax.PTuple:
+		r := &aliases{all: map[*valBind]bool{}, fields: map[string]*aliases{}}
+		for i, e := range q.Elems {
+			a := u.patInit(e)
+			r.fields[itoa(i)] = a
+			r = mergeInto(r, a)
+		}
+		return r
+	}
+	return nil
+}
+
+// consumeInit consumes the parts of a loop's initial value whose
+// parameters the body consumed.
+func (u *uniq) consumeInit(p syntax.Pat, ia *aliases, before map[*valBind]syntax.Span) {
+	switch q := unparenPat(p).(type) {
+	case *syntax.PAscript:
+		u.consumeInit(q.P, ia, before)
+		return
+	case *syntax.PTuple:
+		if ia != nil && ia.fields != nil {
+			for i, e := range q.Elems {
+				u.consumeInit(e, ia.field(itoa(i)), before)
+			}
+			return
+		}
+	}
+	for _, id := range patNames(p) {
+		if vb := u.c.patBinds[id]; vb != nil {
+			if _, was := before[vb]; !was {
+				if _, now := u.consumed[vb]; now {
+					u.consume(ia, syntax.SpanOf(p), "the loop (whose body consumes its parameter)")
+					return
+				}
+			}
+		}
+	}
+}
+
+// consumesParam reports whether t is a function with a unique parameter.
+func consumesParam(t Type) bool {
+	if t == nil {
+		return false
+	}
+	for {
+		a, ok := Resolve(t).(*Arrow)
+		if !ok {
+			return false
+		}
+		if isUnique(a.From) {
+			return true
+		}
+		t = a.To
+	}
+}
+
+// localCallee reports whether the function applied in call is a local
+// variable (a parameter or local binding), whose results may alias it.
+func (u *uniq) localCallee(call syntax.Expr) bool {
+	var f syntax.Expr
+	switch e := call.(type) {
+	case *syntax.Apply:
+		f = e.Fn
+	default:
+		return false
+	}
+	if v, ok := unparenExpr(f).(*syntax.Var); ok {
+		if vb := u.c.uses[v]; vb != nil && vb.local && len(v.Name.Quals) == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// argConsumes reports whether a function passed as an argument consumes
+// one of its parameters, as declared.
+func (u *uniq) argConsumes(arg syntax.Expr) bool {
+	switch a := unparenExpr(arg).(type) {
+	case *syntax.Lambda:
+		for _, p := range a.Params {
+			if pa, ok := unparenPat(p).(*syntax.PAscript); ok {
+				if t, ok := u.c.info.PatTypes[pa]; ok && isUnique(t) {
+					return true
+				}
+			}
+		}
+	case *syntax.Var:
+		return consumesParam(u.declaredType(a))
+	}
+	return false
+}
+
+func callName(call syntax.Expr) string {
+	if a, ok := call.(*syntax.Apply); ok {
+		if v, ok := unparenExpr(a.Fn).(*syntax.Var); ok {
+			return "applying " + v.Name.String()
+		}
+	}
+	return "a function application"
+}
+
+// checkResult checks the value a function or lambda returns: it may not
+// alias a global array, and the unique parts of a declared result may not
+// alias each other.
+func (u *uniq) checkResult(res *aliases, t Type, sp syntax.Span, declared bool) {
+	if res == nil {
+		return
+	}
+	for _, v := range sortedBinds(res.all) {
+		if !v.local && v.scheme != nil && hasArray(v.scheme.Type) {
+			if _, isFun := Resolve(v.scheme.Type).(*Arrow); !isFun {
+				u.c.errorf(sp, "the result aliases the free variable \"%s\", a global array; return a copy instead", v.name)
+				return
+			}
+		}
+	}
+	if declared && t != nil {
+		if r, ok := Resolve(t).(*Record); ok && isUnique(r) {
+			u.checkDisjointFields(res, sp, "the unique parts of this result are aliased to some other component")
+		}
+	}
+}
+
+// checkDisjointFields reports a tuple or record value two of whose parts
+// share an array.
+func (u *uniq) checkDisjointFields(a *aliases, sp syntax.Span, msg string) {
+	if a == nil || len(a.fields) < 2 {
+		return
+	}
+	var names []string
+	for n := range a.fields {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for i, n := range names {
+		for _, m := range names[i+1:] {
+			fa, fb := a.fields[n], a.fields[m]
+			if fa == nil || fb == nil {
+				continue
+			}
+			for v := range fa.all {
+				if fb.all[v] {
+					u.c.errorf(sp, "%s (both alias %s)", msg, v.name)
+					return
+				}
+			}
+		}
+	}
+}
+
+// annotated reports whether the name id is under a type ascription in p.
+func annotated(p syntax.Pat, id *syntax.PId) bool {
+	found := false
+	var walk func(p syntax.Pat, under bool)
+	walk = func(p syntax.Pat, under bool) {
+		switch q := p.(type) {
+		case *syntax.PId:
+			if q == id && under {
+				found = true
+			}
+		case *syntax.PParen:
+			walk(q.P, under)
+		case *syntax.PAttr:
+			walk(q.P, under)
+		case *syntax.PAscript:
+			walk(q.P, true)
+		case *syntax.PTuple:
+			for _, e := range q.Elems {
+				walk(e, under)
+			}
+		case *syntax.PRecord:
+			for _, f := range q.Fields {
+				walk(f.Pat, under)
+			}
+		}
+	}
+	walk(p, false)
+	return found
+}
+
+// consumeDeclared consumes the parts of a loop's initial value whose
+// parameters are declared unique.
+func (u *uniq) consumeDeclared(p syntax.Pat, ia *aliases) {
+	switch q := unparenPat(p).(type) {
+	case *syntax.PTuple:
+		if ia != nil && ia.fields != nil {
+			for i, e := range q.Elems {
+				u.consumeDeclared(e, ia.field(itoa(i)))
+			}
+			return
+		}
+	case *syntax.PAscript:
+		if t, ok := u.c.info.PatTypes[q]; ok && isUnique(t) {
+			u.consume(ia, syntax.SpanOf(p), "the loop (whose parameter is declared unique)")
+		}
+		return
+	}
+	for _, id := range patNames(p) {
+		if vb := u.c.patBinds[id]; vb != nil && annotated(p, id) && isUnique(vb.scheme.Type) {
+			u.consume(ia, syntax.SpanOf(p), "the loop (whose parameter is declared unique)")
+			return
+		}
+	}
+}
