@@ -42,7 +42,7 @@ func cmdBench(args []string) int {
 		if ctx.Err() != nil {
 			break
 		}
-		r := testrun.BenchFile(ctx, f, testrun.BenchOptions{Runs: *runs, Timeout: secs(*timeout)})
+		r := testrun.BenchFile(ctx, f, testrun.BenchOptions{Runs: *runs, Timeout: secs(*timeout), SkipCompiled: *backend == "interp"})
 		results = append(results, r)
 		if r.Err != "" {
 			fmt.Printf("%s: %s\n", f, oneLine(r.Err))

@@ -16,6 +16,9 @@ import (
 type BenchOptions struct {
 	Runs    int           // timed runs per dataset (after one warm-up)
 	Timeout time.Duration // per program; 0 means none
+	// SkipCompiled leaves out cases tagged `compiled`: the large datasets
+	// meant for a compiled backend, too slow for the reference evaluator.
+	SkipCompiled bool
 }
 
 // Dataset is the timing of one dataset of one entry point.
@@ -109,7 +112,7 @@ func BenchFile(ctx context.Context, file string, opts BenchOptions) *BenchResult
 		}
 		for _, entry := range b.Entries {
 			for _, c := range b.Cases {
-				if c.HasTag("nobench") || c.HasTag("disable") || c.Expect == testspec.ExpectError {
+				if c.HasTag("nobench") || c.HasTag("disable") || c.Expect == testspec.ExpectError || (c.Compiled && opts.SkipCompiled) {
 					continue
 				}
 				res.Datasets = append(res.Datasets, benchCase(ctx, s, file, entry, c, opts.Runs))

@@ -1,0 +1,9 @@
+-- | GPU benchmark: 2x + y over f32 vectors (BENCHMARKS.md: saxpy, 2^27
+-- elements).
+-- ==
+-- input { [1f32, 2f32, 3f32] [4f32, 5f32, 6f32] }
+-- output { [6f32, 9f32, 12f32] }
+-- compiled random input { [134217728]f32 [134217728]f32 }
+
+entry main [n] (xs: [n]f32) (ys: [n]f32) : [n]f32 =
+  map2 (\x y -> 2 * x + y) xs ys
