@@ -59,7 +59,10 @@ func (t *thread) dualIntrinsic(name string, args []value.Value, pos syntax.Pos) 
 			if len(args) == 1 {
 				d := args[0].(value.Dual)
 				if to, isConv := convTarget(name); isConv {
-					if to.Differentiable() {
+					if to.Differentiable() && d.P.T.IsFloat() && !to.IsFloat() {
+						// truncation is piecewise constant
+						r = value.Dual{P: value.Convert(d.P, to), T: value.MkInt(to, 0)}
+					} else if to.Differentiable() {
 						r = value.Dual{P: value.Convert(d.P, to), T: value.Convert(d.T, to)}
 					} else {
 						r = value.Convert(d.P, to)

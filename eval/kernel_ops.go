@@ -46,7 +46,11 @@ func (kc *kcomp) binary(x *syntax.Binary, sc *kscope, e *env) (knode, bool) {
 		}, true
 	}
 	if fn := typedOp(op, lt); fn != nil && lt == rt && lt != value.NoPrim {
-		if n := kc.fastOperands(fn, lo, ro); n != nil {
+		n := kc.fastOperands(fn, lo, ro)
+		if n == nil {
+			n = kc.nodeOperands(fn, l, r, lo, ro)
+		}
+		if n != nil {
 			kc.binop(op, l, r, lt, rt, pos) // sets kc.ty
 			return n, true
 		}
@@ -82,9 +86,61 @@ func (kc *kcomp) fastOperands(fn func(a, b value.Prim) value.Prim, lo, ro operan
 	return nil
 }
 
-func isBoolLit(x syntax.Expr) bool {
-	_, ok := x.(*syntax.BoolLit)
-	return ok
+// nodeOperands is fastOperands where one or both operands are computed:
+// the typed operation is applied directly, with the Composition charges.
+func (kc *kcomp) nodeOperands(fn func(a, b value.Prim) value.Prim, l, r knode, lo, ro operand) knode {
+	t := kc.t
+	cost := t.cost
+	switch {
+	case ro.reg >= 0:
+		b := ro.reg
+		if !cost {
+			return func(f []value.Prim) value.Prim { return fn(l(f), f[b]) }
+		}
+		return func(f []value.Prim) value.Prim {
+			base := t.live
+			a := l(f)
+			t.kstep(base)
+			return fn(a, f[b])
+		}
+	case ro.isConst:
+		c := ro.c
+		if !cost {
+			return func(f []value.Prim) value.Prim { return fn(l(f), c) }
+		}
+		return func(f []value.Prim) value.Prim {
+			base := t.live
+			a := l(f)
+			t.kstep(base)
+			return fn(a, c)
+		}
+	case lo.reg >= 0:
+		a := lo.reg
+		if !cost {
+			return func(f []value.Prim) value.Prim { return fn(f[a], r(f)) }
+		}
+		return func(f []value.Prim) value.Prim {
+			base := t.live
+			b := r(f)
+			t.kstep(base)
+			return fn(f[a], b)
+		}
+	case lo.isConst:
+		c := lo.c
+		if !cost {
+			return func(f []value.Prim) value.Prim { return fn(c, r(f)) }
+		}
+		return func(f []value.Prim) value.Prim {
+			base := t.live
+			b := r(f)
+			t.kstep(base)
+			return fn(c, b)
+		}
+	}
+	if !cost {
+		return func(f []value.Prim) value.Prim { return fn(l(f), r(f)) }
+	}
+	return nil
 }
 
 // binop compiles a built-in operator on two compiled operands, as a
@@ -227,4 +283,9 @@ func typedOp(op value.BinOp, ty value.PrimType) func(a, b value.Prim) value.Prim
 		}
 	}
 	return nil
+}
+
+func isBoolLit(x syntax.Expr) bool {
+	_, ok := x.(*syntax.BoolLit)
+	return ok
 }

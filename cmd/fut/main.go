@@ -31,6 +31,7 @@ func init() {
 		{"test", "test [--timeout S] [--json FILE] PATH...: run the test blocks of programs", cmdTest},
 		{"bench", "bench [--runs N] [--json FILE] PATH...: time the datasets of programs' test blocks", cmdBench},
 		{"repl", "repl [FILE]: the interactive session (also plain `fut`)", cmdRepl},
+		{"devices", "devices [--device NAME|#k]: list OpenCL platforms and devices", cmdDevices},
 		{"version", "version: print fut's version", func([]string) int { fmt.Println("fut", version); return 0 }},
 	}
 }

@@ -139,7 +139,8 @@ type Reduce struct {
 }
 
 // Scan is an inclusive map-scan: Out[k][i] = component k of
-// Elems(0) ⊕ … ⊕ Elems(i), for i < N.
+// Elems(0) ⊕ … ⊕ Elems(i), for i < N. Comm says Op is also commutative
+// (the per-group totals may then be read in a coalesced order).
 type Scan struct {
 	N       Exp
 	I       Var
@@ -147,6 +148,7 @@ type Scan struct {
 	Elems   []Exp
 	Op      Lambda
 	Neutral []Exp
+	Comm    bool
 	Out     []*Param
 }
 

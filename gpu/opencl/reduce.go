@@ -288,12 +288,12 @@ func (g *gen) genScan(p *Program, s *kernel.Scan) {
 	g.groupVars()
 	chunk()
 	x := g.declare("x", ts, s.Neutral)
-	g.accumulate(s.Op, false, x, "start", "end", func(j string) []string {
+	g.accumulate(s.Op, s.Comm, x, "start", "end", func(j string) []string {
 		return g.element(s.I, j, s.Body, s.Elems)
 	})
 	g.stores(ts, idx(acc, "lid"), x)
 	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
-	g.tree(s.Op, ts, false)
+	g.tree(s.Op, ts, s.Comm)
 	g.line("if (lid == 0) {")
 	for k := range ts {
 		g.line("  %s[grp] = %s[0];", part[k], acc[k])

@@ -69,15 +69,33 @@ func (m *machine) loop(e *LoopE) ([]value.Value, stepCost, error) {
 			initArrays += value.Size(vs[i])
 		}
 	}
-	c := withConsts(stepCost{}, e.Init...)
-	c = withConsts(c, e.Bound)
-	n := m.int(e.Bound)
-	for i := int64(0); i < n; i++ {
-		m.env[e.I] = value.I64Val(i)
+	var c stepCost
+	n := int64(-1) // a while loop runs until its condition fails
+	if e.While == nil {
+		n = m.int(e.Bound)
+	}
+	for i := int64(0); n < 0 || i < n; i++ {
 		state = 0
 		for k, p := range e.Params {
 			m.env[p.Name] = vs[k]
 			state += value.Size(vs[k])
+		}
+		extra := max(0, state-initArrays)
+		if e.While != nil {
+			// The condition is charged each time it is tested.
+			cv, cc, err := m.body(e.While)
+			if err != nil {
+				return nil, c, err
+			}
+			c.Work += cc.Work
+			c.Depth += cc.Depth
+			c.SpaceSeq = max(c.SpaceSeq, extra+cc.SpaceSeq)
+			c.SpacePar = max(c.SpacePar, extra+cc.SpacePar)
+			if !cv[0].(value.Prim).Bool() {
+				break
+			}
+		} else {
+			m.env[e.I] = value.I64Val(i)
 		}
 		var bc stepCost
 		var err error
@@ -88,7 +106,6 @@ func (m *machine) loop(e *LoopE) ([]value.Value, stepCost, error) {
 		c.Depth += bc.Depth + 1
 		// The initial arrays are live already where they were made; the
 		// loop reuses them for its state (the source counts them once).
-		extra := max(0, state-initArrays)
 		c.SpaceSeq = max(c.SpaceSeq, extra+bc.SpaceSeq)
 		c.SpacePar = max(c.SpacePar, extra+bc.SpacePar)
 	}

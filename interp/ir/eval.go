@@ -70,7 +70,7 @@ func (m *machine) atom(a Atom) value.Value {
 }
 
 func (m *machine) prim(a Atom) value.Prim { return m.atom(a).(value.Prim) }
-func (m *machine) int(a Atom) int64      { return m.prim(a).AsInt64() }
+func (m *machine) int(a Atom) int64       { return m.prim(a).AsInt64() }
 func (m *machine) arr(name string) *value.Array {
 	return m.env[name].(*value.Array)
 }
@@ -230,6 +230,13 @@ func (m *machine) exp(e Exp) ([]value.Value, stepCost, error) {
 		c := scalarStep(append(append([]Atom{}, e.Idx...), e.X)...)
 		c.SpaceSeq, c.SpacePar, c.F = c.SpaceSeq-1, c.SpacePar-1, 0
 		return one(a), c, nil
+	case *SliceE:
+		a := m.arr(e.Arr)
+		lo, n := m.int(e.Start), m.int(e.Len)
+		if lo < 0 || n < 0 || lo+n > a.Len() {
+			return nil, stepCost{}, rtErr("slice [%d:%d] out of bounds for array of %d elements", lo, lo+n, a.Len())
+		}
+		return one(a.Slice(lo, lo+n)), stepCost{Cost: Cost{1, 1, 0, 0}}, nil
 	case *IotaE:
 		n := m.int(e.N)
 		if n < 0 {

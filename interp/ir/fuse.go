@@ -463,4 +463,3 @@ func (f *fuser) merge(s1, s2 *Stm) *Stm {
 		Map:   &Lambda{Params: params, Ret: ret, Body: body}}
 	return &Stm{Pat: pat, E: m}
 }
-

@@ -119,12 +119,15 @@ type (
 		Then, Else *Body
 		Ret        []Type
 	}
-	// LoopE is loop (params = init) for I < Bound do body: a sequential loop.
+	// LoopE is loop (params = init) for I < Bound do body: a sequential
+	// loop; or, when While is set, loop … while cond do body, where While
+	// computes the condition from the parameters (I and Bound unused).
 	LoopE struct {
 		Params []Param
 		Init   []Atom
 		I      string
 		Bound  Atom
+		While  *Body
 		Body   *Body
 	}
 	// IndexE is arr[i, …] with fixed indices (a scalar or a row).
@@ -137,6 +140,11 @@ type (
 		Arr string
 		Idx []Atom
 		X   Atom
+	}
+	// SliceE is arr[Start : Start+Len] on the outer dimension: a view.
+	SliceE struct {
+		Arr        string
+		Start, Len Atom
 	}
 	// IotaE is [0, …, n-1] (i64).
 	IotaE struct{ N Atom }
@@ -206,6 +214,7 @@ func (*LoopE) isExp()      {}
 func (*IndexE) isExp()     {}
 func (*UpdateE) isExp()    {}
 func (*IotaE) isExp()      {}
+func (*SliceE) isExp()     {}
 func (*ReplicateE) isExp() {}
 func (*ArrayE) isExp()     {}
 func (*TransposeE) isExp() {}

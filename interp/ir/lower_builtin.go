@@ -16,7 +16,7 @@ var builtins = map[string]int{
 	"iota": 1, "replicate": 2, "zip": 2, "zip2": 2, "zip3": 3, "zip4": 4, "zip5": 5,
 	"unzip": 1, "unzip2": 1, "unzip3": 1, "unzip4": 1, "unzip5": 1,
 	"length": 1, "transpose": 1, "copy": 1, "opaque": 1, "all": 2, "any": 2,
-	"|>": 2, "<|": 2, "apply-left": 3, "apply-right": 3, "const": 2, "id": 1,
+	"|>": 2, "<|": 2, "apply-left": 3, "apply-right": 3, "const": 2, "id": 1, "take": 2, "drop": 2,
 }
 
 func builtinArity(name string) (int, bool) {
@@ -241,6 +241,16 @@ func (l *lowerer) callBuiltin(b *builder, name string, args []lv, at syntax.Node
 			outTs = append(outTs, t)
 		}
 		return rebuild(args[0], outs, outTs, 0)
+	case "take", "drop":
+		n := l.toI64(b, atom(0))
+		shape := leafShape(args[1])
+		if len(shape) == 0 {
+			l.fail(at, "%s of a value that is not an array", name)
+		}
+		if name == "take" {
+			return l.slice(b, args[1], I64(0), n, at)
+		}
+		return l.slice(b, args[1], n, l.sub(b, shape[0], n), at)
 	case "opaque", "id", "const":
 		return args[0]
 	}

@@ -105,8 +105,13 @@ func (l *lowerer) loop(b *builder, env *lenv, e *syntax.Loop) lv {
 		}
 		loopE.Bound = shape[0]
 		inner = l.bindPat(inner, f.Pat, l.indexValue(lb, xs, []Atom{V(loopE.I)}, f))
+	case *syntax.While:
+		loopE.I = ""
+		cb := &builder{l: l}
+		c := l.scalar(cb, inner, f.Cond, value.Bool)
+		loopE.While = &Body{Stms: cb.stms, Res: []Atom{c.a}}
 	default:
-		l.fail(e, "while loops are not lowered yet")
+		l.fail(e, "this loop form")
 	}
 	rv := l.expr(lb, inner, e.Body, value.NoPrim)
 	ra, rt := l.flatten(rv, e.Body)
@@ -120,6 +125,34 @@ func (l *lowerer) loop(b *builder, env *lenv, e *syntax.Loop) lv {
 	}
 	loopE.Body = &Body{Stms: lb.stms, Res: ra}
 	return rebuild(init, b.let("loop", loopE, types...), types, 0)
+}
+
+// rangeExpr lowers a..<b and a...b as iota (b - a [+ 1]) mapped by + a.
+func (l *lowerer) rangeExpr(b *builder, env *lenv, e *syntax.Range, hint Prim) lv {
+	if e.Second != nil || e.Op == syntax.RangeDownExcl {
+		l.fail(e, "ranges with a step or going down are not lowered yet")
+	}
+	start := l.scalar(b, env, e.Start, hint)
+	stop := l.scalar(b, env, e.Stop, start.t.Elem)
+	t := start.t
+	if t.Rank() != 0 || !t.Elem.IsInt() || !stop.t.Equal(t) {
+		l.fail(e, "a range of %s", t)
+	}
+	n := l.toI64(b, l.binop(b, "-", stop, start, e))
+	if e.Op == syntax.RangeIncl {
+		n = b.let("len", &BinOpE{Op: "+", X: n, Y: I64(1)}, Scalar(value.I64))[0]
+	}
+	iota := b.let("iota", &IotaE{N: n}, Type{Elem: value.I64, Shape: []Atom{n}})[0]
+	i := Param{l.fresh("i"), Scalar(value.I64)}
+	lb := &builder{l: l}
+	x := V(i.Name)
+	if t.Elem != value.I64 {
+		x = lb.let("conv", &ConvE{To: t.Elem, X: x}, t)[0]
+	}
+	r := lb.let("elem", &BinOpE{Op: "+", X: x, Y: start.a}, t)[0]
+	lam := &Lambda{Params: []Param{i}, Ret: []Type{t}, Body: &Body{Stms: lb.stms, Res: []Atom{r}}}
+	rt := t.ArrayOf(n)
+	return b.let1("range", &ScremaE{W: n, Arrs: []string{iota.Name}, Map: lam}, rt)
 }
 
 // patValue is the current value of a pattern's variables (loop p for … with
@@ -158,8 +191,53 @@ func (l *lowerer) toI64(b *builder, x *lvAtom) Atom {
 
 func (l *lowerer) index(b *builder, env *lenv, e *syntax.Index) lv {
 	x := l.expr(b, env, e.X, value.NoPrim)
+	if len(e.Indices) == 1 && e.Indices[0].IsSlice {
+		d := e.Indices[0]
+		if d.Stride != nil {
+			l.fail(e, "slices with a stride are not lowered yet")
+		}
+		shape := leafShape(x)
+		if len(shape) == 0 {
+			l.fail(e, "slicing a value that is not an array")
+		}
+		start, end := I64(0), shape[0]
+		if d.Start != nil {
+			start = l.toI64(b, l.scalar(b, env, d.Start, value.I64))
+		}
+		if d.End != nil {
+			end = l.toI64(b, l.scalar(b, env, d.End, value.I64))
+		}
+		return l.slice(b, x, start, l.sub(b, end, start), e)
+	}
 	idx := l.indices(b, env, e.Indices, e)
 	return l.indexValue(b, x, idx, e)
+}
+
+// sub is x - y on i64 atoms, folded when both are constants.
+func (l *lowerer) sub(b *builder, x, y Atom) Atom {
+	if y.IsConst() && y.Val.Int() == 0 {
+		return x
+	}
+	if x.IsConst() && y.IsConst() {
+		return I64(x.Val.Int() - y.Val.Int())
+	}
+	return b.let("len", &BinOpE{Op: "-", X: x, Y: y}, Scalar(value.I64))[0]
+}
+
+// slice is v[start : start+n] on the outer dimension, leaf by leaf.
+func (l *lowerer) slice(b *builder, v lv, start, n Atom, at syntax.Node) lv {
+	as, ts := l.flatten(v, at)
+	outs := make([]Atom, len(as))
+	outTs := make([]Type, len(as))
+	for i, a := range as {
+		if a.IsConst() || ts[i].Rank() == 0 {
+			l.fail(at, "slicing a value that is not an array")
+		}
+		t := Type{Elem: ts[i].Elem, Shape: append([]Atom{n}, ts[i].Shape[1:]...)}
+		outs[i] = b.let("slice", &SliceE{Arr: a.Name, Start: start, Len: n}, t)[0]
+		outTs[i] = t
+	}
+	return rebuild(v, outs, outTs, 0)
 }
 
 func (l *lowerer) indices(b *builder, env *lenv, ds []*syntax.DimIndex, at syntax.Node) []Atom {

@@ -100,6 +100,8 @@ func (l *lowerer) expr(b *builder, env *lenv, e syntax.Expr, hint Prim) lv {
 			c = l.expr(b, env, fb.Body, value.NoPrim)
 		}
 		return l.expr(b, env.bind(fb.Name, c), e.Body, hint)
+	case *syntax.Range:
+		return l.rangeExpr(b, env, e, hint)
 	case *syntax.If:
 		return l.ifExpr(b, env, e, hint)
 	case *syntax.Loop:
@@ -124,8 +126,6 @@ func describe(e syntax.Expr) string {
 		return "match"
 	case *syntax.Constr:
 		return "a sum-type constructor"
-	case *syntax.Range:
-		return "a range"
 	case *syntax.StringLit:
 		return "a string literal"
 	case *syntax.Assert:

@@ -369,12 +369,22 @@ func (p *parser) exp() Exp {
 			e.Params = append(e.Params, Param{name, t})
 			e.Init = append(e.Init, p.atom())
 		}
-		p.word("for")
-		e.I = p.ident()
-		p.expect("<")
-		e.Bound = p.atom()
+		if p.accept("while") {
+			e.While = p.body()
+			p.word("do")
+		} else {
+			p.word("for")
+			e.I = p.ident()
+			p.expect("<")
+			e.Bound = p.atom()
+		}
 		e.Body = p.body()
 		return e
+	case "slice":
+		p.next()
+		arr := p.ident()
+		start := p.atom()
+		return &SliceE{Arr: arr, Start: start, Len: p.atom()}
 	case "iota":
 		p.next()
 		return &IotaE{N: p.atom()}

@@ -145,7 +145,13 @@ func (pr *printer) exp(e Exp) {
 			}
 			pr.s(p.Name + ": " + p.T.String() + " = " + e.Init[i].String())
 		}
-		pr.s(") for " + e.I + " < " + e.Bound.String() + " ")
+		if e.While != nil {
+			pr.s(") while ")
+			pr.body(e.While)
+			pr.s(" do ")
+		} else {
+			pr.s(") for " + e.I + " < " + e.Bound.String() + " ")
+		}
 		pr.body(e.Body)
 	case *IndexE:
 		pr.s(e.Arr)
@@ -154,6 +160,8 @@ func (pr *printer) exp(e Exp) {
 		pr.s(e.Arr + " with ")
 		pr.idx(e.Idx)
 		pr.s(" = " + e.X.String())
+	case *SliceE:
+		pr.s("slice " + e.Arr + " " + e.Start.String() + " " + e.Len.String())
 	case *IotaE:
 		pr.s("iota " + e.N.String())
 	case *ReplicateE:

@@ -146,6 +146,9 @@ func (s *simplifier) nested(e Exp, cse map[string][]Atom) Exp {
 		e.Else = s.body(e.Else, copyCSE(cse))
 		e.Ret = s.sub.types(e.Ret)
 	case *LoopE:
+		if e.While != nil {
+			e.While = s.body(e.While, copyCSE(cse))
+		}
 		e.Body = s.body(e.Body, copyCSE(cse))
 	case *ScremaE:
 		for _, op := range append(append([]*SegOp{}, e.Scans...), e.Reds...) {
@@ -268,6 +271,9 @@ func dceNested(e Exp) {
 		e.Then = dce(e.Then)
 		e.Else = dce(e.Else)
 	case *LoopE:
+		if e.While != nil {
+			e.While = dce(e.While)
+		}
 		e.Body = dce(e.Body)
 	case *ScremaE:
 		for _, op := range append(append([]*SegOp{}, e.Scans...), e.Reds...) {
@@ -292,6 +298,9 @@ func hoistBody(b *Body, consumed map[string]bool) *Body {
 		switch e := st.E.(type) {
 		case *LoopE:
 			inner = []*Body{e.Body}
+			if e.While != nil {
+				inner = append(inner, e.While)
+			}
 			bound = append(bound, e.I)
 			for _, p := range e.Params {
 				bound = append(bound, p.Name)

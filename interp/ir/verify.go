@@ -290,20 +290,31 @@ func (v *verifier) exp(sc *vscope, e Exp) ([]Type, error) {
 		}
 		return e.Ret, nil
 	case *LoopE:
-		if err := v.atomIs(sc, e.Bound, Scalar(value.I64), "a loop bound"); err != nil {
-			return nil, err
-		}
 		inner := &vscope{vars: map[string]Type{}, parent: sc}
 		for i, p := range e.Params {
 			if err := v.atomIs(sc, e.Init[i], p.T, "the initial value of "+p.Name); err != nil {
 				return nil, err
 			}
 		}
-		if err := v.bind(inner, Param{e.I, Scalar(value.I64)}); err != nil {
-			return nil, err
+		if e.While == nil {
+			if err := v.atomIs(sc, e.Bound, Scalar(value.I64), "a loop bound"); err != nil {
+				return nil, err
+			}
+			if err := v.bind(inner, Param{e.I, Scalar(value.I64)}); err != nil {
+				return nil, err
+			}
 		}
 		for _, p := range e.Params {
 			if err := v.bind(inner, p); err != nil {
+				return nil, err
+			}
+		}
+		if e.While != nil {
+			ts, err := v.body(&vscope{vars: map[string]Type{}, parent: inner}, e.While)
+			if err != nil {
+				return nil, err
+			}
+			if err := sameTypes("a while condition", ts, []Type{Scalar(value.Bool)}); err != nil {
 				return nil, err
 			}
 		}
@@ -343,6 +354,20 @@ func (v *verifier) exp(sc *vscope, e Exp) ([]Type, error) {
 			return nil, err
 		}
 		return []Type{t}, v.consume(sc, e.Arr)
+	case *SliceE:
+		t, err := v.atom(sc, V(e.Arr))
+		if err != nil {
+			return nil, err
+		}
+		if t.Rank() == 0 {
+			return nil, fmt.Errorf("verify: slice of the scalar %s", e.Arr)
+		}
+		for _, a := range []Atom{e.Start, e.Len} {
+			if err := v.atomIs(sc, a, Scalar(value.I64), "a slice bound"); err != nil {
+				return nil, err
+			}
+		}
+		return []Type{{Elem: t.Elem, Shape: append([]Atom{e.Len}, t.Shape[1:]...)}}, nil
 	case *IotaE:
 		if err := v.atomIs(sc, e.N, Scalar(value.I64), "iota's size"); err != nil {
 			return nil, err

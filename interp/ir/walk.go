@@ -65,6 +65,9 @@ func uses(e Exp, f func(string)) {
 		}
 		atoms(e.Init)
 		atom(e.Bound)
+		if e.While != nil {
+			body(e.While)
+		}
 		body(e.Body)
 	case *IndexE:
 		f(e.Arr)
@@ -75,6 +78,10 @@ func uses(e Exp, f func(string)) {
 		atom(e.X)
 	case *IotaE:
 		atom(e.N)
+	case *SliceE:
+		f(e.Arr)
+		atom(e.Start)
+		atom(e.Len)
 	case *ReplicateE:
 		atom(e.N)
 		atom(e.X)
@@ -133,7 +140,11 @@ func binds(e Exp, f func(string)) {
 		body(e.Then)
 		body(e.Else)
 	case *LoopE:
-		f(e.I)
+		if e.While == nil {
+			f(e.I)
+		} else {
+			body(e.While)
+		}
 		for _, p := range e.Params {
 			f(p.Name)
 		}
@@ -260,7 +271,13 @@ func (s subst) exp(e Exp) Exp {
 	case *IfE:
 		return &IfE{s.atom(e.Cond), s.body(e.Then), s.body(e.Else), s.types(e.Ret)}
 	case *LoopE:
-		return &LoopE{s.params(e.Params), s.atoms(e.Init), e.I, s.atom(e.Bound), s.body(e.Body)}
+		l := &LoopE{s.params(e.Params), s.atoms(e.Init), e.I, s.atom(e.Bound), nil, s.body(e.Body)}
+		if e.While != nil {
+			l.While = s.body(e.While)
+		}
+		return l
+	case *SliceE:
+		return &SliceE{s.name(e.Arr), s.atom(e.Start), s.atom(e.Len)}
 	case *IndexE:
 		return &IndexE{s.name(e.Arr), s.atoms(e.Idx)}
 	case *UpdateE:

@@ -61,7 +61,9 @@ func (d *Dataset) Interval95() (lo, hi time.Duration) {
 		sq += (float64(r) - mean) * (float64(r) - mean)
 	}
 	half := 1.96 * math.Sqrt(sq/(n-1)) / math.Sqrt(n)
-	return time.Duration(mean - half), time.Duration(mean + half)
+	// A run takes no less than no time: a wide interval of few runs is
+	// cut at zero rather than printed negative.
+	return time.Duration(math.Max(0, mean-half)), time.Duration(mean + half)
 }
 
 // BenchResult is the timing of one program.

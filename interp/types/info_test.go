@@ -47,6 +47,8 @@ func hasTVar(t Type) bool {
 func TestInfoComplete(t *testing.T) {
 	base, fset := newPreludeChecker(t, nil)
 	files, _ := filepath.Glob("testdata/ok/*.fut")
+	examples, _ := filepath.Glob("../../examples/*.fut")
+	files = append(files, examples...)
 	if _, err := os.Stat(futharkTests); err == nil {
 		more, _ := filepath.Glob(filepath.Join(futharkTests, "*.fut"))
 		files = append(files, more...)
@@ -65,7 +67,7 @@ func TestInfoComplete(t *testing.T) {
 		c := base.Fork()
 		c.SetImporter(fileImporter(fset))
 		if err := checkSafely(c, prog); err != nil {
-			if strings.Contains(f, "testdata") {
+			if strings.Contains(f, "testdata") || strings.Contains(f, "examples") {
 				t.Errorf("%s", fset.FormatAll(err))
 			}
 			continue

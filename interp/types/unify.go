@@ -482,6 +482,9 @@ func (c *Checker) unifySize(a, b Size) *unifyError {
 	if ka != "" && ka == kb {
 		return nil
 	}
+	if ka == "" && kb == "" {
+		return nil
+	}
 	if ka == "" || kb == "" {
 		return nil
 	}
