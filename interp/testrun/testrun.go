@@ -8,14 +8,10 @@
 package testrun
 
 import (
-	"bytes"
-	"compress/gzip"
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -305,33 +301,12 @@ func caseInput(ctx context.Context, s *interp.Session, file string, c *testspec.
 
 // readData reads a data file named relative to the program, decompressing
 // it when its name ends in .gz.
-func readData(file, name string) ([]byte, error) {
-	path := filepath.Join(filepath.Dir(file), name)
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	if strings.HasSuffix(name, ".gz") {
-		zr, err := gzip.NewReader(bytes.NewReader(data))
-		if err != nil {
-			return nil, fmt.Errorf("%s: %v", name, err)
-		}
-		defer zr.Close()
-		return io.ReadAll(zr)
-	}
-	return data, nil
-}
+func readData(file, name string) ([]byte, error) { return testspec.ReadDataFile(file, name) }
 
-func matches(re, msg string) (bool, error) {
-	if re == "" {
-		return true, nil
-	}
-	rx, err := regexp.Compile(re)
-	if err != nil {
-		return false, fmt.Errorf("bad error regex %q: %v", re, err)
-	}
-	return rx.MatchString(msg), nil
-}
+// matches reports whether an error message matches a test's regex, as
+// futhark test matches it (an empty regex matches any error, and . matches
+// newlines too).
+func matches(re, msg string) (bool, error) { return testspec.MatchError(re, msg) }
 
 // firstLine squeezes an error report onto one line: its position and
 // message, without the backtrace.
