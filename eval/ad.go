@@ -45,6 +45,15 @@ func (t *thread) dualIntrinsic(name string, args []value.Value, pos syntax.Pos) 
 			} else {
 				r = d
 			}
+		case "f16_to_bits", "f32_to_bits", "f64_to_bits", "f16_from_bits", "f32_from_bits", "f64_from_bits":
+			d := args[0].(value.Dual)
+			sf := scalarTable[name]
+			p, e1 := sf.fn([]value.Prim{d.P})
+			tg, e2 := sf.fn([]value.Prim{d.T})
+			if e1 != nil || e2 != nil {
+				return nil, t.errf(pos, "cannot differentiate %s", name)
+			}
+			r = value.Dual{P: p, T: tg}
 		case "fma", "mad":
 			m, e1 := value.DualBinary(value.OpMul, args[0], args[1])
 			if e1 != nil {
@@ -161,7 +170,7 @@ func split(v value.Value) (value.Value, value.Value) {
 		if v.T.Differentiable() {
 			return v, value.MkInt(v.T, 0)
 		}
-		return v, v
+		return v, value.MkBool(false)
 	case value.Tuple:
 		p, d := make(value.Tuple, len(v)), make(value.Tuple, len(v))
 		for i := range v {

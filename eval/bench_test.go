@@ -177,3 +177,14 @@ func TestMandelbrotAgrees(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkInPlaceLoop shows that a loop of n in-place updates takes time
+// linear in n (no copy per update): compare the per-op times at two sizes.
+func BenchmarkInPlaceLoop(b *testing.B) {
+	for _, n := range []string{"100000", "1000000"} {
+		b.Run("n="+n, func(b *testing.B) {
+			s := benchSession(b, true)
+			benchExpr(b, s, `loop a = replicate `+n+` 0i64 for i < `+n+` do a with [i] = i * 2`)
+		})
+	}
+}

@@ -62,6 +62,36 @@ type scope struct {
 	mods   map[string]*module
 	types  map[string]*syntax.TypeDecl // abbreviations, for sizes in types
 	parent *scope
+	// A level is sealed once a newer level is stacked on it: it then
+	// never changes, and neither does anything it can see, so its
+	// lookups go through flat, a merged copy of the whole chain made at
+	// the first lookup (the chain grows with every file and REPL entry).
+	sealed   bool
+	flat     map[string]value.Value
+	flatMods map[string]*module
+}
+
+// child starts a new level over s, sealing s.
+func (s *scope) child() *scope {
+	s.sealed = true
+	return newScope(s)
+}
+
+func (s *scope) flatten() {
+	s.flat = map[string]value.Value{}
+	s.flatMods = map[string]*module{}
+	var chain []*scope
+	for x := s; x != nil; x = x.parent {
+		chain = append(chain, x)
+	}
+	for i := len(chain) - 1; i >= 0; i-- {
+		for k, v := range chain[i].vals {
+			s.flat[k] = v
+		}
+		for k, m := range chain[i].mods {
+			s.flatMods[k] = m
+		}
+	}
 }
 
 func newScope(parent *scope) *scope {
@@ -70,6 +100,13 @@ func newScope(parent *scope) *scope {
 
 func (s *scope) lookup(name string) (value.Value, bool) {
 	for x := s; x != nil; x = x.parent {
+		if x.sealed {
+			if x.flat == nil {
+				x.flatten()
+			}
+			v, ok := x.flat[name]
+			return v, ok
+		}
 		if v, ok := x.vals[name]; ok {
 			return v, true
 		}
@@ -79,6 +116,13 @@ func (s *scope) lookup(name string) (value.Value, bool) {
 
 func (s *scope) lookupMod(name string) (*module, bool) {
 	for x := s; x != nil; x = x.parent {
+		if x.sealed {
+			if x.flat == nil {
+				x.flatten()
+			}
+			m, ok := x.flatMods[name]
+			return m, ok
+		}
 		if m, ok := x.mods[name]; ok {
 			return m, true
 		}

@@ -8,16 +8,21 @@ import (
 func (t *thread) evalArrayLit(x *syntax.ArrayLit, e *env) (value.Value, error) {
 	base := t.live
 	if len(x.Elems) == 0 {
-		elem, rank := value.I32, 1
+		elem, rank, known := value.I32, 1, false
 		if et, ok := t.in.info.(EmptyArrayTyper); ok {
-			if pt, r, ok := et.EmptyArrayType(x); ok {
-				elem, rank = value.ParsePrimType(string(pt)), r
+			if pt, r, ok := et.EmptyArrayType(x); ok && value.ParsePrimType(string(pt)) != value.NoPrim {
+				elem, rank, known = value.ParsePrimType(string(pt)), r, true
 			}
 		}
 		shape := make([]int64, max(rank, 1))
 		r := value.NewPrimArray(elem, shape)
-		t.freshStep(base, 0, r)
-		return r, nil
+		r.Untyped = !known
+		var v value.Value = r
+		if !known {
+			v = t.fixEmpty(r, x, e)
+		}
+		t.freshStep(base, 0, v)
+		return v, nil
 	}
 	vals := make([]value.Value, len(x.Elems))
 	for i, el := range x.Elems {

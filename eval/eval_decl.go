@@ -8,8 +8,11 @@ import (
 // define binds name in sc (starting a new level when it would rebind a
 // name of the current level) and exports it through mod when mod is set.
 func define(sc *scope, mod *module, name string, v value.Value) *scope {
-	if _, exists := sc.lookup(name); exists {
-		sc = newScope(sc)
+	_, exists := sc.lookup(name)
+	if _, isOp := value.LookupBinOp(name); exists || isOp {
+		// an operator symbol may have been resolved to the built-in by
+		// code already run; a new level keeps that code as it was
+		sc = sc.child()
 	}
 	sc.vals[name] = v
 	if mod != nil {
@@ -20,7 +23,7 @@ func define(sc *scope, mod *module, name string, v value.Value) *scope {
 
 func defineMod(sc *scope, mod *module, name string, m *module) *scope {
 	if _, exists := sc.lookupMod(name); exists {
-		sc = newScope(sc)
+		sc = sc.child()
 	}
 	sc.mods[name] = m
 	if mod != nil {
@@ -52,14 +55,15 @@ func (t *thread) decl(d syntax.Decl, sc *scope, mod *module) (*scope, error) {
 		// a function: its closure sees sc as it is now (and later
 		// additions to this level, which cannot be its own name)
 		name := fb.Name
-		if _, exists := sc.lookup(name); exists {
-			sc = newScope(sc)
+		_, exists := sc.lookup(name)
+		if _, isOp := value.LookupBinOp(name); exists || isOp {
+			sc = sc.child()
 		}
 		f := t.funClosure(fb, rootEnv(sc))
 		return define(sc, mod, name, f), nil
 	case *syntax.TypeDecl:
 		if _, exists := sc.types[d.Name]; exists {
-			sc = newScope(sc)
+			sc = sc.child()
 		}
 		sc.types[d.Name] = d
 		if mod != nil {
@@ -75,7 +79,7 @@ func (t *thread) decl(d syntax.Decl, sc *scope, mod *module) (*scope, error) {
 		if err != nil {
 			return sc, err
 		}
-		sc = newScope(sc)
+		sc = sc.child()
 		openInto(sc, m)
 		if mod != nil {
 			for k, v := range m.vals {
@@ -94,7 +98,7 @@ func (t *thread) decl(d syntax.Decl, sc *scope, mod *module) (*scope, error) {
 		if err != nil {
 			return sc, err
 		}
-		sc = newScope(sc)
+		sc = sc.child()
 		openInto(sc, m)
 		return sc, nil
 	case *syntax.ModDecl:

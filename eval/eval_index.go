@@ -13,7 +13,28 @@ type dimIdx struct {
 	fix              bool
 	i                int64 // the position (fix)
 	start, n, stride int64 // the slice: n elements from start by stride
-	text             string
+	// as written, for messages: a:b:s with parts left out
+	a, b, s          int64
+	hasA, hasB, hasS bool
+}
+
+// String prints the index as written: 5, 2:7, ::-1.
+func (d dimIdx) String() string {
+	if d.fix {
+		return fmt.Sprint(d.i)
+	}
+	text := ""
+	if d.hasA {
+		text += fmt.Sprint(d.a)
+	}
+	text += ":"
+	if d.hasB {
+		text += fmt.Sprint(d.b)
+	}
+	if d.hasS {
+		text += ":" + fmt.Sprint(d.s)
+	}
+	return text
 }
 
 // evalIndices evaluates the indices of a[…] against the array's shape,
@@ -31,7 +52,7 @@ func (t *thread) evalIndices(idxs []*syntax.DimIndex, shape []int64, e *env, pos
 			if err != nil {
 				return nil, err
 			}
-			out[k] = dimIdx{fix: true, i: i, text: fmt.Sprint(i)}
+			out[k] = dimIdx{fix: true, i: i}
 			if i < 0 || i >= dim {
 				bad = true
 			}
@@ -65,17 +86,7 @@ func (t *thread) evalIndices(idxs []*syntax.DimIndex, shape []int64, e *env, pos
 				end = -1
 			}
 		}
-		text := ""
-		if hasStart {
-			text += fmt.Sprint(start)
-		}
-		text += ":"
-		if hasEnd {
-			text += fmt.Sprint(end)
-		}
-		if d.Stride != nil {
-			text += ":" + fmt.Sprint(stride)
-		}
+		written := dimIdx{a: start, b: end, s: stride, hasA: hasStart, hasB: hasEnd, hasS: d.Stride != nil}
 		var n int64
 		switch {
 		case stride > 0 && end > start:
@@ -98,12 +109,13 @@ func (t *thread) evalIndices(idxs []*syntax.DimIndex, shape []int64, e *env, pos
 		if n == 0 {
 			start = 0
 		}
-		out[k] = dimIdx{start: start, n: n, stride: stride, text: text}
+		written.start, written.n, written.stride = start, n, stride
+		out[k] = written
 	}
 	if bad || len(idxs) > len(shape) {
 		parts := make([]string, len(out))
 		for k, d := range out {
-			parts[k] = d.text
+			parts[k] = d.String()
 		}
 		return nil, t.errf(pos, "Index [%s] out of bounds for array of shape %s.", strings.Join(parts, ", "), value.ShapeString(shape))
 	}

@@ -327,6 +327,9 @@ func (t *thread) fastReduce(op value.Value, xs *value.Array, pos syntax.Pos) (va
 	if t.in.noFast {
 		return nil, false, nil
 	}
+	if xs.Kind == value.KTuple {
+		return t.fastReduceTuple(op, xs, pos)
+	}
 	if xs.Kind != value.KPrim || len(xs.Shape) != 1 {
 		return nil, false, nil
 	}
@@ -440,4 +443,87 @@ func (t *thread) fastHist(op value.Value, dest, is, vs *value.Array, pos syntax.
 	}
 	apps, ok := nativeHist(bop, dest, is, vs)
 	return dest, apps, ok, nil
+}
+
+// fastReduceTuple reduces an array of tuples of scalars (zip xs ys) with a
+// compiled operator on tuples, such as an arg-min.
+func (t *thread) fastReduceTuple(op value.Value, xs *value.Array, pos syntax.Pos) (value.Value, bool, error) {
+	comps := scalarComps(xs)
+	if comps == nil {
+		return nil, false, nil
+	}
+	m := len(comps)
+	k, ok := t.compileFn(op, []int{m, m})
+	if !ok || k.outT == nil || len(k.outRegs) != m {
+		return nil, false, nil
+	}
+	n := int(xs.Len())
+	base := t.live
+	readers := make([]func(int) value.Prim, m)
+	for i, c := range comps {
+		readers[i] = reader(c.T, c.Data)
+	}
+	frame := make([]value.Prim, k.nregs)
+	var st stats
+	cost := t.cost
+	d0, p1, pp := t.D, t.pk1, t.pkP
+	// combine a and b (m scalars each) into a
+	combine := func(a, b []value.Prim) {
+		for i := 0; i < m; i++ {
+			frame[k.params[0][i]], frame[k.params[1][i]] = a[i], b[i]
+		}
+		if cost {
+			t.D, t.pk1, t.pkP = 0, base, base
+		}
+		k.outT(frame)
+		if cost {
+			st.add(measure{D: t.D, S1: t.pk1 - base, SP: t.pkP - base})
+			t.live = base
+		}
+		for i, r := range k.outRegs {
+			a[i] = frame[r]
+		}
+	}
+	var result []value.Prim
+	err := runKernel(func() {
+		stack := make([][]value.Prim, 0, 64)
+		var sizes []int
+		for i := 0; i < n; i++ {
+			if err := t.tick(pos); err != nil {
+				panic(kpanic{err})
+			}
+			v := make([]value.Prim, m)
+			for c, rd := range readers {
+				v[c] = rd(i)
+			}
+			sz := 1
+			for len(stack) > 0 && sizes[len(sizes)-1] == sz {
+				top := stack[len(stack)-1]
+				combine(top, v)
+				v, sz = top, sz*2
+				stack, sizes = stack[:len(stack)-1], sizes[:len(sizes)-1]
+			}
+			stack, sizes = append(stack, v), append(sizes, sz)
+		}
+		for len(stack) > 1 {
+			a, b := stack[len(stack)-2], stack[len(stack)-1]
+			combine(a, b)
+			stack = stack[:len(stack)-1]
+		}
+		result = stack[0]
+	})
+	if cost {
+		t.D, t.pk1, t.pkP, t.live = d0, p1, pp, base
+	}
+	if err != nil {
+		return nil, true, err
+	}
+	r := make(value.Tuple, m)
+	for i, p := range result {
+		r[i] = p
+	}
+	if cost {
+		t.step2(base, int64(n), 1+lg(int64(n))*st.maxD, st.maxS1, (int64(n)+1)/2*st.maxSP, int64(m))
+	}
+	return r, true, nil
 }

@@ -10,8 +10,14 @@ import (
 // and compiled kernels) give exactly the values and costs of the general
 // tree-walking path.
 func TestKernelsAgree(t *testing.T) {
-	fast := newSession(t, true)
-	slow := newSession(t, true)
+	for _, cost := range []bool{true, false} {
+		kernelsAgree(t, cost)
+	}
+}
+
+func kernelsAgree(t *testing.T, cost bool) {
+	fast := newSession(t, cost)
+	slow := newSession(t, cost)
 	slow.in.noFast = true
 	decls := []string{
 		`def xs = map f64.i64 (iota 37)`,
@@ -58,6 +64,18 @@ func TestKernelsAgree(t *testing.T) {
 		`reduce_by_index (replicate 4 0.0) (+) 0.0 (map (\i -> i % 5) (iota 37)) xs`,
 		`map (\x -> x && true) [true, false]`,
 		`reduce (&&) true [true, false, true]`,
+		`reduce (+) 0 (map (\x -> x * 3) ys)`,
+		`reduce (+) 0.0 (map2 (*) xs xs)`,
+		`reduce (*) 1 (map2 (\a b -> a - b + 2) ys ys)`,
+		`reduce f64.max (-f64.inf) (map f64.sqrt xs)`,
+		`let z = 3 in reduce (+) 0 (map (\x -> x + z) (iota 10))`,
+		`reduce (+) 0 (map (+ 1) (iota 0))`,
+		`map (\x -> 2 * x - x * x + 0.5 * x > x - 1) xs`,
+		`map (\x -> f32.f64 x * 2f32 - f32.f64 x * f32.f64 x + 1f32 < 3f32) xs`,
+		`map2 (\a b -> (a + b) * (a - b) + 1.5 - a) xs xs`,
+		`reduce (\(a, i) (b, j) -> if a < b then (a, i) else (b, j)) (f64.inf, -1) (zip xs (iota 37))`,
+		`reduce (\(a, i) (b, j) -> if a >= b then (a, i) else (b, j)) (i32.lowest, -1) (zip ys (iota 41))`,
+		`reduce (\(a, b) (c, d) -> (a + c, b * d)) (0.0, 1.0) (zip xs xs)`,
 	}
 	for _, src := range exprs {
 		v1, c1, err1 := fast.run(src)

@@ -2,6 +2,9 @@ package eval
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"fut/eval/value"
@@ -21,18 +24,60 @@ type session struct {
 }
 
 func newSession(t testing.TB, cost bool) *session {
+	return newSessionImporting(t, cost, "")
+}
+
+// newSessionImporting is newSession where import "p" reads dir/p.fut
+// (relative to the importing file's directory); each file is parsed once,
+// so that the checker and the evaluator see the same nodes.
+func newSessionImporting(t testing.TB, cost bool, dir string) *session {
 	t.Helper()
 	fset := syntax.NewFileSet()
+	parsed := map[string]*syntax.Program{}
+	load := func(fromFile, path string) (*syntax.Program, error) {
+		base := dir
+		if fromFile != "" && !strings.HasPrefix(fromFile, "<") && strings.Contains(fromFile, "/") {
+			base = filepath.Dir(fromFile)
+		}
+		full := filepath.Clean(filepath.Join(base, path) + ".fut")
+		if p, ok := parsed[full]; ok {
+			return p, nil
+		}
+		src, err := os.ReadFile(full)
+		if err != nil {
+			return nil, err
+		}
+		p, err := syntax.ParseFile(fset, full, src)
+		if err != nil {
+			return nil, err
+		}
+		parsed[full] = p
+		return p, nil
+	}
 	specs, err := syntax.ParseSpecs(fset, "intrinsics.fut", prelude.Intrinsics())
 	if err != nil {
 		t.Fatalf("parsing intrinsics: %v", err)
 	}
-	in := New(fset, nil, Options{Cost: cost})
+	opts := Options{Cost: cost}
+	if dir != "" {
+		opts.Import = func(pos syntax.Pos, path string) (*syntax.Program, error) {
+			from := ""
+			if f := fset.File(pos); f != nil {
+				from = f.Name
+			}
+			return load(from, path)
+		}
+	}
+	in := New(fset, nil, opts)
 	if err := in.LoadIntrinsics(specs); err != nil {
 		t.Logf("LoadIntrinsics: %v", err)
 	}
 	s := &session{t: t, fset: fset, in: in}
-	chk := types.NewChecker(fset, nil)
+	var imp types.Importer
+	if dir != "" {
+		imp = load
+	}
+	chk := types.NewChecker(fset, imp)
 	checkOK := true
 	if err := chk.LoadIntrinsics(specs); err != nil {
 		t.Logf("checker LoadIntrinsics: %v", err)

@@ -11,6 +11,14 @@
 // limits) lives in a thread, never in globals; an Interp's top-level
 // environment only grows (later declarations shadow earlier ones, and
 // closures keep what they saw).
+//
+// Layout: eval_*.go walk the tree (expressions, patterns, indexing,
+// loops, declarations); apply.go holds the function values; soacs.go and
+// intrinsics*.go the built-ins of prelude/intrinsics.fut; thread.go the
+// cost accounting (see its comment); fast.go, native.go and kernel*.go
+// make SOACs over primitive arrays fast (typed loops for built-in
+// operators, functions of scalars compiled to closures) while charging
+// exactly what the tree walker charges; ad.go is jvp/vjp on dual numbers.
 package eval
 
 import (
@@ -173,6 +181,9 @@ func (in *Interp) EvalDecls(ctx context.Context, decls []syntax.Decl) error {
 	t := in.newThread(ctx)
 	var err error
 	defer t.recoverPanic(&err)
+	// each batch of declarations (a file, a REPL entry) starts a new
+	// level, so that what ran before never sees later names
+	in.top = in.top.child()
 	for _, d := range decls {
 		if in.top, err = t.decl(d, in.top, nil); err != nil {
 			return err
@@ -235,5 +246,5 @@ var ErrInterrupted = errors.New("interrupted")
 // data read from a file).
 func (in *Interp) Bind(name string, v value.Value) {
 	freeze(v)
-	in.top = define(in.top, nil, name, v)
+	in.top = define(in.top.child(), nil, name, v)
 }

@@ -269,11 +269,7 @@ func intrUnzip(t *thread, pos syntax.Pos, args []value.Value) (value.Value, erro
 	}
 	out := make(value.Tuple, len(a.Fields))
 	for i, f := range a.Fields {
-		if len(a.Shape) == len(f.Shape) && len(a.Shape) == 1 {
-			out[i] = f
-		} else {
-			out[i] = f
-		}
+		out[i] = f
 	}
 	return out, nil
 }

@@ -46,7 +46,13 @@ func (kc *kcomp) binary(x *syntax.Binary, sc *kscope, e *env) (knode, bool) {
 		}, true
 	}
 	if fn := typedOp(op, lt); fn != nil && lt == rt && lt != value.NoPrim {
-		n := kc.fastOperands(fn, lo, ro)
+		var n knode
+		if !t.cost {
+			n = typedInline(op, lt, l, r, lo, ro)
+		}
+		if n == nil {
+			n = kc.fastOperands(fn, lo, ro)
+		}
 		if n == nil {
 			n = kc.nodeOperands(fn, l, r, lo, ro)
 		}

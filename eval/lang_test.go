@@ -97,6 +97,23 @@ func TestLanguage(t *testing.T) {
 		{"let xs = [3, 1, 2] in xs :> [3]i32", "[3i32, 1i32, 2i32]"},
 		{"scatter_2d (replicate 2 (replicate 2 0)) [(0, 1), (1, 0)] [5, 6]", "[[0i32, 5i32], [6i32, 0i32]]"},
 		{"[(1, 2.0), (3, 4.0)][1]", "(3i32, 4.0f64)"},
+		{"reduce_by_index_2d (replicate 2 (replicate 2 0)) (+) 0 [(0, 0), (1, 1), (0, 0), (5, 0)] [1, 2, 3, 4]", "[[4i32, 0i32], [0i32, 2i32]]"},
+		{"scatter_3d (replicate 2 (replicate 1 (replicate 2 0))) [(1, 0, 1), (0, 0, 0)] [7, 8]", "[[[8i32, 0i32]], [[0i32, 7i32]]]"},
+		{"hist i32.max 0 2 [1, 1, 0] [5, 9, 3]", "[3i32, 9i32]"},
+		{"map_stream_per (\\_ xs -> map (* 2) xs) [1, 2, 3]", "[2i32, 4i32, 6i32]"},
+		{"reduce_stream_per (+) (\\_ xs -> length xs) [1, 2, 3]", "3i64"},
+		{"reduce_comm (+) 0 [1, 2, 3]", "6i32"},
+		{"scan (\\(a, b) (c, d) -> (a + c, b * d)) (0, 1) (zip [1, 2, 3] [2, 3, 4])", "[(1i32, 2i32), (3i32, 6i32), (6i32, 24i32)]"},
+		{"filter (\\(a, _) -> a > 1) (zip [1, 2, 3] [true, false, true])", "[(2i32, false), (3i32, true)]"},
+		{"map (\\r -> r.a) [{a = 1, b = 2}]", "[1i32]"},
+		{"let xs = [#foo 1, #bar] : [](#foo i32 | #bar) in map (\\x -> match x case #foo n -> n case #bar -> 0) xs", "[1i32, 0i32]"},
+		{"(zip [1, 2] [3, 4])[1:]", "[(2i32, 4i32)]"},
+		{"f16.sqrt 2f16", "1.414f16"},
+		{"[] : [0]f32", "empty([0]f32)"},
+		{"concat [] [1i64]", "[1i64]"},
+		{"i64.clz 1", "63i32"},
+		{"u32.mul_hi 4294967295 2", "1u32"},
+		{"f32.from_bits 0x3f800000", "1.0f32"},
 		{"zip3 [1] [2] [3]", "[(1i32, 2i32, 3i32)]"},
 		{"replicate 2 (1, [3])", "[(1i32, [3i32]), (1i32, [3i32])]"},
 		{"map (\\(a, b) -> a + b) (zip [1, 2] [3, 4])", "[4i32, 6i32]"},
@@ -117,6 +134,22 @@ func TestLanguage(t *testing.T) {
 	for _, c := range cases {
 		if got := s.val(c.src); got != c.want {
 			t.Errorf("%s = %s, want %s", c.src, got, c.want)
+		}
+	}
+}
+
+// TestLexicalScope checks that later declarations never change what
+// earlier code means.
+func TestLexicalScope(t *testing.T) {
+	s := newSession(t, false)
+	for _, d := range []string{`def f (x: i32) = x + 1`, `def g (x: i32) = f x * 10`, `def f (x: i32) = x - 1`, `def (+) (a: i32) (b: i32) = a * b`} {
+		if _, _, err := s.run(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for src, want := range map[string]string{"g 2": "30i32", "f 2": "1i32", "2 + 5": "10i32"} {
+		if got := s.val(src); got != want {
+			t.Errorf("%s = %s, want %s", src, got, want)
 		}
 	}
 }

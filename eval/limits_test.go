@@ -57,7 +57,9 @@ func TestHooks(t *testing.T) {
 	var traced []string
 	var stops int
 	opts := s.in.Options()
-	opts.Trace = func(pos syntax.Pos, v Value) { traced = append(traced, s.fset.Position(pos).String()+" "+valueString(v)) }
+	opts.Trace = func(pos syntax.Pos, v Value) {
+		traced = append(traced, s.fset.Position(pos).String()+" "+valueString(v))
+	}
 	opts.Break = func(b BreakInfo) {
 		stops++
 		if len(b.Locals) == 0 {

@@ -97,10 +97,15 @@ func (t *thread) instance(f func() error) (measure, error) {
 // tick checks for cancellation every so often.
 func (t *thread) tick(pos syntax.Pos) error {
 	t.ticks++
-	if t.ticks&1023 == 0 {
-		if err := t.ctx.Err(); err != nil {
-			return &RuntimeError{Pos: pos, Msg: "interrupted", Err: ErrInterrupted, Stack: append([]Frame(nil), t.stack...)}
-		}
+	if t.ticks&1023 != 0 {
+		return nil
+	}
+	return t.checkCancel(pos)
+}
+
+func (t *thread) checkCancel(pos syntax.Pos) error {
+	if err := t.ctx.Err(); err != nil {
+		return &RuntimeError{Pos: pos, Msg: "interrupted", Err: ErrInterrupted, Stack: append([]Frame(nil), t.stack...)}
 	}
 	return nil
 }

@@ -63,24 +63,68 @@ type sessionGlobals struct{ s *Session }
 
 func (g sessionGlobals) Value(name string) (value.Value, bool) { return g.s.ev.Lookup(name) }
 
+// Fun finds the definition that a top-level name refers to now: among the
+// top-level definitions of the loaded files and of the REPL entries (the
+// checker's Defs), the one parsed last, which is the one in scope.
 func (g sessionGlobals) Fun(name string) (*syntax.FunBind, bool) {
-	g.s.mu.Lock()
-	defer g.s.mu.Unlock()
 	var found *syntax.FunBind
+	consider := func(fb *syntax.FunBind) {
+		if fb.Name == name && (found == nil || fb.Pos() > found.Pos()) {
+			found = fb
+		}
+	}
+	g.s.mu.Lock()
 	for path, prog := range g.s.imported {
 		if strings.HasPrefix(path, "/prelude/") {
 			continue
 		}
 		for _, d := range prog.Decls {
-			if vd, ok := d.(*syntax.ValDecl); ok && vd.Fun.Name == name {
-				// The last definition in the last loaded file wins.
-				if found == nil || path == g.s.lastLoad {
-					found = vd.Fun
-				}
+			if vd, ok := d.(*syntax.ValDecl); ok {
+				consider(vd.Fun)
 			}
 		}
 	}
+	g.s.mu.Unlock()
+	var prelude []*syntax.FunBind
+	for fb := range g.s.checker.Info().Defs {
+		if fb.Name != name {
+			continue
+		}
+		if g.topLevel(fb, "<repl") {
+			consider(fb)
+		} else if g.topLevel(fb, "/prelude/") {
+			prelude = append(prelude, fb)
+		}
+	}
+	// The prelude's own top-level functions (head, tabulate, flip, …),
+	// when nothing else has the name: the lowerer inlines their bodies.
+	for _, fb := range prelude {
+		if found == nil || (isPrelude(g.s.Fset, found) && fb.Pos() > found.Pos()) {
+			found = fb
+		}
+	}
 	return found, found != nil
+}
+
+func isPrelude(fset *syntax.FileSet, fb *syntax.FunBind) bool {
+	f := fset.File(fb.Pos())
+	return f != nil && strings.HasPrefix(f.Name, "/prelude/")
+}
+
+// topLevel reports whether fb is a top-level declaration (not a local
+// function, nor a module's member) of a file whose name has the prefix:
+// it starts a line with def, let or entry.
+func (g sessionGlobals) topLevel(fb *syntax.FunBind, prefix string) bool {
+	f := g.s.Fset.File(fb.Pos())
+	if f == nil || !strings.HasPrefix(f.Name, prefix) {
+		return false
+	}
+	off := f.Offset(fb.Pos())
+	if off < 0 || off > len(f.Src) || (off > 0 && f.Src[off-1] != '\n') {
+		return false
+	}
+	rest := string(f.Src[off:])
+	return strings.HasPrefix(rest, "def ") || strings.HasPrefix(rest, "let ") || strings.HasPrefix(rest, "entry ")
 }
 
 // LowerEntryIR lowers the entry point (or top-level function) name applied

@@ -106,6 +106,7 @@ func (s *Session) loadPrelude() error {
 			return err
 		}
 	}
+	s.ev.MarkPrelude()
 	return nil
 }
 

@@ -160,7 +160,7 @@ func TestTerminal(t *testing.T) {
 
 	// Colours: the prompt is green, an error red.
 	s.typeLine("nosuchname")
-	s.waitFor("the error", func(scr string) bool { return strings.Contains(scr, "unknown name") })
+	s.waitFor("the error", func(scr string) bool { return strings.Contains(strings.ToLower(scr), "unknown name") })
 	colored := s.screen(true)
 	if !regexp.MustCompile(`\x1b\[[0-9;]*32m[^\n]*fut>`).MatchString(colored) {
 		t.Errorf("no green prompt in the captured pane:\n%q", colored)

@@ -12,12 +12,13 @@ import (
 
 // cmdBench times the datasets of every program's test blocks.
 func cmdBench(args []string) int {
-	const use = "bench [--backend NAME] [--runs N] [--timeout SECONDS] [--json FILE] PATH..."
+	const use = "bench [--backend NAME] [--runs N] [--timeout SECONDS] [--max-memory SIZE] [--json FILE] PATH..."
 	fs := newFlagSet("bench", use)
 	backend := fs.String("backend", "interp", "where to run: interp")
 	runs := fs.Int("runs", 10, "timed runs per dataset, after one warm-up")
 	timeout := fs.Float64("timeout", 0, "seconds each program may run (0: no limit)")
 	jsonFile := fs.String("json", "", "write the runtimes in futhark bench's JSON layout to this file")
+	maxMem := memoryFlag(fs)
 	paths, err := parseInterspersed(fs, args)
 	if err != nil {
 		return flagError("bench", use, err)
@@ -42,7 +43,7 @@ func cmdBench(args []string) int {
 		if ctx.Err() != nil {
 			break
 		}
-		r := testrun.BenchFile(ctx, f, testrun.BenchOptions{Runs: *runs, Timeout: secs(*timeout), SkipCompiled: *backend == "interp"})
+		r := testrun.BenchFile(ctx, f, testrun.BenchOptions{Runs: *runs, Timeout: secs(*timeout), MaxMemory: maxMem.n, SkipCompiled: *backend == "interp"})
 		results = append(results, r)
 		if r.Err != "" {
 			fmt.Printf("%s: %s\n", f, oneLine(r.Err))

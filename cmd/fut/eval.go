@@ -28,11 +28,13 @@ type evalJSON struct {
 // cmdEval evaluates expressions, optionally with a file's definitions in
 // scope, and prints each value (and its cost).
 func cmdEval(args []string) int {
-	const use = "eval [-f FILE] [--cost] [--json] EXPR..."
+	const use = "eval [-f FILE] [--cost] [--json] [--timeout D] [--max-memory SIZE] EXPR..."
 	fs := newFlagSet("eval", use)
 	file := fs.String("f", "", "a file whose definitions are in scope")
 	withCost := fs.Bool("cost", false, "print work, depth and space after each value")
 	asJSON := fs.Bool("json", false, "print one JSON object per expression")
+	timeout := fs.Duration("timeout", 0, "stop after this long in all (e.g. 10s)")
+	maxMem := memoryFlag(fs)
 	exprs, err := parseInterspersed(fs, args)
 	if err != nil {
 		return flagError("eval", use, err)
@@ -40,13 +42,18 @@ func cmdEval(args []string) int {
 	if len(exprs) == 0 {
 		return flagError("eval", use, fmt.Errorf("no expression given"))
 	}
-	s, err := interp.NewSession(interp.Options{Cost: *withCost || *asJSON})
+	s, err := interp.NewSession(interp.Options{Cost: *withCost || *asJSON, MaxMemory: maxMem.n})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "fut:", err)
 		return 3
 	}
 	ctx, stop := interruptible(context.Background())
 	defer stop()
+	if *timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, *timeout)
+		defer cancel()
+	}
 	if *file != "" {
 		if err := s.LoadFile(ctx, *file); err != nil {
 			fmt.Fprintln(os.Stderr, s.FormatError(err))
@@ -57,6 +64,9 @@ func cmdEval(args []string) int {
 	enc := json.NewEncoder(os.Stdout)
 	for _, src := range exprs {
 		r, err := s.EvalExpr(ctx, src)
+		if err != nil && ctx.Err() == context.DeadlineExceeded {
+			err = fmt.Errorf("%s: timed out (--timeout %s)", src, *timeout)
+		}
 		if *asJSON {
 			out := evalJSON{Expr: src}
 			if err != nil {

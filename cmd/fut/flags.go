@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"fut/interp"
 )
 
 // parseInterspersed parses flags that may come before, between or after
@@ -44,4 +46,26 @@ func flagError(cmd, usage string, err error) int {
 	}
 	fmt.Fprintf(os.Stderr, "fut %s: %v\nusage: fut %s\n", cmd, err, usage)
 	return 2
+}
+
+// memFlag is --max-memory: the most bytes any one allocation of the
+// program may take (512M, 8G, …); 0 leaves the session's default, half
+// of the machine's memory.
+type memFlag struct{ n int64 }
+
+func (m *memFlag) String() string { return fmt.Sprint(m.n) }
+
+func (m *memFlag) Set(s string) error {
+	n, ok := interp.ParseBytes(s)
+	if !ok {
+		return fmt.Errorf("not a size: %q (write e.g. 512M or 8G)", s)
+	}
+	m.n = n
+	return nil
+}
+
+func memoryFlag(fs *flag.FlagSet) *memFlag {
+	m := &memFlag{}
+	fs.Var(m, "max-memory", "the most memory one allocation may take (e.g. 512M, 8G; default half the machine's)")
+	return m
 }

@@ -12,9 +12,10 @@ import (
 // cmdRepl is `fut`, `fut FILE` and `fut repl [FILE]`: the interactive
 // session, with FILE loaded first.
 func cmdRepl(args []string) int {
-	const usage = "repl [FILE]"
+	const usage = "repl [--no-color] [--max-memory SIZE] [FILE]"
 	fs := newFlagSet("repl", usage)
 	noColor := fs.Bool("no-color", false, "no colours")
+	maxMem := memoryFlag(fs)
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return flagError("repl", usage, err)
@@ -30,7 +31,7 @@ func cmdRepl(args []string) int {
 	if cfg.Terminal {
 		cfg.Banner = "fut " + version + ": the Futhark language, with costs. Type :help for commands."
 	}
-	sess, err := interp.NewSession(interp.Options{Cost: true})
+	sess, err := interp.NewSession(interp.Options{Cost: true, MaxMemory: maxMem.n})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "fut:", err)
 		return 1

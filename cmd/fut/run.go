@@ -15,11 +15,21 @@ import (
 // cmdRun runs an entry point of a program on arguments read from stdin,
 // and prints its results one per line.
 func cmdRun(args []string) int {
-	const use = "run FILE [-e ENTRY] [-b] [--timeout S]"
+	ctx, stop := interruptible(context.Background())
+	defer stop()
+	return runMain(ctx, args, os.Stdin, os.Stdout, os.Stderr)
+}
+
+// runMain is fut run with its streams given: every error is one line on
+// stderr (a run-time error adds its backtrace below) and a non-zero
+// status.
+func runMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	const use = "run FILE [-e ENTRY] [-b] [--timeout D] [--max-memory SIZE]"
 	fs := newFlagSet("run", use)
 	entry := fs.String("e", "main", "the entry point to run")
 	binary := fs.Bool("b", false, "print the results in the binary data format")
 	timeout := fs.Duration("timeout", 0, "stop the run after this long (e.g. 10s)")
+	maxMem := memoryFlag(fs)
 	files, err := parseInterspersed(fs, args)
 	if err != nil {
 		return flagError("run", use, err)
@@ -28,61 +38,58 @@ func cmdRun(args []string) int {
 		return flagError("run", use, fmt.Errorf("give exactly one file"))
 	}
 	file := files[0]
-	s, err := interp.NewSession(interp.Options{})
+	s, err := interp.NewSession(interp.Options{MaxMemory: maxMem.n})
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "fut:", err)
+		fmt.Fprintln(stderr, "fut:", err)
 		return 3
 	}
-	ctx, stop := interruptible(context.Background())
-	defer stop()
 	if *timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, *timeout)
 		defer cancel()
 	}
+	start := time.Now()
+	timedOut := func(err error) bool {
+		if ctx.Err() != context.DeadlineExceeded {
+			return false
+		}
+		fmt.Fprintf(stderr, "%s: timed out after %s (--timeout %s)\n", file, time.Since(start).Round(time.Millisecond), *timeout)
+		return true
+	}
 	if err := s.LoadFile(ctx, file); err != nil {
-		fmt.Fprintln(os.Stderr, s.FormatError(err))
+		if !timedOut(err) {
+			fmt.Fprintln(stderr, s.FormatError(err))
+		}
 		return 1
 	}
 	params, _, ok := s.EntryPoint(*entry)
 	if !ok {
-		fmt.Fprintf(os.Stderr, "%s: no entry point %q\n", file, *entry)
+		fmt.Fprintf(stderr, "%s: no entry point %q\n", file, *entry)
 		return 1
 	}
-	input, err := io.ReadAll(os.Stdin)
+	input, err := io.ReadAll(stdin)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "fut: reading stdin:", err)
+		fmt.Fprintln(stderr, "fut: reading stdin:", err)
 		return 1
 	}
-	want := make([]value.PrimType, len(params))
-	for i, p := range params {
-		want[i] = interp.ElemPrim(p)
-	}
-	vals, err := value.ReadTyped(input, want)
+	vals, err := readArgs(input, *entry, params)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "<stdin>:%v (argument %d of %s)\n", err, len(vals)+1, *entry)
+		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	if len(vals) != len(params) {
-		fmt.Fprintf(os.Stderr, "%s: entry point %s takes %d arguments, but %d were given on stdin\n", file, *entry, len(params), len(vals))
-		return 1
-	}
-	start := time.Now()
 	out, _, err := s.CallEntry(ctx, *entry, vals)
 	if err != nil {
-		if ctx.Err() == context.DeadlineExceeded {
-			fmt.Fprintf(os.Stderr, "%s: timed out after %s\n", file, time.Since(start).Round(time.Millisecond))
-			return 1
+		if !timedOut(err) {
+			fmt.Fprintln(stderr, s.FormatError(err))
 		}
-		fmt.Fprintln(os.Stderr, s.FormatError(err))
 		return 1
 	}
-	w := bufio.NewWriter(os.Stdout)
+	w := bufio.NewWriter(stdout)
 	defer w.Flush()
 	for _, v := range out {
 		if *binary {
 			if err := value.WriteBinary(w, v); err != nil {
-				fmt.Fprintln(os.Stderr, "fut:", err)
+				fmt.Fprintln(stderr, "fut:", err)
 				return 1
 			}
 			continue

@@ -11,12 +11,13 @@ import (
 
 // cmdTest runs the test blocks of every .fut file under the given paths.
 func cmdTest(args []string) int {
-	const use = "test [--backend NAME] [--timeout SECONDS] [--json FILE] PATH..."
+	const use = "test [--backend NAME] [--timeout SECONDS] [--max-memory SIZE] [--json FILE] PATH..."
 	fs := newFlagSet("test", use)
 	backend := fs.String("backend", "interp", "where to run: interp")
 	timeout := fs.Float64("timeout", 0, "seconds each program may run (0: no limit)")
 	jsonFile := fs.String("json", "", "write the results as JSON to this file")
 	verbose := fs.Bool("v", false, "print every program as it is run")
+	maxMem := memoryFlag(fs)
 	paths, err := parseInterspersed(fs, args)
 	if err != nil {
 		return flagError("test", use, err)
@@ -35,7 +36,7 @@ func cmdTest(args []string) int {
 	}
 	ctx, stop := interruptible(context.Background())
 	defer stop()
-	opts := testrun.Options{Timeout: secs(*timeout)}
+	opts := testrun.Options{Timeout: secs(*timeout), MaxMemory: maxMem.n}
 	var results []*testrun.Result
 	var passed, failed, skipped int
 	for _, f := range files {

@@ -491,7 +491,7 @@ func Concat(as []*Array) (*Array, error) {
 	a0 := as[0]
 	var n int64
 	for _, a := range as {
-		if a.Kind != a0.Kind || !sameShape(a.Shape[1:], a0.Shape[1:]) || len(a.Fields) != len(a0.Fields) {
+		if a.Kind != a0.Kind || a.T != a0.T || !sameShape(a.Shape[1:], a0.Shape[1:]) || len(a.Fields) != len(a0.Fields) {
 			return nil, fmt.Errorf("cannot concatenate arrays of shape %s and %s", ShapeString(a0.FullShape()), ShapeString(a.FullShape()))
 		}
 		n += a.Shape[0]

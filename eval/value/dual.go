@@ -72,8 +72,11 @@ func DualBinary(op BinOp, a, b Value) (Value, error) {
 	case OpPow:
 		if t.IsFloat() {
 			x, y := pa.Float(), pb.Float()
-			v := y * math.Pow(x, y-1) * dx.Float()
-			if dy.Float() != 0 {
+			v := 0.0
+			if y != 0 && dx.Float() != 0 {
+				v = y * math.Pow(x, y-1) * dx.Float()
+			}
+			if dy.Float() != 0 && x != 0 {
 				v += math.Pow(x, y) * math.Log(x) * dy.Float()
 			}
 			d = MkFloat(t, v)

@@ -44,8 +44,10 @@ type Conv struct {
 // Call is a math function on floats: sqrt exp exp2 log log2 log10 sin cos
 // tan asin acos atan sinh cosh tanh asinh acosh atanh atan2 pow hypot
 // floor ceil trunc round (half to even) fma cbrt erf erfc lgamma gamma
-// copysign isnan isinf (bool), to_bits (unsigned of the same width),
-// from_bits (Res gives the float type), mul_hi and mad_hi on integers.
+// copysign log1p expm1 exp10 rsqrt sinpi cospi tanpi asinpi acospi atanpi
+// atan2pi nextafter fmin fmax fmod fabs mad, isnan isinf (bool), to_bits
+// (unsigned of the same width), from_bits (Res gives the float type), and
+// mul_hi on integers.
 type Call struct {
 	Fn   string
 	Args []Exp
@@ -231,3 +233,12 @@ func BinLambda(op string, t Type) Lambda {
 	x, y := Var{"op_x", t}, Var{"op_y", t}
 	return Lambda{X: []Var{x}, Y: []Var{y}, Res: []Exp{Bin(op, x, y)}}
 }
+
+// NewVar is Var{name, t}.
+func NewVar(name string, t Type) Var { return Var{Name: name, T: t} }
+
+// Cv is the conversion of x to t.
+func Cv(t Type, x Exp) Conv { return Conv{To: t, X: x} }
+
+// Sel is c ? t : f.
+func Sel(c, t, f Exp) Select { return Select{C: c, T: t, F: f} }

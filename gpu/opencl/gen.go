@@ -291,6 +291,9 @@ func (g *gen) conv(e kernel.Conv) string {
 		return fmt.Sprintf("((%s)(%s ? 1 : 0))", ctype(to), x)
 	case from.IsFloat() && to.IsInt():
 		return fmt.Sprintf("f2i_%s_%s(%s)", from, to, x)
+	case from.IsSigned() && to.IsUnsigned():
+		// Futhark zero-extends unless both types are signed
+		return fmt.Sprintf("((%s)(%s)%s)", ctype(to), utype(from), x)
 	}
 	return fmt.Sprintf("((%s)%s)", ctype(to), x)
 }
@@ -300,6 +303,9 @@ var mathFns = map[string]int{
 	"asin": 1, "acos": 1, "atan": 1, "sinh": 1, "cosh": 1, "tanh": 1, "asinh": 1, "acosh": 1,
 	"atanh": 1, "atan2": 2, "pow": 2, "hypot": 2, "floor": 1, "ceil": 1, "trunc": 1, "round": 1,
 	"fma": 3, "cbrt": 1, "erf": 1, "erfc": 1, "lgamma": 1, "gamma": 1, "copysign": 2,
+	"log1p": 1, "expm1": 1, "exp10": 1, "rsqrt": 1, "sinpi": 1, "cospi": 1, "tanpi": 1,
+	"asinpi": 1, "acospi": 1, "atanpi": 1, "atan2pi": 2, "nextafter": 2, "fmin": 2, "fmax": 2,
+	"fmod": 2, "fabs": 1, "mad": 3,
 }
 
 func (g *gen) call(e kernel.Call) string {

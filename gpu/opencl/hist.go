@@ -2,6 +2,7 @@ package opencl
 
 import (
 	"fmt"
+	"strings"
 
 	"fut/gpu/kernel"
 )
@@ -9,6 +10,15 @@ import (
 // atomicUpdate returns the C statement that atomically combines v into
 // dest[b] for the histogram's operator, or "" when no atomic exists.
 func (g *gen) atomicUpdate(h *kernel.Hist, dst, v string) string {
+	return g.atomicIn("__global", h, dst, v)
+}
+
+// atomicIn is atomicUpdate in the address space space.
+func (g *gen) atomicIn(space string, h *kernel.Hist, dst, v string) string {
+	return strings.ReplaceAll(g.atomicRaw(h, dst, v), "SPACE", space)
+}
+
+func (g *gen) atomicRaw(h *kernel.Hist, dst, v string) string {
 	t := h.Dest.T
 	ptr := fmt.Sprintf("&%s", dst)
 	i64 := g.caps.Int64Atomics
@@ -16,27 +26,27 @@ func (g *gen) atomicUpdate(h *kernel.Hist, dst, v string) string {
 	case "+":
 		switch t {
 		case kernel.I32, kernel.U32:
-			return fmt.Sprintf("atomic_add((volatile __global %s *)%s, %s);", ctype(t), ptr, v)
+			return fmt.Sprintf("atomic_add((volatile SPACE %s *)%s, %s);", ctype(t), ptr, v)
 		case kernel.I64, kernel.U64:
 			if i64 {
-				return fmt.Sprintf("atom_add((volatile __global %s *)%s, %s);", ctype(t), ptr, v)
+				return fmt.Sprintf("atom_add((volatile SPACE %s *)%s, %s);", ctype(t), ptr, v)
 			}
 		case kernel.F32:
-			return fmt.Sprintf(`{ volatile __global uint *p = (volatile __global uint *)%s; uint o = *p, w;
+			return fmt.Sprintf(`{ volatile SPACE uint *p = (volatile SPACE uint *)%s; uint o = *p, w;
   for (;;) { w = as_uint(as_float(o) + %s); uint q = atomic_cmpxchg(p, o, w); if (q == o) break; o = q; } }`, ptr, v)
 		case kernel.F64:
 			if i64 {
-				return fmt.Sprintf(`{ volatile __global ulong *p = (volatile __global ulong *)%s; ulong o = *p, w;
+				return fmt.Sprintf(`{ volatile SPACE ulong *p = (volatile SPACE ulong *)%s; ulong o = *p, w;
   for (;;) { w = as_ulong(as_double(o) + %s); ulong q = atom_cmpxchg(p, o, w); if (q == o) break; o = q; } }`, ptr, v)
 			}
 		}
 	case "min", "max":
 		switch t {
 		case kernel.I32, kernel.U32:
-			return fmt.Sprintf("atomic_%s((volatile __global %s *)%s, %s);", h.OpName, ctype(t), ptr, v)
+			return fmt.Sprintf("atomic_%s((volatile SPACE %s *)%s, %s);", h.OpName, ctype(t), ptr, v)
 		case kernel.I64, kernel.U64:
 			if i64 {
-				return fmt.Sprintf("atom_%s((volatile __global %s *)%s, %s);", h.OpName, ctype(t), ptr, v)
+				return fmt.Sprintf("atom_%s((volatile SPACE %s *)%s, %s);", h.OpName, ctype(t), ptr, v)
 			}
 		}
 	}
@@ -69,6 +79,33 @@ func (g *gen) genHist(p *Program, h *kernel.Hist) {
 		g.line("long b = %s;", b)
 		g.line("%s v = %s;", ctype(t), v)
 		g.line("if (b >= 0 && b < %s) %s", bins, upd)
+		g.end()
+
+		// The same with a histogram per work group in local memory, merged
+		// into dest with global atomics (for few bins).
+		g.header(p, "_histl", []string{"histlocal", "groups"}, []string{fmt.Sprintf("__local %s *lh", btype(t)), "long groups"})
+		g.groupVars()
+		n = g.long("n", h.N)
+		bins = g.long("bins", h.Dest.Shape[0])
+		ne := g.declare("z", []kernel.Type{t}, []kernel.Exp{h.Neutral})
+		g.line("for (long b = lid; b < %s; b += L) lh[b] = %s;", bins, ne[0])
+		g.line("barrier(CLK_LOCAL_MEM_FENCE);")
+		g.line("for (long j = grp * L + lid; j < %s; j += groups * L) {", n)
+		g.indent++
+		g.line("long %s = j;", g.name(h.I.Name))
+		g.stmts(h.Body)
+		b, v = g.exp(h.Bin), g.exp(h.Val)
+		g.flushPre()
+		g.line("long b = %s;", b)
+		g.line("%s v = %s;", ctype(t), v)
+		g.line("if (b >= 0 && b < %s) %s", bins, g.atomicIn("__local", h, "lh[b]", "v"))
+		g.indent--
+		g.line("}")
+		g.line("barrier(CLK_LOCAL_MEM_FENCE);")
+		g.line("for (long b = lid; b < %s; b += L) {", bins)
+		g.line("  %s v = lh[b];", ctype(t))
+		g.line("  %s", upd)
+		g.line("}")
 		g.end()
 		return
 	}

@@ -28,6 +28,8 @@ type Program struct {
 	Kernel  *kernel.Kernel
 	Entries []Entry
 	Atomic  bool // Hist only: the single-kernel atomic version
+	// LookBack (Scan only): Entries[3] is the single-pass scan "_scanlb".
+	LookBack bool
 }
 
 // Entry is one OpenCL kernel of a program. Extra lists its arguments after
@@ -43,6 +45,9 @@ type Entry struct {
 
 // Generate produces the OpenCL C of k.
 func Generate(k *kernel.Kernel, caps Caps) (*Program, error) {
+	if err := kernel.Verify(k); err != nil {
+		return nil, fmt.Errorf("opencl: %w", err)
+	}
 	g := newGen(k, caps)
 	p := &Program{Kernel: k}
 	g.b.WriteString(prelude(caps))

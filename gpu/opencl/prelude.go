@@ -77,6 +77,8 @@ func utype(t kernel.Type) string {
 // prelude is the helper code every program starts with.
 func prelude(caps Caps) string {
 	var b strings.Builder
+	// a*b+c must round twice, as in the reference evaluator
+	b.WriteString("#pragma OPENCL FP_CONTRACT OFF\n")
 	if caps.F64 {
 		b.WriteString("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n")
 	}

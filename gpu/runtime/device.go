@@ -32,6 +32,12 @@ type Config struct {
 	NoCache   bool   // no disk cache
 	GroupSize int    // work-group size (a power of two); 0 = 256
 	Options   string // extra OpenCL build options
+	// GroupsPerCU is how many work groups per compute unit reductions,
+	// scans and histograms aim for (0 = 8).
+	GroupsPerCU int
+	// ScanLookBack chooses single-pass scans (where the scan allows
+	// them): 0 on GPUs only, 1 always, -1 never.
+	ScanLookBack int
 }
 
 // ParseFlags takes --device NAME, --cache-dir DIR and --no-cache (also in

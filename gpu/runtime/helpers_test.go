@@ -1,9 +1,12 @@
 package runtime
 
 import (
+	"os"
+	"strconv"
 	"testing"
 
 	. "fut/gpu/kernel"
+	"fut/gpu/opencl"
 )
 
 var testDev *Device
@@ -14,7 +17,20 @@ func device(t testing.TB) *Device {
 	if testDev != nil {
 		return testDev
 	}
-	d, err := Open(Config{NoCache: true})
+	cfg := Config{NoCache: true}
+	if g, err := strconv.Atoi(os.Getenv("FUT_GROUPS_PER_CU")); err == nil {
+		cfg.GroupsPerCU = g
+	}
+	if g, err := strconv.Atoi(os.Getenv("FUT_GROUP_SIZE")); err == nil {
+		cfg.GroupSize = g
+	}
+	if k, err := strconv.Atoi(os.Getenv("FUT_SCAN_LOOKBACK")); err == nil {
+		cfg.ScanLookBack = k
+	}
+	if k, err := strconv.Atoi(os.Getenv("FUT_SCAN_K")); err == nil {
+		opencl.MaxScanK = k
+	}
+	d, err := Open(cfg)
 	if err != nil {
 		t.Skipf("no OpenCL device here (%v): install pocl-opencl-icd to run these tests", err)
 	}
@@ -54,7 +70,7 @@ func saxpyKernel(ty Type) *Kernel {
 	n := Scalar("n", I64)
 	a := Scalar("a", ty)
 	x, y, out := Buf("x", ty, n.V()), Buf("y", ty, n.V()), Buf("out", ty, n.V())
-	i := Var{"i", I64}
+	i := NewVar("i", I64)
 	return &Kernel{Name: "saxpy_" + ty.String(), Params: []*Param{n, a, x, y, out}, Shape: &Map{
 		Dims: []Exp{n.V()}, Idx: []Var{i},
 		Body: []Stmt{
@@ -67,7 +83,7 @@ func saxpyKernel(ty Type) *Kernel {
 func mapReduceKernel(name string, ty Type, op string, ne Exp, comm bool, twoInputs bool) *Kernel {
 	n := Scalar("n", I64)
 	x, y, out := Buf("x", ty, n.V()), Buf("y", ty, n.V()), Buf("out", ty, Int(I64, 1))
-	i := Var{"i", I64}
+	i := NewVar("i", I64)
 	var e Exp = Rd(x, i)
 	ps := []*Param{n, x, out}
 	if twoInputs {

@@ -6,6 +6,7 @@ import (
 
 	"fut/gpu/cl"
 	"fut/gpu/kernel"
+	"fut/gpu/opencl"
 )
 
 func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }
@@ -79,7 +80,7 @@ func (l *launch) reduce(s *kernel.Reduce, L int64) error {
 			return fmt.Errorf("runtime: kernel %s: output %s holds %d of %d segments", l.k.Name, o.Name, a, segs)
 		}
 	}
-	groups := max(1, min(ceilDiv(n, L), ceilDiv(l.targetGroups(), segs)))
+	groups := max(1, min(ceilDiv(n, L), ceilDiv(l.targetGroups(32), segs)))
 	ex, err := l.tupleExtras(types(s.Elems), segs*groups, L, groups)
 	if err != nil {
 		return err
@@ -115,10 +116,39 @@ func (l *launch) scan(s *kernel.Scan, L int64) error {
 			return fmt.Errorf("runtime: kernel %s: output %s holds %d of %d elements", l.k.Name, o.Name, a, n)
 		}
 	}
-	groups := max(1, min(L, ceilDiv(n, L), l.targetGroups()))
-	ex, err := l.tupleExtras(types(s.Elems), groups, L, groups)
+	ts := types(s.Elems)
+	k := l.scanK(ts, L)
+	if l.useLookBack() {
+		tiles := ceilDiv(n, L*k)
+		state, err := l.scratchBuf(int(tiles) * 8)
+		if err != nil {
+			return err
+		}
+		counter, err := l.scratchBuf(8)
+		if err != nil {
+			return err
+		}
+		if err := l.d.ctx.Fill(state, make([]byte, 8), 0, int(tiles)*8); err != nil {
+			return err
+		}
+		if err := l.d.ctx.Fill(counter, make([]byte, 4), 0, 4); err != nil {
+			return err
+		}
+		t := ts[0]
+		return l.enqueue(3, map[string]any{
+			"state": state, "counter": counter, "groups": tiles, "scank": k,
+			"local0": cl.LocalMem{Size: int(L) * t.Size()},
+			"tile0":  cl.LocalMem{Size: opencl.TileElems(int(L), int(k)) * t.Size()},
+		}, tiles*L)
+	}
+	groups := max(1, min(ceilDiv(n, L*k), l.targetGroups(32)))
+	ex, err := l.tupleExtras(ts, groups, L, groups)
 	if err != nil {
 		return err
+	}
+	ex["scank"] = k
+	for c, t := range ts {
+		ex[fmt.Sprintf("tile%d", c)] = cl.LocalMem{Size: opencl.TileElems(int(L), int(k)) * t.Size()}
 	}
 	if err := l.enqueue(0, ex, groups*L); err != nil {
 		return err
@@ -129,17 +159,50 @@ func (l *launch) scan(s *kernel.Scan, L int64) error {
 	return l.enqueue(2, ex, groups*L)
 }
 
+// scanK is the elements per work item of a scan tile: at most
+// opencl.MaxScanK, with the tiles and the work-group arrays in at most
+// 40 KiB of local memory.
+func (l *launch) scanK(ts []kernel.Type, L int64) int64 {
+	per := int64(0)
+	for _, t := range ts {
+		per += int64(t.Size())
+	}
+	budget := min(int64(l.d.Info.LocalMem), 40<<10) - L*per - 64
+	k := budget * 32 / (33 * L * per)
+	return max(1, min(k, int64(opencl.MaxScanK)))
+}
+
+// useLookBack says whether a scan runs as one pass (see opencl's
+// genScanLookBack): where generated, on GPUs unless configured otherwise.
+func (l *launch) useLookBack() bool {
+	if !l.c.gen.LookBack {
+		return false
+	}
+	switch {
+	case l.d.cfg.ScanLookBack > 0:
+		return true
+	case l.d.cfg.ScanLookBack < 0:
+		return false
+	}
+	return l.d.Info.Type&cl.TypeGPU != 0
+}
+
 func (l *launch) hist(s *kernel.Hist, L int64) error {
 	n, err := l.size(s.N, 0)
 	if err != nil {
 		return err
 	}
-	if l.c.gen.Atomic {
-		return l.enqueue(0, nil, n)
-	}
 	bins, err := l.size(s.Dest.Shape[0], 0)
 	if err != nil {
 		return err
+	}
+	if l.c.gen.Atomic {
+		t := s.Dest.T
+		if lm := bins * int64(t.Size()); lm <= min(int64(l.d.Info.LocalMem)/2, 32<<10) {
+			groups := max(1, min(ceilDiv(n, L), l.targetGroups(8)))
+			return l.enqueue(1, map[string]any{"histlocal": cl.LocalMem{Size: int(max(lm, 8))}, "groups": groups}, groups*L)
+		}
+		return l.enqueue(0, nil, n)
 	}
 	if n == 0 || bins == 0 {
 		return nil
@@ -147,7 +210,7 @@ func (l *launch) hist(s *kernel.Hist, L int64) error {
 	t := s.Dest.T
 	// the sub-histograms take at most 256 MiB
 	maxGroups := max(1, (256<<20)/(bins*int64(t.Size())))
-	groups := max(1, min(ceilDiv(n, L), l.targetGroups(), maxGroups))
+	groups := max(1, min(ceilDiv(n, L), l.targetGroups(8), maxGroups))
 	sub, err := l.scratchBuf(int(groups*bins) * t.Size())
 	if err != nil {
 		return err

@@ -101,11 +101,11 @@ func TestIntSemantics(t *testing.T) {
 	for k := range outs {
 		outs[k] = Buf(string(rune('a'+k)), I32, n.V())
 	}
-	i := Var{"i", I64}
-	xi, yi := Var{"xi", I32}, Var{"yi", I32}
+	i := NewVar("i", I64)
+	xi, yi := NewVar("xi", I32), NewVar("yi", I32)
 	ops := []Exp{Bin("/", xi, yi), Bin("%", xi, yi), Bin("//", xi, yi), Bin("%%", xi, yi),
 		Bin("*", xi, yi), Bin("<<", xi, Bin("&", yi, Int(I32, 63))), Bin(">>", xi, Bin("&", yi, Int(I32, 63))),
-		Conv{I32, Conv{I8, Bin("+", xi, yi)}}}
+		Cv(I32, Cv(I8, Bin("+", xi, yi)))}
 	body := []Stmt{L(xi, Rd(x, i)), L(yi, Rd(y, i))}
 	for k, e := range ops {
 		body = append(body, Wr(outs[k], e, i))
@@ -156,7 +156,7 @@ func TestBoundsCheck(t *testing.T) {
 	n, m := Scalar("n", I64), Scalar("m", I64)
 	x := Buf("x", F32, m.V(), Int(I64, 2))
 	out := Buf("out", F32, n.V())
-	i := Var{"i", I64}
+	i := NewVar("i", I64)
 	k := &Kernel{Name: "gather", Params: []*Param{n, m, x, out}, Shape: &Map{
 		Dims: []Exp{n.V()}, Idx: []Var{i},
 		Body: []Stmt{Wr(out, Rd(x, i, Int(I64, 1)), i)},

@@ -266,7 +266,13 @@ func (l *launch) scratchBuf(n int) (*cl.Buffer, error) {
 	return b, nil
 }
 
-// targetGroups is how many work groups keep the device busy.
-func (l *launch) targetGroups() int64 {
-	return max(8, int64(l.d.Info.ComputeUnits)*8)
+// targetGroups is how many work groups keep the device busy: per compute
+// unit, cfg.GroupsPerCU or the default of the shape (measured on an H100:
+// reductions 32, scans 32, histograms 8).
+func (l *launch) targetGroups(def int64) int64 {
+	per := int64(l.d.cfg.GroupsPerCU)
+	if per <= 0 {
+		per = def
+	}
+	return max(8, int64(l.d.Info.ComputeUnits)*per)
 }

@@ -2,6 +2,8 @@ package runtime
 
 import (
 	"math"
+
+	"fut/eval/value"
 	"math/rand"
 	"testing"
 
@@ -85,12 +87,12 @@ func TestReduce(t *testing.T) {
 		r, c := Scalar("r", I64), Scalar("c", I64)
 		m := Buf("m", F32, r.V(), c.V())
 		oi, ov := Buf("oi", I64, r.V()), Buf("ov", F32, r.V())
-		s, j := Var{"s", I64}, Var{"j", I64}
-		xi, xv, yi, yv := Var{"xi", I64}, Var{"xv", F32}, Var{"yi", I64}, Var{"yv", F32}
-		pick := Var{"pick", Bool}
+		s, j := NewVar("s", I64), NewVar("j", I64)
+		xi, xv, yi, yv := NewVar("xi", I64), NewVar("xv", F32), NewVar("yi", I64), NewVar("yv", F32)
+		pick := NewVar("pick", Bool)
 		op := Lambda{X: []Var{xi, xv}, Y: []Var{yi, yv},
 			Body: []Stmt{L(pick, Bin(">", yv, xv))},
-			Res:  []Exp{Select{pick, yi, xi}, Select{pick, yv, xv}}}
+			Res:  []Exp{Sel(pick, yi, xi), Sel(pick, yv, xv)}}
 		k := &Kernel{Name: "argmax", Params: []*Param{r, c, m, oi, ov}, Shape: &Reduce{
 			Segments: r.V(), N: c.V(), Seg: s, I: j, Elems: []Exp{j, Rd(m, s, j)},
 			Op: op, Neutral: []Exp{Int(I64, -1), Float(F32, math.Inf(-1))}, Out: []*Param{oi, ov}}}
@@ -116,9 +118,9 @@ func TestReduce(t *testing.T) {
 func scanKernel(name string, ty Type, op string) *Kernel {
 	n := Scalar("n", I64)
 	x, out := Buf("x", ty, n.V()), Buf("out", ty, n.V())
-	i := Var{"i", I64}
+	i := NewVar("i", I64)
 	return &Kernel{Name: name, Params: []*Param{n, x, out}, Shape: &Scan{
-		N: n.V(), I: i, Elems: []Exp{Rd(x, i)}, Op: BinLambda(op, ty), Neutral: []Exp{Int(ty, 0)}, Out: []*Param{out}}}
+		N: n.V(), I: i, Elems: []Exp{Rd(x, i)}, Op: BinLambda(op, ty), Neutral: []Exp{Int(ty, 0)}, Comm: op == "+", Out: []*Param{out}}}
 }
 
 func TestScan(t *testing.T) {
@@ -144,16 +146,16 @@ func TestScan(t *testing.T) {
 	}
 	// a non-commutative operator: composition of affine maps a*x+b, as pairs.
 	const n = 100_000
-	a0, b0 := Var{"a0", I32}, Var{"b0", I32}
-	a1, b1 := Var{"a1", I32}, Var{"b1", I32}
+	a0, b0 := NewVar("a0", I32), NewVar("b0", I32)
+	a1, b1 := NewVar("a1", I32), NewVar("b1", I32)
 	np := Scalar("n", I64)
 	xa, xb := Buf("xa", I32, np.V()), Buf("xb", I32, np.V())
 	oa, ob := Buf("oa", I32, np.V()), Buf("ob", I32, np.V())
-	i := Var{"i", I64}
+	i := NewVar("i", I64)
 	// (a0,b0) then (a1,b1): x ↦ a1*(a0*x+b0)+b1
 	comp := &Kernel{Name: "affine", Params: []*Param{np, xa, xb, oa, ob}, Shape: &Scan{
 		N: np.V(), I: i, Elems: []Exp{Rd(xa, i), Rd(xb, i)},
-		Op: Lambda{X: []Var{a0, b0}, Y: []Var{a1, b1}, Res: []Exp{Bin("*", a1, a0), Bin("+", Bin("*", a1, b0), b1)}},
+		Op:      Lambda{X: []Var{a0, b0}, Y: []Var{a1, b1}, Res: []Exp{Bin("*", a1, a0), Bin("+", Bin("*", a1, b0), b1)}},
 		Neutral: []Exp{Int(I32, 1), Int(I32, 0)}, Out: []*Param{oa, ob}}}
 	as, bs := make([]int32, n), make([]int32, n)
 	for j := range as {
@@ -178,7 +180,7 @@ func TestScatter(t *testing.T) {
 	n, m := Scalar("n", I64), Scalar("m", I64)
 	is, vs := Buf("is", I64, n.V()), Buf("vs", F32, n.V())
 	dest := Buf("dest", F32, m.V())
-	i := Var{"i", I64}
+	i := NewVar("i", I64)
 	k := &Kernel{Name: "scatter", Params: []*Param{n, m, is, vs, dest}, Shape: &Scatter{
 		N: n.V(), I: i, Dest: []*Param{dest}, Idx: []Exp{Rd(is, i)}, Vals: []Exp{Rd(vs, i)}}}
 	const nn, mm = 10_000, 5_000
@@ -212,7 +214,7 @@ func histKernel(name string, ty Type, op string, ne Exp, generic bool) *Kernel {
 	n, b := Scalar("n", I64), Scalar("b", I64)
 	is, vs := Buf("is", I64, n.V()), Buf("vs", ty, n.V())
 	dest := Buf("dest", ty, b.V())
-	i := Var{"i", I64}
+	i := NewVar("i", I64)
 	opName := op
 	if generic {
 		opName = ""
@@ -235,28 +237,30 @@ func TestHist(t *testing.T) {
 		for j := range ones {
 			ones[j] = 1
 		}
-		want := make([]int32, bins)
-		for j := range want {
-			want[j] = int32(j) // initial contents are kept
-		}
-		for _, j := range idx {
-			if j >= 0 && j < bins {
-				want[j]++
-			}
-		}
-		for _, generic := range []bool{false, true} {
+		aones := up(t, d, I32, ones, n)
+		// the generic (non-atomic) path costs O(n·L) work on a CPU: fewer elements
+		for _, c := range []struct {
+			generic bool
+			m       int
+		}{{false, n}, {true, 200_000}} {
 			init := make([]int32, bins)
+			want := make([]int32, bins)
 			for j := range init {
-				init[j] = int32(j)
+				init[j], want[j] = int32(j), int32(j) // initial contents are kept
+			}
+			for _, j := range idx[:c.m] {
+				if j >= 0 && j < bins {
+					want[j]++
+				}
 			}
 			dest := up(t, d, I32, init, bins)
-			if err := d.Run(histKernel("hist_i32", I32, "+", Int(I32, 0), generic), int64(n), int64(bins), aidx, up(t, d, I32, ones, n), dest); err != nil {
+			if err := d.Run(histKernel("hist_i32", I32, "+", Int(I32, 0), c.generic), int64(c.m), int64(bins), aidx, aones, dest); err != nil {
 				t.Fatal(err)
 			}
 			got := down[int32](t, dest)
 			for j := range want {
 				if got[j] != want[j] {
-					t.Fatalf("generic=%v: bin %d = %d, want %d", generic, j, got[j], want[j])
+					t.Fatalf("generic=%v: bin %d = %d, want %d", c.generic, j, got[j], want[j])
 				}
 			}
 		}
@@ -296,4 +300,110 @@ func TestHist(t *testing.T) {
 			}
 		}
 	})
+	t.Run("many_bins_global_atomics", func(t *testing.T) {
+		const many, n = 50_000, 200_000
+		idx := make([]int64, n)
+		ones := make([]int32, n)
+		want := make([]int32, many)
+		for j := range idx {
+			idx[j], ones[j] = int64(rng.Intn(many)), 1
+			want[idx[j]]++
+		}
+		dest := up(t, d, I32, make([]int32, many), many)
+		if err := d.Run(histKernel("hist_many", I32, "+", Int(I32, 0), false), int64(n), int64(many), up(t, d, I64, idx, n), up(t, d, I32, ones, n), dest); err != nil {
+			t.Fatal(err)
+		}
+		got := down[int32](t, dest)
+		for j := range want {
+			if got[j] != want[j] {
+				t.Fatalf("bin %d = %d, want %d", j, got[j], want[j])
+			}
+		}
+	})
+}
+
+// TestScanLookBack runs the single-pass scan on this device whatever its type.
+func TestScanLookBack(t *testing.T) {
+	d0 := device(t)
+	if !d0.Caps.Int64Atomics {
+		t.Skip("no 64-bit atomics: no single-pass scan")
+	}
+	d, err := OpenDevice(d0.Info, Config{NoCache: true, ScanLookBack: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	for _, c := range []struct {
+		ty Type
+		op string
+	}{{I32, "+"}, {F32, "max"}, {U8, "+"}, {Bool, "||"}} {
+		k := scanKernel("lb", c.ty, c.op)
+		if sc := k.Shape.(*Scan); c.ty == Bool {
+			sc.Neutral = []Exp{BoolC(false)}
+		}
+		for _, n := range []int{1, 2047, 2048, 2049, 300_001} {
+			var in any
+			want := make([]float64, n)
+			switch c.ty {
+			case I32:
+				x := make([]int32, n)
+				var acc int32
+				for i := range x {
+					x[i] = int32(i%13) - 6
+					acc += x[i]
+					want[i] = float64(acc)
+				}
+				in = x
+			case F32:
+				x := make([]float32, n)
+				acc := float32(math.Inf(-1))
+				for i := range x {
+					x[i] = float32((i * 7919) % 100003)
+					acc = max(acc, x[i])
+					want[i] = float64(acc)
+				}
+				in = x
+			case U8:
+				x := make([]uint8, n)
+				var acc uint8
+				for i := range x {
+					x[i] = uint8(i)
+					acc += x[i]
+					want[i] = float64(acc)
+				}
+				in = x
+			case Bool:
+				x := make([]bool, n)
+				acc := false
+				for i := range x {
+					x[i] = i == n/2
+					acc = acc || x[i]
+					want[i] = map[bool]float64{false: 0, true: 1}[acc]
+				}
+				in = x
+			}
+			out := alloc(t, d, c.ty, int64(n))
+			if err := d.Run(k, int64(n), up(t, d, c.ty, in, int64(n)), out); err != nil {
+				t.Fatal(err)
+			}
+			if e := d.Profile.Entries(); len(e) != 1 || e[0].Name != "lb_scanlb" {
+				t.Fatalf("the single-pass kernel did not run: %+v", e)
+			}
+			d.Profile.Reset()
+			v, _ := out.Value()
+			for i := 0; i < n; i++ {
+				g := value.DataGet(v.T, v.Data, i)
+				gf := float64(g.B)
+				switch {
+				case g.T.IsFloat():
+					gf = g.Float()
+				case g.T.IsSigned():
+					gf = float64(g.Int())
+				}
+				if gf != want[i] {
+					t.Fatalf("%v %s n=%d: out[%d] = %v, want %v", c.ty, c.op, n, i, gf, want[i])
+				}
+			}
+		}
+	}
 }

@@ -75,6 +75,9 @@ func (m *machine) loop(e *LoopE) ([]value.Value, stepCost, error) {
 		n = m.int(e.Bound)
 	}
 	for i := int64(0); n < 0 || i < n; i++ {
+		if err := m.check(); err != nil {
+			return nil, c, err
+		}
 		state = 0
 		for k, p := range e.Params {
 			m.env[p.Name] = vs[k]
@@ -96,6 +99,9 @@ func (m *machine) loop(e *LoopE) ([]value.Value, stepCost, error) {
 			}
 		} else {
 			m.env[e.I] = value.I64Val(i)
+			for k, p := range e.Elems {
+				m.env[p.Name] = m.arr(e.Over[k]).Index(i)
+			}
 		}
 		var bc stepCost
 		var err error
@@ -332,4 +338,125 @@ func (m *machine) scatter(dest string, w Atom, arrs []string, index string, gens
 		c = withConsts(c, op.Nes...)
 	}
 	return one(d), c, nil
+}
+
+// stream runs a StreamE in the reference semantics' chunks.
+func (m *machine) stream(e *StreamE) ([]value.Value, stepCost, error) {
+	n := m.int(e.W)
+	m.soac++
+	defer func() { m.soac-- }()
+	chunks := max((n+StreamChunk-1)/StreamChunk, 1)
+	var inst, ops instances
+	parts := make([][]value.Value, chunks)
+	for c := int64(0); c < chunks; c++ {
+		lo, hi := c*StreamChunk, min((c+1)*StreamChunk, n)
+		args := []value.Value{value.I64Val(hi - lo)}
+		for _, a := range e.Arrs {
+			args = append(args, m.arr(a).Slice(lo, hi))
+		}
+		res, cc, err := m.apply(e.Fold, args)
+		if err != nil {
+			return nil, stepCost{}, err
+		}
+		inst.add(cc)
+		parts[c] = res
+	}
+	var out []value.Value
+	var r, opDepth int64
+	if e.Red != nil {
+		level := parts
+		for len(level) > 1 {
+			var next [][]value.Value
+			var d int64
+			for i := 0; i+1 < len(level); i += 2 {
+				res, cc, err := m.apply(e.Red, append(append([]value.Value{}, level[i]...), level[i+1]...))
+				if err != nil {
+					return nil, stepCost{}, err
+				}
+				ops.add(cc)
+				d = max(d, cc.Depth)
+				next = append(next, res)
+			}
+			if len(level)%2 == 1 {
+				next = append(next, level[len(level)-1])
+			}
+			opDepth += d
+			level = next
+		}
+		out = level[0]
+	} else {
+		for k := range e.Fold.Ret {
+			var as []*value.Array
+			for _, p := range parts {
+				a, ok := p[k].(*value.Array)
+				if !ok {
+					return nil, stepCost{}, rtErr("map_stream: the function must return an array of the chunk's size")
+				}
+				as = append(as, a)
+			}
+			a, err := value.Concat(as)
+			if err != nil {
+				return nil, stepCost{}, err
+			}
+			if a.Len() != n {
+				return nil, stepCost{}, rtErr("map_stream: the function must return an array of the chunk's size")
+			}
+			out = append(out, a)
+			r += value.Size(a)
+		}
+	}
+	c := stepCost{Cost: Cost{
+		Work:     chunks + inst.work + ops.work,
+		Depth:    1 + inst.maxD + opDepth,
+		SpaceSeq: r + max(inst.maxS1, ops.maxS1),
+		SpacePar: r + inst.sumSp,
+	}}
+	for _, v := range out {
+		c.F += value.Size(v)
+	}
+	return out, c, nil
+}
+
+// filter runs a FilterE: (4n + Σ Wi, 3 + max Di + 2 lg n, ‖r‖ + n + 1 +
+// max S1i, ‖r‖ + n + 1 + Σ S∞i), as COST_MODEL.md's filter.
+func (m *machine) filter(e *FilterE) ([]value.Value, stepCost, error) {
+	n := m.int(e.W)
+	m.soac++
+	defer func() { m.soac-- }()
+	var inst instances
+	kept := make([][]value.Value, len(e.Map.Ret)-1)
+	var count int64
+	for i := int64(0); i < n; i++ {
+		if e.Index != "" {
+			m.env[e.Index] = value.I64Val(i)
+		}
+		res, c, err := m.apply(e.Map, m.row(e.Arrs, i))
+		if err != nil {
+			return nil, stepCost{}, err
+		}
+		inst.add(c)
+		if res[0].(value.Prim).Bool() {
+			count++
+			for k := range kept {
+				kept[k] = append(kept[k], res[k+1])
+			}
+		}
+	}
+	out := []value.Value{value.I64Val(count)}
+	var r int64
+	for k, vs := range kept {
+		a, err := value.FromValues(vs, m.zero(e.Map.Ret[k+1]))
+		if err != nil {
+			return nil, stepCost{}, err
+		}
+		out = append(out, a)
+		r += value.Size(a)
+	}
+	c := stepCost{Cost: Cost{
+		Work:     4*n + n*int64(e.Gens) + inst.work,
+		Depth:    3 + inst.maxD + 2*lg(n),
+		SpaceSeq: r + n + 1 + inst.maxS1,
+		SpacePar: r + n + 1 + inst.sumSp,
+	}, F: r + 1}
+	return out, c, nil
 }

@@ -24,8 +24,12 @@ func slope(xs, ys []float64) float64 {
 // growth evaluates expr after def-ining the given declarations for each n,
 // and returns the reference costs and the fused plan's.
 func growth(t *testing.T, ns []int, decls func(n int) string, expr string) (ref, fused [][4]float64) {
+	return growthIn(t, "", ns, decls, expr)
+}
+
+func growthIn(t *testing.T, file string, ns []int, decls func(n int) string, expr string) (ref, fused [][4]float64) {
 	ctx := context.Background()
-	s := newSession(t, "")
+	s := newSession(t, file)
 	for _, n := range ns {
 		if _, err := s.Enter(ctx, decls(n)); err != nil {
 			t.Fatal(s.FormatError(err))
@@ -73,6 +77,13 @@ func TestGrowthSumMapIota(t *testing.T) {
 	expectSlope(t, "S1 as written", xs, column(ref, 2), 0.95, 1.05)
 	expectSlope(t, "S1 fused", xs, column(fused, 2), -0.01, 0.01)
 	expectSlope(t, "S∞ fused", xs, column(fused, 3), 0.95, 1.05)
+	// Depth Θ(log n): it grows by a constant each time n quadruples.
+	d := column(fused, 1)
+	for i := 2; i < len(d); i++ {
+		if d[i]-d[i-1] != d[i-1]-d[i-2] || d[i] <= d[i-1] {
+			t.Errorf("fused depth %v is not logarithmic", d)
+		}
+	}
 	for i := range ns {
 		if fused[i][0] > ref[i][0] || fused[i][1] > ref[i][1] {
 			t.Errorf("n=%d: the fused plan %v costs more than the source %v", ns[i], fused[i], ref[i])
@@ -129,4 +140,24 @@ func TestFusedCostRules(t *testing.T) {
 	if c != want {
 		t.Errorf("cost %+v, want %+v", c, want)
 	}
+}
+
+func TestGrowthNbody(t *testing.T) {
+	ns := []int{8, 16, 32, 64}
+	decls := func(n int) string {
+		return fmt.Sprintf("def xs = map f32.i64 (iota %d)\n"+
+			"def ys = map (\\i -> f32.i64 (i * i %% 5)) (iota %d)\n"+
+			"def zs = map (\\i -> f32.i64 (i %% 3)) (iota %d)\n"+
+			"def ms = map (\\i -> 1 + f32.i64 i) (iota %d)", n, n, n, n)
+	}
+	ref, fused := growthIn(t, "../../examples/nbody.fut", ns, decls, "main xs ys zs ms")
+	xs := make([]float64, len(ns))
+	for i, n := range ns {
+		xs[i] = float64(n)
+	}
+	expectSlope(t, "W as written", xs, column(ref, 0), 1.9, 2.1)
+	expectSlope(t, "W fused", xs, column(fused, 0), 1.9, 2.1)
+	expectSlope(t, "S∞ as written", xs, column(ref, 3), 1.8, 2.1)
+	expectSlope(t, "S∞ fused", xs, column(fused, 3), 0.9, 1.1)
+	expectSlope(t, "S1 fused", xs, column(fused, 2), 0.8, 1.1)
 }

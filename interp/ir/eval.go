@@ -29,7 +29,12 @@ func EvalAll(ctx context.Context, p *Prog, args []value.Value) ([]value.Value, e
 	return vs, err
 }
 
-func run(ctx context.Context, p *Prog, args []value.Value) ([]value.Value, Cost, error) {
+func run(ctx context.Context, p *Prog, args []value.Value) (vs []value.Value, c Cost, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			vs, err = nil, fmt.Errorf("ir eval: malformed program or arguments (run Verify): %v", r)
+		}
+	}()
 	if len(args) != len(p.Params) {
 		return nil, Cost{}, fmt.Errorf("ir: %d arguments for %d parameters", len(args), len(p.Params))
 	}
@@ -37,8 +42,8 @@ func run(ctx context.Context, p *Prog, args []value.Value) ([]value.Value, Cost,
 	for i, prm := range p.Params {
 		m.env[prm.Name] = args[i]
 	}
-	vs, c, err := m.body(p.Body)
-	return vs, c.Cost, err
+	vs, sc, err := m.body(p.Body)
+	return vs, sc.Cost, err
 }
 
 type machine struct {
@@ -134,6 +139,11 @@ func (m *machine) apply(l *Lambda, args []value.Value) ([]value.Value, stepCost,
 	}
 	return m.body(l.Body)
 }
+
+// maxElems bounds the arrays iota and replicate make (the reference
+// evaluator's memory limit is the session's; this one only keeps a bad
+// program from exhausting memory).
+const maxElems = 1 << 32
 
 func (m *machine) check() error {
 	m.steps++
@@ -239,18 +249,19 @@ func (m *machine) exp(e Exp) ([]value.Value, stepCost, error) {
 		return one(a.Slice(lo, lo+n)), stepCost{Cost: Cost{1, 1, 0, 0}}, nil
 	case *IotaE:
 		n := m.int(e.N)
-		if n < 0 {
-			return nil, stepCost{}, rtErr("iota of negative size %d", n)
+		if n < 0 || n > maxElems {
+			return nil, stepCost{}, rtErr("iota of size %d", n)
 		}
-		a := value.NewPrimArray(value.I64, []int64{n})
+		st := m.prim(e.start())
+		a := value.NewPrimArray(st.T, []int64{n})
 		for i := int64(0); i < n; i++ {
-			value.DataSet(a.Data, int(i), value.I64Val(i))
+			value.DataSet(a.Data, int(i), value.MkInt(st.T, st.Int()+i))
 		}
 		return one(a), withConsts(fresh(n, 1, n+1), e.N), nil
 	case *ReplicateE:
 		n := m.int(e.N)
-		if n < 0 {
-			return nil, stepCost{}, rtErr("replicate of negative size %d", n)
+		if n < 0 || n > maxElems {
+			return nil, stepCost{}, rtErr("replicate of size %d", n)
 		}
 		r := value.Replicate(n, m.atom(e.X))
 		return one(r), withConsts(fresh(r.NumElems(), 1, r.Words()), e.N, e.X), nil
@@ -267,11 +278,47 @@ func (m *machine) exp(e Exp) ([]value.Value, stepCost, error) {
 	case *TransposeE:
 		r := m.arr(e.Arr).Transpose()
 		return one(r), fresh(r.NumElems(), 1, r.Words()), nil
+	case *ReverseE:
+		a := m.arr(e.Arr)
+		idx := make([]int64, a.Len())
+		for i := range idx {
+			idx[i] = a.Len() - 1 - int64(i)
+		}
+		return one(a.Gather(idx)), fresh(1, 1, 0), nil
+	case *ConcatE:
+		var as []*value.Array
+		for _, n := range e.Arrs {
+			as = append(as, m.arr(n))
+		}
+		r, err := value.Concat(as)
+		if err != nil {
+			return nil, stepCost{}, rtErr("concat: %v", err)
+		}
+		if r.Len() != m.int(e.N) {
+			return nil, stepCost{}, rtErr("concat gives %d rows, not %d", r.Len(), m.int(e.N))
+		}
+		return one(r), fresh(r.NumElems(), 1, r.Words()), nil
+	case *ReshapeE:
+		a := m.arr(e.Arr)
+		shape := make([]int64, len(e.Shape))
+		count := int64(1)
+		for i, d := range e.Shape {
+			shape[i] = m.int(d)
+			count *= shape[i]
+		}
+		if count != a.NumElems() {
+			return nil, stepCost{}, rtErr("cannot view %d elements as %s", a.NumElems(), value.ShapeString(shape))
+		}
+		return one(a.Reshape(shape)), fresh(1, 1, 0), nil
 	case *CopyE:
 		r := m.arr(e.Arr).Copy()
 		return one(r), fresh(r.Words(), 1, r.Words()), nil
 	case *ScremaE:
 		return m.screma(e)
+	case *StreamE:
+		return m.stream(e)
+	case *FilterE:
+		return m.filter(e)
 	case *ScatterE:
 		return m.scatter(e.Dest, e.W, e.Arrs, e.Index, e.Gens, e.Map, nil)
 	case *HistE:

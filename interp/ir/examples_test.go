@@ -27,10 +27,11 @@ func TestExamples(t *testing.T) {
 		{"logsum", []string{"10i64"}, 1, ""},
 		{"sum_logsums", []string{"10i64"}, 2, ""},
 		{"prefix_sums", []string{"[1, 2, 3, 4, 5]"}, 1, ""},
-		{"mandelbrot", []string{"4i64", "4i64", "16i32"}, 0, "while loops"},
-		{"filter", []string{"[1.0f32, -2.0f32]"}, 0, "filter"},
-		{"spmv", []string{"[0i64, 2i64, 3i64]", "[0i64, 2i64, 1i64]", "[1.0, 2.0, 3.0]", "[1.0, 2.0, 3.0]"}, 0, "range"},
-		{"kmeans", []string{"2i64", "5i32", "[[0f32, 0f32], [10f32, 10f32], [0f32, 1f32]]"}, 0, "take"},
+		{"mandelbrot", []string{"4i64", "4i64", "16i32"}, 2, ""},
+		{"filter", []string{"[1.0f32, -2.0f32, 3.0f32]"}, 1, ""},
+		{"spmv", []string{"[0i64, 2i64, 3i64, 5i64]", "[0i64, 2i64, 1i64, 0i64, 2i64]", "[1.0, 2.0, 3.0, 4.0, 5.0]", "[1.0, 2.0, 3.0]"}, 2, ""},
+		{"kmeans", []string{"2i64", "5i32", "[[0f32, 0f32], [10f32, 10f32], [0f32, 1f32], [10f32, 11f32], [1f32, 0f32]]"}, 7, ""},
+		{"radix_sort", []string{"[5u32, 3u32, 9u32]"}, 0, "partition"},
 	}
 	ctx := context.Background()
 	for _, c := range cases {

@@ -1,6 +1,10 @@
 package ir
 
-import "strconv"
+import (
+	"strconv"
+
+	"fut/eval/value"
+)
 
 // Fusion.
 //
@@ -22,24 +26,35 @@ import "strconv"
 //
 // Both work on every body, innermost first, until nothing changes.
 
-// FuseVertical is producer-consumer fusion.
+// FuseVertical is producer-consumer fusion. It runs over the whole
+// program again while that changes something: fusing into a stream makes
+// a new map inside the stream's fold, which may fuse further.
 func FuseVertical(p *Prog) (*Prog, error) {
 	q := p.copyWith(subst{})
-	f := &fuser{names: allNames(q)}
-	q.Body = f.bodies(q.Body, f.vertical)
+	text := q.String()
+	for round := 0; round < 10; round++ {
+		f := &fuser{names: allNames(q), types: allTypes(q)}
+		q.Body = f.bodies(q.Body, f.vertical)
+		next := q.String()
+		if next == text {
+			break
+		}
+		text = next
+	}
 	return q, nil
 }
 
 // FuseHorizontal merges sibling Scremas over a common input.
 func FuseHorizontal(p *Prog) (*Prog, error) {
 	q := p.copyWith(subst{})
-	f := &fuser{names: allNames(q)}
+	f := &fuser{names: allNames(q), types: allTypes(q)}
 	q.Body = f.bodies(q.Body, f.horizontal)
 	return q, nil
 }
 
 type fuser struct {
 	names map[string]bool
+	types map[string]Type // of every variable bound outside lambdas' own params
 	n     int
 }
 
@@ -98,6 +113,10 @@ func (f *fuser) nestedBodies(e Exp, step func(*Body) (*Body, bool)) {
 		lam(e.Map)
 	case *HistE:
 		lam(e.Map)
+	case *FilterE:
+		lam(e.Map)
+	case *StreamE:
+		lam(e.Fold)
 	}
 }
 
@@ -119,6 +138,8 @@ func parts(e Exp) (soacParts, bool) {
 		return soacParts{e.W, &e.Arrs, &e.Index, &e.Gens, &e.Map, e.Dest}, true
 	case *HistE:
 		return soacParts{e.W, &e.Arrs, &e.Index, &e.Gens, &e.Map, e.Dest}, true
+	case *FilterE:
+		return soacParts{e.W, &e.Arrs, &e.Index, &e.Gens, &e.Map, ""}, true
 	}
 	return soacParts{}, false
 }
@@ -184,6 +205,14 @@ func (f *fuser) vertical(b *Body) (*Body, bool) {
 			}
 		}
 		cst := b.Stms[c]
+		if st, ok := cst.E.(*StreamE); ok {
+			if f.fuseIntoStream(b.Stms, i, c, st, later) {
+				out := &Body{Res: b.Res}
+				out.Stms = append(append([]*Stm{}, b.Stms[:i]...), b.Stms[i+1:]...)
+				return out, true
+			}
+			continue
+		}
 		cp, isSOAC := parts(cst.E)
 		if !isSOAC || cp.w != producerWidth(pst.E) {
 			continue
@@ -283,7 +312,19 @@ func (f *fuser) fuseInto(pst *Stm, cp soacParts) map[string]Atom {
 	elem := map[string]Atom{}
 	switch p := pst.E.(type) {
 	case *IotaE:
-		elem[pst.Pat[0].Name] = V(index())
+		x := V(index())
+		if st := p.start(); st != I64(0) {
+			t := pst.Pat[0].T.Row()
+			if t.Elem != value.I64 {
+				c := Param{f.fresh("conv"), t}
+				pre = append(pre, &Stm{Pat: []Param{c}, E: &ConvE{To: t.Elem, X: x}})
+				x = V(c.Name)
+			}
+			e := Param{f.fresh("elem"), t}
+			pre = append(pre, &Stm{Pat: []Param{e}, E: &BinOpE{Op: "+", X: x, Y: st}})
+			x = V(e.Name)
+		}
+		elem[pst.Pat[0].Name] = x
 		*cp.gens++
 	case *ReplicateE:
 		elem[pst.Pat[0].Name] = p.X
@@ -462,4 +503,79 @@ func (f *fuser) merge(s1, s2 *Stm) *Stm {
 		Reds:  append(append([]*SegOp{}, a.Reds...), s.segops(c.Reds)...),
 		Map:   &Lambda{Params: params, Ret: ret, Body: body}}
 	return &Stm{Pat: pat, E: m}
+}
+
+// fuseIntoStream moves a map P (statement i) into the stream C (statement
+// c) that is its only user: C's fold then maps P's lambda over its chunks
+// of P's inputs. P must not use its element index (a chunk does not know
+// its offset).
+func (f *fuser) fuseIntoStream(stms []*Stm, i, c int, st *StreamE, later []int) bool {
+	pst := stms[i]
+	p, ok := pst.E.(*ScremaE)
+	if !ok || p.Index != "" || p.Gens != 0 || len(later) > 0 || p.W != st.W {
+		return false
+	}
+	produced := map[string]bool{}
+	for _, prm := range pst.Pat {
+		produced[prm.Name] = true
+	}
+	inputs, other := 0, 0
+	for _, a := range st.Arrs {
+		if produced[a] {
+			inputs++
+		}
+	}
+	uses(st, func(n string) {
+		if produced[n] {
+			other++
+		}
+	})
+	if inputs == 0 || inputs != other {
+		return false
+	}
+	reads := freeVars(p)
+	for k := i + 1; k < c; k++ {
+		if n := consumes(stms[k].E); n != "" && reads[n] {
+			return false
+		}
+	}
+	chunk := st.Fold.Params[0]
+	cv := V(chunk.Name)
+	// Chunks of P's inputs become the fold's parameters; inside, a map
+	// over them computes P's chunk.
+	var arrs []string
+	params := []Param{chunk}
+	s := subst{}
+	outOf := map[string]int{}
+	for k, prm := range pst.Pat {
+		outOf[prm.Name] = k
+	}
+	inner := &ScremaE{W: cv, Map: p.Map}
+	outs := make([]Param, len(pst.Pat))
+	for k, prm := range pst.Pat {
+		outs[k] = Param{f.fresh(prm.Name), Type{Elem: prm.T.Elem, Shape: append([]Atom{cv}, prm.T.Shape[1:]...)}}
+	}
+	for k, a := range st.Arrs {
+		if ok := produced[a]; ok {
+			s[st.Fold.Params[k+1].Name] = V(outs[outOf[a]].Name)
+			continue
+		}
+		arrs = append(arrs, a)
+		params = append(params, st.Fold.Params[k+1])
+	}
+	for _, a := range p.Arrs {
+		t, ok := f.types[a]
+		if !ok {
+			return false
+		}
+		cp := Param{f.fresh(a), Type{Elem: t.Elem, Shape: append([]Atom{cv}, t.Shape[1:]...)}}
+		arrs = append(arrs, a)
+		params = append(params, cp)
+		inner.Arrs = append(inner.Arrs, cp.Name)
+	}
+	body := s.body(st.Fold.Body)
+	body.Stms = append([]*Stm{{Pat: outs, E: inner}}, body.Stms...)
+	st.Arrs = arrs
+	st.Fold = &Lambda{Params: params, Ret: st.Fold.Ret, Body: body}
+	return true
 }

@@ -17,7 +17,13 @@
 //   - every name is bound once; a consumed array (update, scatter, hist
 //     destination) is not used after the consuming statement;
 //   - SOACs: one composite Screma (map, reduce and scan in one, as
-//     Futhark's), Scatter and Hist, each with a lambda over the elements.
+//     Futhark's), Scatter and Hist, each with a lambda over the elements,
+//     and Stream (reduce_stream, map_stream) with a lambda over chunks.
+//
+// Files: ir.go (the nodes), print.go and parse.go (the text form),
+// verify.go, lower*.go (from the checked AST), pass.go (the pass table),
+// simplify.go, fuse.go, walk.go (traversals), eval.go and cost.go (the
+// evaluator and the cost of the fused plan).
 package ir
 
 import "fut/eval/value"
@@ -29,6 +35,14 @@ type Prim = value.PrimType
 type Atom struct {
 	Name string
 	Val  value.Prim
+}
+
+// start is an iota's first element.
+func (e *IotaE) start() Atom {
+	if e.Start == (Atom{}) {
+		return I64(0)
+	}
+	return e.Start
 }
 
 // V is a variable atom; C a constant one.
@@ -120,7 +134,7 @@ type (
 		Ret        []Type
 	}
 	// LoopE is loop (params = init) for I < Bound do body: a sequential
-	// loop; or, when While is set, loop … while cond do body, where While
+	// loop, maybe over the rows of arrays (Elems, Over); or, when While is set, loop … while cond do body, where While
 	// computes the condition from the parameters (I and Bound unused).
 	LoopE struct {
 		Params []Param
@@ -129,6 +143,9 @@ type (
 		Bound  Atom
 		While  *Body
 		Body   *Body
+		// for x in xs: each iteration binds Elems[k] to row I of Over[k].
+		Elems []Param
+		Over  []string
 	}
 	// IndexE is arr[i, …] with fixed indices (a scalar or a row).
 	IndexE struct {
@@ -146,8 +163,9 @@ type (
 		Arr        string
 		Start, Len Atom
 	}
-	// IotaE is [0, …, n-1] (i64).
-	IotaE struct{ N Atom }
+	// IotaE is [s, s+1, …, s+n-1] for Start s (of any integer type; the
+	// zero Atom stands for 0i64): iota and ranges.
+	IotaE struct{ N, Start Atom }
 	// ReplicateE is [n]x.
 	ReplicateE struct{ N, X Atom }
 	// ArrayE is an array literal of atoms of type Elem.
@@ -157,6 +175,20 @@ type (
 	}
 	// TransposeE swaps the two outer dimensions.
 	TransposeE struct{ Arr string }
+	// ConcatE joins arrays along the outer dimension; N is the result's
+	// length (checked when run).
+	ConcatE struct {
+		N    Atom
+		Arrs []string
+	}
+	// ReshapeE views an array with another shape of as many elements
+	// (flatten); checked when run.
+	ReshapeE struct {
+		Arr   string
+		Shape []Atom
+	}
+	// ReverseE views an array's rows in reverse order.
+	ReverseE struct{ Arr string }
 	// CopyE copies an array.
 	CopyE struct{ Arr string }
 	// ScremaE is Futhark's composite SOAC over W elements of Arrs: the map
@@ -173,6 +205,30 @@ type (
 		Gens  int
 		Scans []*SegOp
 		Reds  []*SegOp
+		Map   *Lambda
+	}
+	// StreamE processes W elements of Arrs in chunks: Fold takes the
+	// chunk's size (its first parameter, an i64) and the chunks of Arrs
+	// (arrays of that size) and returns the chunk's results. With Red set
+	// (reduce_stream) the chunks' results are combined by Red, an
+	// associative operator, in a tree; without (map_stream) each result
+	// is an array of the chunk's size and the results are concatenated.
+	// The chunk size is the reference semantics' (StreamChunk).
+	StreamE struct {
+		W    Atom
+		Arrs []string
+		Red  *Lambda
+		Fold *Lambda
+	}
+	// FilterE keeps, of W elements, those for which the lambda's first
+	// result is true; the lambda's other results are the kept values. Its
+	// statement binds the number kept, then one array of that many rows
+	// per value: let (k: i64, ys: [k]t, …) = filter ….
+	FilterE struct {
+		W     Atom
+		Arrs  []string
+		Index string
+		Gens  int
 		Map   *Lambda
 	}
 	// ScatterE writes, for each of W elements, the lambda's (index, value)
@@ -219,9 +275,19 @@ func (*ReplicateE) isExp() {}
 func (*ArrayE) isExp()     {}
 func (*TransposeE) isExp() {}
 func (*CopyE) isExp()      {}
+func (*ConcatE) isExp()    {}
+func (*ReshapeE) isExp()   {}
+func (*ReverseE) isExp()   {}
 func (*ScremaE) isExp()    {}
 func (*ScatterE) isExp()   {}
-func (*HistE) isExp()      {}
+func (*StreamE) isExp()    {}
+func (*FilterE) isExp()    {}
+
+// StreamChunk is the chunk size of streams, as in the reference evaluator
+// (a property of the cost model, not of a runtime).
+const StreamChunk = 1024
+
+func (*HistE) isExp() {}
 
 // Arity of a SegOp: the number of components.
 func (op *SegOp) Arity() int { return len(op.Nes) }

@@ -64,7 +64,9 @@ func LowerExpr(fset *syntax.FileSet, info LitTyper, g Globals, e syntax.Expr) (p
 		if r := recover(); r != nil {
 			nl, ok := r.(*NotLowered)
 			if !ok {
-				panic(r)
+				// A bug in the lowerer: report it, so that the caller
+				// falls back to the reference evaluator.
+				nl = &NotLowered{Reason: fmt.Sprintf("internal error in the lowerer: %v", r)}
 			}
 			prog, args, err = nil, nil, nl
 		}
@@ -93,7 +95,9 @@ func LowerFun(fset *syntax.FileSet, info LitTyper, g Globals, fb *syntax.FunBind
 		if r := recover(); r != nil {
 			nl, ok := r.(*NotLowered)
 			if !ok {
-				panic(r)
+				// A bug in the lowerer: report it, so that the caller
+				// falls back to the reference evaluator.
+				nl = &NotLowered{Reason: fmt.Sprintf("internal error in the lowerer: %v", r)}
 			}
 			prog, runArgs, err = nil, nil, nl
 		}
@@ -349,18 +353,26 @@ func (l *lowerer) lookup(env *lenv, name string, at syntax.Node) lv {
 			out = l.fromValue(name, val, at)
 		}
 	}
+	var prelude *syntax.FunBind
 	if out == nil {
 		if fb, ok := l.g.Fun(name); ok && !isPreludeFun(l.fset, fb) {
 			out = &lvClosure{name: name, params: fb.Params, body: fb.Body}
 			if len(fb.Params) == 0 {
 				out = l.constant(fb)
 			}
+		} else if ok {
+			prelude = fb
 		}
 	}
 	if out == nil {
 		if _, ok := builtinArity(name); ok {
 			out = &lvBuiltin{name: name}
 		}
+	}
+	if out == nil && prelude != nil && len(prelude.Params) > 0 {
+		// A prelude function the lowerer does not know by name: inline
+		// its body, written over intrinsics it may know.
+		out = &lvClosure{name: name, params: prelude.Params, body: prelude.Body}
 	}
 	if out == nil {
 		l.fail(at, "unknown name %s", name)

@@ -16,7 +16,8 @@ var builtins = map[string]int{
 	"iota": 1, "replicate": 2, "zip": 2, "zip2": 2, "zip3": 3, "zip4": 4, "zip5": 5,
 	"unzip": 1, "unzip2": 1, "unzip3": 1, "unzip4": 1, "unzip5": 1,
 	"length": 1, "transpose": 1, "copy": 1, "opaque": 1, "all": 2, "any": 2,
-	"|>": 2, "<|": 2, "apply-left": 3, "apply-right": 3, "const": 2, "id": 1, "take": 2, "drop": 2,
+	"|>": 2, "<|": 2, "apply-left": 3, "apply-right": 3, "const": 2, "id": 1, "take": 2, "drop": 2, "filter": 2, "++": 2, "concat": 2, "flatten": 1, "reverse": 1,
+	"reduce_stream": 3, "reduce_stream_per": 3, "map_stream": 2, "map_stream_per": 2,
 }
 
 func builtinArity(name string) (int, bool) {
@@ -251,11 +252,96 @@ func (l *lowerer) callBuiltin(b *builder, name string, args []lv, at syntax.Node
 			return l.slice(b, args[1], I64(0), n, at)
 		}
 		return l.slice(b, args[1], n, l.sub(b, shape[0], n), at)
+	case "reduce_stream", "reduce_stream_per":
+		return l.stream(b, args[0], args[1], args[2], at)
+	case "map_stream", "map_stream_per":
+		return l.stream(b, nil, args[0], args[1], at)
+	case "++", "concat":
+		sx, sy := leafShape(args[0]), leafShape(args[1])
+		if len(sx) == 0 || len(sy) == 0 {
+			l.fail(at, "concatenation of values that are not arrays")
+		}
+		n := l.arith(b, "+", sx[0], sy[0])
+		xa, xt := l.flatten(args[0], at)
+		ya, yt := l.flatten(args[1], at)
+		if len(xa) != len(ya) {
+			l.fail(at, "concatenation of arrays of different element types")
+		}
+		outs := make([]Atom, len(xa))
+		outTs := make([]Type, len(xa))
+		for i := range xa {
+			if !xt[i].Row().Equal(yt[i].Row()) {
+				l.fail(at, "concatenation of arrays whose rows differ (%s and %s)", xt[i], yt[i])
+			}
+			outTs[i] = xt[i].Row().ArrayOf(n)
+			outs[i] = b.let("concat", &ConcatE{N: n, Arrs: []string{xa[i].Name, ya[i].Name}}, outTs[i])[0]
+		}
+		return rebuild(args[0], outs, outTs, 0)
+	case "flatten", "reverse":
+		as, ts := l.flatten(args[0], at)
+		outs := make([]Atom, len(as))
+		outTs := make([]Type, len(as))
+		for i, a := range as {
+			t := ts[i]
+			var e Exp = &ReverseE{Arr: a.Name}
+			if name == "flatten" {
+				if t.Rank() < 2 {
+					l.fail(at, "flatten of an array of rank %d", t.Rank())
+				}
+				t = Type{Elem: t.Elem, Shape: append([]Atom{l.arith(b, "*", t.Shape[0], t.Shape[1])}, t.Shape[2:]...)}
+				e = &ReshapeE{Arr: a.Name, Shape: t.Shape}
+			} else if t.Rank() == 0 {
+				l.fail(at, "reverse of a value that is not an array")
+			}
+			outs[i] = b.let(name, e, noUnique(t))[0]
+			outTs[i] = noUnique(t)
+		}
+		delta := 0
+		if name == "flatten" {
+			delta = -1
+		}
+		return rebuild(args[0], outs, outTs, delta)
+	case "filter":
+		arrs, w, params, elems := l.rows(b, args[1:], at)
+		lb := &builder{l: l}
+		keep, ok := l.apply(lb, args[0], elems, at).(*lvAtom)
+		if !ok || !keep.t.Equal(Scalar(value.Bool)) {
+			l.fail(at, "a filter predicate that does not return a bool")
+		}
+		ret := []Type{keep.t}
+		res := []Atom{keep.a}
+		for _, p := range params {
+			ret = append(ret, p.T)
+			res = append(res, V(p.Name))
+		}
+		lam := &Lambda{Params: params, Ret: ret, Body: &Body{Stms: lb.stms, Res: res}}
+		k := Param{l.fresh("count"), Scalar(value.I64)}
+		pat := []Param{k}
+		var outs []Atom
+		var outTs []Type
+		for i, p := range params {
+			t := p.T.ArrayOf(V(k.Name))
+			pat = append(pat, Param{l.fresh(arrs[i]), t})
+			outs, outTs = append(outs, V(pat[len(pat)-1].Name)), append(outTs, t)
+		}
+		b.stms = append(b.stms, &Stm{Pat: pat, E: &FilterE{W: w, Arrs: arrs, Map: lam}})
+		return rebuild(args[1], outs, outTs, 0)
 	case "opaque", "id", "const":
 		return args[0]
 	}
 	l.fail(at, "the function %s is not known to the IR", name)
 	return nil
+}
+
+// arith is x op y on i64 sizes, folded when both are constants.
+func (l *lowerer) arith(b *builder, op string, x, y Atom) Atom {
+	if x.IsConst() && y.IsConst() {
+		r, err := binop(op, x.Val, y.Val)
+		if err == nil {
+			return C(r)
+		}
+	}
+	return b.let("size", &BinOpE{Op: op, X: x, Y: y}, Scalar(value.I64))[0]
 }
 
 func noUnique(t Type) Type {
@@ -392,4 +478,74 @@ func (l *lowerer) hist(b *builder, dest *lvAtom, op lv, ne *lvAtom, is, vs lv, a
 	lam := &Lambda{Params: params, Ret: []Type{ia.t, va.t}, Body: &Body{Res: []Atom{ia.a, va.a}}}
 	h := &HistE{Dest: dest.a.Name, W: w, Arrs: arrs, Op: &SegOp{Lam: opLam, Nes: []Atom{ne.a}}, Map: lam}
 	return b.let1("hist", h, noUnique(dest.t))
+}
+
+// stream lowers reduce_stream op f xs (op nil: map_stream f xs). f is
+// lowered once, for a chunk of symbolic size.
+func (l *lowerer) stream(b *builder, op, f, xs lv, at syntax.Node) lv {
+	shape := leafShape(xs)
+	if len(shape) == 0 {
+		l.fail(at, "a stream over a value that is not an array")
+	}
+	w := shape[0]
+	as, ts := l.flatten(xs, at)
+	chunk := Param{l.fresh("chunk"), Scalar(value.I64)}
+	params := []Param{chunk}
+	var cas []Atom
+	var cts []Type
+	var arrs []string
+	for k, a := range as {
+		if a.IsConst() {
+			l.fail(at, "a stream over a constant")
+		}
+		t := Type{Elem: ts[k].Elem, Shape: append([]Atom{V(chunk.Name)}, ts[k].Shape[1:]...)}
+		p := Param{l.fresh(a.Name), t}
+		params = append(params, p)
+		arrs = append(arrs, a.Name)
+		cas, cts = append(cas, V(p.Name)), append(cts, t)
+	}
+	lb := &builder{l: l}
+	r := l.apply(lb, f, []lv{&lvAtom{V(chunk.Name), chunk.T}, rebuild(xs, cas, cts, 0)}, at)
+	res, rts := l.flatten(r, at)
+	local := map[string]bool{}
+	for _, p := range params[1:] {
+		local[p.Name] = true
+	}
+	for _, st := range lb.stms {
+		for _, p := range st.Pat {
+			local[p.Name] = true
+		}
+	}
+	for _, t := range rts {
+		for k, d := range t.Shape {
+			if local[d.Name] || (d.Name == chunk.Name && (op != nil || k > 0)) {
+				l.fail(at, "a stream function whose result size is not the chunk's")
+			}
+		}
+		if op == nil && (t.Rank() == 0 || t.Shape[0] != V(chunk.Name)) {
+			l.fail(at, "a map_stream function that does not return arrays of the chunk's size")
+		}
+	}
+	fold := &Lambda{Params: params, Ret: rts, Body: &Body{Stms: lb.stms, Res: res}}
+	s := &StreamE{W: w, Arrs: arrs, Fold: fold}
+	if op == nil {
+		outTs := make([]Type, len(rts))
+		for i, t := range rts {
+			outTs[i] = Type{Elem: t.Elem, Shape: append([]Atom{w}, t.Shape[1:]...)}
+		}
+		return rebuild(r, b.let("stream", s, outTs...), outTs, 0)
+	}
+	var xps, yps []Param
+	var xas, yas []Atom
+	for _, t := range rts {
+		x, y := Param{l.fresh("x"), t}, Param{l.fresh("y"), t}
+		xps, yps = append(xps, x), append(yps, y)
+		xas, yas = append(xas, V(x.Name)), append(yas, V(y.Name))
+	}
+	red, _ := l.lambda(op, append(xps, yps...), []lv{rebuild(r, xas, rts, 0), rebuild(r, yas, rts, 0)}, at)
+	if err := sameTypes("the operator", red.Ret, rts); err != nil {
+		l.fail(at, "a stream operator whose result does not match its operands")
+	}
+	s.Red = red
+	return rebuild(r, b.let("stream", s, rts...), rts, 0)
 }

@@ -104,7 +104,19 @@ func (l *lowerer) loop(b *builder, env *lenv, e *syntax.Loop) lv {
 			l.fail(f.Arr, "for … in over a value that is not an array")
 		}
 		loopE.Bound = shape[0]
-		inner = l.bindPat(inner, f.Pat, l.indexValue(lb, xs, []Atom{V(loopE.I)}, f))
+		as, ts := l.flatten(xs, f.Arr)
+		var eas []Atom
+		var ets []Type
+		for k, a := range as {
+			if a.IsConst() {
+				l.fail(f.Arr, "for … in over a constant")
+			}
+			p := Param{l.fresh(a.Name), ts[k].Row()}
+			loopE.Elems = append(loopE.Elems, p)
+			loopE.Over = append(loopE.Over, a.Name)
+			eas, ets = append(eas, V(p.Name)), append(ets, p.T)
+		}
+		inner = l.bindPat(inner, f.Pat, rebuild(xs, eas, ets, -1))
 	case *syntax.While:
 		loopE.I = ""
 		cb := &builder{l: l}
@@ -127,7 +139,7 @@ func (l *lowerer) loop(b *builder, env *lenv, e *syntax.Loop) lv {
 	return rebuild(init, b.let("loop", loopE, types...), types, 0)
 }
 
-// rangeExpr lowers a..<b and a...b as iota (b - a [+ 1]) mapped by + a.
+// rangeExpr lowers a..<b and a...b as an iota of b - a [+ 1] elements from a.
 func (l *lowerer) rangeExpr(b *builder, env *lenv, e *syntax.Range, hint Prim) lv {
 	if e.Second != nil || e.Op == syntax.RangeDownExcl {
 		l.fail(e, "ranges with a step or going down are not lowered yet")
@@ -142,17 +154,7 @@ func (l *lowerer) rangeExpr(b *builder, env *lenv, e *syntax.Range, hint Prim) l
 	if e.Op == syntax.RangeIncl {
 		n = b.let("len", &BinOpE{Op: "+", X: n, Y: I64(1)}, Scalar(value.I64))[0]
 	}
-	iota := b.let("iota", &IotaE{N: n}, Type{Elem: value.I64, Shape: []Atom{n}})[0]
-	i := Param{l.fresh("i"), Scalar(value.I64)}
-	lb := &builder{l: l}
-	x := V(i.Name)
-	if t.Elem != value.I64 {
-		x = lb.let("conv", &ConvE{To: t.Elem, X: x}, t)[0]
-	}
-	r := lb.let("elem", &BinOpE{Op: "+", X: x, Y: start.a}, t)[0]
-	lam := &Lambda{Params: []Param{i}, Ret: []Type{t}, Body: &Body{Stms: lb.stms, Res: []Atom{r}}}
-	rt := t.ArrayOf(n)
-	return b.let1("range", &ScremaE{W: n, Arrs: []string{iota.Name}, Map: lam}, rt)
+	return b.let1("range", &IotaE{N: n, Start: start.a}, t.ArrayOf(n))
 }
 
 // patValue is the current value of a pattern's variables (loop p for … with

@@ -237,6 +237,12 @@ func (l *lowerer) variable(b *builder, env *lenv, e *syntax.Var) lv {
 	if _, ok := numericModule(q.Quals[0]); ok && len(q.Quals) == 1 {
 		return l.moduleMember(b, q.Quals[0], q.Name, e)
 	}
+	if q.Quals[0] == "intrinsics" && len(q.Quals) == 1 {
+		if _, ok := builtinArity(q.Name); ok && builtins[q.Name] > 0 {
+			return &lvBuiltin{name: q.Name}
+		}
+		l.fail(e, "the intrinsic %s is not known to the IR", q.Name)
+	}
 	if val, ok := l.g.Value(q.Quals[0]); ok {
 		if _, isFun := val.(*value.Fun); !isFun {
 			v := l.lookup(env, q.Quals[0], e)

@@ -377,6 +377,20 @@ func (p *parser) exp() Exp {
 			e.I = p.ident()
 			p.expect("<")
 			e.Bound = p.atom()
+			if p.accept("over") {
+				p.expect("(")
+				for !p.accept(")") {
+					if len(e.Elems) > 0 {
+						p.expect(",")
+					}
+					name := p.ident()
+					p.expect(":")
+					t := p.typ()
+					p.word("in")
+					e.Elems = append(e.Elems, Param{name, t})
+					e.Over = append(e.Over, p.ident())
+				}
+			}
 		}
 		e.Body = p.body()
 		return e
@@ -387,7 +401,11 @@ func (p *parser) exp() Exp {
 		return &SliceE{Arr: arr, Start: start, Len: p.atom()}
 	case "iota":
 		p.next()
-		return &IotaE{N: p.atom()}
+		e := &IotaE{N: p.atom()}
+		if p.accept("from") {
+			e.Start = p.atom()
+		}
+		return e
 	case "replicate":
 		p.next()
 		n := p.atom()
@@ -403,6 +421,17 @@ func (p *parser) exp() Exp {
 	case "copy":
 		p.next()
 		return &CopyE{Arr: p.ident()}
+	case "concat":
+		p.next()
+		n := p.atom()
+		return &ConcatE{N: n, Arrs: p.nameList()}
+	case "reshape":
+		p.next()
+		shape := p.atomList("[", "]")
+		return &ReshapeE{Arr: p.ident(), Shape: shape}
+	case "reverse":
+		p.next()
+		return &ReverseE{Arr: p.ident()}
 	case "screma":
 		p.next()
 		e := &ScremaE{}
@@ -422,6 +451,22 @@ func (p *parser) exp() Exp {
 		p.word("map")
 		e.Map = p.lambda()
 		p.expect("}")
+		return e
+	case "stream":
+		p.next()
+		e := &StreamE{W: p.atom(), Arrs: p.nameList()}
+		if p.accept("reduce") {
+			e.Red = p.lambda()
+		}
+		p.word("fold")
+		e.Fold = p.lambda()
+		return e
+	case "filter":
+		p.next()
+		e := &FilterE{}
+		e.W, e.Arrs, e.Index, e.Gens = p.header()
+		p.word("map")
+		e.Map = p.lambda()
 		return e
 	case "scatter":
 		p.next()

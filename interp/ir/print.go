@@ -151,6 +151,16 @@ func (pr *printer) exp(e Exp) {
 			pr.s(" do ")
 		} else {
 			pr.s(") for " + e.I + " < " + e.Bound.String() + " ")
+			if len(e.Over) > 0 {
+				pr.s("over (")
+				for i, p := range e.Elems {
+					if i > 0 {
+						pr.s(", ")
+					}
+					pr.s(p.Name + ": " + p.T.String() + " in " + e.Over[i])
+				}
+				pr.s(") ")
+			}
 		}
 		pr.body(e.Body)
 	case *IndexE:
@@ -164,6 +174,9 @@ func (pr *printer) exp(e Exp) {
 		pr.s("slice " + e.Arr + " " + e.Start.String() + " " + e.Len.String())
 	case *IotaE:
 		pr.s("iota " + e.N.String())
+		if e.Start != (Atom{}) {
+			pr.s(" from " + e.Start.String())
+		}
 	case *ReplicateE:
 		pr.s("replicate " + e.N.String() + " " + e.X.String())
 	case *ArrayE:
@@ -174,6 +187,15 @@ func (pr *printer) exp(e Exp) {
 		pr.s("transpose " + e.Arr)
 	case *CopyE:
 		pr.s("copy " + e.Arr)
+	case *ConcatE:
+		pr.s("concat " + e.N.String() + " ")
+		pr.names(e.Arrs)
+	case *ReshapeE:
+		pr.s("reshape ")
+		pr.idx(e.Shape)
+		pr.s(" " + e.Arr)
+	case *ReverseE:
+		pr.s("reverse " + e.Arr)
 	case *ScremaE:
 		pr.s("screma ")
 		pr.header(e.W, e.Arrs, e.Index, e.Gens)
@@ -195,6 +217,20 @@ func (pr *printer) exp(e Exp) {
 		pr.indent--
 		pr.nl()
 		pr.s("}")
+	case *StreamE:
+		pr.s("stream " + e.W.String() + " ")
+		pr.names(e.Arrs)
+		if e.Red != nil {
+			pr.s(" reduce ")
+			pr.lambda(e.Red)
+		}
+		pr.s(" fold ")
+		pr.lambda(e.Fold)
+	case *FilterE:
+		pr.s("filter ")
+		pr.header(e.W, e.Arrs, e.Index, e.Gens)
+		pr.s(" map ")
+		pr.lambda(e.Map)
 	case *ScatterE:
 		pr.s("scatter " + e.Dest + " ")
 		pr.header(e.W, e.Arrs, e.Index, e.Gens)

@@ -50,6 +50,10 @@ func consumedIn(b *Body) map[string]bool {
 				body(e.Map.Body)
 			case *HistE:
 				body(e.Map.Body)
+			case *FilterE:
+				body(e.Map.Body)
+			case *StreamE:
+				body(e.Fold.Body)
 			}
 		}
 	}
@@ -157,9 +161,16 @@ func (s *simplifier) nested(e Exp, cse map[string][]Atom) Exp {
 		e.Map = lam(e.Map)
 	case *ScatterE:
 		e.Map = lam(e.Map)
+	case *FilterE:
+		e.Map = lam(e.Map)
 	case *HistE:
 		e.Op.Lam = lam(e.Op.Lam)
 		e.Map = lam(e.Map)
+	case *StreamE:
+		if e.Red != nil {
+			e.Red = lam(e.Red)
+		}
+		e.Fold = lam(e.Fold)
 	}
 	return e
 }
@@ -282,9 +293,16 @@ func dceNested(e Exp) {
 		lam(e.Map)
 	case *ScatterE:
 		lam(e.Map)
+	case *FilterE:
+		lam(e.Map)
 	case *HistE:
 		lam(e.Op.Lam)
 		lam(e.Map)
+	case *StreamE:
+		if e.Red != nil {
+			lam(e.Red)
+		}
+		lam(e.Fold)
 	}
 }
 
@@ -302,6 +320,9 @@ func hoistBody(b *Body, consumed map[string]bool) *Body {
 				inner = append(inner, e.While)
 			}
 			bound = append(bound, e.I)
+			for _, p := range e.Elems {
+				bound = append(bound, p.Name)
+			}
 			for _, p := range e.Params {
 				bound = append(bound, p.Name)
 			}
@@ -321,6 +342,17 @@ func hoistBody(b *Body, consumed map[string]bool) *Body {
 			inner = []*Body{e.Map.Body}
 			bound = append(bound, e.Index)
 			for _, p := range e.Map.Params {
+				bound = append(bound, p.Name)
+			}
+		case *FilterE:
+			inner = []*Body{e.Map.Body}
+			bound = append(bound, e.Index)
+			for _, p := range e.Map.Params {
+				bound = append(bound, p.Name)
+			}
+		case *StreamE:
+			inner = []*Body{e.Fold.Body}
+			for _, p := range e.Fold.Params {
 				bound = append(bound, p.Name)
 			}
 		case *IfE:

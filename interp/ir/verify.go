@@ -111,6 +111,12 @@ func (v *verifier) consume(sc *vscope, name string) error {
 
 func (v *verifier) body(sc *vscope, b *Body) ([]Type, error) {
 	for _, st := range b.Stms {
+		if f, ok := st.E.(*FilterE); ok {
+			if err := v.filter(sc, st.Pat, f); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		ts, err := v.exp(sc, st.E)
 		if err != nil {
 			return nil, err
@@ -303,6 +309,18 @@ func (v *verifier) exp(sc *vscope, e Exp) ([]Type, error) {
 			if err := v.bind(inner, Param{e.I, Scalar(value.I64)}); err != nil {
 				return nil, err
 			}
+			rows, err := v.rows(sc, e.Bound, e.Over, "for … in")
+			if err != nil {
+				return nil, err
+			}
+			if err := sameTypes("for … in's elements", paramTypes(e.Elems), rows); err != nil {
+				return nil, err
+			}
+			for _, p := range e.Elems {
+				if err := v.bind(inner, p); err != nil {
+					return nil, err
+				}
+			}
 		}
 		for _, p := range e.Params {
 			if err := v.bind(inner, p); err != nil {
@@ -372,7 +390,14 @@ func (v *verifier) exp(sc *vscope, e Exp) ([]Type, error) {
 		if err := v.atomIs(sc, e.N, Scalar(value.I64), "iota's size"); err != nil {
 			return nil, err
 		}
-		return []Type{{Elem: value.I64, Shape: []Atom{e.N}}}, nil
+		st, err := v.atom(sc, e.start())
+		if err != nil {
+			return nil, err
+		}
+		if st.Rank() != 0 || !st.Elem.IsInt() {
+			return nil, fmt.Errorf("verify: iota from a %s", st)
+		}
+		return []Type{{Elem: st.Elem, Shape: []Atom{e.N}}}, nil
 	case *ReplicateE:
 		if err := v.atomIs(sc, e.N, Scalar(value.I64), "replicate's size"); err != nil {
 			return nil, err
@@ -402,6 +427,45 @@ func (v *verifier) exp(sc *vscope, e Exp) ([]Type, error) {
 	case *CopyE:
 		t, err := v.atom(sc, V(e.Arr))
 		return []Type{t}, err
+	case *ReverseE:
+		t, err := v.atom(sc, V(e.Arr))
+		if err == nil && t.Rank() == 0 {
+			err = fmt.Errorf("verify: reverse of the scalar %s", e.Arr)
+		}
+		return []Type{t}, err
+	case *ConcatE:
+		if err := v.atomIs(sc, e.N, Scalar(value.I64), "concat's length"); err != nil {
+			return nil, err
+		}
+		var row Type
+		for i, a := range e.Arrs {
+			t, err := v.atom(sc, V(a))
+			if err != nil {
+				return nil, err
+			}
+			if t.Rank() == 0 || i > 0 && !t.Row().Equal(row) {
+				return nil, fmt.Errorf("verify: concat of %s, whose rows do not match", a)
+			}
+			row = t.Row()
+		}
+		if len(e.Arrs) == 0 {
+			return nil, fmt.Errorf("verify: concat of nothing")
+		}
+		return []Type{row.ArrayOf(e.N)}, nil
+	case *ReshapeE:
+		t, err := v.atom(sc, V(e.Arr))
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range e.Shape {
+			if err := v.atomIs(sc, d, Scalar(value.I64), "a dimension"); err != nil {
+				return nil, err
+			}
+		}
+		if t.Rank() == 0 || len(e.Shape) == 0 {
+			return nil, fmt.Errorf("verify: reshape of a scalar or to a scalar")
+		}
+		return []Type{{Elem: t.Elem, Shape: e.Shape}}, nil
 	case *ScremaE:
 		rows, err := v.rows(sc, e.W, e.Arrs, "screma")
 		if err != nil {
@@ -441,6 +505,42 @@ func (v *verifier) exp(sc *vscope, e Exp) ([]Type, error) {
 		}
 		for _, t := range e.Map.Ret[k:] {
 			outs = append(outs, t.ArrayOf(e.W))
+		}
+		return outs, nil
+	case *StreamE:
+		if err := v.atomIs(sc, e.W, Scalar(value.I64), "stream's width"); err != nil {
+			return nil, err
+		}
+		if len(e.Fold.Params) != len(e.Arrs)+1 {
+			return nil, fmt.Errorf("verify: stream's fold takes the chunk size and %d chunks", len(e.Arrs))
+		}
+		chunk := e.Fold.Params[0]
+		args := []Type{Scalar(value.I64)}
+		for _, a := range e.Arrs {
+			t, err := v.atom(sc, V(a))
+			if err != nil {
+				return nil, err
+			}
+			if t.Rank() == 0 || t.Shape[0] != e.W {
+				return nil, fmt.Errorf("verify: stream input %s has type %s, not %s elements", a, t, e.W)
+			}
+			args = append(args, Type{Elem: t.Elem, Shape: append([]Atom{V(chunk.Name)}, t.Shape[1:]...)})
+		}
+		if err := v.lambda(sc, e.Fold, args, "", "stream's fold"); err != nil {
+			return nil, err
+		}
+		if e.Red != nil {
+			if err := v.lambda(sc, e.Red, append(append([]Type{}, e.Fold.Ret...), e.Fold.Ret...), "", "stream's operator"); err != nil {
+				return nil, err
+			}
+			return e.Fold.Ret, sameTypes("stream's operator", e.Red.Ret, e.Fold.Ret)
+		}
+		var outs []Type
+		for _, t := range e.Fold.Ret {
+			if t.Rank() == 0 || t.Shape[0] != V(chunk.Name) {
+				return nil, fmt.Errorf("verify: map_stream's fold returns %s, not an array of the chunk's size", t)
+			}
+			outs = append(outs, Type{Elem: t.Elem, Shape: append([]Atom{e.W}, t.Shape[1:]...)})
 		}
 		return outs, nil
 	case *ScatterE, *HistE:
@@ -484,6 +584,36 @@ func (v *verifier) exp(sc *vscope, e Exp) ([]Type, error) {
 		return []Type{dt}, v.consume(sc, dest)
 	}
 	return nil, fmt.Errorf("verify: unknown expression %T", e)
+}
+
+// filter checks a FilterE and binds its pattern: the count, then arrays
+// of that many rows.
+func (v *verifier) filter(sc *vscope, pat []Param, e *FilterE) error {
+	rows, err := v.rows(sc, e.W, e.Arrs, "filter")
+	if err != nil {
+		return err
+	}
+	if err := v.lambda(sc, e.Map, rows, e.Index, "filter's map"); err != nil {
+		return err
+	}
+	if len(e.Map.Ret) == 0 || !e.Map.Ret[0].Equal(Scalar(value.Bool)) {
+		return fmt.Errorf("verify: filter's map must return a bool first")
+	}
+	if len(pat) != len(e.Map.Ret) || !pat[0].T.Equal(Scalar(value.I64)) {
+		return fmt.Errorf("verify: filter binds a count and %d arrays", len(e.Map.Ret)-1)
+	}
+	if err := v.bind(sc, pat[0]); err != nil {
+		return err
+	}
+	for i, p := range pat[1:] {
+		if want := e.Map.Ret[i+1].ArrayOf(V(pat[0].Name)); !p.T.Equal(want) {
+			return fmt.Errorf("verify: filter's result %s has type %s, expected %s", p.Name, p.T, want)
+		}
+		if err := v.bind(sc, p); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func safeSlice(ts []Type, i, j int) []Type {

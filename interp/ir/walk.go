@@ -68,6 +68,12 @@ func uses(e Exp, f func(string)) {
 		if e.While != nil {
 			body(e.While)
 		}
+		for _, a := range e.Over {
+			f(a)
+		}
+		for _, p := range e.Elems {
+			typ(p.T)
+		}
 		body(e.Body)
 	case *IndexE:
 		f(e.Arr)
@@ -78,6 +84,7 @@ func uses(e Exp, f func(string)) {
 		atom(e.X)
 	case *IotaE:
 		atom(e.N)
+		atom(e.Start)
 	case *SliceE:
 		f(e.Arr)
 		atom(e.Start)
@@ -92,6 +99,16 @@ func uses(e Exp, f func(string)) {
 		f(e.Arr)
 	case *CopyE:
 		f(e.Arr)
+	case *ReverseE:
+		f(e.Arr)
+	case *ConcatE:
+		atom(e.N)
+		for _, a := range e.Arrs {
+			f(a)
+		}
+	case *ReshapeE:
+		atoms(e.Shape)
+		f(e.Arr)
 	case *ScremaE:
 		atom(e.W)
 		for _, a := range e.Arrs {
@@ -100,6 +117,21 @@ func uses(e Exp, f func(string)) {
 		segops(e.Scans)
 		segops(e.Reds)
 		lambda(e.Map)
+	case *FilterE:
+		atom(e.W)
+		for _, a := range e.Arrs {
+			f(a)
+		}
+		lambda(e.Map)
+	case *StreamE:
+		atom(e.W)
+		for _, a := range e.Arrs {
+			f(a)
+		}
+		if e.Red != nil {
+			lambda(e.Red)
+		}
+		lambda(e.Fold)
 	case *ScatterE:
 		f(e.Dest)
 		atom(e.W)
@@ -140,6 +172,9 @@ func binds(e Exp, f func(string)) {
 		body(e.Then)
 		body(e.Else)
 	case *LoopE:
+		for _, p := range e.Elems {
+			f(p.Name)
+		}
 		if e.While == nil {
 			f(e.I)
 		} else {
@@ -155,6 +190,16 @@ func binds(e Exp, f func(string)) {
 		}
 		for _, op := range append(append([]*SegOp{}, e.Scans...), e.Reds...) {
 			lambda(op.Lam)
+		}
+		lambda(e.Map)
+	case *StreamE:
+		if e.Red != nil {
+			lambda(e.Red)
+		}
+		lambda(e.Fold)
+	case *FilterE:
+		if e.Index != "" {
+			f(e.Index)
 		}
 		lambda(e.Map)
 	case *ScatterE:
@@ -271,7 +316,7 @@ func (s subst) exp(e Exp) Exp {
 	case *IfE:
 		return &IfE{s.atom(e.Cond), s.body(e.Then), s.body(e.Else), s.types(e.Ret)}
 	case *LoopE:
-		l := &LoopE{s.params(e.Params), s.atoms(e.Init), e.I, s.atom(e.Bound), nil, s.body(e.Body)}
+		l := &LoopE{s.params(e.Params), s.atoms(e.Init), e.I, s.atom(e.Bound), nil, s.body(e.Body), s.params(e.Elems), s.names(e.Over)}
 		if e.While != nil {
 			l.While = s.body(e.While)
 		}
@@ -283,7 +328,7 @@ func (s subst) exp(e Exp) Exp {
 	case *UpdateE:
 		return &UpdateE{s.name(e.Arr), s.atoms(e.Idx), s.atom(e.X)}
 	case *IotaE:
-		return &IotaE{s.atom(e.N)}
+		return &IotaE{s.atom(e.N), s.atom(e.Start)}
 	case *ReplicateE:
 		return &ReplicateE{s.atom(e.N), s.atom(e.X)}
 	case *ArrayE:
@@ -292,9 +337,23 @@ func (s subst) exp(e Exp) Exp {
 		return &TransposeE{s.name(e.Arr)}
 	case *CopyE:
 		return &CopyE{s.name(e.Arr)}
+	case *ReverseE:
+		return &ReverseE{s.name(e.Arr)}
+	case *ConcatE:
+		return &ConcatE{s.atom(e.N), s.names(e.Arrs)}
+	case *ReshapeE:
+		return &ReshapeE{s.name(e.Arr), s.atoms(e.Shape)}
 	case *ScremaE:
 		return &ScremaE{W: s.atom(e.W), Arrs: s.names(e.Arrs), Index: e.Index, Gens: e.Gens,
 			Scans: s.segops(e.Scans), Reds: s.segops(e.Reds), Map: s.lambda(e.Map)}
+	case *FilterE:
+		return &FilterE{W: s.atom(e.W), Arrs: s.names(e.Arrs), Index: e.Index, Gens: e.Gens, Map: s.lambda(e.Map)}
+	case *StreamE:
+		out := &StreamE{W: s.atom(e.W), Arrs: s.names(e.Arrs), Fold: s.lambda(e.Fold)}
+		if e.Red != nil {
+			out.Red = s.lambda(e.Red)
+		}
+		return out
 	case *ScatterE:
 		return &ScatterE{Dest: s.name(e.Dest), W: s.atom(e.W), Arrs: s.names(e.Arrs), Index: e.Index, Gens: e.Gens, Map: s.lambda(e.Map)}
 	case *HistE:
@@ -306,4 +365,57 @@ func (s subst) exp(e Exp) Exp {
 
 func (p *Prog) copyWith(s subst) *Prog {
 	return &Prog{Params: s.params(p.Params), Ret: s.types(p.Ret), Body: s.body(p.Body)}
+}
+
+// allTypes gives the type of every name bound in p (lambda and loop
+// parameters included).
+func allTypes(p *Prog) map[string]Type {
+	out := map[string]Type{}
+	add := func(ps []Param) {
+		for _, q := range ps {
+			out[q.Name] = q.T
+		}
+	}
+	add(p.Params)
+	var body func(b *Body)
+	lambda := func(l *Lambda) {
+		add(l.Params)
+		body(l.Body)
+	}
+	body = func(b *Body) {
+		for _, st := range b.Stms {
+			add(st.Pat)
+			switch e := st.E.(type) {
+			case *IfE:
+				body(e.Then)
+				body(e.Else)
+			case *LoopE:
+				add(e.Params)
+				add(e.Elems)
+				if e.While != nil {
+					body(e.While)
+				}
+				body(e.Body)
+			case *ScremaE:
+				for _, op := range append(append([]*SegOp{}, e.Scans...), e.Reds...) {
+					lambda(op.Lam)
+				}
+				lambda(e.Map)
+			case *ScatterE:
+				lambda(e.Map)
+			case *FilterE:
+				lambda(e.Map)
+			case *HistE:
+				lambda(e.Op.Lam)
+				lambda(e.Map)
+			case *StreamE:
+				if e.Red != nil {
+					lambda(e.Red)
+				}
+				lambda(e.Fold)
+			}
+		}
+	}
+	body(p.Body)
+	return out
 }

@@ -181,6 +181,10 @@ type lexer struct {
 	fileDoc  string
 	firstDoc string
 	toks     []token
+	// chainEnd is where the last chain of names a.b.c… that ended in
+	// no qualified operator stops: an identifier inside it needs no new
+	// look-ahead (which would make a long chain quadratic).
+	chainEnd int
 }
 
 func (l *lexer) errorAt(start, end int, format string, args ...any) {
@@ -300,7 +304,18 @@ func (l *lexer) scan() token {
 	case c == '_':
 		return tok(tUnderscore, 1)
 	case isDigit(c):
-		return l.number()
+		t := l.number()
+		if l.off < len(l.src) && (isLetter(l.src[l.off]) || l.src[l.off] == '_') &&
+			!(l.off == t.pos+1 && c == '0' && l.src[l.off] == 'r') { // 0rXIV lexes as before
+			// 1i33, 2.0f31, 7abc: a suffix that is no type.
+			end := l.off
+			for end < len(l.src) && isConstituent(l.src[end]) {
+				end++
+			}
+			l.errorAt(l.off, end, "invalid suffix %q on a numeric literal", string(l.src[l.off:end]))
+			l.off = end
+		}
+		return t
 	case c == '"':
 		return l.stringLit()
 	case c == '\'':
@@ -410,7 +425,8 @@ func (l *lexer) ident() token {
 	}
 	end := p
 	// A qualified operator: (name ".")+ op.
-	for q := end; q+1 < len(l.src) && l.src[q] == '.'; {
+	q := end
+	for start >= l.chainEnd && q+1 < len(l.src) && l.src[q] == '.' {
 		c := l.src[q+1]
 		if isOpStart(c) {
 			r := q + 2
@@ -427,6 +443,9 @@ func (l *lexer) ident() token {
 		for q < len(l.src) && isConstituent(l.src[q]) {
 			q++
 		}
+	}
+	if start >= l.chainEnd {
+		l.chainEnd = q
 	}
 	l.off = end
 	if k, ok := keywords[string(l.src[start:end])]; ok {
@@ -494,9 +513,10 @@ func (l *lexer) number() token {
 		return token{kind: tInt, pos: start, end: l.off}
 	}
 	l.digits(isDigit)
-	afterDot := start > 0 && src[start-1] == '.'
+	afterDot := start > 0 && src[start-1] == '.' && !(start > 1 && src[start-2] == '.')
 	if afterDot {
-		// x.0.1 is two projections, never a float.
+		// x.0.1 is two projections, never a float; but 1...10i32 and
+		// 0..<5 are ranges, whose numbers are whole literals.
 		return token{kind: tInt, pos: start, end: l.off}
 	}
 	isFloat := false

@@ -134,7 +134,10 @@ func (p *parser) parseExp() Expr {
 	p.enter()
 	defer p.leave()
 	e := p.parseExp2()
+	links := 0
+	defer p.unchain(&links)
 	for p.tok.kind == tColon || p.tok.kind == tColonGt {
+		p.chain(&links)
 		coerce := p.tok.kind == tColonGt
 		p.next()
 		t := p.parseType()
@@ -181,8 +184,11 @@ func (p *parser) parseBinary(minPrec int) Expr {
 	p.enter()
 	defer p.leave()
 	lhs := p.parseUnary()
+	links := 0
+	defer p.unchain(&links)
 	for {
 		if p.tok.kind == tWith {
+			p.chain(&links)
 			if precWith < minPrec {
 				return lhs
 			}
@@ -200,6 +206,7 @@ func (p *parser) parseBinary(minPrec int) Expr {
 		if p.peek(op.ntoks).kind == tRParen {
 			return lhs // a left section (e op); parseParen builds it
 		}
+		p.chain(&links)
 		p.skip(op.ntoks)
 		next := op.prec + 1
 		if op.right {
@@ -318,7 +325,10 @@ func (p *parser) parseAtom() Expr {
 	p.enter()
 	defer p.leave()
 	e := p.parsePrimary()
+	links := 0
+	defer p.unchain(&links)
 	for {
+		p.chain(&links)
 		switch p.tok.kind {
 		case tDot:
 			nt := p.peek(1)
@@ -326,8 +336,11 @@ func (p *parser) parseAtom() Expr {
 			case nt.kind == tIdent:
 				p.skip(2)
 				if v, ok := e.(*Var); ok {
-					q := QualName{Quals: append(append([]string(nil), v.Name.Quals...), v.Name.Name), Name: nt.text}
-					e = &Var{Loc: Loc{Span{e.Pos(), p.prevEnd()}}, Name: q}
+					// v is this loop's own node: extend it in place, or a
+					// long chain a.b.c… copies its qualifiers quadratically.
+					v.Name.Quals = append(v.Name.Quals, v.Name.Name)
+					v.Name.Name = nt.text
+					v.Loc = Loc{Span{v.Pos(), p.prevEnd()}}
 				} else {
 					e = &Project{Loc: Loc{Span{e.Pos(), p.prevEnd()}}, X: e, Field: nt.text}
 				}

@@ -26,7 +26,14 @@ import (
 
 // maxDepth bounds the parser's recursion so that deeply nested input gives
 // an error instead of exhausting the Go stack.
-const maxDepth = 1000
+const maxDepth = 5000
+
+// maxNest bounds the depth of the tree a parse builds. Recursion counts
+// (enter), and so does each node that a loop wraps around the previous
+// one (a + b + c …, x.a.b…, e : t : t), since later stages walk the tree
+// recursively: hundreds of thousands of operators give an error here
+// instead of a Go stack overflow in the checker.
+const maxNest = 20000
 
 // maxErrors stops parsing a file after this many errors.
 const maxErrors = 10
@@ -38,6 +45,7 @@ type parser struct {
 	tok     token
 	errs    ErrorList
 	depth   int
+	nest    int // depth of the tree being built: enter plus chain
 	fileDoc string
 }
 
@@ -150,13 +158,28 @@ func (p *parser) isOp(text string) bool { return p.tok.kind == tOp && p.tok.text
 // enter guards recursion; every recursive production calls it.
 func (p *parser) enter() {
 	p.depth++
+	p.nest++
 	if p.depth > maxDepth {
 		p.addErr(Span{p.tpos(), p.tend()}, "nesting too deep")
 		panic(tooMany{})
 	}
 }
 
-func (p *parser) leave() { p.depth-- }
+func (p *parser) leave() { p.depth--; p.nest-- }
+
+// chain records that a loop wrapped one more node around the tree it is
+// building; *n counts them, and the caller gives them back with unchain
+// (deferred) when it returns.
+func (p *parser) chain(n *int) {
+	*n++
+	p.nest++
+	if p.nest > maxNest {
+		p.addErr(Span{p.tpos(), p.tend()}, "expression nested too deeply (more than 20000 levels)")
+		panic(tooMany{})
+	}
+}
+
+func (p *parser) unchain(n *int) { p.nest -= *n }
 
 // run calls f, turning an unwinding error into a normal return.
 func (p *parser) run(f func()) (ok bool) {

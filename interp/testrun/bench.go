@@ -16,6 +16,8 @@ import (
 type BenchOptions struct {
 	Runs    int           // timed runs per dataset (after one warm-up)
 	Timeout time.Duration // per program; 0 means none
+	// MaxMemory bounds one allocation (0: the session's default).
+	MaxMemory int64
 	// SkipCompiled leaves out cases tagged `compiled`: the large datasets
 	// meant for a compiled backend, too slow for the reference evaluator.
 	SkipCompiled bool
@@ -98,7 +100,7 @@ func BenchFile(ctx context.Context, file string, opts BenchOptions) *BenchResult
 		return res
 	}
 	start := time.Now()
-	s, err := interp.NewSession(interp.Options{})
+	s, err := interp.NewSession(interp.Options{MaxMemory: opts.MaxMemory})
 	if err != nil {
 		res.Err = err.Error()
 		return res

@@ -24,6 +24,8 @@ import (
 // Options configure a run.
 type Options struct {
 	Timeout time.Duration // per program; 0 means none
+	// MaxMemory bounds one allocation (0: the session's default).
+	MaxMemory int64
 	// Tolerance is the relative tolerance of float comparisons.
 	Tolerance float64
 }
@@ -134,7 +136,7 @@ func runFile(ctx context.Context, file string, opts Options) (res *Result) {
 		opts.Tolerance = 0.002
 	}
 
-	s, err := interp.NewSession(interp.Options{})
+	s, err := interp.NewSession(interp.Options{MaxMemory: opts.MaxMemory})
 	if err != nil {
 		res.Status, res.Msg = Failed, err.Error()
 		return res

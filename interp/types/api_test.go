@@ -131,3 +131,37 @@ func TestCheckDeclsAtomic(t *testing.T) {
 		t.Errorf("good + 1: %v %v", ty, err)
 	}
 }
+
+// REPL entries build on each other: types, modules and functions.
+func TestREPLIncremental(t *testing.T) {
+	base, fset := newPreludeChecker(t, nil)
+	c := base.Fork()
+	for i, src := range []string{
+		"type t = i32",
+		"def f (x: t) = x + 1",
+		"module M = { def y = 2.5f32 }",
+		"module type S = { val z : i64 }",
+		"module N : S = { def z = 7i64 }",
+	} {
+		decls, _, err := syntax.ParseEntry(fset, "<repl>", []byte(src))
+		if err != nil {
+			t.Fatalf("%d: %s", i, fset.FormatAll(err))
+		}
+		if err := c.CheckDecls(decls); err != nil {
+			t.Fatalf("%s: %s", src, fset.FormatAll(err))
+		}
+	}
+	for src, want := range map[string]string{"f 2": "i32", "M.y": "f32", "N.z + 1": "i64", "(f 1, M.y)": "(i32, f32)"} {
+		ty, err := c.CheckExpr(parseExpr(t, fset, src))
+		if err != nil {
+			t.Errorf("%s: %s", src, fset.FormatAll(err))
+			continue
+		}
+		if ty.String() != want {
+			t.Errorf("%s: %s, want %s", src, ty, want)
+		}
+	}
+	if _, err := c.CheckExpr(parseExpr(t, fset, "f 2.0")); err == nil {
+		t.Error("f 2.0 should not check")
+	}
+}

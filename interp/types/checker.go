@@ -44,13 +44,14 @@ type valBind struct {
 	scheme *Scheme
 	size   *SizeName // the size this variable stands for, when an i64
 	// sizeAlias, when set, is the size the name stands for instead
-	sizeAlias Size
-	span      syntax.Span
-	local     bool // bound inside a function body or lambda
-	param     bool // a function parameter
-	level     int  // the checker's level where it was bound
-	declared  bool // by a def in its scope (not by open or import)
-	id        int
+	sizeAlias  Size
+	span       syntax.Span
+	local      bool // bound inside a function body or lambda
+	param      bool // a function parameter
+	level      int  // the checker's level where it was bound
+	declared   bool // by a def in its scope (not by open or import)
+	arrowParam bool // a named parameter of a function type
+	id         int
 	// builtin operator: overloaded and typed by the checker
 	builtin string
 }
@@ -128,6 +129,8 @@ type Checker struct {
 	curFile   string
 	modDepth  int // inside how many module structures
 
+	loadingIntrinsics bool
+
 	// per top-level definition
 	overloaded        []TVar
 	constrVars        []TVar
@@ -187,14 +190,16 @@ func (c *Checker) Info() *Info { return c.info }
 // LoadIntrinsics declares the built-in module intrinsics with the given
 // value and type specifications.
 func (c *Checker) LoadIntrinsics(specs []syntax.Spec) error {
+	c.loadingIntrinsics = true
 	sig := c.checkSpecs(specs, c.top)
+	c.loadingIntrinsics = false
 	m := &Module{ns: sig.mod.ns}
 	c.top.mods["intrinsics"] = m
 	return c.takeErrors()
 }
 
 // CheckProgram checks a file and adds its top-level names to the
-// environment.
+// environment. On error the environment is left as it was.
 func (c *Checker) CheckProgram(p *syntax.Program) error {
 	saved := c.curFile
 	if p.File != nil {
@@ -203,11 +208,20 @@ func (c *Checker) CheckProgram(p *syntax.Program) error {
 	// The file's names go into a scope of their own, so that a file may
 	// not define a type twice but may reuse a name of the prelude.
 	sc := newScope(c.top)
+	entries := map[string]*entryPoint{}
+	for k, v := range c.entries {
+		entries[k] = v
+	}
 	c.checkDecls(p.Decls, sc, sc)
 	c.checkDefaultEntry(p, sc)
-	merge(&c.top.ns, &sc.ns)
 	c.curFile = saved
-	return c.takeErrors()
+	if len(c.errs) > 0 {
+		// Nothing of a file with errors is kept.
+		c.entries = entries
+		return c.takeErrors()
+	}
+	merge(&c.top.ns, &sc.ns)
+	return nil
 }
 
 // CheckDecls checks REPL declarations. On error the environment is left
@@ -253,7 +267,7 @@ func (c *Checker) EntryPoint(name string) (params []Type, results []Type, ok boo
 	return e.params, e.results, true
 }
 
-// LookupType returns the scheme of a top-level value (for :type).
+// LookupValue returns the scheme of a top-level value (for :type).
 func (c *Checker) LookupValue(name string) (*Scheme, bool) {
 	v := c.top.lookupVal(name)
 	if v == nil || v.scheme == nil {

@@ -58,7 +58,7 @@ func (c *Checker) defaultVars() {
 			cs = append(cs, Constr{n, ps})
 		}
 		if len(c.errs) == c.defErrStart {
-			c.errorf(w.span, "Type is ambiguous: the sum type with constructor %s is not known here (add a type annotation)", TVar{w.tvar})
+			c.errorf(w.span, "Type is ambiguous: the sum type with constructor %s is not known here (add a type annotation).", TVar{w.tvar})
 		}
 		w.link = newSum(cs)
 	}
@@ -68,7 +68,7 @@ func (c *Checker) defaultVars() {
 			continue
 		}
 		if len(c.errs) == c.defErrStart {
-			c.errorf(w.span, "the type of this record is not known where its field is used: %s (add a type annotation)", w)
+			c.errorf(w.span, "Type of this record is ambiguous: it must be a record %s, but is not known where its field is used (add a type annotation).", w)
 		}
 		var fs []Field
 		for n, t := range w.fields {
@@ -116,7 +116,7 @@ func (c *Checker) checkFunBind(fb *syntax.FunBind, sc *scope, top bool) *Scheme 
 	seen := map[string]bool{}
 	for _, tp := range fb.TypeParams {
 		if seen[tp.Name] {
-			c.errorf(tp.Span, "the type parameter %s is bound more than once", tp.Name)
+			c.errorf(tp.Span, "Type parameter \"%s\" is also bound previously in the same list.", tp.Name)
 		}
 		seen[tp.Name] = true
 		if tp.Kind == syntax.TPSize {
@@ -180,13 +180,13 @@ func (c *Checker) checkFunBind(fb *syntax.FunBind, sc *scope, top bool) *Scheme 
 		for range paramTs {
 			r = r.(*Arrow).To
 		}
-		c.unifyNoSizes(syntax.SpanOf(fb.Body), r, bt)
+		c.unifyAt(syntax.SpanOf(fb.Body), "Function body does not have expected type.", r, bt, true)
 	}
 	if declRet != nil {
 		if _, isFun := Resolve(declRet).(*Arrow); isFun && !uniqueCompatible(declRet, bt) {
-			c.errorf(syntax.SpanOf(fb.Body), "the body does not have the expected type %s: it consumes an argument that the declared type does not", declRet)
+			c.errorf(syntax.SpanOf(fb.Body), "Function body does not have expected type %s: it consumes an argument that the declared type does not.", quoteT(declRet))
 		}
-		c.unify(syntax.SpanOf(fb.Body), declRet, bt)
+		c.unifyAt(syntax.SpanOf(fb.Body), "Function body does not have expected type.", declRet, bt, false)
 		bt = declRet
 	} else {
 		bt = setUnique(bt, false)
@@ -233,7 +233,7 @@ func (c *Checker) checkFunBind(fb *syntax.FunBind, sc *scope, top bool) *Scheme 
 	if len(fb.Params) > 0 {
 		c.checkSizeParamsUsed(fb, declSizes, []Type{ft})
 	} else if len(declSizes) > 0 && top && len(exist) > 0 {
-		c.errorf(fb.NameSpan, "%s is a size-polymorphic value binding whose type has unknown sizes, which is not allowed", fb.Name)
+		c.errorf(fb.NameSpan, "\"%s\" is a size-polymorphic value binding whose type has unknown sizes, which is not allowed.", fb.Name)
 	}
 	if len(fb.Params) == 0 && isFunctional(ft) == false && len(exist) > 0 {
 		ft = substType(ft, existToAny(exist))
@@ -435,7 +435,7 @@ func (c *Checker) generalize(t Type, outer int, tparams *[]*TypeCon, sparams *[]
 			}
 			if x.level > outer && x.equality && x.overload == nil && !c.reportedAmbiguous[x.tvar] {
 				c.reportedAmbiguous[x.tvar] = true
-				c.errorf(x.span, "the type of this comparison is not known and cannot be generalised: it must support equality (add a type annotation)")
+				c.errorf(x.span, "The type of this comparison is ambiguous: it cannot be generalised to a type parameter, as a type parameter does not support equality (add a type annotation).")
 				return
 			}
 			if x.level > outer && x.overload == nil && x.fields == nil && x.constrs == nil {
@@ -484,13 +484,13 @@ func (c *Checker) generalize(t Type, outer int, tparams *[]*TypeCon, sparams *[]
 // checkValDecl checks a top-level def/let/entry and binds it.
 func (c *Checker) checkValDecl(d *syntax.ValDecl, sc *scope, exp *ns) {
 	if d.Fun.IsOp && (d.Fun.Name == "&&" || d.Fun.Name == "||") {
-		c.errorf(d.Fun.NameSpan, "the operator %s cannot be redefined (it is short-circuiting)", d.Fun.Name)
+		c.errorf(d.Fun.NameSpan, "The operator \"%s\" cannot be redefined (it is short-circuiting).", d.Fun.Name)
 	}
 	if d.Entry && c.modDepth > 0 {
-		c.errorf(d.Fun.NameSpan, "Entry points may only be declared at the top level, not inside a module")
+		c.errorf(d.Fun.NameSpan, "Entry points may only be declared at the top level, not inside a module.")
 	}
 	if prev, dup := sc.vals[d.Fun.Name]; dup && prev.declared {
-		c.errorf(d.Fun.NameSpan, "Duplicate definition of %s in this scope (it is also defined at %s)", d.Fun.Name, c.fset.Position(prev.span.Start))
+		c.errorf(d.Fun.NameSpan, "Duplicate definition of \"%s\" in this scope (it is also defined at %s).", d.Fun.Name, c.fset.Position(prev.span.Start))
 	}
 	c.beginDef()
 	errsBefore := len(c.errs)

@@ -5,6 +5,8 @@ package types
 
 import (
 	"fmt"
+	"sort"
+	"strings"
 
 	"fut/interp/syntax"
 )
@@ -23,13 +25,89 @@ func (c *Checker) takeErrors() error {
 	return l
 }
 
+// mismatch describes a failed unification of the expected type want with
+// the found type got: both types, then the innermost reason.
 func (c *Checker) mismatch(want, got Type, err *unifyError) string {
-	ws, gs := want.String(), got.String()
-	msg := fmt.Sprintf("type mismatch: expected %s, but found %s", ws, gs)
-	if err.msg != "" && err.msg != msg {
-		msg += " (" + err.msg + ")"
+	msg := fmt.Sprintf("Expected: %s\nActual:   %s", zonk(want), zonk(got))
+	if err != nil && err.msg != "" {
+		msg += "\n" + err.msg
+	}
+	if err != nil && err.path != "" {
+		msg += fmt.Sprintf(" (in record field \"%s\")", err.path)
 	}
 	return msg
+}
+
+// mismatchIn is a mismatch introduced by a sentence saying where it is.
+func (c *Checker) mismatchIn(what string, want, got Type, err *unifyError) string {
+	return what + "\n" + c.mismatch(want, got, err)
+}
+
+// quoteT prints a type in double quotes.
+func quoteT(t Type) string { return "\"" + zonk(t).String() + "\"" }
+
+// inField records that a mismatch was found inside the record field name.
+func (e *unifyError) inField(name string) *unifyError {
+	if e.path == "" {
+		e.path = name
+	} else {
+		e.path = name + "." + e.path
+	}
+	return e
+}
+
+// unsharedFields lists the fields that only one of two records has, or
+// "" when they have the same fields.
+func unsharedFields(a, b *Record) string {
+	in := func(r *Record, n string) bool {
+		_, ok := r.Field(n)
+		return ok
+	}
+	var out []string
+	for _, f := range a.Fields {
+		if !in(b, f.Name) {
+			out = append(out, f.Name)
+		}
+	}
+	for _, f := range b.Fields {
+		if !in(a, f.Name) {
+			out = append(out, f.Name)
+		}
+	}
+	sort.Strings(out)
+	return strings.Join(out, ", ")
+}
+
+// unsharedConstrs lists the constructors that only one of two sum types
+// has, or "" when they have the same constructors.
+func unsharedConstrs(a, b *Sum) string {
+	in := func(s *Sum, n string) bool {
+		_, ok := s.Constr(n)
+		return ok
+	}
+	var out []string
+	for _, k := range a.Constrs {
+		if !in(b, k.Name) {
+			out = append(out, "#"+k.Name)
+		}
+	}
+	for _, k := range b.Constrs {
+		if !in(a, k.Name) {
+			out = append(out, "#"+k.Name)
+		}
+	}
+	sort.Strings(out)
+	return strings.Join(out, ", ")
+}
+
+// primVersusStructured explains why a type that must be primitive (prim)
+// cannot also be the record or sum type that st must be.
+func primVersusStructured(prim, st TVar) *unifyError {
+	kind := "a record"
+	if st.constrs != nil {
+		kind = "a sum type"
+	}
+	return &unifyError{msg: fmt.Sprintf("Cannot unify type that must be %s with type that must be %s %s.", overloadText(prim.tvar), kind, st)}
 }
 
 func overloadText(v *tvar) string {
@@ -58,4 +136,81 @@ func sizeText(s Size) string {
 		return "\"" + t + "\""
 	}
 	return "(an unknown size)"
+}
+
+// updateWhat introduces a mismatch in the value of an update "with path = v".
+func updateWhat(path []syntax.PathElem) string {
+	if n := len(path); n > 0 && path[n-1].Field != "" {
+		return fmt.Sprintf("The new value of record field \"%s\" does not have the field's type.", path[n-1].Field)
+	}
+	return "The new value does not have the type of the element it replaces."
+}
+
+// canApply reports whether a value of type t may be applied to an
+// argument: a function, or a type not yet known.
+func canApply(t Type) bool {
+	switch t := Resolve(t).(type) {
+	case *Arrow:
+		return true
+	case TVar:
+		return t.overload == nil && t.fields == nil && t.constrs == nil
+	}
+	return false
+}
+
+// exprName names an expression in a message: a variable by its name, a
+// short expression by its source text, in quotes; anything else by the
+// word other.
+func (c *Checker) exprName(n syntax.Node, other string) string {
+	switch e := n.(type) {
+	case *syntax.Var:
+		return "\"" + e.Name.String() + "\""
+	case *syntax.Paren:
+		return c.exprName(e.X, other)
+	case syntax.Expr:
+		if t := c.srcText(syntax.SpanOf(e)); t != "" {
+			return "\"" + t + "\""
+		}
+	}
+	return other
+}
+
+// srcText is the source text of sp when it is short and on one line, or "".
+func (c *Checker) srcText(sp syntax.Span) string {
+	if c.fset == nil {
+		return ""
+	}
+	f := c.fset.File(sp.Start)
+	if f == nil {
+		return ""
+	}
+	a, b := f.Offset(sp.Start), f.Offset(sp.End)
+	if a < 0 || b > len(f.Src) || b <= a || b-a > 40 {
+		return ""
+	}
+	t := string(f.Src[a:b])
+	if strings.ContainsAny(t, "\n\r") {
+		return ""
+	}
+	return t
+}
+
+// mentionsWord reports whether text has name as a whole word.
+func mentionsWord(text, name string) bool {
+	for i := strings.Index(text, name); i >= 0; {
+		j := i + len(name)
+		if (i == 0 || !isWordByte(text[i-1])) && (j == len(text) || !isWordByte(text[j])) {
+			return true
+		}
+		k := strings.Index(text[i+1:], name)
+		if k < 0 {
+			break
+		}
+		i += 1 + k
+	}
+	return false
+}
+
+func isWordByte(b byte) bool {
+	return b == '_' || b == '\'' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 }

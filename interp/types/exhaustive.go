@@ -191,7 +191,7 @@ func (c *Checker) checkExhaustive() {
 			rows = append(rows, []*spat{simplifyPat(cs.Pat)})
 		}
 		if useful(rows, []*spat{wildPat}, []Type{t}) {
-			c.errorf(m.Span, "Unmatched cases in this match: its cases do not cover every value of type %s", t)
+			c.errorf(m.Span, "Unmatched cases in this match: its cases do not cover every value of type %s.", quoteT(t))
 		}
 	}
 }

@@ -3,6 +3,8 @@ package types
 // Inference for the binding forms: lambdas, let, loops and match.
 
 import (
+	"fmt"
+
 	"fut/interp/syntax"
 )
 
@@ -15,7 +17,7 @@ func (c *Checker) inferLambda(e *syntax.Lambda, sc *scope) Type {
 	bt := c.inferExpr(e.Body, inner)
 	if e.RetType != nil {
 		rt := c.typeExp(e.RetType, inner, dimFlex)
-		c.unify(syntax.SpanOf(e.Body), rt, bt)
+		c.unifyAt(syntax.SpanOf(e.Body), "Lambda body does not have expected type.", rt, bt, false)
 		bt = rt
 	}
 	bt = zonk(bt)
@@ -55,10 +57,14 @@ func (c *Checker) inferLetIn(e *syntax.LetIn, sc *scope) Type {
 	vt := setUnique(c.inferExpr(e.Value, sc), false)
 	c.checkIrrefutable(e.Pat)
 	pt := c.patType(e.Pat, inner, dimFlex, false, seen)
-	c.unify(syntax.SpanOf(e.Value), pt, vt)
+	c.unifyAt(syntax.SpanOf(e.Value), fmt.Sprintf("Pattern %s cannot match a value of the bound expression's type.", c.exprName(e.Pat, "")), pt, vt, false)
 	for _, sb := range e.Sizes {
 		if v, ok := resolveSize(inner.vals[sb.Name].sizeAlias).(SizeVar); ok && v.link == nil {
-			c.errorf(sb.Span, "Size [%s] unused in the pattern: it must be the size of some array it binds", sb.Name)
+			if mentionsWord(c.srcText(syntax.SpanOf(e.Pat)), sb.Name) {
+				c.errorf(sb.Span, "Ambiguous size \"%s\": it is not the size of any array the pattern binds.", sb.Name)
+			} else {
+				c.errorf(sb.Span, "Size [%s] unused in pattern: it must be the size of some array it binds.", sb.Name)
+			}
 		}
 	}
 	bt := c.inferExpr(e.Body, inner)
@@ -81,15 +87,16 @@ func (c *Checker) inferLoop(e *syntax.Loop, sc *scope) Type {
 	pt := c.bindPat(e.Pat, inner, dimAny, false)
 	c.loopPats[e] = true
 	if e.Init != nil {
-		if c.unifyNoSizes(syntax.SpanOf(e.Init), pt, it) {
-			c.matchAnnotations(e.Pat, it, syntax.SpanOf(e.Init), "the initial value of the loop")
+		if c.unifyAt(syntax.SpanOf(e.Init), "Initial loop values do not have expected type.", pt, it, true) {
+			c.matchAnnotations(e.Pat, it, syntax.SpanOf(e.Init), "Initial loop values do not have expected type.")
 		}
 	} else {
-		c.unifyNoSizes(syntax.SpanOf(e.Pat), pt, it)
+		c.unifyAt(syntax.SpanOf(e.Pat), "Initial loop values do not have expected type.", pt, it, true)
 	}
 	if isFunctional(pt) {
-		c.errorf(syntax.SpanOf(e.Pat), "a loop parameter cannot be a function (its type is %s)", zonk(pt))
+		c.errorf(syntax.SpanOf(e.Pat), "Loop parameters may not be of function type (here %s).", quoteT(pt))
 	}
+	makeUnlifted(pt)
 	body := newScope(inner)
 	switch f := e.Form.(type) {
 	case *syntax.For:
@@ -109,9 +116,9 @@ func (c *Checker) inferLoop(e *syntax.Loop, sc *scope) Type {
 		c.unify(syntax.SpanOf(f.Cond), Bool, ct)
 	}
 	bt := c.inferExpr(e.Body, body)
-	if c.unifyNoSizes(syntax.SpanOf(e.Body), pt, bt) {
+	if c.unifyAt(syntax.SpanOf(e.Body), "Loop body does not have expected type.", pt, bt, true) {
 		n := len(c.errs)
-		c.matchAnnotations(e.Pat, bt, syntax.SpanOf(e.Body), "the loop body")
+		c.matchAnnotations(e.Pat, bt, syntax.SpanOf(e.Body), "Loop body does not have expected type.")
 		if len(c.errs) > n {
 			return c.forgetLocalSizes(pt, inner)
 		}
@@ -127,7 +134,7 @@ func (c *Checker) patVarsType(p syntax.Pat, sc *scope) Type {
 	case *syntax.PId:
 		v := sc.lookupVal(p.Name)
 		if v == nil || v.builtin != "" {
-			c.errorf(p.Span, "unknown name %s", p.Name)
+			c.errorf(p.Span, "Unknown name \"%s\".", p.Name)
 			return c.newTVar(p.Span)
 		}
 		c.loopInit[p] = v
@@ -152,14 +159,14 @@ func (c *Checker) inferMatch(e *syntax.Match, sc *scope) Type {
 	for _, cs := range e.Cases {
 		inner := newScope(sc)
 		pt := c.bindPat(cs.Pat, inner, dimFlex, false)
-		c.unify(syntax.SpanOf(cs.Pat), xt, pt)
+		c.unifyAt(syntax.SpanOf(cs.Pat), "Pattern does not match the type of the value being matched.", xt, pt, false)
 		bt := c.inferExpr(cs.Body, inner)
 		bt = c.forgetLocalSizes(bt, inner)
 		if res == nil {
 			res = bt
 			continue
 		}
-		if c.unifyNoSizes(syntax.SpanOf(cs.Body), res, bt) {
+		if c.unifyAt(syntax.SpanOf(cs.Body), "The branches of this match differ in type.", res, bt, true) {
 			res = c.joinTypes(res, bt)
 		}
 	}
@@ -167,7 +174,7 @@ func (c *Checker) inferMatch(e *syntax.Match, sc *scope) Type {
 		return c.newTVar(e.Span)
 	}
 	if isFunctional(res) {
-		c.errorf(e.Span, "a match cannot return a function (its type is %s)", zonk(res))
+		c.errorf(e.Span, "Match branches may not be of function type (here %s).", quoteT(res))
 	}
 	c.matches = append(c.matches, e)
 	return res
@@ -184,7 +191,7 @@ func (c *Checker) matchAnnotations(p syntax.Pat, t Type, sp syntax.Span, what st
 	case *syntax.PAscript:
 		if d, ok := c.info.PatTypes[q]; ok {
 			if err := c.unifyT(d, t, false); err != nil {
-				c.errorf(sp, "%s does not have the type the loop parameter declares: %s", what, c.mismatch(d, t, err))
+				c.errorf(sp, "%s", c.mismatchIn(what, d, t, err))
 			}
 		}
 	case *syntax.PTuple:
@@ -207,5 +214,20 @@ func (c *Checker) matchAnnotations(p syntax.Pat, t Type, sp syntax.Span, what st
 				c.matchAnnotations(f.Pat, ft, sp, what)
 			}
 		}
+	}
+}
+
+// makeUnlifted forbids the open parts of t to become functions (loop
+// parameters may not be functions).
+func makeUnlifted(t Type) {
+	switch t := Resolve(t).(type) {
+	case TVar:
+		t.lifted = syntax.Unlifted
+	case *Record:
+		for _, f := range t.Fields {
+			makeUnlifted(f.Type)
+		}
+	case *Array:
+		makeUnlifted(t.Elem)
 	}
 }

@@ -3,6 +3,8 @@ package types
 // Inference for expressions.
 
 import (
+	"fmt"
+
 	"fut/interp/syntax"
 )
 
@@ -42,7 +44,7 @@ func (c *Checker) infer1(e syntax.Expr, sc *scope) Type {
 	case *syntax.FloatLit:
 		if e.Suffix != "" {
 			if !IsFloat(e.Suffix) {
-				c.errorf(e.Span, "a floating-point literal cannot have the type %s", e.Suffix)
+				c.errorf(e.Span, "A floating-point literal cannot have the type \"%s\".", e.Suffix)
 			}
 			return &Prim{e.Suffix}
 		}
@@ -69,7 +71,7 @@ func (c *Checker) infer1(e syntax.Expr, sc *scope) Type {
 		for _, f := range e.Fields {
 			t := c.inferExpr(f.Value, sc)
 			if seen[f.Name] {
-				c.errorf(f.Span, "field %s is given more than once in the record", f.Name)
+				c.errorf(f.Span, "Field \"%s\" previously defined in this record.", f.Name)
 				continue
 			}
 			seen[f.Name] = true
@@ -83,7 +85,7 @@ func (c *Checker) infer1(e syntax.Expr, sc *scope) Type {
 			t := c.inferExpr(x, sc)
 			if i == 0 {
 				if isFunctional(t) {
-					c.errorf(syntax.SpanOf(x), "arrays of functions are not allowed (element type %s)", t)
+					c.errorf(syntax.SpanOf(x), "Cannot create array with elements of lifted type %s (arrays of functional values are not allowed).", quoteT(t))
 					return c.newTVar(e.Span)
 				}
 				c.unify(syntax.SpanOf(x), elem, t)
@@ -118,8 +120,12 @@ func (c *Checker) infer1(e syntax.Expr, sc *scope) Type {
 		return t
 	case *syntax.Apply:
 		ft := c.inferExpr(e.Fn, sc)
-		for _, a := range e.Args {
+		for i, a := range e.Args {
 			at := c.inferExpr(a, sc)
+			if i > 0 && !canApply(ft) {
+				c.errorf(syntax.SpanOf(a), "Cannot apply %s to %d arguments: it takes only %d arguments, and its result after them has type %s.", c.exprName(e.Fn, "function"), len(e.Args), i, quoteT(ft))
+				return c.newTVar(e.Span)
+			}
 			ft = c.applyArrow(ft, a, at, sc, e.Fn)
 		}
 		return ft
@@ -167,7 +173,7 @@ func (c *Checker) infer1(e syntax.Expr, sc *scope) Type {
 			return tt
 		}
 		if isFunctional(tt) {
-			c.errorf(e.Span, "a conditional cannot return a function (its type is %s)", zonk(tt))
+			c.errorf(e.Span, "Conditional branches may not be of function type (here %s).", quoteT(tt))
 		}
 		return c.joinTypes(tt, et)
 	case *syntax.LetIn:
@@ -182,7 +188,7 @@ func (c *Checker) infer1(e syntax.Expr, sc *scope) Type {
 		dt := c.inferExpr(e.Dest, sc)
 		target := c.followPath(dt, e.Path, sc, e.Dest.Span)
 		vt := c.inferExpr(e.Value, sc)
-		c.unifyNoSizes(syntax.SpanOf(e.Value), target, vt)
+		c.unifyAt(syntax.SpanOf(e.Value), updateWhat(e.Path), target, vt, true)
 		inner := newScope(sc)
 		old := c.uses[e.Dest]
 		if old != nil {
@@ -195,7 +201,7 @@ func (c *Checker) infer1(e syntax.Expr, sc *scope) Type {
 		xt := c.inferExpr(e.X, sc)
 		target := c.followPath(xt, e.Path, sc, e.Span)
 		vt := c.inferExpr(e.Value, sc)
-		c.unifyNoSizes(syntax.SpanOf(e.Value), target, vt)
+		c.unifyAt(syntax.SpanOf(e.Value), updateWhat(e.Path), target, vt, true)
 		return xt
 	case *syntax.Index:
 		xt := c.inferExpr(e.X, sc)
@@ -211,19 +217,19 @@ func (c *Checker) infer1(e syntax.Expr, sc *scope) Type {
 	case *syntax.Ascript:
 		t := c.inferExpr(e.X, sc)
 		d := c.typeExp(e.Type, sc, dimFlex)
-		c.unify(syntax.SpanOf(e.X), d, t)
+		c.unifyAt(syntax.SpanOf(e.X), "Expression does not have expected type.", d, t, false)
 		return d
 	case *syntax.Coerce:
 		t := c.inferExpr(e.X, sc)
 		d := c.typeExp(e.Type, sc, dimFlex)
-		c.unifyNoSizes(syntax.SpanOf(e.X), d, t)
+		c.unifyAt(syntax.SpanOf(e.X), "Expression cannot be coerced to the given type.", d, t, true)
 		return d
 	case *syntax.Attr:
 		return c.inferExpr(e.X, sc)
 	case *syntax.Hole:
 		return c.newTVar(e.Span)
 	}
-	c.errorf(syntax.SpanOf(e), "unsupported expression")
+	c.errorf(syntax.SpanOf(e), "Unsupported expression.")
 	return c.newTVar(syntax.SpanOf(e))
 }
 
@@ -246,7 +252,7 @@ func (c *Checker) project(t Type, field string, sp syntax.Span) Type {
 		if ft, ok := r.Field(field); ok {
 			return ft
 		}
-		c.errorf(sp, "the record type %s has no field %s", r, field)
+		c.errorf(sp, "Record type %s has no field \"%s\".", quoteT(r), field)
 		return c.newTVar(sp)
 	case TVar:
 		ft := c.newTVar(sp)
@@ -258,7 +264,7 @@ func (c *Checker) project(t Type, field string, sp syntax.Span) Type {
 		}
 		return c.newTVar(sp)
 	default:
-		c.errorf(sp, "cannot access field %s of a value of type %s, which is not a record", field, r)
+		c.errorf(sp, "Cannot access field \"%s\" of a value of type %s, which is not a record.", field, quoteT(r))
 		return c.newTVar(sp)
 	}
 }
@@ -273,7 +279,7 @@ func (c *Checker) splitArrow(t Type, sp syntax.Span) (Type, Type) {
 		c.unify(sp, f, &Arrow{From: a, To: b})
 		return a, b
 	}
-	c.errorf(sp, "expected a function, but found a value of type %s", t)
+	c.errorf(sp, "Expected a function, but found a value of type %s.", quoteT(t))
 	return c.newTVar(sp), c.newTVar(sp)
 }
 
@@ -291,7 +297,7 @@ func (c *Checker) applyArrow(ft Type, arg syntax.Expr, at Type, sc *scope, fn sy
 	case *Arrow:
 		badDependent := dependentArrow(at) && resultIsUnliftedVar(f.From)
 		if err := c.unifyT(f.From, setUnique(at, false), false); err != nil {
-			c.errorf(sp, "argument has the wrong type: %s", c.mismatch(f.From, at, err))
+			c.errorf(sp, "%s", c.mismatchIn(fmt.Sprintf("Cannot apply %s to %s (invalid type).", c.exprName(fn, "function"), c.exprName(arg, "argument")), f.From, at, err))
 		}
 		to := f.To
 		s := &subst{sizes: map[*SizeName]Size{}}
@@ -308,7 +314,7 @@ func (c *Checker) applyArrow(ft Type, arg syntax.Expr, at Type, sc *scope, fn sy
 			s.sizes[f.Param] = d
 		}
 		if badDependent {
-			c.errorf(sp, "Cannot apply this function to an argument whose result size depends on its own argument (%s): the result would have a type containing anonymous sizes", zonk(at))
+			c.errorf(sp, "Cannot apply this function to an argument whose result size depends on its own argument (%s): the result would have a type containing anonymous sizes.", quoteT(at))
 		}
 		for _, ex := range f.Exist {
 			u := c.newUnknown(ex.Name)
@@ -317,7 +323,7 @@ func (c *Checker) applyArrow(ft Type, arg syntax.Expr, at Type, sc *scope, fn sy
 		}
 		return substType(to, s)
 	}
-	c.errorf(syntax.SpanOf(fn), "cannot apply a value of type %s to an argument: it is not a function", zonk(ft))
+	c.errorf(syntax.SpanOf(fn), "Cannot apply expression as function: it has type %s, which is not a function type.", quoteT(ft))
 	return c.newTVar(sp)
 }
 
@@ -326,11 +332,11 @@ func (c *Checker) inferVar(e *syntax.Var, sc *scope) Type {
 	if len(q.Quals) == 0 {
 		v := sc.lookupVal(q.Name)
 		if v == nil {
-			c.errorf(e.Span, "unknown name %s", q.Name)
+			c.errorf(e.Span, "Unknown name \"%s\".", q.Name)
 			return c.newTVar(e.Span)
 		}
 		if v.local && len(q.Name) > 1 && q.Name[0] == '_' {
-			c.errorf(e.Span, "the variable %s starts with an underscore, which marks it as unused: it may not be used", q.Name)
+			c.errorf(e.Span, "Variable \"%s\" starts with an underscore, which marks it as unused: it may not be used.", q.Name)
 		}
 		c.uses[e] = v
 		if v.builtin != "" {
@@ -351,7 +357,7 @@ func (c *Checker) inferVar(e *syntax.Var, sc *scope) Type {
 	}
 	m := sc.lookupMod(q.Quals[0])
 	if m == nil {
-		c.errorf(e.Span, "unknown name %s", q.Quals[0])
+		c.errorf(e.Span, "Unknown name \"%s\".", q.String())
 		return c.newTVar(e.Span)
 	}
 	rest := append(append([]string{}, q.Quals[1:]...), q.Name)
@@ -364,7 +370,7 @@ func (c *Checker) inferVar(e *syntax.Var, sc *scope) Type {
 		}
 		v, ok := m.vals[n]
 		if !ok {
-			c.errorf(e.Span, "module %s has no value %s", joinQuals(q.Quals[:min(i+1, len(q.Quals))]), n)
+			c.errorf(e.Span, "Unknown name \"%s\": module %s has no value \"%s\".", q.String(), joinQuals(q.Quals[:min(i+1, len(q.Quals))]), n)
 			return c.newTVar(e.Span)
 		}
 		c.uses[e] = v
@@ -493,7 +499,7 @@ func (c *Checker) indexType(t Type, idx []*syntax.DimIndex, sc *scope, sp syntax
 		}
 		a, ok := at.(*Array)
 		if !ok {
-			c.errorf(sp, "cannot index into a value of type %s: it is not an array (or has fewer than %d dimensions)", zonk(t), len(idx))
+			c.errorf(sp, "Cannot index into a value of type %s: it is not an array (or has fewer than %d dimensions).", quoteT(t), len(idx))
 			return c.newTVar(sp)
 		}
 		if !ix.IsSlice {

@@ -63,17 +63,17 @@ func (c *Checker) checkLiterals() {
 			}
 			if b, ok := intBounds[p]; ok {
 				if v.Cmp(b[0]) < 0 || v.Cmp(b[1]) > 0 {
-					c.errorf(l.Span, "the literal %s is out of bounds for type %s (%s to %s)", v, p, b[0], b[1])
+					c.errorf(l.Span, "Literal %s out of bounds for type \"%s\" (%s to %s).", v, p, b[0], b[1])
 				}
 			} else if max, ok := floatMax[p]; ok {
 				f, _ := new(big.Float).SetInt(v).Float64()
 				if math.Abs(f) > max {
-					c.errorf(l.Span, "the literal %s is out of bounds for type %s", v, p)
+					c.errorf(l.Span, "Literal %s out of bounds for type \"%s\".", v, p)
 				}
 			}
 		case *syntax.FloatLit:
 			if max, ok := floatMax[p]; ok && (math.IsInf(l.Value, 0) || math.Abs(l.Value) > max) {
-				c.errorf(l.Span, "the literal %s is out of bounds for type %s", l.Text, p)
+				c.errorf(l.Span, "Literal %s out of bounds for type \"%s\".", l.Text, p)
 			}
 		}
 	}

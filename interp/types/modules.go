@@ -79,7 +79,7 @@ func (c *Checker) checkDecl(d syntax.Decl, sc *scope, exp *ns) {
 			return
 		}
 		if m.functor != nil {
-			c.errorf(d.Span, "cannot open a parametric module")
+			c.errorf(d.Span, "Cannot open a parametric module.")
 			return
 		}
 		mergeOpened(&sc.ns, &m.ns)
@@ -97,18 +97,18 @@ func (c *Checker) checkDecl(d syntax.Decl, sc *scope, exp *ns) {
 	case *syntax.LocalDecl:
 		c.checkDecl(d.D, sc, nil)
 	default:
-		c.errorf(syntax.SpanOf(d), "unsupported declaration")
+		c.errorf(syntax.SpanOf(d), "Unsupported declaration.")
 	}
 }
 
 func (c *Checker) importModule(path string, sp syntax.Span) *Module {
 	if c.imp == nil {
-		c.errorf(sp, "cannot import %q: imports are not available here", path)
+		c.errorf(sp, "Cannot import \"%s\": imports are not available here.", path)
 		return nil
 	}
 	prog, err := c.imp(c.curFile, path)
 	if err != nil {
-		c.errorf(sp, "cannot import %q: %v", path, err)
+		c.errorf(sp, "Cannot import \"%s\": %v", path, err)
 		return nil
 	}
 	key := path
@@ -119,7 +119,7 @@ func (c *Checker) importModule(path string, sp syntax.Span) *Module {
 		return m
 	}
 	if c.importing[key] {
-		c.errorf(sp, "import cycle through %q", path)
+		c.errorf(sp, "Import cycle through \"%s\".", path)
 		return nil
 	}
 	c.importing[key] = true
@@ -138,13 +138,13 @@ func (c *Checker) importModule(path string, sp syntax.Span) *Module {
 func (c *Checker) lookupModPath(quals []string, sc *scope, sp syntax.Span) *Module {
 	m := sc.lookupMod(quals[0])
 	if m == nil {
-		c.errorf(sp, "unknown module %s", quals[0])
+		c.errorf(sp, "Unknown module \"%s\".", quals[0])
 		return nil
 	}
 	for i, q := range quals[1:] {
 		sub, ok := m.mods[q]
 		if !ok {
-			c.errorf(sp, "module %s has no submodule %s", joinQuals(quals[:i+1]), q)
+			c.errorf(sp, "Unknown module \"%s.%s\": module %s has no submodule of that name.", joinQuals(quals[:i+1]), q, joinQuals(quals[:i+1]))
 			return nil
 		}
 		m = sub
@@ -189,7 +189,7 @@ func (c *Checker) checkModExp(me syntax.ModExp, sc *scope) *Module {
 		}
 		return c.applyFunctor(f, a, me.Span)
 	}
-	c.errorf(syntax.SpanOf(me), "unsupported module expression")
+	c.errorf(syntax.SpanOf(me), "Unsupported module expression.")
 	return nil
 }
 
@@ -240,7 +240,7 @@ func collectNewCons(m *Module, after int, out *[]*TypeCon, seen map[*TypeCon]boo
 
 func (c *Checker) applyFunctor(f, arg *Module, sp syntax.Span) *Module {
 	if f.functor == nil {
-		c.errorf(sp, "cannot apply a module that is not parametric")
+		c.errorf(sp, "Cannot apply a module that is not parametric.")
 		return nil
 	}
 	fn := f.functor

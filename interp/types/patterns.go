@@ -44,7 +44,7 @@ func (c *Checker) patType1(p syntax.Pat, sc *scope, mode dimMode, param bool, se
 		names := map[string]bool{}
 		for _, f := range p.Fields {
 			if names[f.Name] {
-				c.errorf(f.Span, "field %s appears more than once in the record pattern", f.Name)
+				c.errorf(f.Span, "Duplicate fields in record pattern: \"%s\" appears more than once.", f.Name)
 				continue
 			}
 			names[f.Name] = true
@@ -71,7 +71,7 @@ func (c *Checker) patType1(p syntax.Pat, sc *scope, mode dimMode, param bool, se
 		}
 		return c.constrVar(p.Span, p.Name, ps)
 	}
-	c.errorf(syntax.SpanOf(p), "unsupported pattern")
+	c.errorf(syntax.SpanOf(p), "Unsupported pattern.")
 	return c.newTVar(syntax.SpanOf(p))
 }
 
@@ -97,7 +97,7 @@ func unparenPat(p syntax.Pat) syntax.Pat {
 
 func (c *Checker) bindName(p *syntax.PId, t Type, sc *scope, param bool, seen map[string]syntax.Span) {
 	if _, dup := seen[p.Name]; dup {
-		c.errorf(p.Span, "the name %s is also bound earlier in the same pattern", p.Name)
+		c.errorf(p.Span, "The name \"%s\" is also bound earlier in the same pattern.", p.Name)
 		return
 	}
 	seen[p.Name] = p.Span

@@ -28,7 +28,7 @@ func (c *Checker) checkSizeParamsUsed(fb *syntax.FunBind, declSizes []*SizeName,
 					k++
 				}
 			}
-			c.errorf(sp, "the size parameter [%s] is not used in the function's type, so its value cannot be known", sn.Name)
+			c.errorf(sp, "Size parameter \"[%s]\" is not used in the function's type, so its value cannot be known.", sn.Name)
 		}
 	}
 }
@@ -54,11 +54,11 @@ func (c *Checker) checkEntry(d *syntax.ValDecl, sch *Scheme) {
 			t = a.To
 		}
 		if !used {
-			c.errorf(tp.Span, "Entry point size parameter [%s] must be the size of some parameter (used constructively)", tp.Name)
+			c.errorf(tp.Span, "Entry point size parameter \"[%s]\" must be the size of some parameter (used constructively).", tp.Name)
 		}
 	}
 	if len(sch.TParams) > 0 {
-		c.errorf(fb.NameSpan, "the entry point %s cannot be polymorphic (it has type parameters)", fb.Name)
+		c.errorf(fb.NameSpan, "Entry point functions may not be polymorphic, but \"%s\" has type parameters.", fb.Name)
 	}
 	t := sch.Type
 	var params []Type
@@ -72,13 +72,13 @@ func (c *Checker) checkEntry(d *syntax.ValDecl, sch *Scheme) {
 			if i < len(fb.Params) {
 				sp = syntax.SpanOf(fb.Params[i])
 			}
-			c.errorf(sp, "an entry point parameter cannot be a function (its type is %s)", a.From)
+			c.errorf(sp, "Entry point functions may not be higher-order, but this parameter has type %s.", quoteT(a.From))
 		}
 		params = append(params, a.From)
 		t = a.To
 	}
 	if isFunctional(t) {
-		c.errorf(fb.NameSpan, "an entry point cannot return a function (its result type is %s)", t)
+		c.errorf(fb.NameSpan, "Entry point functions may not be higher-order, but this one returns %s.", quoteT(t))
 	}
 	var results []Type
 	if r, ok := Resolve(t).(*Record); ok && r.IsTuple() && len(r.Fields) > 0 {
@@ -94,7 +94,7 @@ func (c *Checker) checkEntry(d *syntax.ValDecl, sch *Scheme) {
 // checkTypeDecl checks type t params = def.
 func (c *Checker) checkTypeDecl(d *syntax.TypeDecl, sc *scope, exp *ns) {
 	if _, dup := sc.types[d.Name]; dup {
-		c.errorf(d.Span, "duplicate definition of the type %s in this scope", d.Name)
+		c.errorf(d.Span, "Duplicate definition of type \"%s\" in this scope.", d.Name)
 	}
 	td := c.typeDef(d.Name, d.Lifted, d.Params, d.Def, sc, syntax.SpanOf(d))
 	sc.types[d.Name] = td
@@ -109,7 +109,7 @@ func (c *Checker) typeDef(name string, lifted syntax.Liftedness, params []*synta
 	seen := map[string]bool{}
 	for _, tp := range params {
 		if seen[tp.Name] {
-			c.errorf(tp.Span, "the parameter %s of type %s is bound more than once (previously in the same list)", tp.Name, name)
+			c.errorf(tp.Span, "Type parameter \"%s\" of \"%s\" is also bound previously in the same list.", tp.Name, name)
 		}
 		seen[tp.Name] = true
 		if tp.Kind == syntax.TPSize {
@@ -130,18 +130,18 @@ func (c *Checker) typeDef(name string, lifted syntax.Liftedness, params []*synta
 		return td
 	}
 	if lifted != syntax.Lifted && isFunctional(body) {
-		c.errorf(sp, "the non-lifted type %s is defined as the functional type %s; declare it with type^", name, body)
+		c.errorf(sp, "Non-lifted type abbreviations may not contain functions: \"%s\" is defined as %s (declare it with type^).", name, quoteT(body))
 	}
 	for i, p := range td.Params {
 		if p.Size != nil && !mentionsSize(body, p.Size) {
-			c.errorf(params[i].Span, "Size parameter \"[%s]\" of type %s is not used in its definition", p.Size.Name, name)
+			c.errorf(params[i].Span, "Size parameter \"[%s]\" of type \"%s\" is not used in its definition.", p.Size.Name, name)
 		}
 	}
 	if hasAnonSizeInArrow(def, false) {
-		c.errorf(sp, "the type %s has a function type with an anonymous size in it; name the size with a size parameter", name)
+		c.errorf(sp, "The type \"%s\" has a function type with an anonymous size in it (anonymous-nonconstructive); name the size with a size parameter.", name)
 	}
 	if lifted == syntax.Unlifted && hasAnonSize(def) {
-		c.errorf(sp, "the non-lifted type %s contains an anonymous size; declare it with type~", name)
+		c.errorf(sp, "Non-lifted type abbreviations may not contain anonymous sizes: \"%s\" does (declare it with type~).", name)
 	}
 	return td
 }
@@ -202,7 +202,7 @@ func (c *Checker) checkParamScope(fb *syntax.FunBind, paramTs []Type, allowed ma
 			}
 		})
 		if bad != "" {
-			c.errorf(syntax.SpanOf(fb.Params[i]), "scope violation: the type of this parameter would depend on the size \"%s\", which is bound inside the function", bad)
+			c.errorf(syntax.SpanOf(fb.Params[i]), "The type of this parameter would refer to the size \"%s\", which is bound inside the function (scope-violation).", bad)
 		}
 	}
 }
@@ -212,7 +212,7 @@ func (c *Checker) checkParamScope(fb *syntax.FunBind, paramTs []Type, allowed ma
 func (c *Checker) checkIrrefutable(p syntax.Pat) {
 	switch p := p.(type) {
 	case *syntax.PLit:
-		c.errorf(p.Span, "Refutable pattern: a literal pattern is not allowed here, as it may fail to match")
+		c.errorf(p.Span, "Refutable pattern: a literal pattern is not allowed here, as it may fail to match.")
 	case *syntax.PParen:
 		c.checkIrrefutable(p.P)
 	case *syntax.PAttr:
@@ -257,7 +257,7 @@ func (c *Checker) checkRecursion(fb *syntax.FunBind, self *valBind, paramTs []Ty
 		return
 	}
 	if r := Resolve(c.resultType(self.scheme.Type, len(fb.Params))); isFunctional(r) {
-		c.errorf(fb.NameSpan, "the recursive function %s must return a first-order value, not %s (make the function's arguments further parameters)", fb.Name, zonk(r))
+		c.errorf(fb.NameSpan, "Return type of recursive function \"%s\" is not first-order: %s (make the function's arguments further parameters).", fb.Name, quoteT(r))
 	}
 	higherOrder := false
 	for _, t := range paramTs {
@@ -271,7 +271,7 @@ func (c *Checker) checkRecursion(fb *syntax.FunBind, self *valBind, paramTs []Ty
 			if !higherOrder {
 				continue
 			}
-			c.errorf(v.Span, "a recursive call of %s must be fully saturated (given all %d arguments), as it has a higher-order parameter; it may not be used as a value or partially applied", fb.Name, len(fb.Params))
+			c.errorf(v.Span, "Recursive call of \"%s\" is not fully saturated: it has a higher-order parameter, so it must be given all %d arguments.", fb.Name, len(fb.Params))
 			continue
 		}
 		for i, p := range fb.Params {
@@ -281,7 +281,7 @@ func (c *Checker) checkRecursion(fb *syntax.FunBind, self *valBind, paramTs []Ty
 			id, isID := unparenPat(stripAscript(p)).(*syntax.PId)
 			av, isVar := unparenExpr(call.Args[i]).(*syntax.Var)
 			if !isID || !isVar || c.uses[av] == nil || c.uses[av] != c.patBinds[id] {
-				c.errorf(syntax.SpanOf(call.Args[i]), "the higher-order parameter %s of the recursive function %s must be passed unchanged in recursive calls", patString(p), fb.Name)
+				c.errorf(syntax.SpanOf(call.Args[i]), "The higher-order parameter \"%s\" of the recursive function \"%s\" must be passed unchanged in recursive calls.", patString(p), fb.Name)
 			}
 		}
 	}

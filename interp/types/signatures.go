@@ -22,7 +22,7 @@ func (c *Checker) checkSigExp(st syntax.ModTypeExp, sc *scope) *Sig {
 			if s := sc.lookupSig(st.Name.Name); s != nil {
 				return s
 			}
-			c.errorf(st.Span, "unknown module type %s", st.Name.Name)
+			c.errorf(st.Span, "Unknown module type \"%s\".", st.Name.Name)
 			return nil
 		}
 		m := c.lookupModPath(st.Name.Quals, sc, st.Span)
@@ -32,7 +32,7 @@ func (c *Checker) checkSigExp(st syntax.ModTypeExp, sc *scope) *Sig {
 		if s, ok := m.sigs[st.Name.Name]; ok {
 			return s
 		}
-		c.errorf(st.Span, "module %s has no module type %s", joinQuals(st.Name.Quals), st.Name.Name)
+		c.errorf(st.Span, "Unknown module type \"%s\": module %s has none of that name.", st.Name.String(), joinQuals(st.Name.Quals))
 		return nil
 	case *syntax.SigParen:
 		return c.checkSigExp(st.S, sc)
@@ -60,7 +60,7 @@ func (c *Checker) checkSigExp(st syntax.ModTypeExp, sc *scope) *Sig {
 		collectNewCons(res, before, &resAbs, map[*TypeCon]bool{})
 		return &Sig{mod: &Module{ns: newNS(), functor: &Functor{param: inst, paramAbs: abs, result: res, resAbs: resAbs, sig: ps}}}
 	}
-	c.errorf(syntax.SpanOf(st), "unsupported module type")
+	c.errorf(syntax.SpanOf(st), "Unsupported module type.")
 	return nil
 }
 
@@ -72,7 +72,7 @@ func (c *Checker) checkSpecs(specs []syntax.Spec, sc *scope) *Sig {
 		switch sp := sp.(type) {
 		case *syntax.ValSpec:
 			if _, dup := m.vals[sp.Name]; dup {
-				c.errorf(sp.Span, "the value %s is specified more than once", sp.Name)
+				c.errorf(sp.Span, "Duplicate specification of value \"%s\".", sp.Name)
 			}
 			m.vals[sp.Name] = &valBind{name: sp.Name, scheme: c.valSpecScheme(sp, inner), span: sp.Span, id: c.freshID()}
 			inner.vals[sp.Name] = m.vals[sp.Name]
@@ -88,7 +88,7 @@ func (c *Checker) checkSpecs(specs []syntax.Spec, sc *scope) *Sig {
 				seenP := map[string]bool{}
 				for _, tp := range sp.Params {
 					if seenP[tp.Name] {
-						c.errorf(tp.Span, "the parameter %s of type %s is bound more than once (previously in the same list)", tp.Name, sp.Name)
+						c.errorf(tp.Span, "Type parameter \"%s\" of \"%s\" is also bound previously in the same list.", tp.Name, sp.Name)
 					}
 					seenP[tp.Name] = true
 					if tp.Kind == syntax.TPSize {
@@ -166,6 +166,9 @@ func (c *Checker) valSpecScheme(vs *syntax.ValSpec, sc *scope) *Scheme {
 		sch.Type = substType(sch.Type, s)
 		c.resultUnknowns = nil
 	}
+	if len(c.anonParams) > 0 && !c.loadingIntrinsics {
+		c.errorf(vs.Span, "The parameter types of val \"%s\" have anonymous sizes ([]); use non-anonymous size parameters ([n]) instead.", vs.Name)
+	}
 	sch.SParams = append(sch.SParams, c.anonParams...)
 	c.anonParams = saved
 	return sch
@@ -197,14 +200,14 @@ func (c *Checker) refineSig(st *syntax.SigWith, sc *scope) *Sig {
 	for _, q := range st.Path.Quals {
 		sub, ok := m.mods[q]
 		if !ok {
-			c.errorf(st.Span, "the module type has no module %s", q)
+			c.errorf(st.Span, "The module type has no module \"%s\".", q)
 			return base
 		}
 		m = sub
 	}
 	td, ok := m.types[st.Path.Name]
 	if !ok {
-		c.errorf(st.Span, "the module type has no type %s to refine", st.Path)
+		c.errorf(st.Span, "Cannot refine a type: the module type has no type \"%s\".", st.Path)
 		return base
 	}
 	idx := -1
@@ -218,16 +221,22 @@ func (c *Checker) refineSig(st *syntax.SigWith, sc *scope) *Sig {
 		con = &Con{Con: td.absCon}
 	}
 	if idx < 0 {
-		c.errorf(st.Span, "cannot refine the type %s: it is not abstract in the module type", st.Path)
+		c.errorf(st.Span, "Cannot refine the type \"%s\": it is not an abstract type in the module type.", st.Path)
 		return base
 	}
 	if len(st.Params) != len(td.Params) {
-		c.errorf(st.Span, "the type %s takes %d parameters, but the refinement gives %d", st.Path, len(td.Params), len(st.Params))
+		c.errorf(st.Span, "Cannot refine a type with a different number of parameters: \"%s\" takes %d, but the refinement gives %d.", st.Path, len(td.Params), len(st.Params))
 		return base
+	}
+	for i, p := range st.Params {
+		if orig := td.Params[i].Con; orig != nil && liftedOf(p.Kind) < orig.Lifted {
+			c.errorf(p.Span, "Cannot refine a type with a parameter that is less lifted than the one it had (\"%s\").", p.Name)
+			return base
+		}
 	}
 	def := c.typeDef(st.Path.Name, con.Con.Lifted, st.Params, st.Type, sc, st.Span)
 	if con.Con.Lifted == syntax.Unlifted && isFunctional(def.Body) && len(c.errs) == 0 {
-		c.errorf(st.Span, "the abstract type %s is not lifted, so it cannot be refined to the functional type %s", st.Path, def.Body)
+		c.errorf(st.Span, "Cannot refine the non-lifted abstract type \"%s\" to the function type %s.", st.Path, quoteT(def.Body))
 	}
 	s := &subst{types: map[*TypeCon]*TypeDef{con.Con: def}, sizes: map[*SizeName]Size{}}
 	abs := append(append([]*TypeCon{}, base.abs[:idx]...), base.abs[idx+1:]...)
@@ -266,21 +275,21 @@ func (c *Checker) matchTypes(m, target *Module, absSet map[*TypeCon]bool, s *sub
 	for name, td := range target.types {
 		mtd, ok := m.types[name]
 		if !ok {
-			c.errorf(sp, "the module does not define the type %s%s that the module type requires", path, name)
+			c.errorf(sp, "Module does not define the type \"%s%s\" that the module type requires.", path, name)
 			continue
 		}
 		if td.absCon != nil && absSet[td.absCon] {
 			con := &Con{Con: td.absCon}
 			if len(mtd.Params) != len(td.Params) {
-				c.errorf(sp, "the type %s%s takes %d parameters in the module, but %d in the module type", path, name, len(mtd.Params), len(td.Params))
+				c.errorf(sp, "The module type requires type %s%s with %d parameters, but the module defines it with %d.", path, name, len(td.Params), len(mtd.Params))
 				continue
 			}
 			if con.Con.Lifted == syntax.Unlifted && isFunctional(mtd.Body) {
-				c.errorf(sp, "the type %s%s is functional in the module, but the module type declares it non-lifted", path, name)
+				c.errorf(sp, "The type \"%s%s\" is functional in the module, but the module type declares it non-lifted.", path, name)
 				continue
 			}
 			if mtd.Lifted > con.Con.Lifted {
-				c.errorf(sp, "the type %s%s is more lifted in the module than the module type allows", path, name)
+				c.errorf(sp, "The type \"%s%s\" is more lifted in the module than the module type allows.", path, name)
 				continue
 			}
 			s.types[con.Con] = mtd
@@ -294,12 +303,12 @@ func (c *Checker) matchTypes(m, target *Module, absSet map[*TypeCon]bool, s *sub
 	for name, sub := range target.mods {
 		msub, ok := m.mods[name]
 		if !ok {
-			c.errorf(sp, "the module does not define the module %s%s that the module type requires", path, name)
+			c.errorf(sp, "Module does not define the module \"%s%s\" that the module type requires.", path, name)
 			continue
 		}
 		if sub.functor != nil || msub.functor != nil {
 			if (sub.functor == nil) != (msub.functor == nil) {
-				c.errorf(sp, "the module %s%s is parametric in one and not in the other", path, name)
+				c.errorf(sp, "The module \"%s%s\" is parametric in one of the module and its module type, but not in the other.", path, name)
 			}
 			continue
 		}
@@ -327,13 +336,13 @@ func (c *Checker) matchVals(m, target *Module, absSet map[*TypeCon]bool, s *subs
 		want := substType(td.Body, s)
 		got := applyTypeDef(mtd, args)
 		if err := c.unifyT(want, got, false); err != nil {
-			c.errorf(sp, "the type %s%s is %s in the module, but the module type requires %s", path, name, zonk(got), zonk(want))
+			c.errorf(sp, "The module type requires \"type %s%s = %s\", but the module defines it as %s.\n%s", path, name, zonk(want), quoteT(got), err.msg)
 		}
 	}
 	for name, vb := range target.vals {
 		mv, ok := m.vals[name]
 		if !ok {
-			c.errorf(sp, "the module does not define the value %s%s that the module type requires", path, name)
+			c.errorf(sp, "Module does not define the value \"%s%s\" that the module type requires.", path, name)
 			continue
 		}
 		want := substType(vb.scheme.Type, s)
@@ -344,9 +353,9 @@ func (c *Checker) matchVals(m, target *Module, absSet map[*TypeCon]bool, s *subs
 			got = c.instantiate(mv.scheme, sp)
 		}
 		if err := c.unifyT(want, got, false); err != nil {
-			c.errorf(sp, "the value %s%s has type %s in the module, but the module type requires %s", path, name, zonk(got), zonk(want))
+			c.errorf(sp, "The module type requires \"val %s%s : %s\", but the module defines \"val %s%s : %s\".\n%s", path, name, zonk(want), path, name, zonk(got), err.msg)
 		} else if !uniqueCompatible(want, got) {
-			c.errorf(sp, "the value %s%s has type %s in the module, whose uniqueness differs from what the module type requires: %s", path, name, zonk(got), zonk(want))
+			c.errorf(sp, "The module type requires \"val %s%s : %s\", but the module defines \"val %s%s : %s\", whose uniqueness differs.", path, name, zonk(want), path, name, zonk(got))
 		}
 	}
 	for name, sub := range target.mods {

@@ -31,7 +31,7 @@ func (c *Checker) lookupTypeName(q syntax.QualName, sc *scope, sp syntax.Span) *
 		if d := sc.lookupType(q.Name); d != nil {
 			return d
 		}
-		c.errorf(sp, "unknown type %s", q.Name)
+		c.errorf(sp, "Unknown type \"%s\".", q.Name)
 		return nil
 	}
 	m := c.lookupModPath(q.Quals, sc, sp)
@@ -41,7 +41,7 @@ func (c *Checker) lookupTypeName(q syntax.QualName, sc *scope, sp syntax.Span) *
 	if d, ok := m.types[q.Name]; ok {
 		return d
 	}
-	c.errorf(sp, "module %s has no type %s", joinQuals(q.Quals), q.Name)
+	c.errorf(sp, "Unknown type \"%s\": module %s has no type \"%s\".", q.String(), joinQuals(q.Quals), q.Name)
 	return nil
 }
 
@@ -53,7 +53,7 @@ func (c *Checker) typeExpCtx(te syntax.TypeExp, sc *scope, ctx *typeCtx, result 
 			return c.newTVar(te.Span)
 		}
 		if len(d.Params) > 0 {
-			c.errorf(te.Span, "type %s takes %d arguments, but is used without any", te.Name, len(d.Params))
+			c.errorf(te.Span, "Type \"%s\" takes %d arguments, but is used without any.", te.Name, len(d.Params))
 			return c.newTVar(te.Span)
 		}
 		return d.Body
@@ -70,7 +70,7 @@ func (c *Checker) typeExpCtx(te syntax.TypeExp, sc *scope, ctx *typeCtx, result 
 		seen := map[string]bool{}
 		for _, f := range te.Fields {
 			if seen[f.Name] {
-				c.errorf(f.Span, "field %s is given more than once in the record type", f.Name)
+				c.errorf(f.Span, "Duplicate field \"%s\" in record type.", f.Name)
 				continue
 			}
 			seen[f.Name] = true
@@ -81,11 +81,11 @@ func (c *Checker) typeExpCtx(te syntax.TypeExp, sc *scope, ctx *typeCtx, result 
 		elem := c.typeExpCtx(te.Elem, sc, ctx, result)
 		if v, ok := unparenType(te.Elem).(*syntax.TEVar); ok {
 			if d := c.lookupTypeNameQuiet(v.Name, sc); d != nil && d.Lifted != syntax.Unlifted {
-				c.errorf(te.Span, "the type %s is declared lifted (it may hold functions or anonymous sizes), so it cannot be an array element", v.Name)
+				c.errorf(te.Span, "Cannot create array with elements of lifted type \"%s\" (it may hold functions or anonymous sizes).", v.Name)
 			}
 		}
 		if isFunctional(elem) {
-			c.errorf(te.Span, "arrays of functions are not allowed (element type %s)", elem)
+			c.errorf(te.Span, "Cannot create array with elements of lifted type %s (arrays of functional values are not allowed).", quoteT(elem))
 		}
 		return &Array{Dim: c.dimExp(te.Dim, sc, ctx, result), Elem: elem}
 	case *syntax.TEUnique:
@@ -94,9 +94,12 @@ func (c *Checker) typeExpCtx(te syntax.TypeExp, sc *scope, ctx *typeCtx, result 
 		inner := sc
 		var param *SizeName
 		if te.Param != "" {
+			if v := sc.lookupVal(te.Param); v != nil && v.arrowParam {
+				c.errorf(te.Span, "The parameter name \"%s\" is used twice in this function type.", te.Param)
+			}
 			inner = newScope(sc)
 			param = c.newSizeName(te.Param)
-			inner.vals[te.Param] = &valBind{name: te.Param, scheme: &Scheme{Type: I64}, size: param, span: te.Span}
+			inner.vals[te.Param] = &valBind{name: te.Param, scheme: &Scheme{Type: I64}, size: param, span: te.Span, arrowParam: true}
 		}
 		from := c.typeExpCtx(te.From, sc, ctx, false)
 		if param != nil {
@@ -123,13 +126,13 @@ func (c *Checker) typeExpCtx(te syntax.TypeExp, sc *scope, ctx *typeCtx, result 
 		return a
 	case *syntax.TESum:
 		if len(te.Constrs) > 256 {
-			c.errorf(te.Span, "a sum type may have at most 256 constructors, but this one has %d", len(te.Constrs))
+			c.errorf(te.Span, "A sum type may have at most 256 constructors, but this one has %d.", len(te.Constrs))
 		}
 		cs := make([]Constr, 0, len(te.Constrs))
 		seen := map[string]bool{}
 		for _, k := range te.Constrs {
 			if seen[k.Name] {
-				c.errorf(k.Span, "constructor #%s is given more than once in the sum type", k.Name)
+				c.errorf(k.Span, "Duplicate constructor #%s in sum type.", k.Name)
 				continue
 			}
 			seen[k.Name] = true
@@ -143,7 +146,7 @@ func (c *Checker) typeExpCtx(te syntax.TypeExp, sc *scope, ctx *typeCtx, result 
 	case *syntax.TEApply:
 		name, ok := te.Fn.(*syntax.TEVar)
 		if !ok {
-			c.errorf(te.Span, "only a type name can be applied to type arguments")
+			c.errorf(te.Span, "Only a type name can be applied to type arguments.")
 			return c.newTVar(te.Span)
 		}
 		d := c.lookupTypeName(name.Name, sc, name.Span)
@@ -151,7 +154,7 @@ func (c *Checker) typeExpCtx(te syntax.TypeExp, sc *scope, ctx *typeCtx, result 
 			return c.newTVar(te.Span)
 		}
 		if len(d.Params) != len(te.Args) {
-			c.errorf(te.Span, "type %s takes %d arguments, but is given %d", name.Name, len(d.Params), len(te.Args))
+			c.errorf(te.Span, "Type \"%s\" takes %d arguments, but is given %d.", name.Name, len(d.Params), len(te.Args))
 			return c.newTVar(te.Span)
 		}
 		args := make([]TypeArg, len(te.Args))
@@ -159,18 +162,18 @@ func (c *Checker) typeExpCtx(te syntax.TypeExp, sc *scope, ctx *typeCtx, result 
 			p := d.Params[i]
 			if a.IsSize {
 				if p.Size == nil {
-					c.errorf(a.Span, "type %s expects a type as argument %d, but is given a size", name.Name, i+1)
+					c.errorf(a.Span, "Type \"%s\" expects a type as argument %d, but is given a size.", name.Name, i+1)
 					return c.newTVar(te.Span)
 				}
 				args[i] = TypeArg{Size: c.dimExp(a.Dim, sc, ctx, result)}
 			} else {
 				if p.Con == nil {
-					c.errorf(a.Span, "type %s expects a size as argument %d, but is given a type", name.Name, i+1)
+					c.errorf(a.Span, "Type \"%s\" expects a size as argument %d, but is given a type.", name.Name, i+1)
 					return c.newTVar(te.Span)
 				}
 				at := c.typeExpCtx(a.Type, sc, ctx, result)
 				if p.Con.Lifted == syntax.Unlifted && isFunctional(at) {
-					c.errorf(a.Span, "the non-lifted type parameter %s of %s cannot be given the functional type %s", p.Con.Name, name.Name, at)
+					c.errorf(a.Span, "The non-lifted type parameter \"%s\" of \"%s\" cannot be given the function type %s.", p.Con.Name, name.Name, quoteT(at))
 				}
 				args[i] = TypeArg{Type: at}
 			}
@@ -193,7 +196,7 @@ func (c *Checker) typeExpCtx(te syntax.TypeExp, sc *scope, ctx *typeCtx, result 
 		}
 		return c.typeExpCtx(te.T, inner, ctx, result)
 	}
-	c.errorf(syntax.SpanOf(te), "unsupported type expression")
+	c.errorf(syntax.SpanOf(te), "Unsupported type expression.")
 	return c.newTVar(syntax.SpanOf(te))
 }
 
@@ -235,12 +238,12 @@ func (c *Checker) dimExp(d syntax.Expr, sc *scope, ctx *typeCtx, result bool) Si
 		if len(d.Name.Quals) == 0 {
 			v := sc.lookupVal(d.Name.Name)
 			if v == nil || v.builtin != "" {
-				c.errorf(d.Span, "unknown size %s: it must be a size parameter or a variable of type i64 in scope", d.Name.Name)
+				c.errorf(d.Span, "Unknown size \"%s\": it must be a size parameter or a variable of type i64 in scope.", d.Name.Name)
 				return &SizeAny{}
 			}
 			if v.scheme != nil && len(v.scheme.TParams) == 0 {
 				if err := c.unifyT(I64, v.scheme.Type, true); err != nil {
-					c.errorf(d.Span, "%s is used as a size, so it must have type i64, but it has type %s", d.Name.Name, zonk(v.scheme.Type))
+					c.errorf(d.Span, "\"%s\" is used as a size, so it must have type i64, but it has type %s.", d.Name.Name, quoteT(v.scheme.Type))
 					return &SizeAny{}
 				}
 			}
@@ -257,7 +260,7 @@ func (c *Checker) dimExp(d syntax.Expr, sc *scope, ctx *typeCtx, result bool) Si
 					return c.sizeOfBinding(v)
 				}
 			}
-			c.errorf(d.Span, "unknown size %s", d.Name)
+			c.errorf(d.Span, "Unknown size \"%s\".", d.Name)
 			return &SizeAny{}
 		}
 	case *syntax.Paren:

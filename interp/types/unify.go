@@ -44,22 +44,27 @@ func (c *Checker) newUnknown(name string) *SizeName {
 }
 
 // unifyError is a failed unification, with the innermost mismatch.
-type unifyError struct{ msg string }
+type unifyError struct {
+	msg  string
+	path string // the record field where it was found, if any
+}
 
 // unify makes want and got equal, or reports at sp that they differ.
 func (c *Checker) unify(sp syntax.Span, want, got Type) bool {
-	if err := c.unifyT(want, got, false); err != nil {
-		c.errorf(sp, "%s", c.mismatch(want, got, err))
-		return false
-	}
-	return true
+	return c.unifyAt(sp, "Type mismatch.", want, got, false)
 }
 
 // unifyNoSizes unifies ignoring sizes (for branches and loops, whose
 // differing sizes become unknown).
 func (c *Checker) unifyNoSizes(sp syntax.Span, want, got Type) bool {
-	if err := c.unifyT(want, got, true); err != nil {
-		c.errorf(sp, "%s", c.mismatch(want, got, err))
+	return c.unifyAt(sp, "Type mismatch.", want, got, true)
+}
+
+// unifyAt unifies, and on failure reports what (a sentence saying where
+// the mismatch is) followed by both types and the reason.
+func (c *Checker) unifyAt(sp syntax.Span, what string, want, got Type, noSizes bool) bool {
+	if err := c.unifyT(want, got, noSizes); err != nil {
+		c.errorf(sp, "%s", c.mismatchIn(what, want, got, err))
 		return false
 	}
 	return true
@@ -92,30 +97,25 @@ func (c *Checker) unifyT(a, b Type, noSizes bool) *unifyError {
 		}
 	case *Record:
 		if b, ok := b.(*Record); ok {
-			if len(a.Fields) != len(b.Fields) {
-				return &unifyError{fmt.Sprintf("%s and %s have different fields", a, b)}
-			}
-			for i := range a.Fields {
-				if a.Fields[i].Name != b.Fields[i].Name {
-					return &unifyError{fmt.Sprintf("%s and %s have different fields", a, b)}
-				}
+			if d := unsharedFields(a, b); d != "" {
+				return &unifyError{msg: fmt.Sprintf("Cannot unify record types %s and %s: unshared fields: %s.", quoteT(a), quoteT(b), d)}
 			}
 			for i := range a.Fields {
 				if err := c.unifyT(a.Fields[i].Type, b.Fields[i].Type, noSizes); err != nil {
-					return err
+					return err.inField(a.Fields[i].Name)
 				}
 			}
 			return nil
 		}
 	case *Sum:
 		if b, ok := b.(*Sum); ok {
-			if len(a.Constrs) != len(b.Constrs) {
-				return &unifyError{fmt.Sprintf("sum types %s and %s have different constructors", a, b)}
+			if d := unsharedConstrs(a, b); d != "" {
+				return &unifyError{msg: fmt.Sprintf("Cannot unify sum types %s and %s: Unshared constructors: %s.", quoteT(a), quoteT(b), d)}
 			}
 			for i := range a.Constrs {
 				ca, cb := a.Constrs[i], b.Constrs[i]
-				if ca.Name != cb.Name || len(ca.Payload) != len(cb.Payload) {
-					return &unifyError{fmt.Sprintf("sum types %s and %s have different constructors", a, b)}
+				if len(ca.Payload) != len(cb.Payload) {
+					return &unifyError{msg: fmt.Sprintf("The payloads of constructor #%s differ in arity (%d and %d).", ca.Name, len(ca.Payload), len(cb.Payload))}
 				}
 				for j := range ca.Payload {
 					if err := c.unifyT(ca.Payload[j], cb.Payload[j], noSizes); err != nil {
@@ -158,7 +158,7 @@ func (c *Checker) unifyT(a, b Type, noSizes bool) *unifyError {
 			return nil
 		}
 	}
-	return &unifyError{fmt.Sprintf("cannot match %s with %s", a, b)}
+	return &unifyError{msg: fmt.Sprintf("Cannot unify %s with %s.", quoteT(a), quoteT(b))}
 }
 
 func occurs(v *tvar, t Type) bool {
@@ -310,7 +310,7 @@ func containsPrim(ps []syntax.PrimType, p syntax.PrimType) bool {
 func (c *Checker) bindVar(v TVar, t Type, noSizes bool) *unifyError {
 	if w, ok := t.(TVar); ok {
 		if constraintOccurs(v.tvar, w) || constraintOccurs(w.tvar, v) {
-			return &unifyError{fmt.Sprintf("occurs check: %s and %s would form an infinite type", v, w)}
+			return &unifyError{msg: fmt.Sprintf("Occurs check: %s and %s would form an infinite type.", v, w)}
 		}
 		// Merge constraints into w.
 		if v.overload != nil {
@@ -324,22 +324,22 @@ func (c *Checker) bindVar(v TVar, t Type, noSizes bool) *unifyError {
 					}
 				}
 				if len(both) == 0 {
-					return &unifyError{fmt.Sprintf("no type is both %s and %s", v, w)}
+					return &unifyError{msg: fmt.Sprintf("Cannot unify %s with %s: no type is both.", v, w)}
 				}
 				w.overload = both
 			}
 			w.lit = w.lit || v.lit
 		}
 		if (v.fields != nil || v.constrs != nil) && w.overload != nil {
-			return &unifyError{fmt.Sprintf("%s cannot be a primitive type", v)}
+			return primVersusStructured(w, v)
 		}
 		if (w.fields != nil || w.constrs != nil) && v.overload != nil {
-			return &unifyError{fmt.Sprintf("%s cannot be a primitive type", w)}
+			return primVersusStructured(v, w)
 		}
 		w.equality = w.equality || v.equality
 		if v.fields != nil {
 			if w.constrs != nil {
-				return &unifyError{"a record cannot be a sum type"}
+				return &unifyError{msg: "Cannot unify type that must be a record with type that must be a sum type."}
 			}
 			if w.fields == nil {
 				w.fields = map[string]Type{}
@@ -357,7 +357,7 @@ func (c *Checker) bindVar(v TVar, t Type, noSizes bool) *unifyError {
 		}
 		if v.constrs != nil {
 			if w.fields != nil {
-				return &unifyError{"a record cannot be a sum type"}
+				return &unifyError{msg: "Cannot unify type that must be a record with type that must be a sum type."}
 			}
 			if w.constrs == nil {
 				w.constrs = map[string][]Type{}
@@ -368,7 +368,7 @@ func (c *Checker) bindVar(v TVar, t Type, noSizes bool) *unifyError {
 			for n, ps := range v.constrs {
 				if wps, ok := w.constrs[n]; ok {
 					if len(wps) != len(ps) {
-						return &unifyError{fmt.Sprintf("constructor #%s used with %d and %d arguments", n, len(wps), len(ps))}
+						return &unifyError{msg: fmt.Sprintf("The payloads of constructor #%s differ in arity (%d and %d).", n, len(wps), len(ps))}
 					}
 					for i := range ps {
 						if err := c.unifyT(wps[i], ps[i], noSizes); err != nil {
@@ -390,32 +390,32 @@ func (c *Checker) bindVar(v TVar, t Type, noSizes bool) *unifyError {
 		return nil
 	}
 	if occurs(v.tvar, t) {
-		return &unifyError{fmt.Sprintf("occurs check: %s occurs in %s (an infinite type)", v, t)}
+		return &unifyError{msg: fmt.Sprintf("Occurs check: cannot unify %s with %s, which contains it (an infinite type).", v, quoteT(t))}
 	}
 	if v.overload != nil {
 		p, ok := t.(*Prim)
 		if !ok || !containsPrim(v.overload, p.Kind) {
-			return &unifyError{fmt.Sprintf("%s is not one of the types allowed here (%s)", t, overloadText(v.tvar))}
+			return &unifyError{msg: fmt.Sprintf("Cannot unify %s with %s: it is not one of the types allowed here.", quoteT(t), overloadText(v.tvar))}
 		}
 	}
 	if v.equality && hasCon(t) {
-		return &unifyError{fmt.Sprintf("%s is a type parameter or abstract type, which does not support equality", t)}
+		return &unifyError{msg: fmt.Sprintf("Type %s does not support equality (it is a type parameter or abstract type).", quoteT(t))}
 	}
 	if v.equality && isFunctional(t) {
-		return &unifyError{fmt.Sprintf("%s is a function type, which does not support equality", t)}
+		return &unifyError{msg: fmt.Sprintf("Type %s does not support equality (it is a function type).", quoteT(t))}
 	}
 	if v.lifted == syntax.Unlifted && isFunctional(t) {
-		return &unifyError{fmt.Sprintf("a non-lifted type cannot be instantiated with the functional type %s", t)}
+		return &unifyError{msg: fmt.Sprintf("A non-lifted type variable cannot be instantiated with the function type %s: functional values may not be used here.", quoteT(t))}
 	}
 	if v.fields != nil {
 		r, ok := t.(*Record)
 		if !ok {
-			return &unifyError{fmt.Sprintf("%s is not a record with fields %s", t, TVar{v.tvar})}
+			return &unifyError{msg: fmt.Sprintf("Cannot unify %s with type that must be a record with fields %s.", quoteT(t), TVar{v.tvar})}
 		}
 		for n, ft := range v.fields {
 			rt, ok := r.Field(n)
 			if !ok {
-				return &unifyError{fmt.Sprintf("record %s has no field %s", t, n)}
+				return &unifyError{msg: fmt.Sprintf("Cannot unify record type %s with a record that has field \"%s\".", quoteT(t), n)}
 			}
 			if err := c.unifyT(ft, rt, noSizes); err != nil {
 				return err
@@ -425,15 +425,15 @@ func (c *Checker) bindVar(v TVar, t Type, noSizes bool) *unifyError {
 	if v.constrs != nil {
 		s, ok := t.(*Sum)
 		if !ok {
-			return &unifyError{fmt.Sprintf("%s is not a sum type with constructors %s", t, TVar{v.tvar})}
+			return &unifyError{msg: fmt.Sprintf("Cannot unify %s with type that must be a sum type %s.", quoteT(t), TVar{v.tvar})}
 		}
 		for n, ps := range v.constrs {
 			sps, ok := s.Constr(n)
 			if !ok {
-				return &unifyError{fmt.Sprintf("sum type %s has no constructor #%s", t, n)}
+				return &unifyError{msg: fmt.Sprintf("Cannot unify sum type %s with a sum type that has #%s: Unshared constructors: #%s.", quoteT(t), n, n)}
 			}
 			if len(sps) != len(ps) {
-				return &unifyError{fmt.Sprintf("constructor #%s takes %d arguments, not %d", n, len(sps), len(ps))}
+				return &unifyError{msg: fmt.Sprintf("The payloads of constructor #%s differ in arity (%d and %d).", n, len(sps), len(ps))}
 			}
 			for i := range ps {
 				if err := c.unifyT(ps[i], sps[i], noSizes); err != nil {
@@ -488,7 +488,7 @@ func (c *Checker) unifySize(a, b Size) *unifyError {
 	if ka == "" || kb == "" {
 		return nil
 	}
-	return &unifyError{fmt.Sprintf("sizes %s and %s do not match", sizeText(a), sizeText(b))}
+	return &unifyError{msg: fmt.Sprintf("Sizes %s and %s do not match.", sizeText(a), sizeText(b))}
 }
 
 func sizeOccurs(v *svar, s Size) bool {

@@ -18,6 +18,7 @@ package types
 
 import (
 	"sort"
+	"strings"
 
 	"fut/interp/syntax"
 )
@@ -123,9 +124,7 @@ func (u *uniq) fun(fb *syntax.FunBind, ft Type) {
 	u.depth++
 	t := ft
 	for _, p := range fb.Params {
-		var from Type
 		if a, ok := Resolve(t).(*Arrow); ok {
-			from = a.From
 			t = a.To
 		}
 		for _, id := range patNames(p) {
@@ -134,7 +133,6 @@ func (u *uniq) fun(fb *syntax.FunBind, ft Type) {
 				continue
 			}
 			u.bindRoot(vb)
-			_ = from
 			if annotated(p, id) && isUnique(vb.scheme.Type) {
 				u.uparams[vb] = true
 			} else {
@@ -149,19 +147,13 @@ func (u *uniq) fun(fb *syntax.FunBind, ft Type) {
 	if fb.RetType != nil && isUnique(t) && res != nil {
 		for _, v := range sortedBinds(res.all) {
 			if u.params[v] {
-				u.c.errorf(syntax.SpanOf(fb.Body), "the unique result of %s aliases the non-unique parameter %s", fb.Name, v.name)
+				u.c.errorf(syntax.SpanOf(fb.Body), "Unique-typed return value of \"%s\" is aliased to \"%s\", which is not consumable: it is a parameter that is not unique.", fb.Name, v.name)
 			} else if _, mine := u.frame[v]; !mine && !v.local {
-				u.c.errorf(syntax.SpanOf(fb.Body), "the unique result of %s aliases the variable %s, which is bound outside the function", fb.Name, v.name)
+				u.c.errorf(syntax.SpanOf(fb.Body), "Unique-typed return value of \"%s\" is aliased to \"%s\", which is not consumable: it is bound outside the function.", fb.Name, v.name)
 			}
 		}
 	}
 	u.depth--
-}
-
-// isUniqueAt reports whether the parameter pattern p marks the name id
-// unique (a whole-pattern annotation covers every name).
-func isUniqueAt(p syntax.Pat, id *syntax.PId) bool {
-	return unparenPat(stripAscript(p)) == syntax.Pat(id)
 }
 
 func sortedBinds(m map[*valBind]bool) []*valBind {
@@ -244,18 +236,27 @@ func (u *uniq) use(v *valBind, sp syntax.Span) *aliases {
 	for r := range a.all {
 		if at, gone := u.consumed[r]; gone && !u.reported[v] {
 			u.reported[v] = true
-			u.c.errorf(sp, "%s is used here, but it was consumed at %s", useName(v, r), u.c.fset.Position(at.Start))
+			u.c.errorf(sp, "%s was consumed at %s.", useName(v, r), u.c.fset.Position(at.Start))
 			break
 		}
 	}
 	return a
 }
 
+// bindName names a variable in quotes, or describes a value that has no
+// name (the result of a call).
+func bindName(v *valBind) string {
+	if strings.HasPrefix(v.name, "the result of ") {
+		return v.name
+	}
+	return "\"" + v.name + "\""
+}
+
 func useName(v, r *valBind) string {
 	if v == r {
-		return "the variable " + v.name
+		return "Variable " + bindName(v) + " is used here, but it"
 	}
-	return "the variable " + v.name + " (an alias of " + r.name + ")"
+	return "Variable " + bindName(v) + " is used here, but it aliases " + bindName(r) + ", which"
 }
 
 // consume consumes the value with aliases a at sp.
@@ -266,12 +267,12 @@ func (u *uniq) consume(a *aliases, sp syntax.Span, what string) {
 	for _, r := range sortedBinds(a.all) {
 		switch {
 		case u.params[r]:
-			u.c.errorf(sp, "%s consumes %s, a parameter that is not unique (declare it with *)", what, r.name)
+			u.c.errorf(sp, "Consuming variable %s (%s), which is not consumable: it is a parameter that is not unique (declare it with *).", bindName(r), what)
 		case !r.local:
-			u.c.errorf(sp, "%s consumes %s, which is bound outside the function and cannot be consumed", what, r.name)
+			u.c.errorf(sp, "Consuming variable %s (%s), which is not consumable: it is a constant bound outside the function.", bindName(r), what)
 		default:
 			if f, ok := u.frame[r]; ok && f < u.depth {
-				u.c.errorf(sp, "%s consumes %s, which is bound outside this lambda or loop body", what, r.name)
+				u.c.errorf(sp, "Consuming variable %s (%s), which is not consumable: it is bound outside this lambda or loop body.", bindName(r), what)
 			}
 		}
 		u.consumed[r] = sp
@@ -425,9 +426,6 @@ func (u *uniq) expr1(e syntax.Expr) *aliases {
 		return u.branchesWith(bodies, func(i int) { u.bindPat(pats[i], xal) })
 	case *syntax.LetIn:
 		a := u.expr(e.Value)
-		if t := u.typeOf(e.Value); t != nil && isUnique(t) && !isVarExpr(e.Value) {
-			a = nil
-		}
 		u.bindPat(e.Pat, a)
 		return u.expr(e.Body)
 	case *syntax.LetFun:

@@ -42,12 +42,12 @@ func (u *uniq) apply(call syntax.Expr, ft Type, fa *aliases, args []syntax.Expr)
 			continue
 		}
 		if from != nil && u.argConsumes(arg) && !consumesParam(from) {
-			u.c.errorf(syntax.SpanOf(arg), "this function consumes its argument, so it cannot be passed where a function that does not is expected (contains-consumption)")
+			u.c.errorf(syntax.SpanOf(arg), "A consuming function cannot be passed where a function that does not consume its argument is expected (contains-consumption).")
 		}
 		res = res.union(aa)
 	}
 	if _, isFun := Resolve(t).(*Arrow); isFun && consumed {
-		u.c.errorf(syntax.SpanOf(call), "a partial application that has consumed an argument is not allowed, as the resulting function could be called more than once (contains-consumption)")
+		u.c.errorf(syntax.SpanOf(call), "A partial application that has consumed an argument is not allowed, as the resulting function could be called more than once (contains-consumption).")
 	}
 	if rt := u.typeOf(call); rt != nil && isUnique(rt) {
 		return nil
@@ -323,7 +323,7 @@ func (u *uniq) argConsumes(arg syntax.Expr) bool {
 func callName(call syntax.Expr) string {
 	if a, ok := call.(*syntax.Apply); ok {
 		if v, ok := unparenExpr(a.Fn).(*syntax.Var); ok {
-			return "applying " + v.Name.String()
+			return "applying \"" + v.Name.String() + "\""
 		}
 	}
 	return "a function application"

@@ -1,5 +1,5 @@
 -- Entry points are called from outside, with first-order values.
-entry a (x: i32) = (x, \(y: i32) -> x + y) -- ERROR 7 "entry point cannot return a function"
-entry b (f: i32 -> i32) = f 1 -- ERROR 9 "entry point parameter cannot be a function"
-entry c 't (x: t) = x -- ERROR 7 "cannot be polymorphic"
+entry a (x: i32) = (x, \(y: i32) -> x + y) -- ERROR 7 "Entry point functions may not be higher-order, but this one returns \"\(i32, i32 -> i32\)"
+entry b (f: i32 -> i32) = f 1 -- ERROR 9 "Entry point functions may not be higher-order, but this parameter has type \"i32 -> i32\""
+entry c 't (x: t) = x -- ERROR 7 "Entry point functions may not be polymorphic, but \"c\" has type parameters\."
 entry d (x: i32) = x + 1

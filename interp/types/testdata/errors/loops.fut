@@ -1,8 +1,8 @@
 -- Loop parameters: types kept across iterations, declared sizes kept.
-def a (n: i64) = loop x = 0i32 for i < n do x + 1.0 -- ERROR 49 "expected i32, but found"
-def b (n: i64) : [n]bool = loop (arr: [n]bool) = replicate n true for i < 10 do replicate 3 true -- ERROR 81 "sizes \"n\" and \"3\" do not match"
+def a (n: i64) = loop x = 0i32 for i < n do x + 1.0 -- ERROR 49 "Cannot unify \"i32\" with a floating-point type: it is not one of the types allowed here\."
+def b (n: i64) : [n]bool = loop (arr: [n]bool) = replicate n true for i < 10 do replicate 3 true -- ERROR 81 "Sizes \"n\" and \"3\" do not match\."
 def c (n: i64) (xs: []i32) = loop (ys: []i32) = xs for i < n do ys ++ ys
-def d (x: []i32) = loop (x: *[]i32) for i < 10 do x -- ERROR 25 "consumes x, a parameter that is not unique"
+def d (x: []i32) = loop (x: *[]i32) for i < 10 do x -- ERROR 25 "Consuming variable \"x\" \(the loop \(whose parameter is declared unique\)\), which is not c"
 def e (n: i64) = loop x = 0 while x < n do x + 1
 def f (xs: []i32) = loop acc = 0 for x in xs do acc + x
 def g (xs: []f32) = loop acc = 0i32 for x in xs do acc + x -- ERROR 58 "f32|i32"

@@ -2,5 +2,5 @@
 -- first-order results.
 def fact (n: i64) : i64 = if n == 0 then 1 else n * fact (n - 1)
 def go (g: i64 -> i64) (n: i64) : i64 = if n == 0 then g 0 else go (\x -> g x * 2) (n - 1) -- ERROR 68 "must be passed unchanged"
-def add (n: i64) : i64 -> i64 = \x -> if n == 0 then x else add (n - 1) (x + 1) -- ERROR 5 "must return a first-order value"
-def rep (n: i64) (f: i64 -> i64) (x: i64) : i64 = if n == 0 then x else let g = rep (n - 1) f in g (f x) -- ERROR 81 "must be fully saturated"
+def add (n: i64) : i64 -> i64 = \x -> if n == 0 then x else add (n - 1) (x + 1) -- ERROR 5 "Return type of recursive function \"add\" is not first-order: \"i64 -> i64\" \(make the func"
+def rep (n: i64) (f: i64 -> i64) (x: i64) : i64 = if n == 0 then x else let g = rep (n - 1) f in g (f x) -- ERROR 81 "Recursive call of \"rep\" is not fully saturated: it has a higher-order parameter, so it mu"

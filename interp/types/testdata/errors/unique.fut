@@ -1,17 +1,17 @@
 -- Consumption and aliasing.
 def a (xs: *[]i32) =
   let ys = xs with [0] = 1
-  in xs[0] + ys[0] -- ERROR 6 "xs is used here, but it was consumed at .*unique.fut:3:12"
-def b (xs: []i32) = xs with [0] = 1 -- ERROR 21 "consumes xs, a parameter that is not unique"
+  in xs[0] + ys[0] -- ERROR 6 "Variable \"xs\" is used here, but it was consumed at .*\."
+def b (xs: []i32) = xs with [0] = 1 -- ERROR 21 "Consuming variable \"xs\" \(this in-place update\), which is not consumable: it is a parame"
 def consume (xs: *[]i32) : i32 = xs[0]
-def c (xs: *[]i32) = consume xs + xs[1] -- ERROR 35 "xs is used here, but it was consumed"
+def c (xs: *[]i32) = consume xs + xs[1] -- ERROR 35 "Variable \"xs\" is used here, but it was consumed at .*\."
 def d (xs: *[]i32) = map (\i -> consume xs + i) [1, 2] -- ERROR 41 "bound outside this lambda"
-def e (xs: []i32) : *[]i32 = xs -- ERROR 30 "unique result of e aliases the non-unique parameter xs"
+def e (xs: []i32) : *[]i32 = xs -- ERROR 30 "Unique-typed return value of \"e\" is aliased to \"xs\", which is not consumable: it is a par"
 def f (n: i64) =
   let xs = iota n
   let ys = xs
   let ys[0] = 2
-  in xs -- ERROR 6 "xs is used here, but it was consumed"
+  in xs -- ERROR 6 "Variable \"xs\" is used here, but it was consumed at .*\."
 def g (n: i64) =
   let xs = iota n
   let ys = copy xs

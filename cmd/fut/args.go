@@ -1,0 +1,296 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"fut/eval/value"
+	"fut/interp"
+	"fut/interp/types"
+)
+
+// Reading an entry point's arguments from stdin. Every mistake in the
+// input is one line: where in the input (line:col for text, the byte for
+// binary), which argument, and what was expected.
+
+// readArgs reads the arguments of entry point entry, whose parameter
+// types are params, from input.
+func readArgs(input []byte, entry string, params []types.Type) ([]value.Value, error) {
+	want := make([]value.PrimType, len(params))
+	for i, p := range params {
+		want[i] = interp.ElemPrim(p)
+	}
+	vals, err := value.ReadTyped(input, want)
+	if err != nil {
+		n := len(vals) + 1
+		if n > len(params) {
+			return nil, fmt.Errorf("<stdin>:%v (after the %d arguments of %s)", err, len(params), entry)
+		}
+		return nil, fmt.Errorf("<stdin>:%v (argument %d of %s, of type %s)", err, n, entry, typeText(params[n-1], sizeNames(params)))
+	}
+	starts := valueStarts(input)
+	at := func(i int) string {
+		if i < len(starts) {
+			return "<stdin>:" + where(input, starts[i])
+		}
+		return "<stdin>:" + where(input, len(input))
+	}
+	if len(vals) < len(params) {
+		return nil, fmt.Errorf("%s: argument %d of %s (of type %s) is missing: the input holds %d value%s, %s takes %d",
+			at(len(vals)), len(vals)+1, entry, typeText(params[len(vals)], sizeNames(params)), len(vals), plural(len(vals)), entry, len(params))
+	}
+	if len(vals) > len(params) {
+		return nil, fmt.Errorf("%s: %s takes %d argument%s, but the input holds %d values; this is value %d",
+			at(len(params)), entry, len(params), plural(len(params)), len(vals), len(params)+1)
+	}
+	sizes := map[*types.SizeName]sizeSeen{}
+	names := sizeNames(params)
+	for i, p := range params {
+		if msg := matchType(vals[i], p, i, sizes, names); msg != "" {
+			return nil, fmt.Errorf("%s: argument %d of %s: %s", at(i), i+1, entry, msg)
+		}
+	}
+	return vals, nil
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// sizeSeen is the first binding of a size parameter by an argument.
+type sizeSeen struct {
+	n   int64
+	arg int
+}
+
+// matchType says what is wrong with v as a value of type t ("" if nothing).
+func matchType(v value.Value, t types.Type, arg int, sizes map[*types.SizeName]sizeSeen, names map[string]int) string {
+	rank, elem, dims := 0, types.Resolve(t), []types.Size(nil)
+	for {
+		a, ok := elem.(*types.Array)
+		if !ok {
+			break
+		}
+		rank++
+		dims = append(dims, a.Dim)
+		elem = types.Resolve(a.Elem)
+	}
+	prim, isPrim := elem.(*types.Prim)
+	if !isPrim {
+		return "" // records, tuples, sums: the data format cannot write them anyway
+	}
+	want := value.ParsePrimType(string(prim.Kind))
+	got, shape := valueType(v)
+	if got == value.NoPrim {
+		return fmt.Sprintf("expected a value of type %s, found a value the data format cannot describe", typeText(t, names))
+	}
+	if len(shape) != rank || got != want {
+		return fmt.Sprintf("expected a value of type %s, found %s", typeText(t, names), describe(got, shape))
+	}
+	for k, d := range dims {
+		switch d := d.(type) {
+		case *types.SizeConst:
+			if shape[k] != d.N {
+				return fmt.Sprintf("expected a value of type %s, found %s", typeText(t, names), describe(got, shape))
+			}
+		case *types.SizeName:
+			if prev, ok := sizes[d]; ok && prev.n != shape[k] {
+				return fmt.Sprintf("size %s is %d here, but %d in argument %d", d, shape[k], prev.n, prev.arg+1)
+			} else if !ok {
+				sizes[d] = sizeSeen{shape[k], arg}
+			}
+		}
+	}
+	return ""
+}
+
+// sizeNames counts the distinct sizes of each name in the parameters
+// types: anonymous sizes ([]i32) may all be called n, and are then
+// printed as [].
+func sizeNames(params []types.Type) map[string]int {
+	seen := map[*types.SizeName]bool{}
+	names := map[string]int{}
+	for _, p := range params {
+		for t := types.Resolve(p); ; {
+			a, ok := t.(*types.Array)
+			if !ok {
+				break
+			}
+			if d, ok := a.Dim.(*types.SizeName); ok && !seen[d] {
+				seen[d] = true
+				names[d.Name]++
+			}
+			t = types.Resolve(a.Elem)
+		}
+	}
+	return names
+}
+
+// typeText is a parameter's type as a message shows it.
+func typeText(t types.Type, names map[string]int) string {
+	var b strings.Builder
+	for t = types.Resolve(t); ; {
+		a, ok := t.(*types.Array)
+		if !ok {
+			break
+		}
+		switch d := a.Dim.(type) {
+		case *types.SizeConst:
+			fmt.Fprintf(&b, "[%d]", d.N)
+		case *types.SizeName:
+			if d.Unknown || names[d.Name] > 1 {
+				b.WriteString("[]")
+			} else {
+				fmt.Fprintf(&b, "[%s]", d.Name)
+			}
+		default:
+			b.WriteString("[]")
+		}
+		t = types.Resolve(a.Elem)
+	}
+	return b.String() + t.String()
+}
+
+// valueType is the element type and shape of a primitive or an array of
+// primitives (NoPrim for anything else).
+func valueType(v value.Value) (value.PrimType, []int64) {
+	switch v := v.(type) {
+	case value.Prim:
+		return v.T, nil
+	case *value.Array:
+		if v.Kind != value.KPrim {
+			return value.NoPrim, nil
+		}
+		return v.T, v.Shape
+	}
+	return value.NoPrim, nil
+}
+
+func describe(t value.PrimType, shape []int64) string {
+	if len(shape) == 0 {
+		return "a scalar of type " + t.String()
+	}
+	return "an array of type " + value.ShapeString(shape) + t.String()
+}
+
+// valueStarts finds the byte offset at which each value of a data input
+// begins, for messages. It understands just enough of the formats to
+// skip a value; what it cannot skip ends the list.
+func valueStarts(src []byte) []int {
+	var starts []int
+	i := 0
+	for {
+		i = skipSpace(src, i)
+		if i >= len(src) {
+			return starts
+		}
+		starts = append(starts, i)
+		j := skipValue(src, i)
+		if j <= i {
+			return starts
+		}
+		i = j
+	}
+}
+
+func skipSpace(src []byte, i int) int {
+	for i < len(src) {
+		switch {
+		case src[i] == ' ' || src[i] == '\t' || src[i] == '\n' || src[i] == '\r':
+			i++
+		case src[i] == '-' && i+1 < len(src) && src[i+1] == '-':
+			for i < len(src) && src[i] != '\n' {
+				i++
+			}
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// skipValue returns the offset just after the value at i, or i if it
+// cannot tell.
+func skipValue(src []byte, i int) int {
+	if src[i] == 'b' && i+1 < len(src) && src[i+1] == 2 {
+		return skipBinary(src, i)
+	}
+	depth := 0
+	j := i
+	for ; j < len(src); j++ {
+		c := src[j]
+		switch c {
+		case '[', '(':
+			depth++
+		case ']', ')':
+			depth--
+			if depth == 0 {
+				return j + 1
+			}
+			if depth < 0 {
+				return i
+			}
+		case ' ', '\t', '\n', '\r', ',':
+			if depth == 0 {
+				return j
+			}
+		}
+	}
+	return j
+}
+
+// skipBinary skips b, version 2, rank, a 4-byte type name, the shape
+// (rank 8-byte little-endian sizes) and the elements.
+func skipBinary(src []byte, i int) int {
+	if i+7 > len(src) {
+		return i
+	}
+	rank := int(src[i+2])
+	t := value.ParsePrimType(strings.TrimSpace(string(src[i+3 : i+7])))
+	if t == value.NoPrim {
+		return i
+	}
+	j := i + 7
+	n := int64(1)
+	for k := 0; k < rank; k++ {
+		if j+8 > len(src) {
+			return i
+		}
+		var d int64
+		for b := 7; b >= 0; b-- {
+			d = d<<8 | int64(src[j+b])
+		}
+		if d < 0 || d > int64(len(src)) {
+			return i
+		}
+		n *= d
+		if n > int64(len(src)) {
+			return i
+		}
+		j += 8
+	}
+	size := int64(t.Bits() / 8)
+	if j+int(n*size) > len(src) {
+		return i
+	}
+	return j + int(n*size)
+}
+
+// where is line:col of a text input's offset, or "byte N" for binary.
+func where(src []byte, off int) string {
+	line, col := 1, 1
+	for k := 0; k < off && k < len(src); k++ {
+		if src[k] == 0 || src[k] == 'b' && k+1 < len(src) && src[k+1] == 2 {
+			return fmt.Sprintf("byte %d", off)
+		}
+		if src[k] == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	return fmt.Sprintf("%d:%d", line, col)
+}

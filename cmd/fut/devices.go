@@ -1,0 +1,72 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"fut/gpu/cl"
+	"fut/gpu/runtime"
+)
+
+// cmdDevices lists the OpenCL platforms and devices; #k numbers are the
+// order of preference (GPUs, accelerators, CPUs) that --device #k and
+// FUT_DEVICE=#k use, and the device that would be chosen is marked.
+func cmdDevices(args []string) int {
+	cfg, rest, err := runtime.ParseFlags(args)
+	if err != nil || len(rest) > 0 {
+		fmt.Fprintln(os.Stderr, "usage: fut devices [--device NAME|#k]")
+		return 2
+	}
+	ps, err := cl.Platforms()
+	if err != nil {
+		fmt.Printf("no OpenCL devices: %v\n", err)
+		return 0
+	}
+	cands, err := runtime.Candidates()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "fut devices: %v\n", err)
+		return 1
+	}
+	chosen, chooseErr := runtime.Choose(cands, cfg.Spec())
+	index := map[uintptr]int{}
+	for i, d := range cands {
+		index[d.ID] = i
+	}
+	for pi, p := range ps {
+		fmt.Printf("platform %d: %s (%s), %s\n", pi, p.Name, p.Vendor, p.Version)
+		ds, err := p.Devices()
+		if err != nil {
+			fmt.Printf("  %v\n", err)
+			continue
+		}
+		if len(ds) == 0 {
+			fmt.Println("  no devices")
+		}
+		for _, d := range ds {
+			k := index[d.ID]
+			mark := " "
+			if k == chosen {
+				mark = "*"
+			}
+			fmt.Printf(" %s#%d %s\n", mark, k, d.Name)
+			fmt.Printf("     %s, %s, %d compute units, max work group %d, local memory %d KiB, f64 %s, f16 %s\n",
+				d.Type, gib(d.GlobalMem), d.ComputeUnits, d.MaxWorkGroup, d.LocalMem>>10, yesNo(d.HasF64), yesNo(d.HasF16))
+			fmt.Printf("     %s, driver %s\n", d.Version, d.DriverVersion)
+		}
+	}
+	if chooseErr != nil {
+		fmt.Printf("no device chosen: %v\n", chooseErr)
+	} else {
+		fmt.Printf("chosen (*): #%d %s\n", chosen, cands[chosen].Name)
+	}
+	return 0
+}
+
+func gib(b uint64) string { return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30)) }
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}

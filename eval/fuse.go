@@ -1,0 +1,275 @@
+package eval
+
+import (
+	"fut/eval/value"
+	"fut/interp/syntax"
+)
+
+// Map feeding reduce: `reduce op ne (map f xs)` and `reduce op ne (map2 f
+// xs ys)`, where reduce, map and map2 are the prelude's wrappers of the
+// intrinsics, op is a built-in operator and f compiles to a scalar
+// kernel, run as one loop without materialising the mapped array. The
+// value is the same (the same applications in the same order) and so is
+// the cost: the map's step and the reduction's step are charged exactly
+// as the unfused evaluation charges them, intermediate array included,
+// because COST_MODEL.md prices the program as written.
+
+// wrapperOf reports whether f is a prelude wrapper whose body applies
+// intrinsics.<name> to its parameters in order.
+func (t *thread) wrapperOf(f value.Value, names ...string) (string, bool) {
+	fn, ok := f.(*value.Fun)
+	if !ok {
+		return "", false
+	}
+	c, ok := fn.Impl.(*closure)
+	if !ok {
+		return "", false
+	}
+	body, ok := unparen(c.body).(*syntax.Apply)
+	if !ok || len(body.Args) != len(c.params) {
+		return "", false
+	}
+	fv, ok := unparen(body.Fn).(*syntax.Var)
+	if !ok || len(fv.Name.Quals) != 1 || fv.Name.Quals[0] != "intrinsics" || !contains(names, fv.Name.Name) {
+		return "", false
+	}
+	for i, p := range c.params {
+		n, ok := simplePat(p)
+		a, isVar := unparen(body.Args[i]).(*syntax.Var)
+		if !ok || !isVar || len(a.Name.Quals) > 0 || a.Name.Name != n {
+			return "", false
+		}
+	}
+	return fv.Name.Name, true
+}
+
+// isMap2Wrapper recognises the prelude's map2:
+// intrinsics.map (\(a, b) -> f a b) (intrinsics.zip as bs).
+func isMap2Wrapper(f value.Value) bool {
+	fn, ok := f.(*value.Fun)
+	if !ok {
+		return false
+	}
+	c, ok := fn.Impl.(*closure)
+	if !ok || len(c.params) != 3 {
+		return false
+	}
+	var names [3]string
+	for i, p := range c.params {
+		n, ok := simplePat(p)
+		if !ok || n == "" {
+			return false
+		}
+		names[i] = n
+	}
+	isVar := func(x syntax.Expr, q, n string) bool {
+		v, ok := unparen(x).(*syntax.Var)
+		if !ok {
+			return false
+		}
+		if q == "" {
+			return len(v.Name.Quals) == 0 && v.Name.Name == n
+		}
+		return len(v.Name.Quals) == 1 && v.Name.Quals[0] == q && v.Name.Name == n
+	}
+	body, ok := unparen(c.body).(*syntax.Apply)
+	if !ok || len(body.Args) != 2 || !isVar(body.Fn, "intrinsics", "map") {
+		return false
+	}
+	lam, ok := unparen(body.Args[0]).(*syntax.Lambda)
+	zip, ok2 := unparen(body.Args[1]).(*syntax.Apply)
+	if !ok || !ok2 || len(lam.Params) != 1 || !isVar(zip.Fn, "intrinsics", "zip") || len(zip.Args) != 2 ||
+		!isVar(zip.Args[0], "", names[1]) || !isVar(zip.Args[1], "", names[2]) {
+		return false
+	}
+	ps, ok := tuplePat(lam.Params[0])
+	call, ok2 := unparen(lam.Body).(*syntax.Apply)
+	if !ok || !ok2 || len(ps) != 2 || ps[0] == "" || ps[1] == "" || !isVar(call.Fn, "", names[0]) ||
+		len(call.Args) != 2 || !isVar(call.Args[0], "", ps[0]) || !isVar(call.Args[1], "", ps[1]) {
+		return false
+	}
+	return true
+}
+
+// fusedMapReduce evaluates x when it has the fusable shape; ok is false
+// (and nothing was evaluated) otherwise.
+func (t *thread) fusedMapReduce(x *syntax.Apply, e *env) (value.Value, bool, error) {
+	if t.in.noFast || len(x.Args) != 3 {
+		return nil, false, nil
+	}
+	inner, ok := unparen(x.Args[2]).(*syntax.Apply)
+	if !ok || (len(inner.Args) != 2 && len(inner.Args) != 3) {
+		return nil, false, nil
+	}
+	fnVar, ok1 := unparen(x.Fn).(*syntax.Var)
+	mapVar, ok2 := unparen(inner.Fn).(*syntax.Var)
+	if !ok1 || !ok2 {
+		return nil, false, nil
+	}
+	// variables cost nothing, so resolving them first changes no cost
+	rf, err := t.evalVar(fnVar, e)
+	if err != nil {
+		return nil, false, nil
+	}
+	if _, ok := t.wrapperOf(rf, "reduce", "reduce_comm"); !ok {
+		return nil, false, nil
+	}
+	mf, err := t.evalVar(mapVar, e)
+	if err != nil {
+		return nil, false, nil
+	}
+	if len(inner.Args) == 2 {
+		if _, ok := t.wrapperOf(mf, "map"); !ok {
+			return nil, false, nil
+		}
+	} else if !isMap2Wrapper(mf) {
+		return nil, false, nil
+	}
+
+	// From here on, evaluate as evalApply would, and fall back to the
+	// ordinary applications when the data do not suit the fused loop.
+	base0 := t.live
+	op, err := t.eval(x.Args[0], e)
+	if err != nil {
+		return nil, true, err
+	}
+	ne, err := t.eval(x.Args[1], e)
+	if err != nil {
+		return nil, true, err
+	}
+	base1 := t.live
+	margs := make([]value.Value, len(inner.Args))
+	for i, a := range inner.Args {
+		if margs[i], err = t.eval(a, e); err != nil {
+			return nil, true, err
+		}
+	}
+	held1 := t.live - base1
+	r, done, err := t.fusedLoop(op, margs, held1, inner.Pos(), x.Pos())
+	if err != nil {
+		return nil, true, err
+	}
+	if done {
+		if t.cost {
+			t.live = base0 + 1 // the reduction's result is fresh, 1 word
+		}
+		return r, true, nil
+	}
+	mapped, err := t.apply(mf, margs, inner.Pos())
+	if err != nil {
+		return nil, true, err
+	}
+	t.live -= held1
+	held0 := t.live - base0
+	v, err := t.apply(rf, []value.Value{op, ne, mapped}, x.Pos())
+	t.live -= held0
+	return v, true, err
+}
+
+// fusedLoop runs the fused map and reduction when the arrays, f and op
+// suit it; done is false (with nothing charged) otherwise. On success the
+// thread's live space is that after the reduction step, before the
+// caller releases the operands.
+func (t *thread) fusedLoop(op value.Value, margs []value.Value, held1 int64, mapPos, redPos syntax.Pos) (value.Value, bool, error) {
+	bop, ok := t.builtinOf(op)
+	if !ok || !reducible(bop) {
+		return nil, false, nil
+	}
+	f := margs[0]
+	var comps []*value.Array
+	for _, a := range margs[1:] {
+		arr, ok := a.(*value.Array)
+		if !ok || arr.Kind != value.KPrim || len(arr.Shape) != 1 {
+			return nil, false, nil
+		}
+		if len(comps) > 0 && arr.Len() != comps[0].Len() {
+			return nil, false, nil // let the ordinary path report it
+		}
+		comps = append(comps, arr)
+	}
+	n := int(comps[0].Len())
+	if n == 0 {
+		return nil, false, nil
+	}
+	params := []int{1}
+	if len(comps) == 2 {
+		params = []int{1, 1}
+	}
+	k, ok := t.compileFn(f, params)
+	if !ok || k.out == nil {
+		return nil, false, nil
+	}
+	readers := make([]func(int) value.Prim, len(comps))
+	for i, c := range comps {
+		readers[i] = reader(c.T, c.Data)
+	}
+	frame := make([]value.Prim, k.nregs)
+	cost := t.cost
+	base, d0, p1, pp := t.live, t.D, t.pk1, t.pkP
+	var st stats
+	var acc value.Prim
+	var opFn func(a, b value.Prim) value.Prim
+	err := runKernel(func() {
+		var stack [64]value.Prim
+		var sizes [64]int
+		sp := 0
+		for i := 0; i < n; i++ {
+			if err := t.tick(mapPos); err != nil {
+				panic(kpanic{err})
+			}
+			for c, rd := range readers {
+				frame[k.params[c][0]] = rd(i)
+			}
+			if cost {
+				t.D, t.pk1, t.pkP = 0, base, base
+			}
+			v := k.out(frame)
+			if cost {
+				st.add(measure{D: t.D, S1: t.pk1 - base, SP: t.pkP - base})
+				t.live = base
+			}
+			if opFn == nil {
+				opFn = typedOp(bop, v.T)
+				if opFn == nil {
+					opFn = func(a, b value.Prim) value.Prim {
+						r, err := binPrim(bop, a, b)
+						if err != nil {
+							panic(kpanic{t.errf(redPos, "%v", err)})
+						}
+						return r
+					}
+				}
+			}
+			sz := 1
+			for sp > 0 && sizes[sp-1] == sz {
+				v = opFn(stack[sp-1], v)
+				sz *= 2
+				sp--
+			}
+			stack[sp], sizes[sp] = v, sz
+			sp++
+		}
+		for sp > 1 {
+			stack[sp-2] = opFn(stack[sp-2], stack[sp-1])
+			sp--
+		}
+		acc = stack[0]
+	})
+	if cost {
+		t.D, t.pk1, t.pkP, t.live = d0, p1, pp, base
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	if cost {
+		// the map's step, as intrMap charges it: its result is a 1-d array
+		nn := int64(n)
+		rs := nn + 1
+		t.step2(t.live, nn, 1+st.maxD, rs+st.maxS1, rs+st.sumSP, rs)
+		t.live -= held1 // the map's arguments are released, its result stays
+		red := opStats(nn - 1)
+		t.W += red.w
+		t.step2(t.live, nn, 1+lg(nn)*red.maxD, red.maxS1, (nn+1)/2*red.maxSP, 1)
+	}
+	return acc, true, nil
+}

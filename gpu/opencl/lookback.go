@@ -1,0 +1,138 @@
+package opencl
+
+import (
+	"fmt"
+
+	"fut/gpu/kernel"
+)
+
+// lookBackOK says whether a scan can use the single-pass kernel: one
+// component of at most 32 bits, whose value and status are published
+// together in one 64-bit atomic word (no memory fences needed).
+func lookBackOK(s *kernel.Scan, caps Caps) bool {
+	if len(s.Elems) != 1 || !caps.Int64Atomics {
+		return false
+	}
+	t := s.Elems[0].Type()
+	return t != kernel.F16 && t.Size() <= 4
+}
+
+func toBits(t kernel.Type, x string) string {
+	switch t {
+	case kernel.F32:
+		return fmt.Sprintf("(ulong)as_uint(%s)", x)
+	case kernel.Bool:
+		return fmt.Sprintf("(ulong)(%s ? 1 : 0)", x)
+	}
+	return fmt.Sprintf("(ulong)(%s)%s", utype(t), x)
+}
+
+func fromBits(t kernel.Type, w string) string {
+	switch t {
+	case kernel.F32:
+		return fmt.Sprintf("as_float((uint)(%s))", w)
+	case kernel.Bool:
+		return fmt.Sprintf("(((uint)(%s)) != 0)", w)
+	}
+	return fmt.Sprintf("(%s)(%s)(%s)", ctype(t), utype(t), w)
+}
+
+// genScanLookBack emits "_scanlb": one work group per tile of sk·L
+// elements, tiles numbered in the order groups start (an atomic counter),
+// each group's exclusive prefix found by looking back at its predecessors'
+// published aggregates and inclusive prefixes (decoupled look-back). A
+// group only waits for groups that started before it, so it needs no
+// assumption about which groups run concurrently.
+// Extras: "state" (one ulong per tile, zeroed), "counter" (one int,
+// zeroed), local0, tile0, groups (the number of tiles), scank.
+func (g *gen) genScanLookBack(p *Program, s *kernel.Scan) {
+	t := s.Elems[0].Type()
+	ts := []kernel.Type{t}
+	g.header(p, "_scanlb", []string{"state", "counter", "local0", "tile0", "groups", "scank"},
+		[]string{"__global ulong *state", "__global int *counter", fmt.Sprintf("__local %s *acc0", btype(t)), fmt.Sprintf("__local %s *tile0", btype(t)), "long groups", "long sk"})
+	g.line("long lid = get_local_id(0), L = get_local_size(0);")
+	g.line("__local int lb_id;")
+	g.line("__local %s lb_pre;", btype(t))
+	g.line("if (lid == 0) lb_id = atomic_inc(counter);")
+	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
+	g.line("long grp = lb_id;")
+	n := g.long("n", s.N)
+	g.line("long base = grp * L * sk, end = min(base + L * sk, %s);", n)
+	g.line("#define PAD(i) ((i) + ((i) >> 5))")
+	tile, acc := []string{"tile0"}, []string{"acc0"}
+	g.line("for (long q = 0; q < sk; q++) {")
+	g.indent++
+	g.line("long jj = base + q * L + lid;")
+	x := g.declare("x", ts, s.Neutral)
+	g.line("if (jj < end) {")
+	g.indent++
+	es := g.element(s.I, "jj", s.Body, s.Elems)
+	g.line("%s = %s;", x[0], es[0])
+	g.close()
+	g.indent--
+	g.line("}")
+	g.stores(ts, idx(tile, "PAD(q * L + lid)"), x)
+	g.indent--
+	g.line("}")
+	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
+	a := g.declare("a", ts, s.Neutral)
+	g.line("for (long q = 0; q < sk; q++) {")
+	g.indent++
+	e := g.declareFrom("e", ts, g.loads(ts, idx(tile, "PAD(lid * sk + q)")))
+	g.applyOp(s.Op, a, a, e)
+	g.stores(ts, idx(tile, "PAD(lid * sk + q)"), a)
+	g.indent--
+	g.line("}")
+	g.stores(ts, idx(acc, "lid"), a)
+	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
+	g.scanLocal(s.Op, ts)
+	// look back
+	g.line("if (lid == 0) {")
+	g.indent++
+	agg := g.declareFrom("ag", ts, g.loads(ts, idx(acc, "L - 1")))
+	run := g.declare("run", ts, s.Neutral)
+	g.line("if (grp > 0) {")
+	g.indent++
+	g.line("atom_xchg(&state[grp], (1UL << 32) | %s);", toBits(t, agg[0]))
+	g.line("for (long j = grp - 1;;) {")
+	g.indent++
+	g.line("ulong w = atom_or(&state[j], 0UL);")
+	g.line("ulong f = w >> 32;")
+	g.line("if (f == 0) continue;")
+	v := g.declareFrom("pv", ts, []string{fromBits(t, "w & 0xffffffffUL")})
+	g.applyOp(s.Op, run, v, run)
+	g.line("if (f == 2) break;")
+	g.line("j--;")
+	g.indent--
+	g.line("}")
+	g.indent--
+	g.line("}")
+	inc := g.declareFrom("inc", ts, run)
+	g.applyOp(s.Op, inc, inc, agg)
+	g.line("atom_xchg(&state[grp], (2UL << 32) | %s);", toBits(t, inc[0]))
+	g.line("lb_pre = %s;", g.store(t, run[0]))
+	g.indent--
+	g.line("}")
+	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
+	pre := g.declareFrom("pf", ts, []string{g.load(t, "lb_pre")})
+	g.line("if (lid > 0) {")
+	g.indent++
+	ex1 := g.declareFrom("ex", ts, g.loads(ts, idx(acc, "lid - 1")))
+	g.applyOp(s.Op, pre, pre, ex1)
+	g.indent--
+	g.line("}")
+	g.line("for (long q = 0; q < sk; q++) {")
+	g.indent++
+	e = g.declareFrom("e", ts, g.loads(ts, idx(tile, "PAD(lid * sk + q)")))
+	g.applyOp(s.Op, e, pre, e)
+	g.stores(ts, idx(tile, "PAD(lid * sk + q)"), e)
+	g.indent--
+	g.line("}")
+	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
+	g.line("for (long q = 0; q < sk; q++) {")
+	g.line("  long jj = base + q * L + lid;")
+	g.line("  if (jj < end) %s[jj] = %s[PAD(q * L + lid)];", g.name(s.Out[0].Name), tile[0])
+	g.line("}")
+	g.line("#undef PAD")
+	g.end()
+}

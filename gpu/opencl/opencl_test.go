@@ -1,0 +1,79 @@
+package opencl
+
+import (
+	"strings"
+	"testing"
+
+	. "fut/gpu/kernel"
+)
+
+func mapOf(t Type) *Kernel {
+	n := Scalar("n", I64)
+	x, out := Buf("x", t, n.V()), Buf("out", t, n.V())
+	i := NewVar("i", I64)
+	return &Kernel{Name: "copy_" + t.String(), Params: []*Param{n, x, out}, Shape: &Map{
+		Dims: []Exp{n.V()}, Idx: []Var{i}, Body: []Stmt{Wr(out, Rd(x, i), i)}}}
+}
+
+func TestCapabilities(t *testing.T) {
+	if _, err := Generate(mapOf(F64), Caps{}); err == nil || !strings.Contains(err.Error(), "f64 is not supported") {
+		t.Fatalf("f64 without cl_khr_fp64: %v", err)
+	}
+	if _, err := Generate(mapOf(F16), Caps{F64: true}); err == nil || !strings.Contains(err.Error(), "f16 is not supported") {
+		t.Fatalf("f16 without cl_khr_fp16: %v", err)
+	}
+	p, err := Generate(mapOf(F16), Caps{F16: true})
+	if err != nil || !strings.Contains(p.Source, "cl_khr_fp16") || !strings.Contains(p.Source, "__global half *v_x") {
+		t.Fatalf("f16 with cl_khr_fp16: %v", err)
+	}
+	p, err = Generate(mapOf(Bool), Caps{})
+	if err != nil || !strings.Contains(p.Source, "__global uchar *v_out") || strings.Contains(p.Source, "double") {
+		t.Fatalf("bool buffers are uchar, no doubles without f64: %v\n%s", err, p.Source)
+	}
+}
+
+func TestMalformedKernelsAreErrors(t *testing.T) {
+	n := Scalar("n", I64)
+	x := Buf("x", I32, n.V())
+	i := NewVar("i", I64)
+	bad := []*Kernel{
+		{Name: "noshape", Params: []*Param{n}},
+		{Name: "rank", Params: []*Param{n, x}, Shape: &Map{Dims: []Exp{n.V()}, Idx: []Var{i}, Body: []Stmt{Wr(x, Int(I32, 0), i, i)}}},
+		{Name: "types", Params: []*Param{n, x}, Shape: &Map{Dims: []Exp{n.V()}, Idx: []Var{i}, Body: []Stmt{Wr(x, Bin("+", Int(I32, 0), Int(I64, 1)), i)}}},
+		{Name: "store", Params: []*Param{n, x}, Shape: &Map{Dims: []Exp{n.V()}, Idx: []Var{i}, Body: []Stmt{Wr(x, Float(F32, 1), i)}}},
+		{Name: "op", Params: []*Param{n, x}, Shape: &Map{Dims: []Exp{n.V()}, Idx: []Var{i}, Body: []Stmt{Wr(x, Bin("<<", Float(F32, 1), Float(F32, 1)), i)}}},
+		{Name: "red", Params: []*Param{n, x}, Shape: &Reduce{N: n.V(), I: i, Elems: []Exp{Rd(x, i)}, Op: BinLambda("+", I64), Neutral: []Exp{Int(I32, 0)}, Out: []*Param{x}}},
+		{Name: "fn", Params: []*Param{n, x}, Shape: &Map{Dims: []Exp{n.V()}, Idx: []Var{i}, Body: []Stmt{Wr(x, Call{Fn: "sqrt", Args: []Exp{Int(I32, 4)}}, i)}}},
+	}
+	for _, k := range bad {
+		if _, err := Generate(k, Caps{F64: true}); err == nil {
+			t.Errorf("kernel %s: no error", k.Name)
+		}
+	}
+}
+
+func TestShapesGenerate(t *testing.T) {
+	n := Scalar("n", I64)
+	for _, ty := range []Type{Bool, I8, I16, I32, I64, U8, U16, U32, U64, F16, F32, F64} {
+		x, out := Buf("x", ty, n.V()), Buf("out", ty, n.V())
+		i := NewVar("i", I64)
+		op := "max"
+		if ty == Bool {
+			op = "||"
+		}
+		for _, k := range []*Kernel{
+			{Name: "r", Params: []*Param{n, x, out}, Shape: &Reduce{N: n.V(), I: i, Elems: []Exp{Rd(x, i)}, Op: BinLambda(op, ty), Neutral: []Exp{MinValue(ty)}, Out: []*Param{out}}},
+			{Name: "s", Params: []*Param{n, x, out}, Shape: &Scan{N: n.V(), I: i, Elems: []Exp{Rd(x, i)}, Op: BinLambda(op, ty), Neutral: []Exp{MinValue(ty)}, Out: []*Param{out}}},
+			{Name: "h", Params: []*Param{n, x, out}, Shape: &Hist{N: n.V(), I: i, Dest: out, Bin: Cv(I64, Rd(x, i)), Val: Rd(x, i), Op: BinLambda(op, ty), OpName: op, Neutral: MinValue(ty)}},
+			{Name: "sc", Params: []*Param{n, x, out}, Shape: &Scatter{N: n.V(), I: i, Dest: []*Param{out}, Idx: []Exp{i}, Vals: []Exp{Rd(x, i)}}},
+		} {
+			p, err := Generate(k, Caps{F64: true, F16: true, Int64Atomics: true})
+			if err != nil {
+				t.Fatalf("%v %s: %v", ty, k.Name, err)
+			}
+			if len(p.Entries) == 0 || !strings.Contains(p.Source, "__kernel void "+p.Entries[0].Name+"(") {
+				t.Fatalf("%v %s: entries %v", ty, k.Name, p.Entries)
+			}
+		}
+	}
+}

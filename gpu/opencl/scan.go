@@ -1,0 +1,161 @@
+package opencl
+
+import (
+	"fmt"
+
+	"fut/gpu/kernel"
+)
+
+// MaxScanK is the most elements each work item scans per tile ("scank",
+// an i64 argument the runtime chooses so that the "tile<k>" extras of
+// TileElems(L, k) elements fit in local memory). 24 was best on an H100.
+var MaxScanK = 24
+
+// TileElems is the local memory (in elements) of one tile of L work items
+// with k elements each, padded against bank conflicts.
+func TileElems(L, k int) int { return L*k + L*k/32 + 1 }
+
+// genScan emits three passes: (1) the total of each group's chunk, (2) one
+// group turns the totals into exclusive prefixes, (3) each group scans its
+// chunk from its prefix, sk·L elements per tile, loaded and stored
+// coalesced through local memory.
+func (g *gen) genScan(p *Program, s *kernel.Scan) {
+	ts := g.checkOp(s.Op, s.Elems, s.Neutral, s.Out)
+	if g.err != nil {
+		return
+	}
+	ex, decls := extras(ts)
+	for k, t := range ts {
+		ex = append(ex, fmt.Sprintf("tile%d", k))
+		decls = append(decls, fmt.Sprintf("__local %s *tile%d", btype(t), k))
+	}
+	ex = append(ex, "scank")
+	decls = append(decls, "long sk")
+	part, acc, tile := names("part", len(ts)), names("acc", len(ts)), names("tile", len(ts))
+	chunk := func() {
+		n := g.long("n", s.N)
+		g.line("long chunk = (%s + groups - 1) / groups;", n)
+		g.line("long start = grp * chunk, end = min(start + chunk, %s);", n)
+	}
+
+	// Pass 1.
+	g.header(p, "_scan1", ex, decls)
+	g.groupVars()
+	chunk()
+	x := g.declare("x", ts, s.Neutral)
+	g.accumulate(s.Op, s.Comm, x, "start", "end", func(j string) []string {
+		return g.element(s.I, j, s.Body, s.Elems)
+	})
+	g.stores(ts, idx(acc, "lid"), x)
+	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
+	g.tree(s.Op, ts, s.Comm)
+	g.line("if (lid == 0) {")
+	for k := range ts {
+		g.line("  %s[grp] = %s[0];", part[k], acc[k])
+	}
+	g.line("}")
+	g.end()
+
+	// Pass 2: work item t owns a contiguous run of the group totals.
+	g.header(p, "_scan2", ex, decls)
+	g.groupVars()
+	g.line("long per = (groups + L - 1) / L, js = lid * per, je = min(js + per, groups);")
+	x = g.declare("x", ts, s.Neutral)
+	g.line("for (long j = js; j < je; j++) {")
+	g.indent++
+	e := g.declareFrom("e", ts, g.loads(ts, idx(part, "j")))
+	g.applyOp(s.Op, x, x, e)
+	g.indent--
+	g.line("}")
+	g.stores(ts, idx(acc, "lid"), x)
+	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
+	g.scanLocal(s.Op, ts)
+	run := g.declare("r", ts, s.Neutral)
+	g.line("if (lid > 0) {")
+	for k := range ts {
+		g.line("  %s = %s;", run[k], g.load(ts[k], fmt.Sprintf("%s[lid - 1]", acc[k])))
+	}
+	g.line("}")
+	g.line("for (long j = js; j < je; j++) {")
+	g.indent++
+	e = g.declareFrom("e", ts, g.loads(ts, idx(part, "j")))
+	g.stores(ts, idx(part, "j"), run)
+	g.applyOp(s.Op, run, run, e)
+	g.indent--
+	g.line("}")
+	g.end()
+
+	// Pass 3.
+	g.header(p, "_scan3", ex, decls)
+	g.groupVars()
+	chunk()
+	g.line("#define PAD(i) ((i) + ((i) >> 5))")
+	carry := g.declareFrom("c", ts, g.loads(ts, idx(part, "grp")))
+	g.line("for (long base = start; base < end; base += L * sk) {")
+	g.indent++
+	// coalesced load of the tile
+	g.line("for (long q = 0; q < sk; q++) {")
+	g.indent++
+	g.line("long jj = base + q * L + lid;")
+	x = g.declare("x", ts, s.Neutral)
+	g.line("if (jj < end) {")
+	g.indent++
+	es := g.element(s.I, "jj", s.Body, s.Elems)
+	for k := range ts {
+		g.line("%s = %s;", x[k], es[k])
+	}
+	g.close()
+	g.indent--
+	g.line("}")
+	g.stores(ts, idx(tile, "PAD(q * L + lid)"), x)
+	g.indent--
+	g.line("}")
+	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
+	// each work item scans its sk consecutive elements
+	a := g.declare("a", ts, s.Neutral)
+	g.line("for (long q = 0; q < sk; q++) {")
+	g.indent++
+	e = g.declareFrom("e", ts, g.loads(ts, idx(tile, "PAD(lid * sk + q)")))
+	g.applyOp(s.Op, a, a, e)
+	g.stores(ts, idx(tile, "PAD(lid * sk + q)"), a)
+	g.indent--
+	g.line("}")
+	g.stores(ts, idx(acc, "lid"), a)
+	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
+	g.scanLocal(s.Op, ts)
+	pre := g.declareFrom("pf", ts, carry)
+	g.line("if (lid > 0) {")
+	g.indent++
+	ex1 := g.declareFrom("ex", ts, g.loads(ts, idx(acc, "lid - 1")))
+	g.applyOp(s.Op, pre, pre, ex1)
+	g.indent--
+	g.line("}")
+	g.line("for (long q = 0; q < sk; q++) {")
+	g.indent++
+	e = g.declareFrom("e", ts, g.loads(ts, idx(tile, "PAD(lid * sk + q)")))
+	g.applyOp(s.Op, e, pre, e)
+	g.stores(ts, idx(tile, "PAD(lid * sk + q)"), e)
+	g.indent--
+	g.line("}")
+	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
+	g.line("for (long q = 0; q < sk; q++) {")
+	g.line("  long jj = base + q * L + lid;")
+	g.line("  if (jj < end) {")
+	for k := range ts {
+		g.line("    %s[jj] = %s[PAD(q * L + lid)];", g.name(s.Out[k].Name), tile[k])
+	}
+	g.line("  }")
+	g.line("}")
+	tot := g.declareFrom("tt", ts, g.loads(ts, idx(acc, "L - 1")))
+	g.applyOp(s.Op, carry, carry, tot)
+	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
+	g.indent--
+	g.line("}")
+	g.line("#undef PAD")
+	g.end()
+
+	if lookBackOK(s, g.caps) {
+		p.LookBack = true
+		g.genScanLookBack(p, s)
+	}
+}

@@ -1,0 +1,5 @@
+-- A let without in.
+def main (x: i32) =
+  let y = x + 1
+  y * 2 )
+-- error: testdata/bad/syn_missing_in.fut:4:9: unexpected ")", expected "in"
