@@ -22,7 +22,11 @@ type evalJSON struct {
 	Value string    `json:"value,omitempty"`
 	Type  string    `json:"type,omitempty"`
 	Cost  *costJSON `json:"cost,omitempty"`
-	Error string    `json:"error,omitempty"`
+	// Fused is the cost of the fused plan (the core IR after its passes);
+	// FusedError says why there is none when the expression was not lowered.
+	Fused      *costJSON `json:"fused,omitempty"`
+	FusedError string    `json:"fused_error,omitempty"`
+	Error      string    `json:"error,omitempty"`
 }
 
 // cmdEval evaluates expressions, optionally with a file's definitions in
@@ -76,6 +80,11 @@ func cmdEval(args []string) int {
 				out.Value = value.String(r.Value)
 				out.Type = r.Type
 				out.Cost = &costJSON{r.Cost.Work, r.Cost.Depth, r.Cost.SpaceSeq, r.Cost.SpacePar}
+				if fc, ferr := s.FusedCost(ctx, src); ferr != nil {
+					out.FusedError = oneLine(s.FormatError(ferr))
+				} else {
+					out.Fused = &costJSON{fc.Work, fc.Depth, fc.SpaceSeq, fc.SpacePar}
+				}
 			}
 			_ = enc.Encode(out)
 			continue
@@ -89,6 +98,11 @@ func cmdEval(args []string) int {
 		if *withCost {
 			c := r.Cost
 			fmt.Printf("work %d  depth %d  space_seq %d  space_par %d\n", c.Work, c.Depth, c.SpaceSeq, c.SpacePar)
+			if fc, ferr := s.FusedCost(ctx, src); ferr == nil {
+				fmt.Printf("fused: work %d  depth %d  space_seq %d  space_par %d\n", fc.Work, fc.Depth, fc.SpaceSeq, fc.SpacePar)
+			} else {
+				fmt.Printf("fused: not lowered (%s)\n", oneLine(s.FormatError(ferr)))
+			}
 		}
 	}
 	return status
