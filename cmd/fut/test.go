@@ -11,12 +11,13 @@ import (
 
 // cmdTest runs the test blocks of every .fut file under the given paths.
 func cmdTest(args []string) int {
-	const use = "test [--backend NAME] [--timeout SECONDS] [--max-memory SIZE] [--json FILE] PATH..."
+	const use = "test [--backend NAME] [--pipeline reference|fused] [--timeout SECONDS] [--max-memory SIZE] [--json FILE] PATH..."
 	fs := newFlagSet("test", use)
 	backend := fs.String("backend", "interp", "where to run: interp")
 	timeout := fs.Float64("timeout", 0, "seconds each program may run (0: no limit)")
 	jsonFile := fs.String("json", "", "write the results as JSON to this file")
 	verbose := fs.Bool("v", false, "print every program as it is run")
+	pipeline := fs.String("pipeline", "reference", "reference: the tree-walking evaluator; fused: the core IR after fusion")
 	maxMem := memoryFlag(fs)
 	paths, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -29,6 +30,9 @@ func cmdTest(args []string) int {
 		fmt.Fprintf(os.Stderr, "fut test: backend %q is not available yet; use interp\n", *backend)
 		return 2
 	}
+	if *pipeline != "reference" && *pipeline != "fused" {
+		return flagError("test", use, fmt.Errorf("unknown pipeline %q (reference or fused)", *pipeline))
+	}
 	files, err := testrun.Collect(paths)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "fut test:", err)
@@ -36,9 +40,10 @@ func cmdTest(args []string) int {
 	}
 	ctx, stop := interruptible(context.Background())
 	defer stop()
-	opts := testrun.Options{Timeout: secs(*timeout), MaxMemory: maxMem.n}
+	opts := testrun.Options{Timeout: secs(*timeout), MaxMemory: maxMem.n, Pipeline: *pipeline}
 	var results []*testrun.Result
 	var passed, failed, skipped int
+	var fusedCases, fallbackCases int
 	for _, f := range files {
 		if ctx.Err() != nil {
 			break
@@ -48,6 +53,15 @@ func cmdTest(args []string) int {
 		}
 		r := testrun.RunFile(ctx, f, opts)
 		results = append(results, r)
+		for _, c := range r.Cases {
+			switch c.Pipeline {
+			case "fused":
+				fusedCases++
+			case "", "reference":
+			default:
+				fallbackCases++
+			}
+		}
 		switch r.Status {
 		case testrun.Passed:
 			passed++
@@ -64,6 +78,9 @@ func cmdTest(args []string) int {
 				}
 			}
 		}
+	}
+	if *pipeline == "fused" {
+		fmt.Printf("pipeline fused: %d cases ran through the fused IR, %d stayed on the reference path (not lowered)\n", fusedCases, fallbackCases)
 	}
 	fmt.Printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped)
 	if *jsonFile != "" {

@@ -29,3 +29,35 @@ func TestExamples(t *testing.T) {
 		}
 	}
 }
+
+// TestExamplesFused runs the seed programs through the core IR after
+// fusion: each must still pass, and most must really run fused (not fall
+// back to the reference path).
+func TestExamplesFused(t *testing.T) {
+	files, err := Collect([]string{filepath.Join("..", "..", "examples")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fused, total := 0, 0
+	for _, f := range files {
+		r := RunFile(context.Background(), f, Options{Timeout: 60 * time.Second, Pipeline: "fused"})
+		if r.Status != Passed {
+			t.Errorf("%s: %s %s", f, r.Status, r.Msg)
+		}
+		for _, c := range r.Cases {
+			if c.Status == Failed {
+				t.Errorf("  %s: entry %s, case %s (%s): %s", f, c.Entry, c.Name, c.Pipeline, c.Msg)
+			}
+			if c.Status != Skipped {
+				total++
+				if c.Pipeline == "fused" {
+					fused++
+				}
+			}
+		}
+	}
+	t.Logf("%d of %d cases ran through the fused IR", fused, total)
+	if fused*2 < total {
+		t.Errorf("only %d of %d cases ran through the fused IR", fused, total)
+	}
+}

@@ -28,6 +28,11 @@ type Options struct {
 	MaxMemory int64
 	// Tolerance is the relative tolerance of float comparisons.
 	Tolerance float64
+	// Pipeline is "reference" (the default: the tree-walking evaluator)
+	// or "fused": each case runs through the core IR after simplification
+	// and fusion, and falls back to the reference path (saying so in
+	// CaseResult.Pipeline) when its entry point cannot be lowered.
+	Pipeline string
 }
 
 // Status is how a program or a case ended.
@@ -45,6 +50,9 @@ type CaseResult struct {
 	Name   string `json:"name"`
 	Status Status `json:"status"`
 	Msg    string `json:"message,omitempty"`
+	// Pipeline says what ran the case: "reference", "fused", or
+	// "reference (not lowered: …)" under --pipeline=fused.
+	Pipeline string `json:"pipeline,omitempty"`
 }
 
 // Result is the outcome of one program.
@@ -210,7 +218,21 @@ func runCase(ctx context.Context, s *interp.Session, file, entry string, c *test
 		fail("input: %v", err)
 		return
 	}
-	out, _, err := s.CallEntry(ctx, entry, args)
+	var out []value.Value
+	cr.Pipeline = "reference"
+	if opts.Pipeline == "fused" {
+		var lowered bool
+		var why string
+		out, lowered, why, err = s.CallEntryFused(ctx, entry, args)
+		if lowered {
+			cr.Pipeline = "fused"
+		} else {
+			cr.Pipeline = "reference (" + firstLine(why) + ")"
+			out, _, err = s.CallEntry(ctx, entry, args)
+		}
+	} else {
+		out, _, err = s.CallEntry(ctx, entry, args)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			fail("timed out")

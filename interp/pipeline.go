@@ -1,0 +1,39 @@
+package interp
+
+import (
+	"context"
+
+	"fut/eval/value"
+	"fut/interp/ir"
+)
+
+// CallEntryFused runs an entry point through the core IR: lowered with
+// its concrete arguments, passed through every pass of ir.Passes
+// (simplification and fusion), and evaluated by the IR evaluator. When
+// the entry point cannot be lowered, lowered is false and why says what
+// stopped it; the caller decides whether to fall back to the reference
+// path.
+func (s *Session) CallEntryFused(ctx context.Context, name string, args []value.Value) (out []value.Value, lowered bool, why string, err error) {
+	// The IR evaluator may reuse the buffers of consumed arguments, as the
+	// reference evaluator does; the caller's values stay untouched.
+	copied := make([]value.Value, len(args))
+	for i, a := range args {
+		if arr, ok := a.(*value.Array); ok {
+			copied[i] = arr.Copy()
+		} else {
+			copied[i] = a
+		}
+	}
+	prog, irArgs, err := s.LowerEntryIR(name, copied)
+	if err != nil {
+		// Whatever stops the lowering (a construct it does not handle yet,
+		// a function it cannot find) leaves the entry on the reference path.
+		return nil, false, err.Error(), nil
+	}
+	fused, _, err := ir.Run(prog, "")
+	if err != nil {
+		return nil, true, "", err
+	}
+	out, err = ir.EvalAll(ctx, fused, irArgs)
+	return out, true, "", err
+}
