@@ -20,6 +20,9 @@ func readArgs(input []byte, entry string, params []types.Type) ([]value.Value, e
 	for i, p := range params {
 		want[i] = interp.ElemPrim(p)
 	}
+	if off, ok := tooDeep(input); !ok {
+		return nil, fmt.Errorf("<stdin>:%s: arrays nested more than %d deep (no type has that rank)", where(input, off), maxRank)
+	}
 	vals, err := value.ReadTyped(input, want)
 	if err != nil {
 		n := len(vals) + 1
@@ -293,4 +296,34 @@ func where(src []byte, off int) string {
 		}
 	}
 	return fmt.Sprintf("%d:%d", line, col)
+}
+
+// maxRank is the highest rank the binary data format can state (one byte).
+const maxRank = 255
+
+// tooDeep finds the first '[' of text input nested more than maxRank
+// deep, which no parameter can accept and which the reader would take a
+// long time over. It skips comments and binary values.
+func tooDeep(src []byte) (int, bool) {
+	depth := 0
+	for i := 0; i < len(src); i++ {
+		switch c := src[i]; {
+		case c == 'b' && i+1 < len(src) && src[i+1] == 2:
+			if j := skipBinary(src, i); j > i {
+				i = j - 1
+			}
+		case c == '-' && i+1 < len(src) && src[i+1] == '-':
+			for i < len(src) && src[i] != '\n' {
+				i++
+			}
+		case c == '[':
+			depth++
+			if depth > maxRank {
+				return i, false
+			}
+		case c == ']':
+			depth--
+		}
+	}
+	return 0, true
 }

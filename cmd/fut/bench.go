@@ -7,14 +7,16 @@ import (
 	"os"
 	"time"
 
+	"fut/interp"
 	"fut/interp/testrun"
 )
 
 // cmdBench times the datasets of every program's test blocks.
 func cmdBench(args []string) int {
-	const use = "bench [--backend NAME] [--runs N] [--timeout SECONDS] [--max-memory SIZE] [--json FILE] PATH..."
+	const use = "bench [--backend NAME] [--check] [--runs N] [--timeout SECONDS] [--max-memory SIZE] [--json FILE] PATH..."
 	fs := newFlagSet("bench", use)
-	backend := fs.String("backend", "interp", "where to run: interp")
+	backend := fs.String("backend", "interp", "where entry points run: interp, opencl or auto")
+	check := fs.Bool("check", false, "compare each dataset's result with the reference path's")
 	runs := fs.Int("runs", 10, "timed runs per dataset, after one warm-up")
 	timeout := fs.Float64("timeout", 0, "seconds each program may run (0: no limit)")
 	jsonFile := fs.String("json", "", "write the runtimes in futhark bench's JSON layout to this file")
@@ -26,9 +28,9 @@ func cmdBench(args []string) int {
 	if len(paths) == 0 {
 		return flagError("bench", use, fmt.Errorf("no path given"))
 	}
-	if *backend != "interp" {
-		fmt.Fprintf(os.Stderr, "fut bench: backend %q is not available yet; use interp\n", *backend)
-		return 2
+	be, err := interp.ParseBackend(*backend)
+	if err != nil {
+		return flagError("bench", use, err)
 	}
 	files, err := testrun.Collect(paths)
 	if err != nil {
@@ -43,7 +45,7 @@ func cmdBench(args []string) int {
 		if ctx.Err() != nil {
 			break
 		}
-		r := testrun.BenchFile(ctx, f, testrun.BenchOptions{Runs: *runs, Timeout: secs(*timeout), MaxMemory: maxMem.n, SkipCompiled: *backend == "interp"})
+		r := testrun.BenchFile(ctx, f, testrun.BenchOptions{Runs: *runs, Timeout: secs(*timeout), MaxMemory: maxMem.n, SkipCompiled: be == interp.BackendInterp, Backend: be, Check: *check})
 		results = append(results, r)
 		if r.Err != "" {
 			fmt.Printf("%s: %s\n", f, oneLine(r.Err))
@@ -62,7 +64,14 @@ func cmdBench(args []string) int {
 				continue
 			}
 			lo, hi := d.Interval95()
-			fmt.Printf("  %-30s %12s (95%% CI: %s – %s, %d runs)\n", name, ms(d.Median()), ms(lo), ms(hi), len(d.Runtimes))
+			extra := ""
+			if d.Launches > 0 {
+				extra = fmt.Sprintf(", %d kernels a run, device time", d.Launches)
+			}
+			if d.Checked {
+				extra += ", checked against the reference"
+			}
+			fmt.Printf("  %-30s %12s (95%% CI: %s – %s, %d runs%s)\n", name, ms(d.Median()), ms(lo), ms(hi), len(d.Runtimes), extra)
 		}
 	}
 	if *jsonFile != "" {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 
+	"fut/interp"
 	"fut/interp/testrun"
 )
 
@@ -13,7 +14,7 @@ import (
 func cmdTest(args []string) int {
 	const use = "test [--backend NAME] [--pipeline reference|fused] [--timeout SECONDS] [--max-memory SIZE] [--json FILE] PATH..."
 	fs := newFlagSet("test", use)
-	backend := fs.String("backend", "interp", "where to run: interp")
+	backend := fs.String("backend", "interp", "where entry points run: interp, opencl or auto")
 	timeout := fs.Float64("timeout", 0, "seconds each program may run (0: no limit)")
 	jsonFile := fs.String("json", "", "write the results as JSON to this file")
 	verbose := fs.Bool("v", false, "print every program as it is run")
@@ -26,9 +27,9 @@ func cmdTest(args []string) int {
 	if len(paths) == 0 {
 		return flagError("test", use, fmt.Errorf("no path given"))
 	}
-	if *backend != "interp" {
-		fmt.Fprintf(os.Stderr, "fut test: backend %q is not available yet; use interp\n", *backend)
-		return 2
+	be, err := interp.ParseBackend(*backend)
+	if err != nil {
+		return flagError("test", use, err)
 	}
 	if *pipeline != "reference" && *pipeline != "fused" {
 		return flagError("test", use, fmt.Errorf("unknown pipeline %q (reference or fused)", *pipeline))
@@ -40,7 +41,7 @@ func cmdTest(args []string) int {
 	}
 	ctx, stop := interruptible(context.Background())
 	defer stop()
-	opts := testrun.Options{Timeout: secs(*timeout), MaxMemory: maxMem.n, Pipeline: *pipeline}
+	opts := testrun.Options{Timeout: secs(*timeout), MaxMemory: maxMem.n, Pipeline: *pipeline, Backend: be}
 	var results []*testrun.Result
 	var passed, failed, skipped int
 	var fusedCases, fallbackCases int
@@ -55,7 +56,7 @@ func cmdTest(args []string) int {
 		results = append(results, r)
 		for _, c := range r.Cases {
 			switch c.Pipeline {
-			case "fused":
+			case "fused", "opencl", "auto":
 				fusedCases++
 			case "", "reference":
 			default:
@@ -79,7 +80,9 @@ func cmdTest(args []string) int {
 			}
 		}
 	}
-	if *pipeline == "fused" {
+	if be != interp.BackendInterp {
+		fmt.Printf("backend %s: %d cases ran on the device, %d stayed on the reference path\n", be, fusedCases, fallbackCases)
+	} else if *pipeline == "fused" {
 		fmt.Printf("pipeline fused: %d cases ran through the fused IR, %d stayed on the reference path (not lowered)\n", fusedCases, fallbackCases)
 	}
 	fmt.Printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped)

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"fut/eval/value"
 	"fut/interp"
 	"fut/interp/testspec"
 )
@@ -21,6 +22,13 @@ type BenchOptions struct {
 	// SkipCompiled leaves out cases tagged `compiled`: the large datasets
 	// meant for a compiled backend, too slow for the reference evaluator.
 	SkipCompiled bool
+	// Backend is where the entry points run; with opencl, a runtime is the
+	// device time of the kernels (build and copies excluded), and a
+	// dataset whose entry point does not offload is reported, not timed on
+	// the reference path.
+	Backend interp.Backend
+	// Check compares the first run's results with the reference path's.
+	Check bool
 }
 
 // Dataset is the timing of one dataset of one entry point.
@@ -29,6 +37,8 @@ type Dataset struct {
 	Name     string          `json:"name"`
 	Runtimes []time.Duration `json:"-"`
 	Err      string          `json:"error,omitempty"`
+	Launches int             `json:"launches,omitempty"` // kernels per run, when offloaded
+	Checked  bool            `json:"checked,omitempty"`  // results compared with the reference path
 }
 
 // Median returns the median runtime.
@@ -119,14 +129,15 @@ func BenchFile(ctx context.Context, file string, opts BenchOptions) *BenchResult
 				if c.HasTag("nobench") || c.HasTag("disable") || c.Expect == testspec.ExpectError || (c.Compiled && opts.SkipCompiled) {
 					continue
 				}
-				res.Datasets = append(res.Datasets, benchCase(ctx, s, file, entry, c, opts.Runs))
+				res.Datasets = append(res.Datasets, benchCase(ctx, s, file, entry, c, opts))
 			}
 		}
 	}
 	return res
 }
 
-func benchCase(ctx context.Context, s *interp.Session, file, entry string, c *testspec.Case, runs int) *Dataset {
+func benchCase(ctx context.Context, s *interp.Session, file, entry string, c *testspec.Case, opts BenchOptions) *Dataset {
+	runs := opts.Runs
 	d := &Dataset{Entry: entry, Name: c.Name}
 	params, _, ok := s.EntryPoint(entry)
 	if !ok {
@@ -137,6 +148,9 @@ func benchCase(ctx context.Context, s *interp.Session, file, entry string, c *te
 	if err != nil {
 		d.Err = "input: " + err.Error()
 		return d
+	}
+	if opts.Backend == interp.BackendOpenCL || opts.Backend == interp.BackendAuto {
+		return benchOffload(ctx, s, entry, args, d, opts)
 	}
 	for i := 0; i <= runs; i++ {
 		t0 := time.Now()
@@ -176,4 +190,37 @@ func FutharkJSON(results []*BenchResult) map[string]any {
 		out[r.File] = map[string]any{"datasets": ds}
 	}
 	return out
+}
+
+// benchOffload times an entry point on the device: one warm-up run (which
+// builds the kernels), then opts.Runs runs timed by the device's own
+// profiling of the kernels.
+func benchOffload(ctx context.Context, s *interp.Session, entry string, args []value.Value, d *Dataset, opts BenchOptions) *Dataset {
+	for i := 0; i <= opts.Runs; i++ {
+		off, why := s.CallEntryOffload(ctx, opts.Backend, entry, args)
+		if off == nil {
+			d.Err = "not offloaded: " + firstLine(why)
+			return d
+		}
+		d.Launches = off.Launches
+		if i == 0 {
+			if opts.Check {
+				want, _, err := s.CallEntry(ctx, entry, args)
+				if err != nil {
+					d.Err = "reference: " + firstLine(s.FormatError(err))
+					return d
+				}
+				for j := range want {
+					if j >= len(off.Values) || !value.Equal(off.Values[j], want[j], value.DefaultTolerance) {
+						d.Err = fmt.Sprintf("result %d differs from the reference path's", j)
+						return d
+					}
+				}
+				d.Checked = true
+			}
+			continue
+		}
+		d.Runtimes = append(d.Runtimes, off.KernelTime)
+	}
+	return d
 }

@@ -33,6 +33,10 @@ type Options struct {
 	// and fusion, and falls back to the reference path (saying so in
 	// CaseResult.Pipeline) when its entry point cannot be lowered.
 	Pipeline string
+	// Backend is where entry points run: interp (the default), opencl
+	// (offloaded wherever the entry point lowers and flattens, the
+	// reference path otherwise) or auto.
+	Backend interp.Backend
 }
 
 // Status is how a program or a case ended.
@@ -220,7 +224,14 @@ func runCase(ctx context.Context, s *interp.Session, file, entry string, c *test
 	}
 	var out []value.Value
 	cr.Pipeline = "reference"
-	if opts.Pipeline == "fused" {
+	if opts.Backend != "" && opts.Backend != interp.BackendInterp {
+		if off, why := s.CallEntryOffload(ctx, opts.Backend, entry, args); off != nil {
+			out, cr.Pipeline = off.Values, string(opts.Backend)
+		} else {
+			cr.Pipeline = "reference (" + firstLine(why) + ")"
+			out, _, err = s.CallEntry(ctx, entry, args)
+		}
+	} else if opts.Pipeline == "fused" {
 		var lowered bool
 		var why string
 		out, lowered, why, err = s.CallEntryFused(ctx, entry, args)

@@ -1,0 +1,468 @@
+// Package flatten is the bridge from the fused core IR to kernels: it
+// turns each top-level SOAC nest of a program into kernel IR and runs the
+// result on a device, keeping arrays on the device between kernels.
+//
+// Input: a fused *ir.Prog (the output of ir.Run, the pass pipeline).
+// Output: a *Plan, a list of steps: kernels (package kernel) with where
+// their arguments come from, and the cheap statements between them, run
+// on the host by the IR's evaluator. Plan.Run executes it on a
+// runtime.Device and returns the program's results.
+//
+// What becomes a kernel (moderate flattening, simplest shapes first):
+//   - a Screma over one-dimensional arrays (or over nothing but its index,
+//     when iota producers were fused in) whose lambda is a sequential
+//     scalar body (scalar arithmetic, if, sequential loops, reads of
+//     top-level arrays): its map part is one Map kernel, its reductions one
+//     two-stage Reduce kernel, its scans one Scan kernel (each recomputes
+//     the lambda where a Screma has several parts);
+//   - Scatter and Hist with such a lambda, into one-dimensional
+//     destinations;
+//   - a perfect nest of maps (nest.go): one Map kernel over all its
+//     dimensions, or a segmented Reduce when the innermost level reduces;
+//     a reduction nested less perfectly runs as a sequential loop inside
+//     the kernel;
+//   - Filter: a scan of the flags, a one-item kernel that reads the count,
+//     and a scatter of the kept elements;
+//   - a top-level loop or if around SOACs (control.go): run by the host,
+//     its bodies flattened in turn, arrays kept on the device.
+//
+// Anything else (a nested scan or filter, an array-valued lambda that is
+// not a perfect nest, a stream, a for-in loop around SOACs) makes Flatten
+// return a *NotFlattened error whose message says why; the caller then
+// stays on the reference path. Invariant: every kernel of a Plan passes
+// kernel.Verify, and a Plan's steps read only variables bound before them.
+package flatten
+
+import (
+	"fmt"
+	"strings"
+
+	"fut/eval/value"
+	"fut/gpu/kernel"
+	"fut/gpu/runtime"
+	"fut/interp/ir"
+)
+
+// NotFlattened says why a program cannot run as kernels.
+type NotFlattened struct{ Reason string }
+
+func (e *NotFlattened) Error() string { return "not flattened: " + e.Reason }
+
+// Plan is a flattened program.
+type Plan struct {
+	Prog  *ir.Prog
+	Steps []Step
+}
+
+// Step is one statement of the program's top level: a kernel launch
+// (Kernel with one Arg per kernel parameter), a statement run on the host
+// (Host), or a loop or if around kernels (Loop, If).
+type Step struct {
+	Kernel *kernel.Kernel
+	Args   []Arg
+	Host   *ir.Stm
+	Loop   *LoopStep
+	If     *IfStep
+}
+
+// Arg says where a kernel parameter's argument comes from: the top-level
+// IR variable Var, read (an input array or scalar), or bound by the
+// launch (Out: a fresh device array of the given dimensions, or with
+// Scalar a one-element array holding a scalar result).
+type Arg struct {
+	Var    string
+	Out    bool
+	Scalar bool
+	Shape  []ir.Atom
+	// Binds names the variable that an input buffer updated in place
+	// (a scatter's or hist's destination) becomes after the launch.
+	Binds string
+}
+
+// Kernels lists the plan's kernels in order.
+func (p *Plan) Kernels() []*kernel.Kernel { return kernelsOf(p.Steps, nil) }
+
+func kernelsOf(ss []Step, ks []*kernel.Kernel) []*kernel.Kernel {
+	for _, s := range ss {
+		switch {
+		case s.Kernel != nil:
+			ks = append(ks, s.Kernel)
+		case s.Loop != nil:
+			ks = kernelsOf(s.Loop.Body, kernelsOf(s.Loop.While, ks))
+		case s.If != nil:
+			ks = kernelsOf(s.If.Else, kernelsOf(s.If.Then, ks))
+		}
+	}
+	return ks
+}
+
+// String is the plan's kernels and host statements, for :ir.
+func (p *Plan) String() string {
+	var b strings.Builder
+	writeSteps(&b, p.Steps, "")
+	return b.String()
+}
+
+func writeSteps(b *strings.Builder, ss []Step, indent string) {
+	for _, s := range ss {
+		switch {
+		case s.Kernel != nil:
+			for _, l := range strings.Split(strings.TrimRight(s.Kernel.String(), "\n"), "\n") {
+				fmt.Fprintf(b, "%s%s\n", indent, l)
+			}
+		case s.Loop != nil:
+			fmt.Fprintf(b, "%shost loop %v {\n", indent, names(s.Loop.Pat))
+			if s.Loop.While != nil {
+				fmt.Fprintf(b, "%s  while:\n", indent)
+				writeSteps(b, s.Loop.While, indent+"    ")
+			}
+			writeSteps(b, s.Loop.Body, indent+"  ")
+			fmt.Fprintf(b, "%s}\n", indent)
+		case s.If != nil:
+			fmt.Fprintf(b, "%shost if %v {\n", indent, names(s.If.Pat))
+			writeSteps(b, s.If.Then, indent+"  ")
+			fmt.Fprintf(b, "%s} else {\n", indent)
+			writeSteps(b, s.If.Else, indent+"  ")
+			fmt.Fprintf(b, "%s}\n", indent)
+		default:
+			q := &ir.Prog{Body: &ir.Body{Stms: []*ir.Stm{s.Host}}}
+			fmt.Fprintf(b, "%shost: %s\n", indent, strings.TrimSpace(firstStm(q.String())))
+		}
+	}
+}
+
+func names(ps []ir.Param) []string {
+	ns := make([]string, len(ps))
+	for i, p := range ps {
+		ns[i] = p.Name
+	}
+	return ns
+}
+
+// firstStm picks the statement line out of a printed one-statement program.
+func firstStm(text string) string {
+	lines := strings.Split(text, "\n")
+	for i := len(lines) - 1; i > 0; i-- {
+		if strings.HasPrefix(lines[i], "  return") {
+			return strings.Join(lines[1:i], "\n")
+		}
+	}
+	return text
+}
+
+type flattener struct {
+	types map[string]ir.Type // top-level variables
+	host  map[string]bool    // top-level variables whose values are on the host
+	steps []Step
+	nk    int
+}
+
+// Flatten turns a fused program into a plan, or says why it cannot
+// (a *NotFlattened error).
+func Flatten(p *ir.Prog) (plan *Plan, err error) {
+	f := &flattener{types: map[string]ir.Type{}, host: map[string]bool{}}
+	defer func() {
+		if r := recover(); r != nil {
+			nf, ok := r.(*NotFlattened)
+			if !ok {
+				nf = &NotFlattened{Reason: fmt.Sprintf("internal error in the flattener: %v", r)}
+			}
+			plan, err = nil, nf
+		}
+	}()
+	for _, prm := range p.Params {
+		f.types[prm.Name] = prm.T
+		f.host[prm.Name] = true
+	}
+	for _, s := range p.Body.Stms {
+		f.stm(s)
+		for _, prm := range s.Pat {
+			f.types[prm.Name] = prm.T
+		}
+	}
+	if len(kernelsOf(f.steps, nil)) == 0 {
+		fail("the expression has no SOAC to run as a kernel")
+	}
+	return &Plan{Prog: p, Steps: f.steps}, nil
+}
+
+func fail(format string, args ...any) {
+	panic(&NotFlattened{Reason: fmt.Sprintf(format, args...)})
+}
+
+func (f *flattener) stm(s *ir.Stm) {
+	switch e := s.E.(type) {
+	case *ir.ScremaE:
+		f.screma(s, e)
+	case *ir.ScatterE:
+		f.scatter(s, e)
+	case *ir.HistE:
+		f.hist(s, e)
+	case *ir.StreamE:
+		fail("reduce_stream and map_stream are not flattened yet")
+	case *ir.FilterE:
+		f.filter(s, e)
+	case *ir.IfE:
+		if !hasSOAC(e) {
+			f.hostStep(s)
+			return
+		}
+		f.ifStep(s, e)
+	case *ir.LoopE:
+		if !hasSOAC(e) {
+			f.hostStep(s)
+			return
+		}
+		f.loopStep(s, e)
+	case *ir.IndexE:
+		if t := f.types[e.Arr]; !f.host[e.Arr] && len(e.Idx) == t.Rank() {
+			f.index(s, e)
+			return
+		}
+		f.hostStep(s)
+	default:
+		f.hostStep(s)
+	}
+}
+
+func (f *flattener) hostStep(s *ir.Stm) {
+	for _, prm := range s.Pat {
+		f.host[prm.Name] = true
+	}
+	f.steps = append(f.steps, Step{Host: s})
+}
+
+// index reads one element of an array that kernels made with a one-item
+// kernel (bounds-checked), instead of copying the array back.
+func (f *flattener) index(s *ir.Stm, e *ir.IndexE) {
+	b := f.newKernel("index", s)
+	j := b.fresh("j", kernel.I64)
+	idx := make([]kernel.Exp, len(e.Idx))
+	for i, a := range e.Idx {
+		idx[i] = toI64(b.atom(a))
+	}
+	v := b.fresh("elem", ktype(s.Pat[0].T.Elem))
+	out := b.output(s.Pat[0], true)
+	b.cur = append(b.cur, kernel.L(v, kernel.Rd(b.buffer(e.Arr), idx...)), kernel.Wr(out, v, kernel.I64C(0)))
+	f.emit(b, &kernel.Map{Dims: []kernel.Exp{kernel.I64C(1)}, Idx: []kernel.Var{j}, Body: b.cur})
+}
+
+// newKernel starts a kernel named after the statement's first result.
+func (f *flattener) newKernel(shape string, s *ir.Stm) *kbuild {
+	f.nk++
+	name := fmt.Sprintf("k%d_%s_%s", f.nk, shape, cname(s.Pat[0].Name))
+	return &kbuild{f: f, k: &kernel.Kernel{Name: name}, byName: map[string]*kernel.Param{}, env: map[string]kernel.Exp{}}
+}
+
+func (f *flattener) emit(b *kbuild, shape kernel.Shape) {
+	b.k.Shape = shape
+	if err := kernel.Verify(b.k); err != nil {
+		fail("the kernel built for %s is ill-formed (a bug): %v", b.k.Name, err)
+	}
+	f.steps = append(f.steps, Step{Kernel: b.k, Args: b.args})
+}
+
+// checkInputs requires scalar lambda results.
+func (f *flattener) checkInputs(what string, arrs []string, lam *ir.Lambda) {
+	for _, t := range lam.Ret {
+		if t.Rank() > 0 {
+			fail("a %s whose lambda returns arrays (a nested SOAC) is not flattened yet", what)
+		}
+	}
+}
+
+func arity(ops []*ir.SegOp) int {
+	n := 0
+	for _, op := range ops {
+		n += op.Arity()
+	}
+	return n
+}
+
+func (f *flattener) screma(s *ir.Stm, e *ir.ScremaE) {
+	if f.nest(s, e) {
+		return
+	}
+	f.checkInputs("map", e.Arrs, e.Map)
+	nScan, nRed := arity(e.Scans), arity(e.Reds)
+	nMap := len(e.Map.Ret) - nScan - nRed
+	if nMap > 0 {
+		b := f.newKernel("map", s)
+		n := b.size(e.W)
+		i := b.fresh("i", kernel.I64)
+		res := b.element(e.Arrs, e.Index, e.Map, i)
+		for k := range nMap {
+			prm := s.Pat[nScan+nRed+k]
+			out := b.output(prm, false)
+			b.cur = append(b.cur, kernel.Wr(out, res[nScan+nRed+k], i))
+		}
+		f.emit(b, &kernel.Map{Dims: []kernel.Exp{n}, Idx: []kernel.Var{i}, Body: b.cur})
+	}
+	if nRed > 0 {
+		b := f.newKernel("reduce", s)
+		n := b.size(e.W)
+		i := b.fresh("i", kernel.I64)
+		res := b.element(e.Arrs, e.Index, e.Map, i)
+		body := b.cur
+		op, nes, comm := b.segops(e.Reds)
+		var outs []*kernel.Param
+		for k := range nRed {
+			outs = append(outs, b.output(s.Pat[nScan+k], true))
+		}
+		f.emit(b, &kernel.Reduce{N: n, I: i, Body: body, Elems: res[nScan : nScan+nRed], Op: op, Neutral: nes, Comm: comm, Out: outs})
+	}
+	if nScan > 0 {
+		b := f.newKernel("scan", s)
+		n := b.size(e.W)
+		i := b.fresh("i", kernel.I64)
+		res := b.element(e.Arrs, e.Index, e.Map, i)
+		body := b.cur
+		op, nes, comm := b.segops(e.Scans)
+		var outs []*kernel.Param
+		for k := range nScan {
+			outs = append(outs, b.output(s.Pat[k], false))
+		}
+		f.emit(b, &kernel.Scan{N: n, I: i, Body: body, Elems: res[:nScan], Op: op, Neutral: nes, Comm: comm, Out: outs})
+	}
+}
+
+// filter is three kernels: an inclusive scan of the flags (the offsets),
+// the count (the last offset), and a scatter of the kept elements to
+// their offsets.
+func (f *flattener) filter(s *ir.Stm, e *ir.FilterE) {
+	f.checkInputs("filter", e.Arrs, e.Map)
+	for _, prm := range s.Pat {
+		f.types[prm.Name] = prm.T
+	}
+	count := s.Pat[0]
+	offs := ir.Param{Name: fmt.Sprintf("offs_%d_%s", f.nk+1, count.Name), T: ir.Type{Elem: value.I64, Shape: []ir.Atom{e.W}}}
+	f.types[offs.Name] = offs.T
+	one, zero := kernel.I64C(1), kernel.I64C(0)
+
+	b := f.newKernel("scan", s)
+	n := b.size(e.W)
+	i := b.fresh("i", kernel.I64)
+	res := b.element(e.Arrs, e.Index, e.Map, i)
+	flag := b.fresh("flag", kernel.I64)
+	b.cur = append(b.cur, kernel.L(flag, kernel.Sel(res[0], one, zero)))
+	out := b.output(offs, false)
+	f.emit(b, &kernel.Scan{N: n, I: i, Body: b.cur, Elems: []kernel.Exp{flag}, Op: kernel.BinLambda("+", kernel.I64), Neutral: []kernel.Exp{zero}, Comm: true, Out: []*kernel.Param{out}})
+
+	b = f.newKernel("count", s)
+	n = b.size(e.W)
+	j := b.fresh("j", kernel.I64)
+	last, r := b.fresh("last", kernel.I64), b.fresh("count", kernel.I64)
+	ob := b.buffer(offs.Name)
+	cnt := b.output(count, true)
+	b.cur = append(b.cur, &kernel.If{
+		Cond: kernel.Bin(">", n, zero),
+		Then: []kernel.Stmt{kernel.L(last, kernel.Rd(ob, kernel.Bin("-", n, one)))}, ThenRes: []kernel.Exp{last},
+		ElseRes: []kernel.Exp{zero}, Res: []kernel.Var{r},
+	}, kernel.Wr(cnt, r, zero))
+	f.emit(b, &kernel.Map{Dims: []kernel.Exp{one}, Idx: []kernel.Var{j}, Body: b.cur})
+
+	b = f.newKernel("scatter", s)
+	n = b.size(e.W)
+	i = b.fresh("i", kernel.I64)
+	res = b.element(e.Arrs, e.Index, e.Map, i)
+	o, at := b.fresh("off", kernel.I64), b.fresh("at", kernel.I64)
+	b.cur = append(b.cur, kernel.L(o, kernel.Rd(b.buffer(offs.Name), i)),
+		kernel.L(at, kernel.Sel(res[0], kernel.Bin("-", o, one), kernel.I64C(-1))))
+	sc := &kernel.Scatter{N: n, I: i, Body: b.cur}
+	for k, prm := range s.Pat[1:] {
+		sc.Dest = append(sc.Dest, b.output(prm, false))
+		sc.Idx = append(sc.Idx, at)
+		sc.Vals = append(sc.Vals, res[1+k])
+	}
+	if len(sc.Dest) > 0 {
+		f.emit(b, sc)
+	}
+}
+
+// destination checks a scatter or hist destination: one-dimensional.
+func (f *flattener) destination(what, dest string) {
+	if t := f.types[dest]; t.Rank() != 1 {
+		fail("a %s into a %d-dimensional array is not flattened yet", what, t.Rank())
+	}
+}
+
+func (f *flattener) scatter(s *ir.Stm, e *ir.ScatterE) {
+	f.checkInputs("scatter", e.Arrs, e.Map)
+	f.destination("scatter", e.Dest)
+	if len(e.Map.Ret) != 2 {
+		fail("a scatter with %d results per element is not flattened yet", len(e.Map.Ret))
+	}
+	b := f.newKernel("scatter", s)
+	n := b.size(e.W)
+	i := b.fresh("i", kernel.I64)
+	res := b.element(e.Arrs, e.Index, e.Map, i)
+	dest := b.inPlace(e.Dest, s.Pat[0])
+	f.emit(b, &kernel.Scatter{N: n, I: i, Body: b.cur, Dest: []*kernel.Param{dest}, Idx: []kernel.Exp{toI64(res[0])}, Vals: []kernel.Exp{res[1]}})
+}
+
+func (f *flattener) hist(s *ir.Stm, e *ir.HistE) {
+	f.checkInputs("hist", e.Arrs, e.Map)
+	f.destination("hist", e.Dest)
+	if e.Op.Arity() != 1 || len(e.Map.Ret) != 2 {
+		fail("a histogram of tuples is not flattened yet")
+	}
+	b := f.newKernel("hist", s)
+	n := b.size(e.W)
+	i := b.fresh("i", kernel.I64)
+	res := b.element(e.Arrs, e.Index, e.Map, i)
+	body := b.cur
+	op, nes, _ := b.segops([]*ir.SegOp{e.Op})
+	dest := b.inPlace(e.Dest, s.Pat[0])
+	name := opName(e.Op)
+	if name == "*" {
+		name = "" // the runtime has atomics for +, min and max only
+	}
+	f.emit(b, &kernel.Hist{N: n, I: i, Body: body, Dest: dest, Bin: toI64(res[0]), Val: res[1], Op: op, OpName: name, Neutral: nes[0]})
+}
+
+// hasSOAC reports whether an expression holds a SOAC anywhere inside.
+func hasSOAC(e ir.Exp) bool {
+	switch e := e.(type) {
+	case *ir.ScremaE, *ir.ScatterE, *ir.HistE, *ir.StreamE, *ir.FilterE:
+		return true
+	case *ir.IfE:
+		return bodyHasSOAC(e.Then) || bodyHasSOAC(e.Else)
+	case *ir.LoopE:
+		return bodyHasSOAC(e.While) || bodyHasSOAC(e.Body)
+	}
+	return false
+}
+
+func bodyHasSOAC(b *ir.Body) bool {
+	if b == nil {
+		return false
+	}
+	for _, s := range b.Stms {
+		if hasSOAC(s.E) {
+			return true
+		}
+	}
+	return false
+}
+
+// cname makes an IR name usable in a C identifier.
+func cname(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	return b.String()
+}
+
+// ktype is the kernel type of an IR primitive type.
+func ktype(t ir.Prim) kernel.Type {
+	k := runtime.TypeOf(t)
+	if k == kernel.NoType {
+		fail("values of type %v cannot live on the device", t)
+	}
+	return k
+}

@@ -1,0 +1,176 @@
+package flatten_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"fut/eval/value"
+	"fut/gpu/flatten"
+	"fut/gpu/kernel"
+	"fut/interp"
+)
+
+var testSession *interp.Session
+
+// session is one session for every test, with a few arrays defined at
+// the top level (so that they reach the kernels as uploaded arguments).
+func session(t *testing.T) *interp.Session {
+	t.Helper()
+	if testSession != nil {
+		return testSession
+	}
+	s, err := interp.NewSession(interp.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{
+		`def xs = map (\i -> f32.i64 i * 0.25 - 3) (iota 1000)`,
+		`def ys = map (\i -> f32.i64 (i % 7) + 0.5) (iota 1000)`,
+		`def is = [3i32, -1, 4, 1, -5, 9, 2, -6]`,
+		`def a = 2.5f32`,
+		`def m = map (\i -> map (\j -> f32.i64 ((i * j) % 11) - 5) (iota 50)) (iota 40)`,
+		`def v = map (\j -> f32.i64 j / 10) (iota 50)`,
+	} {
+		if _, err := s.Enter(context.Background(), d); err != nil {
+			t.Fatalf("%s: %v", d, err)
+		}
+	}
+	testSession = s
+	return s
+}
+
+// device is the offload path's device, or a skip.
+func device(t *testing.T) {
+	t.Helper()
+	d, err := interp.OffloadDevice()
+	if err != nil {
+		t.Skipf("no OpenCL device here (%v): install pocl-opencl-icd to run these tests", err)
+	}
+	t.Logf("device: %s (%s)", d.Name(), d.Info.Platform.Name)
+}
+
+func shapes(p *flatten.Plan) string {
+	var ss []string
+	for _, k := range p.Kernels() {
+		ss = append(ss, kernel.ShapeName(k.Shape))
+	}
+	return strings.Join(ss, ",")
+}
+
+// cases are expressions with the kernels their plans must have.
+var cases = []struct {
+	name, src, kernels string
+}{
+	{"map_iota", `map (\x -> x*2+1) (iota 100000)`, "map"},
+	{"map_lit_f32", `map (\x -> x*2+1) [1f32, 2.5, -3, 0.125]`, "map"},
+	{"map_lit_i32", `map (\x -> x*2+1) [7i32, -2, 0, 1000]`, "map"},
+	{"map_def_i32", `map (\x -> x / 2 + x % 3) is`, "map"},
+	{"sum_map2", `reduce (+) 0 (map2 (*) xs ys)`, "reduce"},
+	{"dotprod", `let dot [n] (a: [n]f32) (b: [n]f32) = reduce (+) 0 (map2 (*) a b) in dot xs ys`, "reduce"},
+	{"logsum", `reduce (+) 0 (map (\i -> f32.log (f32.i64 i)) (1...1000000))`, "reduce"},
+	{"saxpy", `map2 (\x y -> a*x + y) xs ys`, "map"},
+	{"mandelbrot", `map (\i -> let c = f32.i64 i / 64 - 1.5 in (loop (z, k) = (0f32, 0i32) while k < 100 && z*z < 4 do (z*z + c, k+1)).1) (iota 256)`, "map"},
+	{"mandel2d", `map (\p -> let (cr, ci) = (f32.i64 (p % 32) / 16 - 1.5, f32.i64 (p / 32) / 16 - 1) in (loop (x, y, k) = (0f32, 0f32, 0i32) while k < 50 && x*x + y*y < 4 do (x*x - y*y + cr, 2*x*y + ci, k+1)).2) (iota 1024)`, "map"},
+	{"scan_iota", `scan (+) 0 (iota 100000)`, "scan"},
+	{"scan_f32", `scan (+) 0 xs`, "scan"},
+	{"max_min", `(reduce i32.max i32.lowest is, reduce i32.min i32.highest is)`, "reduce"},
+	{"for_loop", `map (\x -> loop acc = 0f32 for j < 10 do acc + x * f32.i64 j) xs`, "map"},
+	{"if_inside", `map (\x -> if x > 0 then x * 2 else -x) is`, "map"},
+	{"index_top", `map (\i -> xs[i] + ys[999 - i]) (iota 1000)`, "map"},
+	{"map_then_reduce", `let zs = map (\x -> x * x) xs in reduce (+) 0 zs + zs[3]`, "map,reduce,map"},
+	{"two_kernels", `let zs = scan (+) 0 ys in map (\z -> z * 0.5) zs`, "scan,map"},
+	{"scatter", `scatter (replicate 10 0i32) [1, 3, 20, -1] [5, 6, 7, 8]`, "scatter"},
+	{"nest_lit", `map (\r -> map (\x -> x * 2 + 1) r) [[1, 2, 3], [4, 5, 6i32]]`, "map"},
+	{"nest_iota", `map (\i -> map (\j -> f32.i64 (i * 10 + j) * a) (iota 7)) (iota 5)`, "map"},
+	{"nest_3d", `map (\i -> map (\j -> map (\k -> i * 100 + j * 10 + k) (iota 4)) (iota 3)) (iota 2)`, "map"},
+	{"nest_rows", `map (\r -> map (\x -> x * a) r) m`, "map"},
+	{"matvec", `map (\row -> reduce (+) 0 (map2 (*) row v)) m`, "reduce"},
+	{"matmul_mmt", `map (\r -> map (\c -> reduce (+) 0 (map2 (*) r c)) m) m`, "reduce"},
+	{"matmul_transpose", `let mt = transpose m in map (\r -> map (\c -> reduce (+) 0 (map2 (*) r c)) (transpose mt)) m`, "reduce"},
+	{"row_sums_seq", `map (\r -> let s = reduce (+) 0 r in s * s) m`, "map"},
+	{"row_index", `map (\r -> r[0] + r[49]) m`, "map"},
+	{"irregular_seq", `map (\n -> reduce (+) 0 (iota n)) (iota 100)`, "map"},
+	{"filter", `filter (\x -> x > 0) is`, "scan,map,scatter"},
+	{"filter_zip", `let (a, b) = unzip (filter (\(x, i) -> x > 0) (zip is (iota 8))) in (a, map (+1) b)`, "scan,map,scatter,map"},
+	{"filter_sum", `reduce (+) 0 (filter (\x -> x > 1) xs)`, "scan,map,scatter,reduce"},
+	{"filter_none", `filter (\x -> x > 100) is`, "scan,map,scatter"},
+	{"loop_map", `loop acc = xs for i < 5 do map (\x -> x * 0.5 + f32.i64 i) acc`, "map"},
+	{"loop_while", `(loop (acc, k) = (xs, 0) while k < 4 do (map2 (+) acc ys, k + 1)).0`, "map"},
+	{"loop_reduce", `loop s = 0f32 for i < 3 do s + reduce (+) 0 (map (\x -> x * f32.i64 i) xs)`, "reduce"},
+	{"loop_converge", `(loop (v, d) = (xs, 1f32) while d > 0.01 do let v' = map (\x -> x * 0.5) v in (v', reduce (+) 0 (map f32.abs (map2 (-) v v'))) ).0`, "map,reduce"},
+	{"if_soac", `if a > 1 then map (\x -> x * 2) xs else map (\x -> x + 1) xs`, "map,map"},
+	{"hist", `reduce_by_index (replicate 5 0i32) (+) 0 (map (\i -> i64.i32 (i % 5)) (map i32.abs is)) is`, "hist"},
+}
+
+// TestPlans checks which kernels each expression flattens to (no device
+// needed: flattening verifies every kernel).
+func TestPlans(t *testing.T) {
+	s := session(t)
+	for _, c := range cases {
+		plan, _, _, why, err := s.OffloadPlan(c.src)
+		if err != nil || why != "" {
+			t.Errorf("%s: not flattened: %v %s", c.name, err, why)
+			continue
+		}
+		if got := shapes(plan); got != c.kernels {
+			t.Errorf("%s: kernels %s, want %s\n%s", c.name, got, c.kernels, plan)
+		}
+	}
+}
+
+// TestOffloadMatchesReference runs each expression on the reference path
+// and through the kernels, and checks the values agree and that the
+// expected kernels were launched.
+func TestOffloadMatchesReference(t *testing.T) {
+	device(t)
+	s := session(t)
+	ctx := context.Background()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ref, err := s.EvalExpr(ctx, c.src)
+			if err != nil {
+				t.Fatalf("reference: %v", err)
+			}
+			plan, args, _, why, err := s.OffloadPlan(c.src)
+			if err != nil || why != "" {
+				t.Fatalf("not offloaded: %v %s", err, why)
+			}
+			d, _ := interp.OffloadDevice()
+			_, stats, err := plan.Run(ctx, d, args)
+			if err != nil {
+				t.Fatalf("run: %v\n%s", err, plan)
+			}
+			if !strings.Contains(plan.String(), "host ") && len(stats.Launches) != len(plan.Kernels()) || len(stats.Launches) == 0 {
+				t.Errorf("%d launches for %d kernels", len(stats.Launches), len(plan.Kernels()))
+			}
+			v, off, why, err := s.EvalOffload(ctx, c.src)
+			if err != nil || !off {
+				t.Fatalf("EvalOffload: offloaded=%v why=%q err=%v", off, why, err)
+			}
+			if !value.Equal(ref.Value, v, 1e-4) {
+				t.Errorf("offloaded %s\nreference %s", value.String(v), value.String(ref.Value))
+			}
+		})
+	}
+}
+
+// TestFallbackReasons checks that what cannot run as kernels says why.
+func TestFallbackReasons(t *testing.T) {
+	s := session(t)
+	for _, c := range []struct{ src, why string }{
+		{`1 + 2`, "no SOAC"},
+		{`map (\r -> map (\x -> replicate 2 x) r) m`, "array built inside a kernel"},
+		{`map (\r -> let t = scan (+) 0 r in t[0] + t[1]) m`, "not a perfect map nest"},
+		{`map (\r -> filter (\x -> x > 0) r) m`, "nested"},
+		{`{a = reduce (+) 0 is, b = 1i32}`, "not rebuilt"},
+	} {
+		_, off, why, err := s.EvalOffload(context.Background(), c.src)
+		if err != nil || off {
+			t.Fatalf("%s: offloaded=%v err=%v", c.src, off, err)
+		}
+		if !strings.Contains(why, c.why) {
+			t.Errorf("%s: why = %q, want it to mention %q", c.src, why, c.why)
+		}
+	}
+}

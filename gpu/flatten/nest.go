@@ -1,0 +1,207 @@
+package flatten
+
+import (
+	"fut/gpu/kernel"
+	"fut/interp/ir"
+)
+
+// A perfect nest is a chain of map-only Scremas, each lambda being scalar
+// statements followed by the next Screma, whose results it returns, with
+// sizes known at the top level. It becomes one kernel: a Map over all its
+// dimensions, or, when the innermost Screma only reduces, a segmented
+// Reduce with one segment per point of the outer dimensions.
+
+// nestLevels returns the map-only levels of the nest that e starts, and
+// the innermost reduction when the nest ends in one, or the innermost
+// scan (seq) when it ends in a scan, which then runs sequentially in each
+// point of the outer levels.
+func (f *flattener) nestLevels(e *ir.ScremaE) (levels []*ir.ScremaE, red, seq *ir.ScremaE) {
+	cur := e
+	for len(cur.Scans) == 0 && len(cur.Reds) == 0 {
+		levels = append(levels, cur)
+		body := cur.Map.Body
+		if len(body.Stms) == 0 {
+			return levels, nil, nil
+		}
+		last := body.Stms[len(body.Stms)-1]
+		inner, ok := last.E.(*ir.ScremaE)
+		if !ok || !sameAtoms(body.Res, last.Pat) || !f.topSize(inner.W) {
+			return levels, nil, nil
+		}
+		for _, st := range body.Stms[:len(body.Stms)-1] {
+			for _, prm := range st.Pat {
+				if _, isIndex := st.E.(*ir.IndexE); prm.T.Rank() > 0 && !isIndex {
+					return levels, nil, nil
+				}
+			}
+		}
+		switch {
+		case len(inner.Scans) == 0 && len(inner.Reds) > 0 && arity(inner.Reds) == len(inner.Map.Ret):
+			return levels, inner, nil
+		case len(inner.Scans) > 0 && len(inner.Reds) == 0:
+			return levels, nil, inner
+		}
+		cur = inner
+	}
+	return levels, nil, nil
+}
+
+// topSize reports whether a size is known at the top level.
+func (f *flattener) topSize(a ir.Atom) bool {
+	if a.IsConst() {
+		return true
+	}
+	t, ok := f.types[a.Name]
+	return ok && t.Rank() == 0
+}
+
+func sameAtoms(res []ir.Atom, pat []ir.Param) bool {
+	if len(res) != len(pat) {
+		return false
+	}
+	for i, a := range res {
+		if a.Name != pat[i].Name {
+			return false
+		}
+	}
+	return true
+}
+
+// nest makes one kernel of a perfect nest of depth two or more, or of a
+// map over a reduction; it reports false when e starts no such nest.
+func (f *flattener) nest(s *ir.Stm, e *ir.ScremaE) bool {
+	levels, red, seq := f.nestLevels(e)
+	if red == nil && seq == nil && len(levels) < 2 {
+		return false
+	}
+	shape := "map"
+	if red != nil {
+		shape = "segred"
+	}
+	b := f.newKernel(shape, s)
+	dims := make([]kernel.Exp, len(levels))
+	idx := make([]kernel.Var, len(levels))
+	for l, lv := range levels {
+		dims[l] = b.size(lv.W)
+		idx[l] = b.fresh("i", kernel.I64)
+	}
+	var seg, i kernel.Var
+	if red != nil {
+		// recover the outer indices from the segment number
+		seg, i = b.fresh("seg", kernel.I64), b.fresh("i", kernel.I64)
+		var rest kernel.Exp = seg
+		for l := len(levels) - 1; l >= 0; l-- {
+			b.cur = append(b.cur, kernel.L(idx[l], kernel.Bin("%", rest, dims[l])))
+			if l > 0 {
+				q := b.fresh("q", kernel.I64)
+				b.cur = append(b.cur, kernel.L(q, kernel.Bin("/", rest, dims[l])))
+				rest = q
+			}
+		}
+	}
+	for l, lv := range levels {
+		b.bindElem(lv.Arrs, lv.Index, lv.Map, idx[l])
+		stms := lv.Map.Body.Stms
+		if l < len(levels)-1 || red != nil || seq != nil {
+			stms = stms[:len(stms)-1]
+		}
+		for _, st := range stms {
+			b.stm(st)
+		}
+	}
+	if seq != nil {
+		b.seqScan(s, seq, idx)
+		f.emit(b, &kernel.Map{Dims: dims, Idx: idx, Body: b.cur})
+		return true
+	}
+	if red == nil {
+		inner := levels[len(levels)-1].Map
+		for _, t := range inner.Ret {
+			if t.Rank() > 0 {
+				fail("a map nest whose innermost lambda returns arrays is not flattened yet")
+			}
+		}
+		res := b.atoms(inner.Body.Res)
+		for k, prm := range s.Pat {
+			out := b.output(prm, false)
+			b.cur = append(b.cur, kernel.Wr(out, res[k], toExps(idx)...))
+		}
+		f.emit(b, &kernel.Map{Dims: dims, Idx: idx, Body: b.cur})
+		return true
+	}
+	for _, t := range red.Map.Ret {
+		if t.Rank() > 0 {
+			fail("a reduction of arrays is not flattened yet")
+		}
+	}
+	elems := b.element(red.Arrs, red.Index, red.Map, i)
+	body := b.cur
+	op, nes, comm := b.segops(red.Reds)
+	var outs []*kernel.Param
+	for _, prm := range s.Pat {
+		outs = append(outs, b.output(prm, false))
+	}
+	segs := dims[0]
+	for _, d := range dims[1:] {
+		segs = kernel.Bin("*", segs, d)
+	}
+	f.emit(b, &kernel.Reduce{Segments: segs, N: b.size(red.W), Seg: seg, I: i, Body: body, Elems: elems, Op: op, Neutral: nes, Comm: comm, Out: outs})
+	return true
+}
+
+// seqScan runs the innermost Screma of a nest, a scan (with maybe map
+// results too), as a sequential loop in each point idx of the outer
+// levels, writing its results straight into the outputs of s.
+func (b *kbuild) seqScan(s *ir.Stm, e *ir.ScremaE, idx []kernel.Var) {
+	for _, t := range e.Map.Ret {
+		if t.Rank() > 0 {
+			fail("a scan of arrays is not flattened yet")
+		}
+	}
+	nScan := arity(e.Scans)
+	outs := make([]*kernel.Param, len(s.Pat))
+	for k, prm := range s.Pat {
+		outs[k] = b.output(prm, false)
+	}
+	l := &kernel.Loop{N: b.size(e.W), I: b.fresh("j", kernel.I64)}
+	for _, op := range e.Scans {
+		l.Init = append(l.Init, b.atoms(op.Nes)...)
+	}
+	for k := range nScan {
+		l.Params = append(l.Params, b.fresh("acc", l.Init[k].Type()))
+	}
+	saved := b.cur
+	b.cur = nil
+	elems := b.element(e.Arrs, e.Index, e.Map, l.I)
+	c := 0
+	for _, op := range e.Scans {
+		k := op.Arity()
+		for j := range k {
+			b.env[op.Lam.Params[j].Name] = l.Params[c+j]
+			b.env[op.Lam.Params[k+j].Name] = elems[c+j]
+		}
+		for _, st := range op.Lam.Body.Stms {
+			b.stm(st)
+		}
+		l.Next = append(l.Next, b.atoms(op.Lam.Body.Res)...)
+		c += k
+	}
+	at := append(toExps(idx), l.I)
+	for k := range outs {
+		v := elems[k]
+		if k < nScan {
+			v = l.Next[k]
+		}
+		b.cur = append(b.cur, kernel.Wr(outs[k], v, at...))
+	}
+	l.Body = b.cur
+	b.cur = append(saved, l)
+}
+
+func toExps(vs []kernel.Var) []kernel.Exp {
+	es := make([]kernel.Exp, len(vs))
+	for i, v := range vs {
+		es[i] = v
+	}
+	return es
+}

@@ -1,0 +1,297 @@
+package flatten
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"fut/eval/value"
+	"fut/gpu/runtime"
+	"fut/interp/ir"
+)
+
+// Stats records what a run did on the device.
+type Stats struct {
+	Launches  []string // kernel names, in launch order
+	Uploads   int      // arrays copied to the device
+	Downloads int      // arrays and scalars copied back
+}
+
+// slot is one top-level variable during a run: a host value, a device
+// array, or both (a copy made on demand). scalar marks a one-element
+// device array that holds a scalar (a reduction's result).
+type slot struct {
+	host   value.Value
+	dev    *runtime.Array
+	scalar bool
+}
+
+type runner struct {
+	d       *runtime.Device
+	env     map[string]*slot
+	owned   []*runtime.Array // arrays the kernels made
+	uploads []*runtime.Array // copies of host values, kept to the end
+	stats   Stats
+}
+
+// Run executes the plan on d with one argument per program parameter and
+// returns the program's results (with eval/value's representation: a
+// value.Prim per scalar, a *value.Array per array). Device arrays made by
+// the run are released before it returns. Any error (a device failure, a
+// kernel's failed bounds check) leaves no partial result.
+func (p *Plan) Run(ctx context.Context, d *runtime.Device, args []value.Value) ([]value.Value, Stats, error) {
+	if len(args) != len(p.Prog.Params) {
+		return nil, Stats{}, fmt.Errorf("flatten: %d arguments for %d parameters", len(args), len(p.Prog.Params))
+	}
+	r := &runner{d: d, env: map[string]*slot{}}
+	defer func() {
+		for _, a := range append(r.owned, r.uploads...) {
+			a.Release()
+		}
+	}()
+	for i, prm := range p.Prog.Params {
+		r.env[prm.Name] = &slot{host: args[i]}
+	}
+	if err := r.steps(ctx, p.Steps); err != nil {
+		return nil, r.stats, err
+	}
+	out := make([]value.Value, len(p.Prog.Body.Res))
+	for i, a := range p.Prog.Body.Res {
+		if a.IsConst() {
+			out[i] = a.Val
+			continue
+		}
+		v, err := r.hostValue(a.Name)
+		if err != nil {
+			return nil, r.stats, err
+		}
+		out[i] = v
+	}
+	return out, r.stats, nil
+}
+
+func (r *runner) slot(name string) (*slot, error) {
+	s, ok := r.env[name]
+	if !ok {
+		return nil, fmt.Errorf("flatten: %s has no value (a bug in the plan)", name)
+	}
+	return s, nil
+}
+
+// hostValue is the variable's value on the host, downloaded if need be.
+func (r *runner) hostValue(name string) (value.Value, error) {
+	s, err := r.slot(name)
+	if err != nil {
+		return nil, err
+	}
+	if s.host != nil {
+		return s.host, nil
+	}
+	a, err := s.dev.Value()
+	if err != nil {
+		return nil, err
+	}
+	r.stats.Downloads++
+	if s.scalar {
+		s.host = primAt(a, 0)
+	} else {
+		s.host = a
+	}
+	return s.host, nil
+}
+
+// device is the variable's array on the device, uploaded if need be.
+func (r *runner) device(name string) (*runtime.Array, error) {
+	s, err := r.slot(name)
+	if err != nil {
+		return nil, err
+	}
+	if s.dev != nil {
+		return s.dev, nil
+	}
+	a, ok := s.host.(*value.Array)
+	if !ok || a.Kind != value.KPrim {
+		return nil, fmt.Errorf("flatten: %s is not an array of a primitive type", name)
+	}
+	da, err := r.d.UploadValue(a)
+	if err != nil {
+		return nil, err
+	}
+	r.stats.Uploads++
+	r.uploads = append(r.uploads, da)
+	s.dev = da
+	return da, nil
+}
+
+// scalarArg is a scalar variable (or constant) as a Go number.
+func (r *runner) scalarArg(a ir.Atom) (any, error) {
+	var v value.Value = a.Val
+	if !a.IsConst() {
+		var err error
+		if v, err = r.hostValue(a.Name); err != nil {
+			return nil, err
+		}
+	}
+	p, ok := v.(value.Prim)
+	if !ok {
+		return nil, fmt.Errorf("flatten: %s is not a scalar", a.Name)
+	}
+	switch {
+	case p.T == value.Bool:
+		return p.Bool(), nil
+	case p.T.IsFloat():
+		return p.Float(), nil
+	case p.T.IsSigned():
+		return p.Int(), nil
+	}
+	return p.Uint(), nil
+}
+
+func (r *runner) launch(st Step) error {
+	k := st.Kernel
+	args := make([]any, len(st.Args))
+	type bind struct {
+		name   string
+		a      *runtime.Array
+		scalar bool
+	}
+	var binds []bind
+	for i, a := range st.Args {
+		prm := k.Params[i]
+		switch {
+		case a.Out:
+			shape := []int64{1}
+			if !a.Scalar {
+				shape = shape[:0]
+				for _, d := range a.Shape {
+					x, err := r.scalarArg(d)
+					if err != nil {
+						return err
+					}
+					shape = append(shape, toInt(x))
+				}
+			}
+			arr, err := r.d.Alloc(prm.T, shape...)
+			if err != nil {
+				return err
+			}
+			r.owned = append(r.owned, arr)
+			args[i] = arr
+			binds = append(binds, bind{a.Var, arr, a.Scalar})
+		case prm.Buffer:
+			arr, err := r.device(a.Var)
+			if err != nil {
+				return err
+			}
+			args[i] = arr
+			if a.Binds != "" {
+				binds = append(binds, bind{a.Binds, arr, false})
+			}
+		default:
+			x, err := r.scalarArg(ir.V(a.Var))
+			if err != nil {
+				return err
+			}
+			args[i] = x
+		}
+	}
+	if err := r.d.Run(k, args...); err != nil {
+		return err
+	}
+	r.stats.Launches = append(r.stats.Launches, k.Name)
+	for _, b := range binds {
+		r.env[b.name] = &slot{dev: b.a, scalar: b.scalar}
+	}
+	return nil
+}
+
+func toInt(x any) int64 {
+	switch x := x.(type) {
+	case int64:
+		return x
+	case uint64:
+		return int64(x)
+	}
+	return 0
+}
+
+// host runs one statement on the host with the IR's evaluator.
+func (r *runner) host(ctx context.Context, s *ir.Stm) error {
+	names := map[string]bool{}
+	for _, n := range stmNames(s) {
+		if _, ok := r.env[n]; ok {
+			names[n] = true
+		}
+	}
+	sorted := make([]string, 0, len(names))
+	for n := range names {
+		sorted = append(sorted, n)
+	}
+	sort.Strings(sorted)
+	prog := &ir.Prog{Body: &ir.Body{Stms: []*ir.Stm{s}}}
+	var args []value.Value
+	for _, n := range sorted {
+		v, err := r.hostValue(n)
+		if err != nil {
+			return err
+		}
+		prog.Params = append(prog.Params, ir.Param{Name: n, T: typeOfValue(v)})
+		args = append(args, v)
+	}
+	for _, prm := range s.Pat {
+		prog.Ret = append(prog.Ret, prm.T)
+		prog.Body.Res = append(prog.Body.Res, ir.V(prm.Name))
+	}
+	vs, err := ir.EvalAll(ctx, prog, args)
+	if err != nil {
+		return err
+	}
+	for i, prm := range s.Pat {
+		r.env[prm.Name] = &slot{host: vs[i]}
+	}
+	return nil
+}
+
+// typeOfValue is a parameter type for a value (shapes as constants).
+func typeOfValue(v value.Value) ir.Type {
+	switch v := v.(type) {
+	case value.Prim:
+		return ir.Scalar(v.T)
+	case *value.Array:
+		t := ir.Type{Elem: v.T}
+		for _, d := range v.Shape {
+			t.Shape = append(t.Shape, ir.I64(d))
+		}
+		return t
+	}
+	return ir.Type{}
+}
+
+// primAt is element i of a primitive array.
+func primAt(a *value.Array, i int) value.Prim {
+	switch d := a.Data.(type) {
+	case []bool:
+		return value.MkBool(d[i])
+	case []int8:
+		return value.MkInt(a.T, int64(d[i]))
+	case []int16:
+		return value.MkInt(a.T, int64(d[i]))
+	case []int32:
+		return value.MkInt(a.T, int64(d[i]))
+	case []int64:
+		return value.MkInt(a.T, d[i])
+	case []uint8:
+		return value.MkUint(a.T, uint64(d[i]))
+	case []uint16:
+		return value.MkUint(a.T, uint64(d[i]))
+	case []uint32:
+		return value.MkUint(a.T, uint64(d[i]))
+	case []uint64:
+		return value.MkUint(a.T, d[i])
+	case []float32:
+		return value.MkFloat(a.T, float64(d[i]))
+	case []float64:
+		return value.MkFloat(a.T, d[i])
+	}
+	return value.Prim{}
+}

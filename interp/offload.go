@@ -1,0 +1,164 @@
+package interp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"fut/eval/value"
+	"fut/gpu/flatten"
+	"fut/gpu/runtime"
+	"fut/interp/ir"
+	"fut/interp/types"
+)
+
+// Backend is the offload policy of ARCHITECTURE.md: interp never
+// offloads, opencl offloads whatever can be, auto offloads when a device
+// exists and the estimated work passes AutoThreshold.
+type Backend string
+
+const (
+	BackendInterp Backend = "interp"
+	BackendOpenCL Backend = "opencl"
+	BackendAuto   Backend = "auto"
+)
+
+// ParseBackend reads a backend name.
+func ParseBackend(s string) (Backend, error) {
+	switch b := Backend(s); b {
+	case BackendInterp, BackendOpenCL, BackendAuto:
+		return b, nil
+	}
+	return "", fmt.Errorf("unknown backend %q (interp, opencl or auto)", s)
+}
+
+// AutoThreshold is the number of elements (the widest SOAC or array of a
+// nest) from which the auto policy offloads: below it, uploading the
+// inputs and launching kernels costs more than the reference path saves.
+const AutoThreshold = 1 << 16
+
+// Offloaded is the result of running an entry point on the device.
+type Offloaded struct {
+	Values     []value.Value
+	KernelTime time.Duration // device time of the kernels, build and copies excluded
+	Launches   int
+}
+
+// CallEntryOffload runs an entry point on the OpenCL device: lowered
+// with its concrete arguments, fused, flattened into kernels and run.
+// When it cannot (the entry point does not lower or flatten, the policy
+// says no, no device, a build or launch failure), it returns a nil
+// result and why, and the caller uses the reference path; results equal
+// the reference evaluator's (floats up to the order of reductions).
+func (s *Session) CallEntryOffload(ctx context.Context, b Backend, name string, args []value.Value) (*Offloaded, string) {
+	if b == BackendInterp {
+		return nil, "the backend is interp"
+	}
+	_, results, ok := s.EntryPoint(name)
+	if !ok {
+		return nil, fmt.Sprintf("no entry point %q", name)
+	}
+	copied := make([]value.Value, len(args))
+	for i, a := range args {
+		if arr, ok := a.(*value.Array); ok {
+			copied[i] = arr.Copy()
+		} else {
+			copied[i] = a
+		}
+	}
+	prog, irArgs, err := s.LowerEntryIR(name, copied)
+	if err != nil {
+		return nil, err.Error()
+	}
+	if b == BackendAuto {
+		if n := estimateElements(prog); n < AutoThreshold {
+			return nil, fmt.Sprintf("auto: about %d elements, below the offload threshold of %d", n, AutoThreshold)
+		}
+	}
+	fused, _, err := ir.Run(prog, "")
+	if err != nil {
+		return nil, "the IR passes failed: " + err.Error()
+	}
+	plan, err := flatten.Flatten(fused)
+	if err != nil {
+		return nil, err.Error()
+	}
+	var rest []value.Value = make([]value.Value, len(plan.Prog.Ret))
+	for _, t := range results {
+		var ok bool
+		if _, rest, ok = rebuild(types.Resolve(t), rest); !ok {
+			return nil, fmt.Sprintf("a result of type %s is not rebuilt from the flat results yet", t)
+		}
+	}
+	if len(rest) != 0 {
+		return nil, "the results do not match the entry point's type"
+	}
+	d, err := OffloadDevice()
+	if err != nil {
+		return nil, "no OpenCL device: " + err.Error()
+	}
+	d.Profile.Reset()
+	vs, stats, err := plan.Run(ctx, d, irArgs)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, "interrupted"
+		}
+		var ke *runtime.KernelError
+		if errors.As(err, &ke) {
+			return nil, "the kernel failed (" + err.Error() + "); the reference path reports it with its position"
+		}
+		return nil, "device failure: " + err.Error()
+	}
+	out := &Offloaded{Launches: len(stats.Launches)}
+	for _, e := range d.Profile.Entries() {
+		out.KernelTime += e.Total
+	}
+	for _, t := range results {
+		var v value.Value
+		v, vs, _ = rebuild(types.Resolve(t), vs)
+		out.Values = append(out.Values, v)
+	}
+	return out, ""
+}
+
+// estimateElements is the auto policy's estimate of a program's work: the
+// number of elements of its widest array or SOAC (sizes are concrete once
+// lowered).
+func estimateElements(p *ir.Prog) int64 {
+	var widest int64
+	count := func(t ir.Type) {
+		n := int64(1)
+		for _, d := range t.Shape {
+			if !d.IsConst() {
+				return
+			}
+			n *= d.Val.AsInt64()
+		}
+		widest = max(widest, n)
+	}
+	width := func(a ir.Atom) {
+		if a.IsConst() {
+			widest = max(widest, a.Val.AsInt64())
+		}
+	}
+	for _, prm := range p.Params {
+		count(prm.T)
+	}
+	for _, st := range p.Body.Stms {
+		for _, prm := range st.Pat {
+			count(prm.T)
+		}
+		switch e := st.E.(type) {
+		case *ir.ScremaE:
+			width(e.W)
+		case *ir.FilterE:
+			width(e.W)
+		case *ir.ScatterE:
+			width(e.W)
+		case *ir.HistE:
+			width(e.W)
+		}
+	}
+	return widest
+}
