@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -79,6 +81,13 @@ func FuzzCheck(f *testing.F) {
 		"let a = [1,2] with [0] = 3 in a", "#foo 1 : #foo i32 | #bar",
 	} {
 		f.Add(s)
+	}
+	// The small programs of the bad-program corpus are seeds too.
+	bad, _ := filepath.Glob("testdata/bad/*.fut")
+	for _, file := range bad {
+		if data, err := os.ReadFile(file); err == nil && len(data) < 2000 {
+			f.Add(string(data))
+		}
 	}
 	f.Fuzz(func(t *testing.T, src string) {
 		s := fuzzSess(t)
@@ -171,4 +180,3 @@ func FuzzEval(f *testing.F) {
 		}
 	})
 }
-

@@ -71,6 +71,12 @@ func (s *Session) EvalOffload(ctx context.Context, src string) (v value.Value, o
 	if err != nil || why != "" {
 		return nil, false, why, err
 	}
+	return runPlan(ctx, plan, args, t)
+}
+
+// runPlan runs a flattened plan on the offload device and rebuilds the
+// value of type t from its flat results.
+func runPlan(ctx context.Context, plan *flatten.Plan, args []value.Value, t types.Type) (v value.Value, offloaded bool, why string, err error) {
 	if _, rest, ok := rebuild(types.Resolve(t), make([]value.Value, len(plan.Prog.Ret))); !ok || len(rest) != 0 {
 		return nil, false, fmt.Sprintf("a result of type %s is not rebuilt from the flat results yet", t), nil
 	}

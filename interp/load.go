@@ -66,6 +66,9 @@ type Result struct {
 	Value value.Value
 	Type  string
 	Cost  eval.Cost
+	// RanOn says where it was evaluated: "interp" (the reference path,
+	// which also computed Cost) or "opencl (device)".
+	RanOn string
 }
 
 // nextEntryName names the next REPL entry's pseudo-file.
@@ -113,6 +116,7 @@ func (s *Session) evalParsed(ctx context.Context, e syntax.Expr) (*Result, error
 type Entry struct {
 	Decls  []syntax.Decl
 	Result *Result // nil for declarations
+	Why    string  // why an expression stayed on the reference path under opencl or auto
 }
 
 // Enter parses a REPL entry (declarations or an expression), checks it and
@@ -124,10 +128,18 @@ func (s *Session) Enter(ctx context.Context, src string) (*Entry, error) {
 		return nil, err
 	}
 	if e != nil {
+		if b := s.Backend(); b != BackendInterp {
+			r, why, err := s.EvalOn(ctx, b, src)
+			if err != nil {
+				return nil, err
+			}
+			return &Entry{Result: r, Why: why}, nil
+		}
 		r, err := s.evalParsed(ctx, e)
 		if err != nil {
 			return nil, err
 		}
+		r.RanOn = "interp"
 		return &Entry{Result: r}, nil
 	}
 	if err := s.checker.CheckDecls(decls); err != nil {

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"fut/eval/value"
 	"fut/gpu/flatten"
+	"fut/gpu/opencl"
 	"fut/gpu/runtime"
 	"fut/interp/ir"
 	"fut/interp/types"
@@ -161,4 +163,96 @@ func estimateElements(p *ir.Prog) int64 {
 		}
 	}
 	return widest
+}
+
+// SetBackend sets the session's offload policy for expressions (Enter);
+// it returns the previous one.
+func (s *Session) SetBackend(b Backend) Backend {
+	old := s.backendOrDefault()
+	s.backend = b
+	return old
+}
+
+// Backend is the session's offload policy.
+func (s *Session) Backend() Backend { return s.backendOrDefault() }
+
+func (s *Session) backendOrDefault() Backend {
+	if s.backend == "" {
+		return BackendInterp
+	}
+	return s.backend
+}
+
+// EvalOn evaluates an expression by the policy b: on the device when it
+// offloads (auto: only when its estimated size passes AutoThreshold),
+// otherwise on the reference path. RanOn in the result says where it ran;
+// why says why not on the device. The cost of an offloaded expression is
+// not computed here: :cost always runs the reference path, since costs
+// are a property of the program, not of the device.
+func (s *Session) EvalOn(ctx context.Context, b Backend, src string) (res *Result, why string, err error) {
+	if b != BackendInterp {
+		res, why, err = s.tryOffload(ctx, b, src)
+		if res != nil || err != nil {
+			return res, why, err
+		}
+	}
+	res, err = s.EvalExpr(ctx, src)
+	if res != nil {
+		res.RanOn = "interp"
+	}
+	return res, why, err
+}
+
+// tryOffload runs an expression on the device if the policy and the
+// offload path allow; a nil result with a nil error means "use the
+// reference path", for the reason why. A bug in the offload path (a
+// panic) never costs the user the value: it becomes a reason too.
+func (s *Session) tryOffload(ctx context.Context, b Backend, src string) (res *Result, why string, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			res, why, err = nil, fmt.Sprintf("internal error in the offload path (a bug in fut): %v", p), nil
+		}
+	}()
+	plan, args, t, why, err := s.OffloadPlan(src)
+	if err != nil || why != "" {
+		return nil, why, err
+	}
+	if b == BackendAuto {
+		if n := estimateElements(plan.Prog); n < AutoThreshold {
+			return nil, fmt.Sprintf("auto: about %d elements, below the offload threshold of %d", n, AutoThreshold), nil
+		}
+	}
+	v, ok, why, err := runPlan(ctx, plan, args, t)
+	if err != nil || !ok {
+		return nil, why, err
+	}
+	d, _ := OffloadDevice()
+	return &Result{Value: v, Type: t.String(), RanOn: "opencl (" + d.Name() + ")"}, "", nil
+}
+
+// OpenCLSource is the offload path's last stage, for :ir: the OpenCL C of
+// every kernel of the expression's plan, or a line saying why the
+// expression stays on the reference path.
+func (s *Session) OpenCLSource(src string) (string, error) {
+	plan, _, _, why, err := s.OffloadPlan(src)
+	if err != nil {
+		return "", err
+	}
+	if why != "" {
+		return "-- stays on the reference path: " + why + "\n", nil
+	}
+	caps := opencl.Caps{F64: true, Int64Atomics: true}
+	if d, err := OffloadDevice(); err == nil {
+		caps = opencl.Caps{F64: d.Info.HasF64, F16: d.Info.HasF16, Int64Atomics: strings.Contains(d.Info.Extensions, "cl_khr_int64_base_atomics")}
+	}
+	var b strings.Builder
+	for _, k := range plan.Kernels() {
+		prog, err := opencl.Generate(k, caps)
+		if err != nil {
+			fmt.Fprintf(&b, "-- kernel %s: %v\n", k.Name, err)
+			continue
+		}
+		fmt.Fprintf(&b, "// kernel %s\n%s\n", k.Name, strings.TrimRight(prog.Source, "\n"))
+	}
+	return b.String(), nil
 }

@@ -46,6 +46,7 @@ type Session struct {
 	imported map[string]*syntax.Program // by cleaned path
 	entries  int                        // REPL entries read so far
 	lastLoad string
+	backend  Backend // the offload policy of expressions entered (Enter)
 }
 
 // NewSession starts a session with the prelude loaded.

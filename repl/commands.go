@@ -11,6 +11,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"fut/gpu/runtime"
+	"fut/interp"
 )
 
 // argKind says what completion offers for a command's argument.
@@ -212,21 +215,54 @@ func (r *REPL) cmdQuit(context.Context, string) {
 }
 
 func (r *REPL) cmdBackend(_ context.Context, arg string) {
-	switch arg {
-	case "", "interp":
-		r.printf("backend: interp (the reference interpreter)\n")
-		if arg == "" {
-			r.printf("opencl and auto need the OpenCL backend, which is not built yet\n")
+	if arg == "" {
+		r.printf("backend: %s\n", r.sess.Backend())
+		switch r.sess.Backend() {
+		case interp.BackendInterp:
+			r.printf("expressions run on the reference interpreter\n")
+		case interp.BackendOpenCL:
+			r.printf("expressions run on the OpenCL device wherever they lower and flatten into kernels\n")
+		default:
+			r.printf("expressions run on the OpenCL device when they flatten into kernels and have at least %d elements\n", interp.AutoThreshold)
 		}
-	case "opencl", "auto":
-		r.printf("the OpenCL backend is not built yet; staying on interp\n")
-	default:
-		r.printf("%sunknown backend %q: choose interp, opencl or auto\n", r.pal.err("error: "), arg)
+		return
 	}
+	b, err := interp.ParseBackend(arg)
+	if err != nil {
+		r.printf("%s%v\n", r.pal.err("error: "), err)
+		return
+	}
+	if b != interp.BackendInterp {
+		d, err := interp.OffloadDevice()
+		if err != nil {
+			r.printf("%sno OpenCL device (%v); staying on %s\n", r.pal.err("error: "), err, r.sess.Backend())
+			return
+		}
+		r.printf("using %s (%s), %d compute units, %.1f GiB\n", d.Info.Name, d.Info.Version, d.Info.ComputeUnits, float64(d.Info.GlobalMem)/(1<<30))
+	}
+	r.sess.SetBackend(b)
+	r.printf("backend: %s\n", b)
 }
 
 func (r *REPL) cmdDevices(context.Context, string) {
-	r.printf("no OpenCL devices: the OpenCL backend is not built yet (expressions run on interp)\n")
+	devs, err := runtime.Candidates()
+	if err != nil {
+		r.printf("no OpenCL devices: %v\n", err)
+		return
+	}
+	if len(devs) == 0 {
+		r.printf("no OpenCL devices\n")
+		return
+	}
+	chosen, _ := runtime.Choose(devs, os.Getenv("FUT_DEVICE"))
+	for k, d := range devs {
+		mark := " "
+		if k == chosen {
+			mark = "*"
+		}
+		r.printf("%s#%d %s: %s, %.1f GiB, %d compute units (%s)\n", mark, k, d.Name, d.Type, float64(d.GlobalMem)/(1<<30), d.ComputeUnits, d.Platform.Name)
+	}
+	r.printf("(* is the device opencl and auto use; FUT_DEVICE=#k or a part of a name chooses another)\n")
 }
 
 // settings are the :set options.

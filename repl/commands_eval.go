@@ -274,6 +274,9 @@ func (r *REPL) cmdTime(ctx context.Context, arg string) {
 		r.usageError(mustCommand("time"))
 		return
 	}
+	if r.sess.Backend() != interp.BackendInterp && r.timeOffloaded(ctx, runs, arg) {
+		return
+	}
 	prep, err := r.sess.Prepare(arg)
 	if err != nil {
 		r.printError(err)
@@ -346,11 +349,15 @@ func irStages() []string {
 	for _, p := range ir.Passes {
 		names = append(names, p.Name)
 	}
-	return append(names, irNotBuilt...)
+	return append(names, irDevice...)
 }
 
 // irNotBuilt are the stages of the offload path that do not exist yet.
-var irNotBuilt = []string{"flattened", "opencl"}
+var irNotBuilt []string
+
+// irDevice are the last stages of the offload path: the plan of kernels
+// and host steps, and the OpenCL C of its kernels.
+var irDevice = []string{"flattened", "opencl"}
 
 // cmdIR prints an expression at every stage of the compiler, or at one.
 func (r *REPL) cmdIR(_ context.Context, arg string) {
@@ -408,7 +415,64 @@ func (r *REPL) cmdIR(_ context.Context, arg string) {
 		prev = st.Text
 		r.printf("%s\n%s\n", r.pal.dim(title), strings.TrimRight(st.Text, "\n"))
 	}
-	if stage == "" {
-		r.printf("%s\n", r.pal.dim("-- "+strings.Join(irNotBuilt, ", ")+": not built yet"))
+	for _, st := range irDevice {
+		if stage != "" && stage != st {
+			continue
+		}
+		var text string
+		var err error
+		switch {
+		case st == "flattened":
+			text, err = r.sess.KernelIR(arg)
+		case stage == "":
+			// The OpenCL C is long: the overview only says where it is.
+			text = "(:ir EXPR opencl shows the OpenCL C of these kernels)"
+		default:
+			text, err = r.sess.OpenCLSource(arg)
+		}
+		if err != nil {
+			r.printError(err)
+			return
+		}
+		r.printf("%s\n%s\n", r.pal.dim("-- "+st), strings.TrimRight(text, "\n"))
 	}
+}
+
+// timeOffloaded times an expression on the device when the backend
+// offloads it (each run lowers, uploads, launches and copies back: the
+// wall time a user waits); it reports false, having printed nothing,
+// when the expression stays on the reference path.
+func (r *REPL) timeOffloaded(ctx context.Context, runs int, src string) bool {
+	var times []time.Duration
+	var res *interp.Result
+	offloaded := true
+	err := r.interruptible(ctx, func(ctx context.Context) error {
+		for i := 0; i < runs && offloaded; i++ {
+			start := time.Now()
+			var err error
+			res, _, err = r.sess.EvalOn(ctx, r.sess.Backend(), src)
+			if err != nil {
+				return err
+			}
+			offloaded = res.RanOn != "interp"
+			times = append(times, time.Since(start))
+		}
+		return nil
+	})
+	if err != nil {
+		r.printError(err)
+		return true
+	}
+	if !offloaded {
+		return false
+	}
+	r.printResult(res)
+	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
+	med := times[len(times)/2]
+	what := "1 run"
+	if runs > 1 {
+		what = fmt.Sprintf("median of %d", runs)
+	}
+	r.printf("(%s: %s on %s)\n", what, r.pal.num(formatDuration(med)), res.RanOn)
+	return true
 }

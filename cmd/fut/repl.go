@@ -12,10 +12,11 @@ import (
 // cmdRepl is `fut`, `fut FILE` and `fut repl [FILE]`: the interactive
 // session, with FILE loaded first.
 func cmdRepl(args []string) int {
-	const usage = "repl [--no-color] [--max-memory SIZE] [FILE]"
+	const usage = "repl [--backend interp|opencl|auto] [--no-color] [--max-memory SIZE] [FILE]"
 	fs := newFlagSet("repl", usage)
 	noColor := fs.Bool("no-color", false, "no colours")
 	maxMem := memoryFlag(fs)
+	backend := fs.String("backend", "auto", "where expressions run: interp, opencl or auto (the device when one exists and the expression is large)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return flagError("repl", usage, err)
@@ -31,11 +32,16 @@ func cmdRepl(args []string) int {
 	if cfg.Terminal {
 		cfg.Banner = "fut " + version + ": the Futhark language, with costs. Type :help for commands."
 	}
+	be, err := interp.ParseBackend(*backend)
+	if err != nil {
+		return flagError("repl", usage, err)
+	}
 	sess, err := interp.NewSession(interp.Options{Cost: true, MaxMemory: maxMem.n})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "fut:", err)
 		return 1
 	}
+	sess.SetBackend(be)
 	r, err := repl.New(sess, cfg)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "fut:", err)

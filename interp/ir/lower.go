@@ -76,7 +76,7 @@ func LowerExpr(fset *syntax.FileSet, info LitTyper, g Globals, e syntax.Expr) (p
 	res, ts := l.flatten(v, e)
 	prog = &Prog{Params: l.params, Ret: ts, Body: &Body{Stms: b.stms, Res: res}}
 	if err := Verify(prog); err != nil {
-		return nil, nil, fmt.Errorf("ir: lowering made an ill-formed program (a bug): %v\n%s", err, prog)
+		return nil, nil, &NotLowered{Reason: fmt.Sprintf("internal error: the lowered program is ill-formed: %v", err)}
 	}
 	return prog, l.args, nil
 }
@@ -111,7 +111,7 @@ func LowerFun(fset *syntax.FileSet, info LitTyper, g Globals, fb *syntax.FunBind
 	res, ts := l.flatten(v, fb.Body)
 	prog = &Prog{Params: l.params, Ret: ts, Body: &Body{Stms: b.stms, Res: res}}
 	if err := Verify(prog); err != nil {
-		return nil, nil, fmt.Errorf("ir: lowering made an ill-formed program (a bug): %v\n%s", err, prog)
+		return nil, nil, &NotLowered{Reason: fmt.Sprintf("internal error: the lowered program is ill-formed: %v", err)}
 	}
 	return prog, l.args, nil
 }

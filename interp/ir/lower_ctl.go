@@ -193,8 +193,12 @@ func (l *lowerer) toI64(b *builder, x *lvAtom) Atom {
 
 func (l *lowerer) index(b *builder, env *lenv, e *syntax.Index) lv {
 	x := l.expr(b, env, e.X, value.NoPrim)
-	if len(e.Indices) == 1 && e.Indices[0].IsSlice {
-		d := e.Indices[0]
+	if last := len(e.Indices) - 1; e.Indices[last].IsSlice {
+		// a[i, j, k:l]: index by the fixed ones, then slice.
+		if last > 0 {
+			x = l.indexValue(b, x, l.indices(b, env, e.Indices[:last], e), e)
+		}
+		d := e.Indices[last]
 		if d.Stride != nil {
 			l.fail(e, "slices with a stride are not lowered yet")
 		}
@@ -316,8 +320,8 @@ func (l *lowerer) update(b *builder, env *lenv, dest lv, path []syntax.PathElem,
 		switch d := d.(type) {
 		case *lvAtom:
 			xa, ok := x.(*lvAtom)
-			if !ok || d.t.Rank() != len(idx) || xa.t.Rank() != 0 || d.a.IsConst() {
-				l.fail(at, "an update of a row (only single elements are lowered yet)")
+			if !ok || d.a.IsConst() || len(idx) > d.t.Rank() || !xa.t.Equal(Type{Elem: d.t.Elem, Shape: d.t.Shape[len(idx):]}) {
+				l.fail(at, "an update with a value of another type or size")
 			}
 			t := d.t
 			t.Unique = false

@@ -37,9 +37,6 @@ func (l *lowerer) expr(b *builder, env *lenv, e syntax.Expr, hint Prim) lv {
 		for _, x := range e.Elems {
 			t.elems = append(t.elems, l.expr(b, env, x, value.NoPrim))
 		}
-		if len(t.elems) == 0 {
-			l.fail(e, "the empty tuple")
-		}
 		return t
 	case *syntax.RecordLit:
 		var names []string

@@ -76,7 +76,15 @@ func TestSweep(t *testing.T) {
 						continue
 					}
 					cctx, cancel := context.WithTimeout(ctx, 3*time.Second)
-					want, _, err := s.CallEntry(cctx, entry, args)
+					// The reference may reuse the buffers of arguments it consumes.
+					refArgs := make([]value.Value, len(args))
+					for i, a := range args {
+						refArgs[i] = a
+						if arr, ok := a.(*value.Array); ok {
+							refArgs[i] = arr.Copy()
+						}
+					}
+					want, _, err := s.CallEntry(cctx, entry, refArgs)
 					cancel()
 					if err != nil {
 						continue

@@ -360,15 +360,15 @@ func (v *verifier) exp(sc *vscope, e Exp) ([]Type, error) {
 		if err != nil {
 			return nil, err
 		}
-		if len(e.Idx) != t.Rank() {
-			return nil, fmt.Errorf("verify: update of %s needs %d indices", e.Arr, t.Rank())
+		if len(e.Idx) == 0 || len(e.Idx) > t.Rank() {
+			return nil, fmt.Errorf("verify: update of %s with %d indices", e.Arr, len(e.Idx))
 		}
 		for _, i := range e.Idx {
 			if err := v.atomIs(sc, i, Scalar(value.I64), "an index"); err != nil {
 				return nil, err
 			}
 		}
-		if err := v.atomIs(sc, e.X, Scalar(t.Elem), "the updated value"); err != nil {
+		if err := v.atomIs(sc, e.X, Type{Elem: t.Elem, Shape: t.Shape[len(e.Idx):]}, "the updated value"); err != nil {
 			return nil, err
 		}
 		return []Type{t}, v.consume(sc, e.Arr)

@@ -15,6 +15,11 @@ func FuzzParse(f *testing.F) {
 		"module M = { type t = i32 }",
 		"def f = xs[1:2] with [0] = 1",
 		"def g = match x case #a 1 -> 'c' case _ -> \"s\"",
+		// Regressions: a range's numbers keep their suffixes, a bad suffix
+		// is an error, and a long chain of names lexes in linear time.
+		"def c = 1...10i32",
+		"def x = 1i33 + 0rXIV",
+		"def y = a.b.c.d.e.f.g.h + x.0.1 + M.N.+ 1",
 	} {
 		f.Add([]byte(s))
 	}

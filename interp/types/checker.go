@@ -17,6 +17,8 @@ type Info struct {
 	PatTypes map[syntax.Pat]Type
 	// Defs gives the scheme of every checked function or constant.
 	Defs map[*syntax.FunBind]*Scheme
+
+	sizeArgs *sizeArgTable // see sizeargs.go
 }
 
 // LitType returns the resolved primitive type of a literal (an overloaded
@@ -149,6 +151,15 @@ type Checker struct {
 	localSizes        map[*SizeName]int
 	reportedAmbiguous map[*tvar]bool
 	defErrStart       int // sizes bound inside the definition, by level
+
+	// the expression being inferred, and the unknown sizes each
+	// expression computes (for the causality check)
+	curExpr     syntax.Expr
+	sizeOrigin  map[*SizeName]syntax.Expr
+	originSizes map[syntax.Expr][]*SizeName
+	// the size parameters of local functions, by level
+	sizeParams map[*SizeName]int
+	typeParams map[*TypeCon]int // the same for type parameters
 
 	// while converting a function type
 	anonParams     []*SizeName

@@ -15,6 +15,10 @@ func (c *Checker) beginDef() {
 	c.pendExprs = nil
 	c.pendPats = nil
 	c.localSizes = map[*SizeName]int{}
+	c.sizeOrigin = nil
+	c.originSizes = map[syntax.Expr][]*SizeName{}
+	c.sizeParams = map[*SizeName]int{}
+	c.typeParams = map[*TypeCon]int{}
 	c.uses = map[*syntax.Var]*valBind{}
 	c.opUses = map[*syntax.OpSection]*valBind{}
 	c.patBinds = map[*syntax.PId]*valBind{}
@@ -39,6 +43,8 @@ func (c *Checker) defaultVars() {
 		}
 		var p syntax.PrimType
 		switch {
+		case w.index && containsPrim(w.overload, "i64"):
+			p = "i64"
 		case containsPrim(w.overload, "i32"):
 			p = "i32"
 		case containsPrim(w.overload, "f64"):
@@ -124,10 +130,16 @@ func (c *Checker) checkFunBind(fb *syntax.FunBind, sc *scope, top bool) *Scheme 
 			inner.vals[tp.Name] = &valBind{name: tp.Name, scheme: &Scheme{Type: I64}, size: sn, span: tp.Span, local: true, level: c.level, id: c.freshID()}
 			sparams = append(sparams, sn)
 			declSizes = append(declSizes, sn)
+			if !top {
+				c.sizeParams[sn] = c.level
+			}
 			continue
 		}
 		c.nextID++
 		tc := &TypeCon{Name: tp.Name, Lifted: liftedOf(tp.Kind), id: c.nextID}
+		if !top {
+			c.typeParams[tc] = c.level
+		}
 		inner.types[tp.Name] = &TypeDef{Name: tp.Name, Body: &Con{Con: tc}, Lifted: tc.Lifted}
 		tparams = append(tparams, tc)
 	}
@@ -496,6 +508,9 @@ func (c *Checker) checkValDecl(d *syntax.ValDecl, sc *scope, exp *ns) {
 	errsBefore := len(c.errs)
 	sch := c.checkFunBind(d.Fun, sc, true)
 	c.endDef(d.Fun)
+	if len(c.errs) == errsBefore {
+		c.checkCausality(d.Fun.Name, d.Fun.Params, d.Fun.Body)
+	}
 	sch.Type = zonk(sch.Type)
 	vb := &valBind{name: d.Fun.Name, scheme: sch, span: d.Fun.NameSpan, id: c.freshID(), declared: true}
 	if len(c.errs) == errsBefore {

@@ -214,3 +214,19 @@ func mentionsWord(text, name string) bool {
 func isWordByte(b byte) bool {
 	return b == '_' || b == '\'' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 }
+
+// fnName names the function of an application: a variable by its name in
+// quotes, anything else as "function".
+func fnName(n syntax.Node) string {
+	for {
+		p, ok := n.(*syntax.Paren)
+		if !ok {
+			break
+		}
+		n = p.X
+	}
+	if v, ok := n.(*syntax.Var); ok {
+		return "\"" + v.Name.String() + "\""
+	}
+	return "function"
+}

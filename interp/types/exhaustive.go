@@ -191,7 +191,94 @@ func (c *Checker) checkExhaustive() {
 			rows = append(rows, []*spat{simplifyPat(cs.Pat)})
 		}
 		if useful(rows, []*spat{wildPat}, []Type{t}) {
-			c.errorf(m.Span, "Unmatched cases in this match: its cases do not cover every value of type %s.", quoteT(t))
+			ex := ""
+			if w := missing(rows, []Type{t}, 1); len(w) == 1 {
+				ex = " For example: " + w[0].String() + "."
+			}
+			c.errorf(m.Span, "Unmatched cases in this match: its cases do not cover every value of type %s.%s", quoteT(t), ex)
 		}
 	}
+}
+
+// missing returns n patterns (one per column) that together match a value
+// no row matches, or nil when the rows cover every value. ts are the
+// column types, as far as known.
+func missing(rows [][]*spat, ts []Type, n int) []*spat {
+	if n == 0 {
+		if len(rows) == 0 {
+			return []*spat{}
+		}
+		return nil
+	}
+	var t Type
+	if len(ts) > 0 {
+		t = ts[0]
+	}
+	names, args, complete := constructors(t)
+	seen := map[string]bool{}
+	for _, r := range rows {
+		if !r[0].wild {
+			seen[r[0].con] = true
+		}
+	}
+	if complete && len(seen) == len(names) {
+		for _, name := range names {
+			k := len(args[name])
+			w := missing(specialize(rows, name, k), append(append([]Type{}, args[name]...), tail(ts)...), k+n-1)
+			if w != nil {
+				return append([]*spat{{con: name, args: w[:k]}}, w[k:]...)
+			}
+		}
+		return nil
+	}
+	var def [][]*spat
+	for _, r := range rows {
+		if r[0].wild {
+			def = append(def, r[1:])
+		}
+	}
+	w := missing(def, tail(ts), n-1)
+	if w == nil {
+		return nil
+	}
+	head := wildPat
+	if complete {
+		for _, name := range names {
+			if !seen[name] {
+				wilds := make([]*spat, len(args[name]))
+				for i := range wilds {
+					wilds[i] = wildPat
+				}
+				head = &spat{con: name, args: wilds}
+				break
+			}
+		}
+	}
+	return append([]*spat{head}, w...)
+}
+
+// String prints a pattern as it would be written.
+func (p *spat) String() string {
+	if p.wild {
+		return "_"
+	}
+	if p.con == "()" {
+		s := "("
+		for i, a := range p.args {
+			if i > 0 {
+				s += ", "
+			}
+			s += a.String()
+		}
+		return s + ")"
+	}
+	s := p.con
+	for _, a := range p.args {
+		if !a.wild && len(a.args) > 0 && a.con != "()" {
+			s += " (" + a.String() + ")"
+		} else {
+			s += " " + a.String()
+		}
+	}
+	return s
 }

@@ -13,7 +13,10 @@ var builtinOps = []string{"+", "-", "*", "/", "%", "//", "%%", "**",
 	"&", "|", "^", "<<", ">>", ">>>", "|>", "<|"}
 
 func (c *Checker) inferExpr(e syntax.Expr, sc *scope) Type {
+	saved := c.curExpr
+	c.curExpr = e
 	t := c.infer1(e, sc)
+	c.curExpr = saved
 	c.info.Types[e] = t
 	c.pendExprs = append(c.pendExprs, e)
 	return t
@@ -88,10 +91,16 @@ func (c *Checker) infer1(e syntax.Expr, sc *scope) Type {
 					c.errorf(syntax.SpanOf(x), "Cannot create array with elements of lifted type %s (arrays of functional values are not allowed).", quoteT(t))
 					return c.newTVar(e.Span)
 				}
-				c.unify(syntax.SpanOf(x), elem, t)
+				if !c.unifyAt(syntax.SpanOf(x), "Cannot create an array of elements of this type.", elem, t, false) {
+					// The other elements would only repeat the error.
+					for _, y := range e.Elems[1:] {
+						c.inferExpr(y, sc)
+					}
+					break
+				}
 				continue
 			}
-			c.unify(syntax.SpanOf(x), elem, t)
+			c.unifyAt(syntax.SpanOf(x), "Array elements differ in type.", elem, t, false)
 		}
 		return &Array{Dim: &SizeConst{int64(len(e.Elems))}, Elem: elem}
 	case *syntax.Range:
@@ -123,7 +132,7 @@ func (c *Checker) infer1(e syntax.Expr, sc *scope) Type {
 		for i, a := range e.Args {
 			at := c.inferExpr(a, sc)
 			if i > 0 && !canApply(ft) {
-				c.errorf(syntax.SpanOf(a), "Cannot apply %s to %d arguments: it takes only %d arguments, and its result after them has type %s.", c.exprName(e.Fn, "function"), len(e.Args), i, quoteT(ft))
+				c.errorf(syntax.SpanOf(a), "Cannot apply %s to %d arguments: it takes only %d arguments, and its result after them has type %s.", fnName(e.Fn), len(e.Args), i, quoteT(ft))
 				return c.newTVar(e.Span)
 			}
 			ft = c.applyArrow(ft, a, at, sc, e.Fn)
@@ -297,7 +306,7 @@ func (c *Checker) applyArrow(ft Type, arg syntax.Expr, at Type, sc *scope, fn sy
 	case *Arrow:
 		badDependent := dependentArrow(at) && resultIsUnliftedVar(f.From)
 		if err := c.unifyT(f.From, setUnique(at, false), false); err != nil {
-			c.errorf(sp, "%s", c.mismatchIn(fmt.Sprintf("Cannot apply %s to %s (invalid type).", c.exprName(fn, "function"), c.exprName(arg, "argument")), f.From, at, err))
+			c.errorf(sp, "%s", c.mismatchIn(fmt.Sprintf("Cannot apply %s to %s (invalid type).", fnName(fn), c.exprName(arg, "argument")), f.From, at, err))
 		}
 		to := f.To
 		s := &subst{sizes: map[*SizeName]Size{}}
@@ -318,6 +327,7 @@ func (c *Checker) applyArrow(ft Type, arg syntax.Expr, at Type, sc *scope, fn sy
 		}
 		for _, ex := range f.Exist {
 			u := c.newUnknown(ex.Name)
+			c.noteOrigin(u)
 			c.localSizes[u] = c.level
 			s.sizes[ex] = u
 		}
@@ -328,6 +338,7 @@ func (c *Checker) applyArrow(ft Type, arg syntax.Expr, at Type, sc *scope, fn sy
 }
 
 func (c *Checker) inferVar(e *syntax.Var, sc *scope) Type {
+	c.info.noteVar(e) // sizeargs.go
 	q := e.Name
 	if len(q.Quals) == 0 {
 		v := sc.lookupVal(q.Name)
@@ -503,11 +514,11 @@ func (c *Checker) indexType(t Type, idx []*syntax.DimIndex, sc *scope, sp syntax
 			return c.newTVar(sp)
 		}
 		if !ix.IsSlice {
-			c.checkIndex(ix.Fix, sc)
+			c.checkIndex(ix.Fix, sc, false)
 		} else {
 			for _, x := range []syntax.Expr{ix.Start, ix.End, ix.Stride} {
 				if x != nil {
-					c.checkIndex(x, sc)
+					c.checkIndex(x, sc, true)
 				}
 			}
 			dims = append(dims, c.sliceSize(a.Dim, ix, sc))
@@ -520,9 +531,12 @@ func (c *Checker) indexType(t Type, idx []*syntax.DimIndex, sc *scope, sp syntax
 	return t
 }
 
-func (c *Checker) checkIndex(x syntax.Expr, sc *scope) {
+// checkIndex checks an index or slice bound: any integer type, where a
+// slice bound of unknown type is an i64 (it determines a size).
+func (c *Checker) checkIndex(x syntax.Expr, sc *scope, sliceBound bool) {
 	t := c.inferExpr(x, sc)
 	v := c.overloadedVar(syntax.SpanOf(x), intPrims, "index")
+	v.index = sliceBound
 	c.unify(syntax.SpanOf(x), v, t)
 }
 

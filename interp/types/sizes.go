@@ -46,6 +46,7 @@ func (c *Checker) inferRange(e *syntax.Range, sc *scope) Type {
 func (c *Checker) freshUnknown(name string) Size {
 	u := c.newUnknown(name)
 	c.localSizes[u] = c.level
+	c.noteOrigin(u)
 	return u
 }
 
@@ -287,7 +288,7 @@ func (c *Checker) sizeOfExpr(e syntax.Expr, sc *scope) Size {
 				if v := sc.lookupVal(e.Op.Name); v != nil && v.builtin != "" {
 					l, r := c.sizeOfExpr(e.L, sc), c.sizeOfExpr(e.R, sc)
 					if sizeKey(l) != "" && sizeKey(r) != "" {
-						return mkSizeExpr(e.Op.Name, l, r)
+						return &SizeExpr{Op: e.Op.Name, L: l, R: r} // as written (sizeargs.go: [2 * 3] gives n = 2, m = 3)
 					}
 				}
 			}

@@ -233,6 +233,7 @@ func (c *Checker) instantiate(sc *Scheme, sp syntax.Span) Type {
 	for _, sz := range sc.SParams {
 		s.sizes[sz] = c.newSizeVar()
 	}
+	c.info.noteInstance(sp, sc, s) // sizeargs.go
 	return substType(sc.Type, s)
 }
 

@@ -114,6 +114,7 @@ type tvar struct {
 	span     syntax.Span // where the constraint arose
 	why      string
 	lit      bool // from an overloaded literal (for defaulting)
+	index    bool // used as a slice bound (defaults to i64)
 	uniq     bool // a unique view of link (*t where t is a type parameter)
 }
 

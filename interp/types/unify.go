@@ -330,6 +330,7 @@ func (c *Checker) bindVar(v TVar, t Type, noSizes bool) *unifyError {
 			}
 			w.lit = w.lit || v.lit
 		}
+		w.index = w.index || v.index
 		if (v.fields != nil || v.constrs != nil) && w.overload != nil {
 			return primVersusStructured(w, v)
 		}
@@ -404,6 +405,11 @@ func (c *Checker) bindVar(v TVar, t Type, noSizes bool) *unifyError {
 	if v.equality && isFunctional(t) {
 		return &unifyError{msg: fmt.Sprintf("Type %s does not support equality (it is a function type).", quoteT(t))}
 	}
+	if v.lifted == syntax.Unlifted && !isFunctional(t) {
+		if tc := liftedCon(t); tc != nil {
+			return &unifyError{msg: fmt.Sprintf("Cannot instantiate a non-lifted type variable (such as an array element type) with %s: the type \"%s\" is lifted (its values may have different sizes).", quoteT(t), tc.Name)}
+		}
+	}
 	if v.lifted == syntax.Unlifted && isFunctional(t) {
 		return &unifyError{msg: fmt.Sprintf("A non-lifted type variable cannot be instantiated with the function type %s: functional values may not be used here.", quoteT(t))}
 	}
@@ -442,6 +448,9 @@ func (c *Checker) bindVar(v TVar, t Type, noSizes bool) *unifyError {
 			}
 		}
 	}
+	if err := c.typeEscapes(v, t); err != nil {
+		return err
+	}
 	adjustLevels(t, v.level)
 	v.link = t
 	return nil
@@ -453,12 +462,22 @@ func (c *Checker) unifySize(a, b Size) *unifyError {
 		if vb, ok := b.(SizeVar); ok && va.svar == vb.svar {
 			return nil
 		}
+		if err := c.sizeEscapes(va, b); err != nil {
+			return err
+		}
+		// A size that would contain itself (n = n+n) is left alone: a
+		// size-lifted type may take different sizes at different uses.
 		if !sizeOccurs(va.svar, b) {
 			va.link = b
 		}
 		return nil
 	}
 	if vb, ok := b.(SizeVar); ok {
+		if err := c.sizeEscapes(vb, a); err != nil {
+			return err
+		}
+		// A size that would contain itself (n = n+n) is left alone: a
+		// size-lifted type may take different sizes at different uses.
 		if !sizeOccurs(vb.svar, a) {
 			vb.link = a
 		}
@@ -551,4 +570,93 @@ func constraintOccurs(x *tvar, w TVar) bool {
 		}
 	}
 	return false
+}
+
+// sizeEscapes reports a size variable of an outer level that would be
+// bound to a size parameter of an inner function: the outer type would
+// then speak of a size that is not in its scope.
+func (c *Checker) sizeEscapes(v SizeVar, s Size) *unifyError {
+	z, ok := s.(*SizeName)
+	if !ok || z.Unknown {
+		return nil
+	}
+	if lvl, local := c.sizeParams[z]; local && lvl > v.level {
+		return &unifyError{msg: fmt.Sprintf("The size \"%s\" is bound inside a local function, but would appear in a type outside it (scope-violation).", z.Name)}
+	}
+	return nil
+}
+
+// typeEscapes reports a type variable of an outer level that would be
+// bound to a type mentioning a type parameter of an inner function.
+func (c *Checker) typeEscapes(v TVar, t Type) *unifyError {
+	var bad *TypeCon
+	var walk func(t Type)
+	walk = func(t Type) {
+		switch t := Resolve(t).(type) {
+		case *Con:
+			if lvl, ok := c.typeParams[t.Con]; ok && lvl > v.level && bad == nil {
+				bad = t.Con
+			}
+			for _, a := range t.Args {
+				if a.Type != nil {
+					walk(a.Type)
+				}
+			}
+		case *Array:
+			walk(t.Elem)
+		case *Record:
+			for _, f := range t.Fields {
+				walk(f.Type)
+			}
+		case *Sum:
+			for _, k := range t.Constrs {
+				for _, p := range k.Payload {
+					walk(p)
+				}
+			}
+		case *Arrow:
+			walk(t.From)
+			walk(t.To)
+		}
+	}
+	walk(t)
+	if bad != nil {
+		return &unifyError{msg: fmt.Sprintf("The type parameter \"%s\" is bound inside a local function, but would appear in a type outside it (scope-violation).", bad.Name)}
+	}
+	return nil
+}
+
+// liftedCon finds, in t, a type parameter or abstract type that is
+// declared lifted or size-lifted.
+func liftedCon(t Type) *TypeCon {
+	switch t := Resolve(t).(type) {
+	case *Con:
+		if t.Con.Lifted != syntax.Unlifted {
+			return t.Con
+		}
+		for _, a := range t.Args {
+			if a.Type != nil {
+				if tc := liftedCon(a.Type); tc != nil {
+					return tc
+				}
+			}
+		}
+	case *Array:
+		return liftedCon(t.Elem)
+	case *Record:
+		for _, f := range t.Fields {
+			if tc := liftedCon(f.Type); tc != nil {
+				return tc
+			}
+		}
+	case *Sum:
+		for _, k := range t.Constrs {
+			for _, p := range k.Payload {
+				if tc := liftedCon(p); tc != nil {
+					return tc
+				}
+			}
+		}
+	}
+	return nil
 }

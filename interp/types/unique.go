@@ -66,6 +66,9 @@ type uniq struct {
 	reported map[*valBind]bool
 	params   map[*valBind]bool // non-unique parameters of the function
 	uparams  map[*valBind]bool // unique parameters
+
+	call       syntax.Expr              // the application whose arguments are being checked
+	consumedBy map[*valBind]syntax.Expr // the application whose argument consumed a root
 }
 
 func (c *Checker) newUniq() *uniq {
@@ -236,6 +239,10 @@ func (u *uniq) use(v *valBind, sp syntax.Span) *aliases {
 	for r := range a.all {
 		if at, gone := u.consumed[r]; gone && !u.reported[v] {
 			u.reported[v] = true
+			if by := u.consumedBy[r]; by != nil && by == u.call {
+				u.c.errorf(sp, "Argument is consumed: %s was passed for a unique parameter at %s, in the same application.", useName(v, r), u.c.fset.Position(at.Start))
+				break
+			}
 			u.c.errorf(sp, "%s was consumed at %s.", useName(v, r), u.c.fset.Position(at.Start))
 			break
 		}
@@ -276,6 +283,14 @@ func (u *uniq) consume(a *aliases, sp syntax.Span, what string) {
 			}
 		}
 		u.consumed[r] = sp
+		if u.consumedBy == nil {
+			u.consumedBy = map[*valBind]syntax.Expr{}
+		}
+		if what == argConsumption {
+			u.consumedBy[r] = u.call
+		} else {
+			delete(u.consumedBy, r)
+		}
 	}
 }
 
@@ -407,6 +422,15 @@ func (u *uniq) expr1(e syntax.Expr) *aliases {
 		}
 		res := u.expr(e.Body)
 		u.checkResult(res, u.typeOf(e.Body), syntax.SpanOf(e.Body), e.RetType != nil)
+		if e.RetType != nil && res != nil && isUnique(resultType(u.typeOf(e), len(e.Params))) {
+			for _, p := range e.Params {
+				for _, id := range patNames(p) {
+					if vb := u.c.patBinds[id]; vb != nil && res.all[vb] && u.params[vb] {
+						u.c.errorf(syntax.SpanOf(e.Body), "Unique-typed return value of this lambda is aliased to \"%s\", which is not consumable: it is a parameter that is not unique.", vb.name)
+					}
+				}
+			}
+		}
 		caps := u.popCapture()
 		u.depth--
 		// A function value aliases what it captures.
@@ -596,4 +620,17 @@ func (u *uniq) capture(v *valBind, a *aliases) {
 			}
 		}
 	}
+}
+
+// resultType is what a function of type t returns after n arguments, or
+// nil.
+func resultType(t Type, n int) Type {
+	for i := 0; i < n; i++ {
+		a, ok := Resolve(t).(*Arrow)
+		if !ok {
+			return nil
+		}
+		t = a.To
+	}
+	return t
 }

@@ -27,6 +27,9 @@ func (u *uniq) apply(call syntax.Expr, ft Type, fa *aliases, args []syntax.Expr)
 	var res *aliases
 	t := ft
 	consumed := false
+	savedCall := u.call
+	u.call = call
+	defer func() { u.call = savedCall }()
 	for _, arg := range args {
 		aa := u.expr(arg)
 		var from Type
@@ -35,7 +38,7 @@ func (u *uniq) apply(call syntax.Expr, ft Type, fa *aliases, args []syntax.Expr)
 		}
 		if from != nil && isUnique(from) {
 			u.checkDisjointFields(aa, syntax.SpanOf(arg), "this argument is self-aliased: two of its parts share an array, so they cannot both be consumed")
-			u.consume(aa, syntax.SpanOf(arg), "this argument (for a unique parameter)")
+			u.consume(aa, syntax.SpanOf(arg), argConsumption)
 			if aa != nil && len(aa.all) > 0 {
 				consumed = true
 			}
@@ -162,6 +165,11 @@ func (u *uniq) loop(e *syntax.Loop) *aliases {
 	}
 	before := copyConsumed(u.consumed)
 	ba := u.expr(e.Body)
+	if uniqueParams(u, e.Pat) > 1 {
+		// Each unique parameter is consumed separately in the next
+		// iteration, so the body's results for them must not share.
+		u.checkDisjointFields(ba, syntax.SpanOf(e.Body), "A loop parameter aliases other consumed loop parameter (loop-parameter-aliases-other)")
+	}
 	// Consuming a loop parameter consumes the initial value.
 	consumedParam := false
 	for _, id := range patNames(e.Pat) {
@@ -370,7 +378,7 @@ func (u *uniq) checkDisjointFields(a *aliases, sp syntax.Span, msg string) {
 			}
 			for v := range fa.all {
 				if fb.all[v] {
-					u.c.errorf(sp, "%s (both alias %s)", msg, v.name)
+					u.c.errorf(sp, "%s (both alias %s).", msg, bindName(v))
 					return
 				}
 			}
@@ -431,4 +439,18 @@ func (u *uniq) consumeDeclared(p syntax.Pat, ia *aliases) {
 			return
 		}
 	}
+}
+
+// argConsumption says that an argument is consumed by a unique parameter.
+const argConsumption = "this argument (for a unique parameter)"
+
+// uniqueParams counts the parameters of a loop pattern declared unique.
+func uniqueParams(u *uniq, p syntax.Pat) int {
+	n := 0
+	for _, id := range patNames(p) {
+		if vb := u.c.patBinds[id]; vb != nil && annotated(p, id) && isUnique(vb.scheme.Type) {
+			n++
+		}
+	}
+	return n
 }

@@ -1,5 +1,5 @@
 -- A negative size for iota.
 -- input: -3
 def main (n: i64) = iota n
--- error: Error at /prelude/array.fut:51:31:
+-- error: Error at testdata/bad/rt_negative_iota.fut:3:21:
 -- error: iota: negative size -3

@@ -7,3 +7,4 @@ type t = i32 -> i32 -- ERROR 1 "Non-lifted type abbreviations may not contain fu
 type^ u = i32 -> i32
 type v = []i32 -- ERROR 1 "anonymous size"
 def d (f: i32 -> i32) = loop f for i < 10 do f -- ERROR 30 "Loop parameters may not be of function type \(here \"i32 -> i32\"\)\."
+def e 'a '~b (f: i64 -> a -> b) (x: a) = [f 0 x, f 1 x] -- ERROR 43 "the type \"b\" is lifted"

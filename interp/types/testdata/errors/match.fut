@@ -1,9 +1,9 @@
 -- Matches must cover every value; constructors need a known type.
 type planet = #mercury | #venus | #earth
-def a (p: planet) = match p case #mercury -> 1 case #venus -> 2 -- ERROR 21 "Unmatched cases"
+def a (p: planet) = match p case #mercury -> 1 case #venus -> 2 -- ERROR 21 "Unmatched cases.*For example: #earth\."
 def b (p: planet) = match p case #mercury -> 1 case _ -> 2
-def c (x: (bool, bool)) = match x case (false, _) -> 0 case (true, true) -> 1 -- ERROR 27 "Unmatched cases"
+def c (x: (bool, bool)) = match x case (false, _) -> 0 case (true, true) -> 1 -- ERROR 27 "Unmatched cases.*For example: \(true, false\)"
 def d (x: (bool, bool)) = match x case (false, _) -> 0 case (true, true) -> 1 case (_, false) -> 2
-def e (x: i32) = match x case 1 -> 1 case 2 -> 2 -- ERROR 18 "Unmatched cases"
+def e (x: i32) = match x case 1 -> 1 case 2 -> 2 -- ERROR 18 "Unmatched cases.*For example: _\."
 def f = match #foo case #foo -> 1 case #bar -> 2 -- ERROR 15 "Type is ambiguous"
-def g (o: #some i32 | #none) = match o case #some 0 -> 0 case #none -> 1 -- ERROR 32 "Unmatched cases"
+def g (o: #some i32 | #none) = match o case #some 0 -> 0 case #none -> 1 -- ERROR 32 "Unmatched cases.*For example: #some _\."

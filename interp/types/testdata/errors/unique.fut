@@ -17,3 +17,5 @@ def g (n: i64) =
   let ys = copy xs
   let ys[0] = 2
   in (xs, ys)
+def h (xs: *[]i32) = scatter xs [0] xs -- ERROR 37 "Argument is consumed: Variable \"xs\""
+def i (xs: []i32) = (\(ys: []i32) : *[]i32 -> ys) xs -- ERROR 47 "aliased to \"ys\""

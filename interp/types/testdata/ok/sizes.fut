@@ -10,3 +10,11 @@ def tab (n: i64) : [n][n]i64 = tabulate_2d n n (\i j -> i + j)
 def same_branch (b: bool) (n: i64) : [n]i64 = if b then iota n else replicate n 0
 def flat [n][m] (xss: [n][m]i32) : [n * m]i32 = flatten xss
 def unflat [n][m] (xs: [n * m]i32) : [n][m]i32 = unflatten xs
+-- Slice bounds of unknown type are i64, so a slicing function can be
+-- given the type a module type asks for.
+module slicer : { val part [n] : [n]u8 -> (i64, i64) -> []u8 } = {
+  def part [n] (s: [n]u8) = \(i, k) -> s[i:i + k]
+}
+-- Sizes computed in order: a filter's size, then a map over it.
+def pos_plus (xs: []i32) = map (+ 1) (filter (> 0) xs)
+def rows (xss: [][]i32) = map (\r -> r[1:]) xss
