@@ -2,6 +2,7 @@ package interp
 
 import (
 	"context"
+	"fmt"
 
 	"fut/eval/value"
 	"fut/interp/ir"
@@ -35,5 +36,14 @@ func (s *Session) CallEntryFused(ctx context.Context, name string, args []value.
 		return nil, true, "", err
 	}
 	out, err = ir.EvalAll(ctx, fused, irArgs)
+	if err != nil && ctx.Err() == nil {
+		// The IR has no source positions: an error found on the fused path
+		// is reported by the reference path, with its position and call
+		// stack. If the reference path finds none, the fused path is wrong.
+		if _, _, rerr := s.CallEntry(ctx, name, args); rerr != nil {
+			return nil, true, "", rerr
+		}
+		return nil, true, "", fmt.Errorf("the fused IR failed (%v) where the reference path succeeded", err)
+	}
 	return out, true, "", err
 }

@@ -70,11 +70,14 @@ func (m *machine) loop(e *LoopE) ([]value.Value, stepCost, error) {
 		}
 	}
 	var c stepCost
-	n := int64(-1) // a while loop runs until its condition fails
-	if e.While == nil {
+	// A while loop runs until its condition fails; a for loop with a
+	// bound of zero or less runs no iteration at all.
+	isWhile := e.While != nil
+	var n int64
+	if !isWhile {
 		n = m.int(e.Bound)
 	}
-	for i := int64(0); n < 0 || i < n; i++ {
+	for i := int64(0); isWhile || i < n; i++ {
 		if err := m.check(); err != nil {
 			return nil, c, err
 		}

@@ -29,7 +29,7 @@ func (l *lowerer) expr(b *builder, env *lenv, e syntax.Expr, hint Prim) lv {
 	case *syntax.Ascript:
 		return l.expr(b, env, e.X, hint)
 	case *syntax.Coerce:
-		return l.expr(b, env, e.X, hint)
+		return l.coerce(b, env, e, hint)
 	case *syntax.Attr:
 		return l.expr(b, env, e.X, hint)
 	case *syntax.TupleLit:
@@ -323,6 +323,13 @@ func (l *lowerer) binary(b *builder, env *lenv, e *syntax.Binary, hint Prim) lv 
 		y := l.expr(b, env, e.R, value.NoPrim)
 		return l.apply(b, v, []lv{x, y}, e)
 	}
+	if fb, ok := l.g.Fun(e.Op.Name); ok && !isPreludeFun(l.fset, fb) {
+		// A user's definition of an operator shadows the built-in one.
+		f := l.lookup(env, e.Op.Name, e)
+		x := l.expr(b, env, e.L, value.NoPrim)
+		y := l.expr(b, env, e.R, value.NoPrim)
+		return l.apply(b, f, []lv{x, y}, e)
+	}
 	if _, ok := binOpName(e.Op.Name); !ok {
 		f := l.lookup(env, e.Op.Name, e)
 		x := l.expr(b, env, e.L, value.NoPrim)
@@ -520,5 +527,77 @@ func leafShape(v lv) []Atom {
 		}
 		return leafShape(v.elems[0])[:v.rank]
 	}
+	return nil
+}
+
+// coerce lowers e :> t. Sizes are concrete once lowered, so the check is
+// made here: a coercion whose sizes all match is dropped; one that fails,
+// or whose sizes are not known constants, stays on the reference path,
+// which reports the failure with its position.
+func (l *lowerer) coerce(b *builder, env *lenv, e *syntax.Coerce, hint Prim) lv {
+	x := l.expr(b, env, e.X, hint)
+	want := l.coerceDims(env, e.Type)
+	if len(want) == 0 {
+		return x
+	}
+	a, ok := x.(*lvAtom)
+	if !ok || len(a.t.Shape) < len(want) {
+		l.fail(e, "size coercions (:>) of this kind are checked on the reference path")
+	}
+	for i, w := range want {
+		if w == nil {
+			continue
+		}
+		got := a.t.Shape[i]
+		if !got.IsConst() {
+			l.fail(e, "a size coercion (:>) with a size unknown before run time is checked on the reference path")
+		}
+		if got.Val.AsInt64() != *w {
+			l.fail(e, "the size coercion (:>) fails (%d against %d); the reference path reports it", got.Val.AsInt64(), *w)
+		}
+	}
+	return x
+}
+
+// coerceDims are the outer sizes of an array type expression, nil where
+// the type leaves a size open ([]); sizes that are not constants or
+// variables bound to constant scalars stop the lowering.
+func (l *lowerer) coerceDims(env *lenv, te syntax.TypeExp) []*int64 {
+	var dims []*int64
+	for {
+		switch t := te.(type) {
+		case *syntax.TEParen:
+			te = t.T
+			continue
+		case *syntax.TEUnique:
+			te = t.T
+			continue
+		case *syntax.TEArray:
+			dims = append(dims, l.constDim(env, t.Dim, te))
+			te = t.Elem
+			continue
+		}
+		return dims
+	}
+}
+
+func (l *lowerer) constDim(env *lenv, d syntax.Expr, at syntax.Node) *int64 {
+	switch d := d.(type) {
+	case nil:
+		return nil
+	case *syntax.IntLit:
+		n := d.Value.Int64()
+		return &n
+	case *syntax.Var:
+		if len(d.Name.Quals) == 0 {
+			if v, ok := env.lookup(d.Name.Name); ok {
+				if a, ok := v.(*lvAtom); ok && a.a.IsConst() && len(a.t.Shape) == 0 {
+					n := a.a.Val.AsInt64()
+					return &n
+				}
+			}
+		}
+	}
+	l.fail(at, "a size coercion (:>) to a size unknown before run time is checked on the reference path")
 	return nil
 }
