@@ -18,17 +18,34 @@ import (
 // use (runtime's choice: GPUs first, $FUT_DEVICE to pick) and kept open
 // for the life of the process, since kernels are cached per device.
 var offloadDevice struct {
-	once sync.Once
-	d    *runtime.Device
-	err  error
+	once   sync.Once
+	config runtime.Config
+	opened bool
+	d      *runtime.Device
+	err    error
 }
+
+// SetDeviceConfig chooses the device and the kernel cache of the offload
+// path (--device, --cache-dir, --no-cache); it takes effect only before
+// the device is first used.
+func SetDeviceConfig(c runtime.Config) { offloadDevice.config = c }
 
 // OffloadDevice opens (once) and returns the device of the offload path.
 func OffloadDevice() (*runtime.Device, error) {
 	offloadDevice.once.Do(func() {
-		offloadDevice.d, offloadDevice.err = runtime.Open(runtime.Config{})
+		offloadDevice.opened = true
+		offloadDevice.d, offloadDevice.err = runtime.Open(offloadDevice.config)
 	})
 	return offloadDevice.d, offloadDevice.err
+}
+
+// ProfileTable is the table of kernels run so far (calls, total and mean
+// device time, build times), or "" when no device was opened.
+func ProfileTable() string {
+	if !offloadDevice.opened || offloadDevice.d == nil {
+		return ""
+	}
+	return offloadDevice.d.Profile.Table()
 }
 
 // OffloadPlan lowers an expression, runs the pass pipeline and flattens

@@ -100,7 +100,7 @@ func (s *Session) CallEntryOffload(ctx context.Context, b Backend, name string, 
 	if err != nil {
 		return nil, "no OpenCL device: " + err.Error()
 	}
-	d.Profile.Reset()
+	before := kernelTime(d)
 	vs, stats, err := plan.Run(ctx, d, irArgs)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -112,10 +112,7 @@ func (s *Session) CallEntryOffload(ctx context.Context, b Backend, name string, 
 		}
 		return nil, "device failure: " + err.Error()
 	}
-	out := &Offloaded{Launches: len(stats.Launches)}
-	for _, e := range d.Profile.Entries() {
-		out.KernelTime += e.Total
-	}
+	out := &Offloaded{Launches: len(stats.Launches), KernelTime: kernelTime(d) - before}
 	for _, t := range results {
 		var v value.Value
 		v, vs, _ = rebuild(types.Resolve(t), vs)
@@ -255,4 +252,13 @@ func (s *Session) OpenCLSource(src string) (string, error) {
 		fmt.Fprintf(&b, "// kernel %s\n%s\n", k.Name, strings.TrimRight(prog.Source, "\n"))
 	}
 	return b.String(), nil
+}
+
+// kernelTime is the device time of every kernel run so far.
+func kernelTime(d *runtime.Device) time.Duration {
+	var t time.Duration
+	for _, e := range d.Profile.Entries() {
+		t += e.Total
+	}
+	return t
 }

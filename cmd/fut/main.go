@@ -11,6 +11,9 @@ package main
 import (
 	"fmt"
 	"os"
+
+	"fut/gpu/runtime"
+	"fut/interp"
 )
 
 const version = "0.1"
@@ -55,7 +58,13 @@ func main() {
 	}
 	for _, c := range commands {
 		if c.name == args[0] {
-			os.Exit(c.run(args[1:]))
+			rest, ok := deviceFlags(c.name, args[1:])
+			if !ok {
+				os.Exit(2)
+			}
+			status := c.run(rest)
+			printProfile()
+			os.Exit(status)
 		}
 	}
 	if len(args) == 1 && fileExists(args[0]) {
@@ -64,6 +73,45 @@ func main() {
 	fmt.Fprintf(os.Stderr, "fut: unknown command %q\n\n", args[0])
 	usage()
 	os.Exit(2)
+}
+
+// profileKernels is -P: print a table of the kernels run (calls, total
+// and mean device time) when the command ends.
+var profileKernels bool
+
+// deviceFlags takes the flags every command shares out of args: the
+// device choice and kernel cache (--device NAME|#k, --cache-dir DIR,
+// --no-cache) and -P. `fut devices` reads its own.
+func deviceFlags(cmd string, args []string) ([]string, bool) {
+	if cmd == "devices" {
+		return args, true
+	}
+	cfg, rest, err := runtime.ParseFlags(args)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "fut %s: %v\n", cmd, err)
+		return nil, false
+	}
+	interp.SetDeviceConfig(cfg)
+	var out []string
+	for _, a := range rest {
+		if a == "-P" {
+			profileKernels = true
+			continue
+		}
+		out = append(out, a)
+	}
+	return out, true
+}
+
+func printProfile() {
+	if !profileKernels {
+		return
+	}
+	if t := interp.ProfileTable(); t != "" {
+		fmt.Fprint(os.Stderr, t)
+	} else {
+		fmt.Fprintln(os.Stderr, "-P: no kernel ran")
+	}
 }
 
 func fileExists(p string) bool {
