@@ -24,13 +24,19 @@ func cmdRun(args []string) int {
 // stderr (a run-time error adds its backtrace below) and a non-zero
 // status.
 func runMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	const use = "run FILE [-e ENTRY] [-b] [--timeout D] [--max-memory SIZE]"
+	const use = "run FILE [-e ENTRY] [-b] [--backend interp|opencl|auto] [--timeout D] [--max-memory SIZE]"
 	fs := newFlagSet("run", use)
 	entry := fs.String("e", "main", "the entry point to run")
 	binary := fs.Bool("b", false, "print the results in the binary data format")
 	timeout := fs.Duration("timeout", 0, "stop the run after this long (e.g. 10s)")
 	maxMem := memoryFlag(fs)
+	backend := fs.String("backend", "auto", "where the entry point runs: interp, opencl, or auto (the device when one exists and the work is large)")
+	verbose := fs.Bool("v", false, "say where the entry point ran, and why not on the device")
 	files, err := parseInterspersed(fs, args)
+	if err != nil {
+		return flagError("run", use, err)
+	}
+	be, err := interp.ParseBackend(*backend)
 	if err != nil {
 		return flagError("run", use, err)
 	}
@@ -77,7 +83,18 @@ func runMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	out, _, err := s.CallEntry(ctx, *entry, vals)
+	var out []value.Value
+	if off, why := s.CallEntryOffload(ctx, be, *entry, vals); off != nil {
+		out = off.Values
+		if *verbose {
+			fmt.Fprintf(stderr, "ran on opencl: %d kernel launches, %s of device time\n", off.Launches, off.KernelTime)
+		}
+	} else {
+		if *verbose {
+			fmt.Fprintf(stderr, "ran on interp: %s\n", why)
+		}
+		out, _, err = s.CallEntry(ctx, *entry, vals)
+	}
 	if err != nil {
 		if !timedOut(err) {
 			fmt.Fprintln(stderr, s.FormatError(err))
