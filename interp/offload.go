@@ -53,10 +53,17 @@ type Offloaded struct {
 // says no, no device, a build or launch failure), it returns a nil
 // result and why, and the caller uses the reference path; results equal
 // the reference evaluator's (floats up to the order of reductions).
-func (s *Session) CallEntryOffload(ctx context.Context, b Backend, name string, args []value.Value) (*Offloaded, string) {
+func (s *Session) CallEntryOffload(ctx context.Context, b Backend, name string, args []value.Value) (off *Offloaded, why string) {
 	if b == BackendInterp {
 		return nil, "the backend is interp"
 	}
+	defer func() {
+		// A bug in the offload path never costs the user the result: the
+		// reference path runs instead.
+		if p := recover(); p != nil {
+			off, why = nil, fmt.Sprintf("internal error in the offload path (a bug in fut): %v", p)
+		}
+	}()
 	_, results, ok := s.EntryPoint(name)
 	if !ok {
 		return nil, fmt.Sprintf("no entry point %q", name)
