@@ -48,10 +48,18 @@ func (s *Session) LoadFile(ctx context.Context, path string) error {
 	if err != nil {
 		return err
 	}
+	// A file whose evaluation fails half-way (a top-level constant that
+	// indexes out of bounds) is undone whole: the checker and the
+	// evaluator go back to what they had before it, so the session never
+	// holds part of a file.
+	checked, evaluated := s.checker.Snapshot(), s.ev.Snapshot()
 	if err := s.checker.CheckProgram(prog); err != nil {
+		s.checker.Restore(checked)
 		return err
 	}
 	if err := s.ev.EvalProgram(ctx, prog); err != nil {
+		s.checker.Restore(checked)
+		s.ev.Restore(evaluated)
 		return err
 	}
 	s.lastLoad = path

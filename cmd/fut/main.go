@@ -11,6 +11,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"strings"
 
 	"fut/gpu/runtime"
 	"fut/interp"
@@ -67,8 +68,13 @@ func main() {
 			os.Exit(status)
 		}
 	}
-	if len(args) == 1 && fileExists(args[0]) {
-		os.Exit(cmdRepl(args))
+	if strings.HasPrefix(args[0], "-") || (len(args) == 1 && fileExists(args[0])) {
+		// fut --backend opencl, fut prog.fut: the REPL with options.
+		rest, ok := deviceFlags("repl", args)
+		if !ok {
+			os.Exit(2)
+		}
+		os.Exit(cmdRepl(rest))
 	}
 	fmt.Fprintf(os.Stderr, "fut: unknown command %q\n\n", args[0])
 	usage()
