@@ -339,6 +339,9 @@ func dot(a, b value.Value) float64 {
 func setLeaves(v value.Value, vals []float64, k *int) value.Value {
 	switch v := v.(type) {
 	case value.Prim:
+		if v.T == value.Bool {
+			return value.MkBool(false) // the zero cotangent of a bool
+		}
 		if !v.T.Differentiable() {
 			return v
 		}

@@ -24,3 +24,12 @@ func TestAD(t *testing.T) {
 		}
 	}
 }
+
+// The cotangent of a bool input is false, whatever the input.
+func TestVJPBoolCotangent(t *testing.T) {
+	s := newSession(t, false)
+	got := s.val(`vjp (\(b: bool, x: f64) -> if b then x * 2 else x) (true, 3.0) 1.0`)
+	if got != "(false, 2.0f64)" {
+		t.Errorf("vjp with a bool input = %s", got)
+	}
+}

@@ -17,8 +17,10 @@ type closure struct {
 	name       string
 	params     []syntax.Pat
 	sizeParams []string // [n] parameters, bound from the arguments' shapes
+	ctxSizes   []string // those no parameter's shape binds: the use site gives them (SizeArger)
 	body       syntax.Expr
 	env        *env
+	defPos     syntax.Pos // where it is defined (the frame of a call from outside the program)
 }
 
 func (c *closure) arity() int    { return len(c.params) }
@@ -28,7 +30,11 @@ func (c *closure) call(t *thread, args []value.Value, pos syntax.Pos) (value.Val
 	if len(t.stack) >= t.in.opts.MaxDepth {
 		return nil, t.errf(pos, "call stack too deep (more than %d nested calls)", t.in.opts.MaxDepth)
 	}
-	t.stack = append(t.stack, Frame{Name: c.name, Pos: pos})
+	fpos := pos
+	if !fpos.IsValid() {
+		fpos = c.defPos
+	}
+	t.stack = append(t.stack, Frame{Name: c.name, Pos: fpos})
 	e := c.env
 	var err error
 	for i, p := range c.params {
@@ -39,6 +45,9 @@ func (c *closure) call(t *thread, args []value.Value, pos syntax.Pos) (value.Val
 	}
 	v, err := t.eval(c.body, e)
 	t.stack = t.stack[:len(t.stack)-1]
+	if err == nil {
+		v = t.fixEmptyResult(v, c.body, e)
+	}
 	return v, err
 }
 
@@ -175,4 +184,68 @@ func (t *thread) apply1(f value.Value, x value.Value, pos syntax.Pos) (value.Val
 
 func (t *thread) apply2(f value.Value, x, y value.Value, pos syntax.Pos) (value.Value, error) {
 	return t.apply(f, []value.Value{x, y}, pos)
+}
+
+// contextSizes are the size parameters that no parameter's type has as a
+// plain dimension ([n]), so that only the calling context fixes them:
+// unflatten's n and m (its parameter is [n * m]t), replicate-like results.
+func contextSizes(sizes []string, params []syntax.Pat) []string {
+	if len(sizes) == 0 {
+		return nil
+	}
+	bound := map[string]bool{}
+	var te func(t syntax.TypeExp)
+	te = func(t syntax.TypeExp) {
+		switch t := t.(type) {
+		case *syntax.TEParen:
+			te(t.T)
+		case *syntax.TEUnique:
+			te(t.T)
+		case *syntax.TETuple:
+			for _, x := range t.Elems {
+				te(x)
+			}
+		case *syntax.TERecord:
+			for _, f := range t.Fields {
+				te(f.Type)
+			}
+		case *syntax.TEArray:
+			if v, ok := t.Dim.(*syntax.Var); ok && len(v.Name.Quals) == 0 {
+				bound[v.Name.Name] = true
+			}
+			te(t.Elem)
+		}
+	}
+	var pat func(p syntax.Pat)
+	pat = func(p syntax.Pat) {
+		switch p := p.(type) {
+		case *syntax.PAscript:
+			te(p.Type)
+			pat(p.P)
+		case *syntax.PParen:
+			pat(p.P)
+		case *syntax.PAttr:
+			pat(p.P)
+		case *syntax.PTuple:
+			for _, q := range p.Elems {
+				pat(q)
+			}
+		case *syntax.PRecord:
+			for _, f := range p.Fields {
+				if f.Pat != nil {
+					pat(f.Pat)
+				}
+			}
+		}
+	}
+	for _, p := range params {
+		pat(p)
+	}
+	var out []string
+	for _, n := range sizes {
+		if !bound[n] {
+			out = append(out, n)
+		}
+	}
+	return out
 }

@@ -46,3 +46,36 @@ func itoa(n int64) string {
 	}
 	return s
 }
+
+// Empty inputs still cost one unit of work per step, so that D ≤ W
+// (COST_MODEL.md's invariant) holds for them too.
+func TestEmptyCostsKeepDepthBelowWork(t *testing.T) {
+	s := newSession(t, true)
+	cases := []struct {
+		src  string
+		want Cost
+	}{
+		{"[] : []i32", Cost{1, 1, 1, 1}},
+		{"reduce (+) 0 ([] : []i32)", Cost{3, 3, 0, 0}},
+	}
+	for _, c := range cases {
+		_, got, err := s.run(c.src)
+		if err != nil {
+			t.Fatalf("%s: %v", c.src, err)
+		}
+		if got.Work != c.want.Work || got.Depth != c.want.Depth {
+			t.Errorf("cost of %s = %v, want W=%d D=%d", c.src, got, c.want.Work, c.want.Depth)
+		}
+	}
+	for _, src := range []string{"iota 0", "replicate 0 1i32", "0..<0", "map (+1) (iota 0)",
+		"scan (+) 0 (iota 0)", "filter (>0) (iota 0)", "concat (iota 0) (iota 0)",
+		"reduce (+) 0 ([] : []i32)", "([] : [0][3]i32)", "transpose ([] : [0][2]i32)"} {
+		_, got, err := s.run(src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		if got.Depth > got.Work {
+			t.Errorf("cost of %s = %v: D > W", src, got)
+		}
+	}
+}

@@ -60,7 +60,8 @@ func (e *env) locals() []Binding {
 type scope struct {
 	vals   map[string]value.Value
 	mods   map[string]*module
-	types  map[string]*syntax.TypeDecl // abbreviations, for sizes in types
+	types  map[string]*syntax.TypeDecl  // abbreviations, for sizes in types
+	sigs   map[string]syntax.ModTypeExp // module types, to restrict ascribed modules (sigs.go)
 	parent *scope
 	// A level is sealed once a newer level is stacked on it: it then
 	// never changes, and neither does anything it can see, so its
@@ -136,6 +137,7 @@ type module struct {
 	vals    map[string]value.Value
 	mods    map[string]*module
 	types   map[string]*syntax.TypeDecl
+	sigs    map[string]syntax.ModTypeExp
 	functor *functor
 }
 

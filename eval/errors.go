@@ -55,7 +55,30 @@ type InternalError struct {
 func (e *InternalError) Error() string { return "internal evaluator error: " + e.Msg }
 
 func (t *thread) errf(pos syntax.Pos, format string, args ...any) error {
-	return &RuntimeError{Pos: pos, Msg: fmt.Sprintf(format, args...), Stack: append([]Frame(nil), t.stack...)}
+	return &RuntimeError{Pos: t.userPos(pos), Msg: fmt.Sprintf(format, args...), Stack: append([]Frame(nil), t.stack...)}
+}
+
+// userPos is pos, or, when pos is in the prelude, the innermost call
+// site in the user's code (the prelude's frames stay in the backtrace).
+func (t *thread) userPos(pos syntax.Pos) syntax.Pos {
+	if !t.in.inPrelude(pos) {
+		return pos
+	}
+	for i := len(t.stack) - 1; i >= 0; i-- {
+		if p := t.stack[i].Pos; p.IsValid() && !t.in.inPrelude(p) {
+			return p
+		}
+	}
+	return pos
+}
+
+// inPrelude reports whether p is in one of the prelude's files.
+func (in *Interp) inPrelude(p syntax.Pos) bool {
+	if in.fset == nil || !p.IsValid() {
+		return false
+	}
+	f := in.fset.File(p)
+	return f != nil && strings.HasPrefix(f.Name, "/prelude/")
 }
 
 // recoverPanic turns an evaluator panic into an InternalError.

@@ -1,6 +1,8 @@
 package eval
 
 import (
+	"strconv"
+
 	"fut/eval/value"
 	"fut/interp/syntax"
 )
@@ -108,9 +110,9 @@ func (t *thread) evalRange(x *syntax.Range, e *env) (value.Value, error) {
 		}
 	}
 	if bad {
-		return nil, t.errf(x.Pos(), "Range %s is invalid.", t.sourceText(x))
+		return nil, t.errf(x.Pos(), "Range %s is invalid.", rangeText(x, start.T, a, step, b))
 	}
-	if err := t.checkAlloc(x.Pos(), n, 8); err != nil {
+	if err := t.checkAlloc(x.Pos(), n, int64(start.T.Bits()/8)); err != nil {
 		return nil, err
 	}
 	r := value.NewPrimArray(start.T, []int64{n})
@@ -121,4 +123,27 @@ func (t *thread) evalRange(x *syntax.Range, e *env) (value.Value, error) {
 		t.step(base, n, 1, n+1, n+1)
 	}
 	return r, nil
+}
+
+// rangeText shows a range with its bounds evaluated: 5...1, 1..0..<5.
+func rangeText(x *syntax.Range, pt value.PrimType, a, step, b int64) string {
+	num := func(n int64) string {
+		if pt.IsUnsigned() {
+			return strconv.FormatUint(uint64(n), 10)
+		}
+		return strconv.FormatInt(n, 10)
+	}
+	s := num(a)
+	if x.Second != nil {
+		s += ".." + num(a+step)
+	}
+	switch x.Op {
+	case syntax.RangeIncl:
+		s += "..."
+	case syntax.RangeUpExcl:
+		s += "..<"
+	default:
+		s += "..>"
+	}
+	return s + num(b)
 }

@@ -38,7 +38,7 @@ func (t *thread) decl(d syntax.Decl, sc *scope, mod *module) (*scope, error) {
 	switch d := d.(type) {
 	case *syntax.ValDecl:
 		fb := d.Fun
-		if len(fb.Params) == 0 {
+		if len(fb.Params) == 0 && !hasSizeParams(fb) {
 			t.live, t.pk1, t.pkP = 0, 0, 0
 			v, err := t.eval(fb.Body, rootEnv(sc))
 			if err != nil {
@@ -71,7 +71,7 @@ func (t *thread) decl(d syntax.Decl, sc *scope, mod *module) (*scope, error) {
 		}
 		return sc, nil
 	case *syntax.ModTypeDecl:
-		return sc, nil
+		return defineSig(sc, mod, d.Name, d.Def), nil
 	case *syntax.LocalDecl:
 		return t.decl(d.D, sc, nil)
 	case *syntax.OpenDecl:
@@ -105,24 +105,30 @@ func (t *thread) decl(d syntax.Decl, sc *scope, mod *module) (*scope, error) {
 		var m *module
 		var err error
 		if len(d.Params) > 0 {
-			m = t.mkFunctor(d.Params, d.Body, sc)
+			m = t.mkFunctor(d.Params, d.Body, sc, d.Sig)
 		} else if m, err = t.modExp(d.Body, sc); err != nil {
 			return sc, err
+		} else if d.Sig != nil {
+			m = restrictMod(m, d.Sig, sc)
 		}
 		return defineMod(sc, mod, d.Name, m), nil
 	}
 	return sc, t.errf(d.Pos(), "cannot evaluate declaration %T", d)
 }
 
-func (t *thread) mkFunctor(params []*syntax.ModParam, body syntax.ModExp, sc *scope) *module {
+func (t *thread) mkFunctor(params []*syntax.ModParam, body syntax.ModExp, sc *scope, result syntax.ModTypeExp) *module {
 	p := params[0]
 	return &module{functor: &functor{param: p.Name, body: func(t *thread, arg *module) (*module, error) {
 		inner := newScope(sc)
 		inner.mods[p.Name] = arg
 		if len(params) > 1 {
-			return t.mkFunctor(params[1:], body, inner), nil
+			return t.mkFunctor(params[1:], body, inner, result), nil
 		}
-		return t.modExp(body, inner)
+		m, err := t.modExp(body, inner)
+		if err == nil && result != nil {
+			m = restrictMod(m, result, inner)
+		}
+		return m, err
 	}}}
 }
 
@@ -145,7 +151,11 @@ func (t *thread) modExp(me syntax.ModExp, sc *scope) (*module, error) {
 	case *syntax.ModParen:
 		return t.modExp(me.M, sc)
 	case *syntax.ModAscript:
-		return t.modExp(me.M, sc)
+		m, err := t.modExp(me.M, sc)
+		if err != nil {
+			return nil, err
+		}
+		return restrictMod(m, me.Sig, sc), nil
 	case *syntax.ModStruct:
 		m := newModule()
 		inner := newScope(sc)
@@ -170,7 +180,7 @@ func (t *thread) modExp(me syntax.ModExp, sc *scope) (*module, error) {
 		}
 		return f.functor.body(t, arg)
 	case *syntax.ModLambda:
-		return t.mkFunctor([]*syntax.ModParam{me.Param}, me.Body, sc), nil
+		return t.mkFunctor([]*syntax.ModParam{me.Param}, me.Body, sc, me.Sig), nil
 	case *syntax.ModImport:
 		return t.importMod(me.Path, me.Pos(), sc)
 	}
@@ -208,3 +218,15 @@ func (t *thread) importMod(path string, pos syntax.Pos, sc *scope) (*module, err
 // MarkPrelude records the current top-level environment as the prelude:
 // imported files are evaluated over it.
 func (in *Interp) MarkPrelude() { in.preludeScope = in.top }
+
+// hasSizeParams reports whether fb has [n] parameters. A constant with
+// them (def iiota [n] : [n]i64 = iota n) is evaluated at each use, with
+// the sizes that use fixes (see evalVar).
+func hasSizeParams(fb *syntax.FunBind) bool {
+	for _, tp := range fb.TypeParams {
+		if tp.Kind == syntax.TPSize {
+			return true
+		}
+	}
+	return false
+}

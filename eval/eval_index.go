@@ -87,24 +87,30 @@ func (t *thread) evalIndices(idxs []*syntax.DimIndex, shape []int64, e *env, pos
 			}
 		}
 		written := dimIdx{a: start, b: end, s: stride, hasA: hasStart, hasB: hasEnd, hasS: d.Stride != nil}
+		// Futhark's rule: n = (j - i + (s - sgn s)) quot s; a slice of n = 0
+		// is fine anywhere, otherwise forwards needs 0 ≤ i ≤ j and
+		// backwards -1 ≤ j ≤ i, and the last element touched must be in
+		// bounds.
 		var n int64
-		switch {
-		case stride > 0 && end > start:
-			n = (end - start + stride - 1) / stride
-		case stride < 0 && end < start:
-			n = (start - end - stride - 1) / -stride
-		case stride == 0:
+		if stride == 0 {
 			bad = true
-		}
-		// Futhark checks the elements the slice touches: the first and the
-		// last must be in bounds (an empty slice may start at the end).
-		if n > 0 {
-			last := start + (n-1)*stride
-			if start < 0 || start >= dim || last < 0 || last >= dim {
-				bad = true
+		} else {
+			sgn := int64(1)
+			if stride < 0 {
+				sgn = -1
 			}
-		} else if (hasStart && (start < 0 || start > dim)) || (hasEnd && (end < -1 || end > dim)) {
-			bad = true
+			n = (end - start + (stride - sgn)) / stride
+			if n != 0 {
+				last := start + (n-1)*stride
+				if stride > 0 {
+					bad = bad || !(0 <= start && start <= end && 0 <= last && last < dim)
+				} else {
+					bad = bad || !(-1 <= end && end <= start && 0 <= last && last < dim && start < dim)
+				}
+			}
+			if n < 0 {
+				n = 0
+			}
 		}
 		if n == 0 {
 			start = 0
@@ -117,7 +123,7 @@ func (t *thread) evalIndices(idxs []*syntax.DimIndex, shape []int64, e *env, pos
 		for k, d := range out {
 			parts[k] = d.String()
 		}
-		return nil, t.errf(pos, "Index [%s] out of bounds for array of shape %s.", strings.Join(parts, ", "), value.ShapeString(shape))
+		return nil, t.errf(indexErrPos(idxs, pos), "Index [%s] out of bounds for array of shape %s.", strings.Join(parts, ", "), value.ShapeString(shape))
 	}
 	return out, nil
 }
@@ -312,4 +318,13 @@ func writeAt(a *value.Array, ds []dimIdx, v value.Value) error {
 		}
 	}
 	return nil
+}
+
+// indexErrPos is where a bounds error is reported: at the indices (the
+// first of them), or at pos when they have no position.
+func indexErrPos(idxs []*syntax.DimIndex, pos syntax.Pos) syntax.Pos {
+	if len(idxs) > 0 && idxs[0].Pos().IsValid() {
+		return idxs[0].Pos()
+	}
+	return pos
 }

@@ -3,8 +3,6 @@ package eval
 import (
 	"errors"
 
-	"fut/interp/types"
-
 	"fut/eval/value"
 	"fut/interp/syntax"
 )
@@ -27,31 +25,48 @@ func (t *thread) evalVar(x *syntax.Var, e *env) (value.Value, error) {
 		return nil, err
 	}
 	if f, ok := v.(*value.Fun); ok {
-		if c, ok := f.Impl.(*closure); ok && len(c.sizeParams) > 0 {
+		if c, ok := f.Impl.(*closure); ok && len(c.ctxSizes) > 0 {
 			if sa, ok := t.in.info.(SizeArger); ok {
 				if m := sa.SizeArgs(x); len(m) > 0 {
-					return t.withSizes(c, m, e)
+					if v, err = t.withSizes(c, m, e); err != nil {
+						return nil, err
+					}
 				}
+			}
+			if len(c.params) == 0 {
+				// a size-polymorphic constant: evaluate it now
+				c = v.(*value.Fun).Impl.(*closure)
+				return c.call(t, nil, x.Pos())
 			}
 		}
 	}
 	return v, nil
 }
 
-// withSizes returns c with size parameters bound from the checker's
-// instantiation (see SizeArger).
+// withSizes returns c with its context sizes bound from the checker's
+// instantiation (see SizeArger). Computing a size is free (sizes are
+// part of the type, not of the work), and a size that cannot be computed
+// here is left out: the body then reports the unknown name where it
+// needs it.
 func (t *thread) withSizes(c *closure, m map[string]syntax.Expr, e *env) (value.Value, error) {
 	env := c.env
-	for name, x := range m {
+	w, d, pk1, pkP, live := t.W, t.D, t.pk1, t.pkP, t.live
+	for _, name := range c.ctxSizes {
+		x, ok := m[name]
+		if !ok {
+			continue
+		}
 		v, err := t.eval(x, e)
 		if err != nil {
-			return nil, err
+			continue
 		}
-		p, ok := v.(value.Prim)
-		if !ok || !p.T.IsInt() {
-			return nil, t.errf(x.Pos(), "size argument %s is not an integer", name)
+		if p, ok := v.(value.Prim); ok && p.T.IsInt() {
+			env = env.bind(name, value.I64Val(p.Int()))
 		}
-		env = env.bind(name, value.I64Val(p.Int()))
+	}
+	t.W, t.D, t.pk1, t.pkP, t.live = w, d, pk1, pkP, live
+	if env == c.env {
+		return mkFun(c), nil
 	}
 	c2 := *c
 	c2.env = env
@@ -149,6 +164,12 @@ func openInto(sc *scope, m *module) {
 	}
 	for k, v := range m.types {
 		sc.types[k] = v
+	}
+	for k, v := range m.sigs {
+		if sc.sigs == nil {
+			sc.sigs = map[string]syntax.ModTypeExp{}
+		}
+		sc.sigs[k] = v
 	}
 }
 
@@ -316,6 +337,7 @@ func (t *thread) evalApply(x *syntax.Apply, e *env) (value.Value, error) {
 	if err != nil {
 		return nil, err
 	}
+	f = t.sizesFromCoercions(f, x.Args, e)
 	var buf [4]value.Value
 	args := buf[:0]
 	if len(x.Args) > len(buf) {
@@ -340,48 +362,6 @@ func (t *thread) evalApply(x *syntax.Apply, e *env) (value.Value, error) {
 	return v, err
 }
 
-// fixEmpty gives an empty array of unknown element type (a map over
-// nothing) the type the checker found for the expression x.
-func (t *thread) fixEmpty(a *value.Array, x syntax.Expr, e *env) value.Value {
-	ti, ok := t.in.info.(interface {
-		TypeOf(syntax.Expr) (types.Type, bool)
-	})
-	if !ok {
-		return a
-	}
-	ty, ok := ti.TypeOf(x)
-	if !ok {
-		return a
-	}
-	var shape []int64
-	for {
-		switch at := types.Resolve(ty).(type) {
-		case *types.Array:
-			d := int64(0)
-			switch s := at.Dim.(type) {
-			case *types.SizeConst:
-				d = s.N
-			case *types.SizeName:
-				if v, ok := e.lookup(s.Name); ok && !s.Unknown {
-					if p, ok := v.(value.Prim); ok && p.T.IsInt() {
-						d = p.Int()
-					}
-				}
-			}
-			shape = append(shape, d)
-			ty = at.Elem
-			continue
-		case *types.Prim:
-			if len(shape) == 0 {
-				return a
-			}
-			shape[0] = 0
-			return value.NewPrimArray(value.ParsePrimType(string(at.Kind)), shape)
-		}
-		return a
-	}
-}
-
 // funClosure makes the closure of a function binding.
 func (t *thread) funClosure(fb *syntax.FunBind, e *env) value.Value {
 	var sizes []string
@@ -390,5 +370,6 @@ func (t *thread) funClosure(fb *syntax.FunBind, e *env) value.Value {
 			sizes = append(sizes, tp.Name)
 		}
 	}
-	return &value.Fun{Name: fb.Name, Impl: &closure{name: fb.Name, params: fb.Params, sizeParams: sizes, body: fb.Body, env: e}}
+	return &value.Fun{Name: fb.Name, Impl: &closure{name: fb.Name, params: fb.Params, sizeParams: sizes,
+		ctxSizes: contextSizes(sizes, fb.Params), body: fb.Body, env: e, defPos: fb.Pos()}}
 }

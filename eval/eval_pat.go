@@ -250,6 +250,8 @@ func (t *thread) bindShape(te syntax.TypeExp, shape []int64, e *env, names []str
 		}
 		if n, ok := sizeName(arr.Dim, sub); ok && contains(names, n) {
 			e = e.bind(n, value.I64Val(shape[0]))
+		} else if b, ok := arr.Dim.(*syntax.Binary); ok && sub == nil {
+			e = solveDim(b, shape[0], e, names)
 		}
 		te, shape = arr.Elem, shape[1:]
 	}
@@ -383,6 +385,24 @@ func short(s string) string {
 // dimension written as a literal or a bound size variable must match.
 func (t *thread) checkType(v value.Value, te syntax.TypeExp, e *env, pos syntax.Pos) error {
 	te = stripParens(te)
+	if def, ns, ok := t.expand(te, e, nil); ok {
+		// an abbreviation (type ints [n] = [n]i32): check its definition
+		// with the size arguments put in place of the parameters; one
+		// without parameters, M.t, is read in M (its sizes may name M's
+		// values)
+		if x, ok := substDims(def, ns); ok {
+			te = stripParens(x)
+		} else if len(ns.sizes) == 0 && len(ns.types) == 0 {
+			if q, ok := te.(*syntax.TEVar); ok && len(q.Name.Quals) > 0 {
+				if m, err := t.lookupModPath(q.Name.Quals, e, pos); err == nil {
+					for k, v := range m.vals {
+						e = e.bind(k, v)
+					}
+				}
+			}
+			return t.checkType(v, def, e, pos)
+		}
+	}
 	switch x := te.(type) {
 	case *syntax.TEArray:
 		a, ok := v.(*value.Array)
@@ -410,7 +430,7 @@ func (t *thread) checkType(v value.Value, te syntax.TypeExp, e *env, pos syntax.
 			elem = arr.Elem
 		}
 		if mismatch {
-			return t.errf(pos, "Value of shape %s cannot match shape of type `%s%s`.", value.ShapeString(shape), strings.Join(want, ""), t.sourceText(elem))
+			return t.errf(pos, "Value of shape %s cannot match shape of type \"%s%s\".", value.ShapeString(shape), strings.Join(want, ""), t.sourceText(elem))
 		}
 	case *syntax.TETuple:
 		parts, ok := tupleParts(v, len(x.Elems))
@@ -443,6 +463,141 @@ func (t *thread) dimValue(d syntax.Expr, e *env) (int64, bool) {
 		}
 	case *syntax.Paren:
 		return t.dimValue(d.X, e)
+	case *syntax.Apply:
+		// any expression may stand in a size: evaluate it, free of cost
+		w, dd, pk1, pkP, live := t.W, t.D, t.pk1, t.pkP, t.live
+		v, err := t.eval(d, e)
+		t.W, t.D, t.pk1, t.pkP, t.live = w, dd, pk1, pkP, live
+		if err != nil {
+			return 0, false
+		}
+		if p, ok := v.(value.Prim); ok && p.T.IsInt() {
+			return p.Int(), true
+		}
+	case *syntax.Binary:
+		if len(d.Op.Quals) > 0 {
+			break
+		}
+		l, lok := t.dimValue(d.L, e)
+		r, rok := t.dimValue(d.R, e)
+		if !lok || !rok {
+			break
+		}
+		switch d.Op.Name {
+		case "+":
+			return l + r, true
+		case "-":
+			return l - r, true
+		case "*":
+			return l * r, true
+		case "/":
+			if r != 0 {
+				return l / r, true
+			}
+		}
 	}
 	return 0, false
+}
+
+// solveDim binds the one unknown size parameter of a dimension n + m,
+// n - m or n * m from the dimension's length, when the other operand is
+// already bound (by the context, or by an earlier parameter): f [n] [m]
+// (xs: [n + m]t) called with m known.
+func solveDim(b *syntax.Binary, length int64, e *env, names []string) *env {
+	if len(b.Op.Quals) > 0 {
+		return e
+	}
+	local := func(x syntax.Expr) (string, int64, bool) {
+		for {
+			p, ok := x.(*syntax.Paren)
+			if !ok {
+				break
+			}
+			x = p.X
+		}
+		switch x := x.(type) {
+		case *syntax.IntLit:
+			return "", x.Value.Int64(), true
+		case *syntax.Var:
+			if len(x.Name.Quals) > 0 {
+				return "", 0, false
+			}
+			if v, ok := e.lookupLocal(x.Name.Name); ok {
+				if p, ok := v.(value.Prim); ok && p.T.IsInt() {
+					return x.Name.Name, p.Int(), true
+				}
+				return "", 0, false
+			}
+			return x.Name.Name, 0, false
+		}
+		return "", 0, false
+	}
+	ln, lv, lok := local(b.L)
+	rn, rv, rok := local(b.R)
+	var name string
+	var val int64
+	switch {
+	case lok && !rok && rn != "" && contains(names, rn):
+		name = rn
+		switch b.Op.Name {
+		case "+":
+			val = length - lv
+		case "-":
+			val = lv - length
+		case "*":
+			if lv == 0 || length%lv != 0 {
+				return e
+			}
+			val = length / lv
+		default:
+			return e
+		}
+	case rok && !lok && ln != "" && contains(names, ln):
+		name = ln
+		switch b.Op.Name {
+		case "+":
+			val = length - rv
+		case "-":
+			val = length + rv
+		case "*":
+			if rv == 0 || length%rv != 0 {
+				return e
+			}
+			val = length / rv
+		default:
+			return e
+		}
+	default:
+		return e
+	}
+	if val < 0 {
+		return e
+	}
+	return e.bind(name, value.I64Val(val))
+}
+
+// substDims is the array type te with the dimensions that name a size
+// parameter of sub replaced by the arguments; ok is false when te is not
+// an array type or a dimension cannot be replaced.
+func substDims(te syntax.TypeExp, sub *tsubst) (syntax.TypeExp, bool) {
+	arr, ok := stripParens(te).(*syntax.TEArray)
+	if !ok {
+		return nil, false
+	}
+	dim := arr.Dim
+	if v, isVar := dim.(*syntax.Var); isVar && len(v.Name.Quals) == 0 {
+		if x, found := sub.sizes[v.Name.Name]; found {
+			if x == nil {
+				return nil, false
+			}
+			dim = x
+		}
+	}
+	elem := arr.Elem
+	if _, inner := stripParens(elem).(*syntax.TEArray); inner {
+		if elem, ok = substDims(elem, sub); !ok {
+			return nil, false
+		}
+	}
+	return &syntax.TEArray{Loc: arr.Loc, Dim: dim, Elem: elem}, true
 }

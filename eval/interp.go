@@ -10,7 +10,8 @@
 // Invariants: all per-run state (cost counters, call stack, cancellation,
 // limits) lives in a thread, never in globals; an Interp's top-level
 // environment only grows (later declarations shadow earlier ones, and
-// closures keep what they saw).
+// closures keep what they saw), except that Restore returns it to a
+// Snapshot.
 //
 // Layout: eval_*.go walk the tree (expressions, patterns, indexing,
 // loops, declarations); apply.go holds the function values; soacs.go and

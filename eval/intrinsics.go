@@ -28,7 +28,7 @@ func init() {
 		"transpose": intrTranspose, "rotate": intrRotate, "flatten": intrFlatten,
 		"unflatten": intrUnflatten,
 		"zip":       intrZip, "zip3": intrZip, "zip4": intrZip, "zip5": intrZip,
-		"unzip": intrUnzip, "unzip3": intrUnzip, "unzip4": intrUnzip, "unzip5": intrUnzip,
+		"unzip": unzipN(2), "unzip3": unzipN(3), "unzip4": unzipN(4), "unzip5": unzipN(5),
 		"opaque": intrIdentity, "trace": intrTrace, "break": intrBreak,
 		"jvp2": intrJVP2, "vjp2": intrVJP2,
 	}

@@ -41,12 +41,56 @@ func scalarCount(v value.Value) int64 {
 	return value.Size(v)
 }
 
+// byteCount is the memory v's scalars take (booleans one byte each).
+func byteCount(v value.Value) int64 {
+	switch v := v.(type) {
+	case value.Prim:
+		return int64(v.T.Bits() / 8)
+	case *value.Array:
+		if v.Kind == value.KPrim {
+			return v.NumElems() * int64(v.T.Bits()/8)
+		}
+		var s int64
+		for _, f := range v.Fields {
+			s += byteCount(f)
+		}
+		for _, x := range v.Boxed {
+			s += byteCount(x)
+		}
+		return s
+	case value.Tuple:
+		var s int64
+		for _, x := range v {
+			s += byteCount(x)
+		}
+		return s
+	case *value.Record:
+		var s int64
+		for _, x := range v.Fields {
+			s += byteCount(x)
+		}
+		return s
+	}
+	return 8 * value.Size(v)
+}
+
+// bytesPerScalar is the average size of v's scalars (8 when v has none).
+func bytesPerScalar(v value.Value) int64 {
+	if n := scalarCount(v); n > 0 {
+		return max(1, byteCount(v)/n)
+	}
+	return 8
+}
+
 func sizeArg(t *thread, pos syntax.Pos, v value.Value, what string) (int64, error) {
 	p, ok := primOf(v)
 	if !ok || !p.T.IsInt() {
 		return 0, t.errf(pos, "%s: size is not an integer", what)
 	}
 	if p.Int() < 0 {
+		if what == "iota" { // iota n is 0..1..<n, and fails as that range does
+			return 0, t.errf(pos, "Range 0..1..<%d is invalid.", p.Int())
+		}
 		return 0, t.errf(pos, "%s: negative size %d", what, p.Int())
 	}
 	return p.Int(), nil
@@ -96,7 +140,7 @@ func intrReplicate(t *thread, pos syntax.Pos, args []value.Value) (value.Value, 
 	if err != nil {
 		return nil, err
 	}
-	if err := t.checkAlloc(pos, n*max(1, scalarCount(args[1])), 8); err != nil {
+	if err := t.checkAlloc(pos, n, max(1, byteCount(args[1]))); err != nil {
 		return nil, err
 	}
 	r := value.Replicate(n, args[1])
@@ -109,7 +153,7 @@ func intrReplicate(t *thread, pos syntax.Pos, args []value.Value) (value.Value, 
 
 func intrCopy(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error) {
 	base := t.live
-	if err := t.checkAlloc(pos, scalarCount(args[0]), 8); err != nil {
+	if err := t.checkAlloc(pos, scalarCount(args[0]), bytesPerScalar(args[0])); err != nil {
 		return nil, err
 	}
 	r := deepCopy(args[0])
@@ -156,7 +200,7 @@ func intrConcat(t *thread, pos syntax.Pos, args []value.Value) (value.Value, err
 	if err != nil {
 		return nil, err
 	}
-	if err := t.checkAlloc(pos, scalarCount(a)+scalarCount(b), 8); err != nil {
+	if err := t.checkAlloc(pos, scalarCount(a)+scalarCount(b), bytesPerScalar(a)); err != nil {
 		return nil, err
 	}
 	r, err := value.Concat([]*value.Array{a, b})
@@ -212,6 +256,9 @@ func intrFlatten(t *thread, pos syntax.Pos, args []value.Value) (value.Value, er
 		return nil, err
 	}
 	if len(a.Shape) < 2 {
+		if a.Untyped && a.Len() == 0 {
+			return a, nil // empty, of a type nobody knew: still empty
+		}
 		return nil, t.errf(pos, "flatten: array of rank %d", len(a.Shape))
 	}
 	shape := append([]int64{a.Shape[0] * a.Shape[1]}, a.Shape[2:]...)
@@ -222,19 +269,17 @@ func intrFlatten(t *thread, pos syntax.Pos, args []value.Value) (value.Value, er
 }
 
 func intrUnflatten(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error) {
-	n, err := sizeArg(t, pos, args[0], "unflatten")
-	if err != nil {
-		return nil, err
+	np, ok1 := primOf(args[0])
+	mp, ok2 := primOf(args[1])
+	if !ok1 || !ok2 || !np.T.IsInt() || !mp.T.IsInt() {
+		return nil, t.errf(pos, "unflatten: size is not an integer")
 	}
-	m, err := sizeArg(t, pos, args[1], "unflatten")
-	if err != nil {
-		return nil, err
-	}
+	n, m := np.Int(), mp.Int()
 	a, err := asArray(t, args[2], pos, "unflatten")
 	if err != nil {
 		return nil, err
 	}
-	if n*m != a.Len() {
+	if n < 0 || m < 0 || n*m != a.Len() {
 		return nil, t.errf(pos, "Cannot unflatten array of shape %s to array of shape [%d][%d]", value.ShapeString(a.FullShape()), n, m)
 	}
 	shape := append([]int64{n, m}, a.Shape[1:]...)
@@ -259,12 +304,30 @@ func intrZip(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error)
 	return &value.Array{Shape: []int64{fs[0].Len()}, Kind: value.KTuple, Fields: fs}, nil
 }
 
-func intrUnzip(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error) {
+// unzipN is unzip of k-tuples.
+func unzipN(k int) intrinsicFn {
+	return func(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error) {
+		return intrUnzip(t, pos, args, k)
+	}
+}
+
+func intrUnzip(t *thread, pos syntax.Pos, args []value.Value, k int) (value.Value, error) {
 	a, err := asArray(t, args[0], pos, "unzip")
 	if err != nil {
 		return nil, err
 	}
 	if a.Kind != value.KTuple && a.Kind != value.KRecord {
+		if a.Untyped && a.Len() == 0 {
+			// an empty array whose element type nobody knew (a map over
+			// nothing): k empty arrays, still of unknown type
+			out := make(value.Tuple, k)
+			for i := range out {
+				e := value.NewPrimArray(value.I32, []int64{0})
+				e.Untyped = true
+				out[i] = e
+			}
+			return out, nil
+		}
 		return nil, t.errf(pos, "unzip: not an array of tuples")
 	}
 	out := make(value.Tuple, len(a.Fields))

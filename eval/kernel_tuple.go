@@ -351,7 +351,7 @@ func (kc *kcomp) index(x *syntax.Index, sc *kscope, e *env) (knode, bool) {
 		}
 		idx[i] = n
 	}
-	pos := x.Pos()
+	pos := indexErrPos(x.Indices, x.Pos())
 	shape, data, typ := a.Shape, a.Data, a.T
 	get := reader(typ, data)
 	kc.ty = typ

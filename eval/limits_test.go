@@ -30,8 +30,21 @@ func TestLimits(t *testing.T) {
 			t.Errorf("%s under a 1 MiB limit: %v", src, err)
 		}
 	}
+	// the limit counts bytes: a u8 array takes one byte per element
+	if got := s.val(`length (replicate 200000 1u8)`); got != "200000i64" {
+		t.Errorf("200000 u8 under a 1 MiB limit: %s", got)
+	}
+	if got := s.val(`length (copy (replicate 300000 true))`); got != "300000i64" {
+		t.Errorf("300000 bools under a 1 MiB limit: %s", got)
+	}
 	opts.MaxMemory = 0
 	s.in.SetOptions(opts)
+	// sizes whose byte count overflows are refused, not a panic
+	for _, src := range []string{`length (replicate 4611686018427387904 (replicate 4 0u8))`, `length (replicate 4611686018427387904 0i64)`} {
+		if _, _, err := s.run(src); err == nil || !strings.Contains(err.Error(), "too large") {
+			t.Errorf("%s: %v", src, err)
+		}
+	}
 
 	// Cancellation stops a long loop.
 	e, err := syntax.ParseExpr(s.fset, "<t>", []byte(`loop x = 0 for i < 2000000000 do x + 1`))

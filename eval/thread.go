@@ -2,6 +2,7 @@ package eval
 
 import (
 	"context"
+	"math"
 
 	"fut/eval/value"
 	"fut/interp/syntax"
@@ -45,6 +46,7 @@ func (t *thread) result() Cost {
 // step charges a step of cost (w, d, s) after operands whose fresh sizes
 // are held in live above base, and leaves a result of fresh size f.
 func (t *thread) step(base, w, d, s, f int64) {
+	w = max(w, min(d, 1)) // a step of depth is at least one unit of work (D ≤ W)
 	t.W += w
 	t.D += d
 	if x := t.live + s; x > t.pk1 {
@@ -58,6 +60,7 @@ func (t *thread) step(base, w, d, s, f int64) {
 
 // step2 is step with different S1 and S∞.
 func (t *thread) step2(base, w, d, s1, sp, f int64) {
+	w = max(w, min(d, 1))
 	t.W += w
 	t.D += d
 	if x := t.live + s1; x > t.pk1 {
@@ -114,6 +117,9 @@ func (t *thread) checkCancel(pos syntax.Pos) error {
 func (t *thread) checkAlloc(pos syntax.Pos, n int64, elemBytes int64) error {
 	if n < 0 {
 		return t.errf(pos, "negative array size %d", n)
+	}
+	if elemBytes > 0 && n > math.MaxInt64/elemBytes {
+		return t.errf(pos, "allocating an array of %d elements is too large", n)
 	}
 	if t.maxMem > 0 && n*elemBytes > t.maxMem {
 		return t.errf(pos, "allocating an array of %d elements (%d bytes) exceeds the memory limit of %d bytes", n, n*elemBytes, t.maxMem)

@@ -331,7 +331,7 @@ func FromValues(vs []Value, elem Value) (*Array, error) {
 		}
 		for _, v := range vs {
 			r, ok := v.(*Array)
-			if !ok || r.Kind != v0.Kind || !sameShape(r.Shape, v0.Shape) || r.T != v0.T {
+			if !ok || r.Kind != v0.Kind || !sameShape(r.Shape, v0.Shape) || (r.Kind == KPrim && r.T != v0.T) {
 				return nil, fmt.Errorf("irregular array: rows of shape %s and %s", ShapeString(v0.FullShape()), ShapeString(shapeOf(v)))
 			}
 		}

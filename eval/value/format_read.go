@@ -48,9 +48,14 @@ func ReadTyped(src []byte, want []PrimType) ([]Value, error) {
 }
 
 type reader struct {
-	src []byte
-	pos int
+	src   []byte
+	pos   int
+	depth int // nesting of [ and ( at pos
 }
+
+// maxDepth is the deepest nesting of arrays and tuples read (the binary
+// format cannot state a rank above 255 either).
+const maxDepth = 255
 
 func (r *reader) errf(format string, args ...any) error {
 	line, col := 1, 1
@@ -149,6 +154,13 @@ func (r *reader) value(want PrimType) (Value, error) {
 func (r *reader) node() (*node, error) {
 	r.skip()
 	start := r.pos
+	if c := r.peek(); c == '[' || c == '(' {
+		if r.depth >= maxDepth {
+			return nil, r.errf("value nested more than %d deep", maxDepth)
+		}
+		r.depth++
+		defer func() { r.depth-- }()
+	}
 	switch c := r.peek(); {
 	case c == '[':
 		r.pos++
@@ -195,6 +207,30 @@ func (r *reader) node() (*node, error) {
 			}
 			return n, nil
 		}
+	case c == '"':
+		// a string is its UTF-8 bytes, a []u8
+		r.pos++
+		for r.pos < len(r.src) && r.src[r.pos] != '"' {
+			if r.src[r.pos] == '\\' {
+				r.pos++
+			}
+			r.pos++
+		}
+		if r.pos >= len(r.src) {
+			r.pos = start
+			return nil, r.errf("unterminated string")
+		}
+		r.pos++
+		str, err := strconv.Unquote(string(r.src[start:r.pos]))
+		if err != nil {
+			r.pos = start
+			return nil, r.errf("bad string literal %s", string(r.src[start:r.pos]))
+		}
+		a := NewPrimArray(U8, []int64{int64(len(str))})
+		for i := 0; i < len(str); i++ {
+			DataSet(a.Data, i, MkInt(U8, int64(str[i])))
+		}
+		return &node{kind: 'v', v: a, offset: start}, nil
 	case c == 'b' && !strings.HasPrefix(string(r.src[r.pos:]), "bool"):
 		v, err := r.binary()
 		if err != nil {

@@ -238,3 +238,50 @@ func TestArrays(t *testing.T) {
 		t.Errorf("concat/reshape: %s", got)
 	}
 }
+
+func TestReadString(t *testing.T) {
+	vs, err := Read([]byte(`"12" "a\n"`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(vs) != 2 || String(vs[0]) != "[49u8, 50u8]" || String(vs[1]) != "[97u8, 10u8]" {
+		t.Errorf("strings read as %v", vs)
+	}
+	if _, err := Read([]byte(`"12`)); err == nil {
+		t.Errorf("unterminated string accepted")
+	}
+}
+
+func TestReadDepthLimit(t *testing.T) {
+	deep := func(n int) []byte {
+		return []byte(strings.Repeat("[", n) + "1" + strings.Repeat("]", n))
+	}
+	if _, err := Read(deep(200)); err != nil {
+		t.Errorf("depth 200: %v", err)
+	}
+	if _, err := Read(deep(100000)); err == nil || !strings.Contains(err.Error(), "nested") {
+		t.Errorf("depth 100000: %v", err)
+	}
+}
+
+// Rows of plain numbers and rows of duals (inside a jvp) make one boxed
+// array.
+func TestFromValuesMixedDualRows(t *testing.T) {
+	plain, err := FromValues([]Value{MkFloat(F64, 1), MkFloat(F64, 2)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	duals, err := FromValues([]Value{Dual{MkFloat(F64, 3), MkFloat(F64, 1)}, MkFloat(F64, 4)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rows := range [][]Value{{plain, duals}, {duals, plain}} {
+		a, err := FromValues(rows, nil)
+		if err != nil {
+			t.Fatalf("mixed rows: %v", err)
+		}
+		if got := a.FullShape(); len(got) != 2 || got[0] != 2 || got[1] != 2 {
+			t.Errorf("shape %v", got)
+		}
+	}
+}

@@ -281,7 +281,7 @@ func (c *Checker) matchTypes(m, target *Module, absSet map[*TypeCon]bool, s *sub
 		if td.absCon != nil && absSet[td.absCon] {
 			con := &Con{Con: td.absCon}
 			if len(mtd.Params) != len(td.Params) {
-				c.errorf(sp, "The module type requires type %s%s with %d parameters, but the module defines it with %d.", path, name, len(td.Params), len(mtd.Params))
+				c.errorf(sp, "Module type mismatch: the module type requires type %s%s with %d parameters, but the module defines it with %d.", path, name, len(td.Params), len(mtd.Params))
 				continue
 			}
 			if con.Con.Lifted == syntax.Unlifted && isFunctional(mtd.Body) {
@@ -336,7 +336,7 @@ func (c *Checker) matchVals(m, target *Module, absSet map[*TypeCon]bool, s *subs
 		want := substType(td.Body, s)
 		got := applyTypeDef(mtd, args)
 		if err := c.unifyT(want, got, false); err != nil {
-			c.errorf(sp, "The module type requires \"type %s%s = %s\", but the module defines it as %s.\n%s", path, name, zonk(want), quoteT(got), err.msg)
+			c.errorf(sp, "Module type mismatch: the module type requires \"type %s%s = %s\", but the module defines it as %s.\n%s", path, name, zonk(want), quoteT(got), err.msg)
 		}
 	}
 	for name, vb := range target.vals {
@@ -353,9 +353,9 @@ func (c *Checker) matchVals(m, target *Module, absSet map[*TypeCon]bool, s *subs
 			got = c.instantiate(mv.scheme, sp)
 		}
 		if err := c.unifyT(want, got, false); err != nil {
-			c.errorf(sp, "The module type requires \"val %s%s : %s\", but the module defines \"val %s%s : %s\".\n%s", path, name, zonk(want), path, name, zonk(got), err.msg)
+			c.errorf(sp, "Module type mismatch: the module type requires \"val %s%s : %s\", but the module defines \"val %s%s : %s\".\n%s", path, name, zonk(want), path, name, zonk(got), err.msg)
 		} else if !uniqueCompatible(want, got) {
-			c.errorf(sp, "The module type requires \"val %s%s : %s\", but the module defines \"val %s%s : %s\", whose uniqueness differs.", path, name, zonk(want), path, name, zonk(got))
+			c.errorf(sp, "Module type mismatch: the module type requires \"val %s%s : %s\", but the module defines \"val %s%s : %s\", whose uniqueness differs.", path, name, zonk(want), path, name, zonk(got))
 		}
 	}
 	for name, sub := range target.mods {

@@ -81,7 +81,7 @@ func (c *Checker) typeExpCtx(te syntax.TypeExp, sc *scope, ctx *typeCtx, result 
 		elem := c.typeExpCtx(te.Elem, sc, ctx, result)
 		if v, ok := unparenType(te.Elem).(*syntax.TEVar); ok {
 			if d := c.lookupTypeNameQuiet(v.Name, sc); d != nil && d.Lifted != syntax.Unlifted {
-				c.errorf(te.Span, "Cannot create array with elements of lifted type \"%s\" (it may hold functions or anonymous sizes).", v.Name)
+				c.errorf(te.Span, "Cannot create array with elements of lifted type \"%s\" (it might contain functions or anonymous sizes).", v.Name)
 			}
 		}
 		if isFunctional(elem) {

@@ -15,8 +15,8 @@
 // (infer_expr.go, infer_bind.go, patterns.go, typeexp.go, with unify.go
 // and sizes.go), defaulting and generalisation (decls.go), the
 // restrictions Futhark adds (restrictions.go, exhaustive.go,
-// literals.go), then uniqueness and aliasing (unique.go,
-// unique_flow.go). Modules and module types are in modules.go and
+// literals.go), the causality restriction on sizes (causality.go), then
+// uniqueness and aliasing (unique.go, unique_flow.go). Modules and module types are in modules.go and
 // signatures.go; substitution in subst.go; errors in errors.go.
 package types
 

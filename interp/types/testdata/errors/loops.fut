@@ -6,3 +6,4 @@ def d (x: []i32) = loop (x: *[]i32) for i < 10 do x -- ERROR 25 "Consuming varia
 def e (n: i64) = loop x = 0 while x < n do x + 1
 def f (xs: []i32) = loop acc = 0 for x in xs do acc + x
 def g (xs: []f32) = loop acc = 0i32 for x in xs do acc + x -- ERROR 58 "f32|i32"
+def h (n: i64) = loop (xs: *[]i32, ys: *[]i32) = (replicate n 0, replicate n 0) for i < 3 do (xs, xs) -- ERROR 94 "aliases other consumed loop parameter"
