@@ -576,9 +576,24 @@ func (l *lowerer) coerceDims(env *lenv, te syntax.TypeExp) []*int64 {
 			dims = append(dims, l.constDim(env, t.Dim, te))
 			te = t.Elem
 			continue
+		case *syntax.TEVar:
+			if len(t.Name.Quals) == 0 && isPrimName(t.Name.Name) {
+				return dims
+			}
 		}
-		return dims
+		// A type abbreviation (ints [n]), a record, a tuple: sizes the
+		// lowering does not see through are checked on the reference path.
+		l.fail(te, "a size coercion (:>) to this type is checked on the reference path")
+		return nil
 	}
+}
+
+func isPrimName(s string) bool {
+	switch s {
+	case "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f16", "f32", "f64", "bool":
+		return true
+	}
+	return false
 }
 
 func (l *lowerer) constDim(env *lenv, d syntax.Expr, at syntax.Node) *int64 {
