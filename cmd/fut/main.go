@@ -33,6 +33,7 @@ func init() {
 		{"run", "run FILE [-e ENTRY] [-b]: run an entry point, arguments on stdin", cmdRun},
 		{"eval", "eval [-f FILE] [--cost] [--json] EXPR...: evaluate expressions", cmdEval},
 		{"test", "test [--timeout S] [--json FILE] PATH...: run the test blocks of programs", cmdTest},
+		{"ir", "ir [-f FILE] [--stage NAME] [--dump-after NAME] EXPR: the core IR after each pass, the kernels, the OpenCL C", cmdIR},
 		{"bench", "bench [--runs N] [--json FILE] PATH...: time the datasets of programs' test blocks", cmdBench},
 		{"repl", "repl [FILE]: the interactive session (also plain `fut`)", cmdRepl},
 		{"devices", "devices [--device NAME|#k]: list OpenCL platforms and devices", cmdDevices},

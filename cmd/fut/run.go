@@ -90,8 +90,9 @@ func runMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			fmt.Fprintf(stderr, "ran on opencl: %d kernel launches, %s of device time\n", off.Launches, off.KernelTime)
 		}
 	} else {
-		if *verbose {
-			fmt.Fprintf(stderr, "ran on interp: %s\n", why)
+		if *verbose || be == interp.BackendOpenCL {
+			// Asked for the device and not given it: say why, once.
+			fmt.Fprintf(stderr, "fut: ran on the reference path: %s\n", why)
 		}
 		out, _, err = s.CallEntry(ctx, *entry, vals)
 	}
