@@ -306,22 +306,7 @@ func (t *thread) scatterN(args []value.Value, pos syntax.Pos, d int) (value.Valu
 	shape := dest.FullShape()
 	idx := make([]dimIdx, d)
 	for j := int64(0); j < n; j++ {
-		ok := true
-		for k := 0; k < d; k++ {
-			var p value.Prim
-			if d == 1 {
-				p, _ = primOf(is.Index(j))
-			} else {
-				p, _ = primOf(is.Fields[k].Index(j))
-			}
-			i := p.Int()
-			if i < 0 || k >= len(shape) || i >= shape[k] {
-				ok = false
-				break
-			}
-			idx[k] = dimIdx{fix: true, i: i}
-		}
-		if ok {
+		if indexAt(is, j, d, shape, idx) {
 			if err := writeAt(dest, idx, vs.Index(j)); err != nil {
 				return nil, t.errf(pos, "scatter: %v", err)
 			}
@@ -376,22 +361,7 @@ func (t *thread) histN(op value.Value, dest *value.Array, isv, vsv value.Value, 
 		if err := t.tick(pos); err != nil {
 			return nil, err
 		}
-		ok := true
-		for q := 0; q < d; q++ {
-			var p value.Prim
-			if d == 1 {
-				p, _ = primOf(is.Index(j))
-			} else {
-				p, _ = primOf(is.Fields[q].Index(j))
-			}
-			i := p.Int()
-			if i < 0 || q >= len(shape) || i >= shape[q] {
-				ok = false
-				break
-			}
-			idx[q] = dimIdx{fix: true, i: i}
-		}
-		if !ok {
+		if !indexAt(is, j, d, shape, idx) {
 			continue
 		}
 		old := indexArray(dest, idx)
@@ -542,4 +512,24 @@ func intrMapStream(t *thread, pos syntax.Pos, args []value.Value) (value.Value, 
 		t.step2(base, m, 1+sc.maxD, rs+sc.maxS1, rs+sc.sumSP, rs)
 	}
 	return r, nil
+}
+
+// indexAt reads the j'th (d-dimensional) index of a scatter or
+// reduce_by_index into idx, and reports whether it is inside shape;
+// out-of-bounds writes are skipped, as Futhark specifies.
+func indexAt(is *value.Array, j int64, d int, shape []int64, idx []dimIdx) bool {
+	for q := 0; q < d; q++ {
+		var p value.Prim
+		if d == 1 {
+			p, _ = primOf(is.Index(j))
+		} else {
+			p, _ = primOf(is.Fields[q].Index(j))
+		}
+		i := p.Int()
+		if i < 0 || q >= len(shape) || i >= shape[q] {
+			return false
+		}
+		idx[q] = dimIdx{fix: true, i: i}
+	}
+	return true
 }

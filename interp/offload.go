@@ -68,15 +68,7 @@ func (s *Session) CallEntryOffload(ctx context.Context, b Backend, name string, 
 	if !ok {
 		return nil, fmt.Sprintf("no entry point %q", name)
 	}
-	copied := make([]value.Value, len(args))
-	for i, a := range args {
-		if arr, ok := a.(*value.Array); ok {
-			copied[i] = arr.Copy()
-		} else {
-			copied[i] = a
-		}
-	}
-	prog, irArgs, err := s.LowerEntryIR(name, copied)
+	prog, irArgs, err := s.LowerEntryIR(name, copyArrays(args))
 	if err != nil {
 		return nil, err.Error()
 	}

@@ -17,15 +17,7 @@ import (
 func (s *Session) CallEntryFused(ctx context.Context, name string, args []value.Value) (out []value.Value, lowered bool, why string, err error) {
 	// The IR evaluator may reuse the buffers of consumed arguments, as the
 	// reference evaluator does; the caller's values stay untouched.
-	copied := make([]value.Value, len(args))
-	for i, a := range args {
-		if arr, ok := a.(*value.Array); ok {
-			copied[i] = arr.Copy()
-		} else {
-			copied[i] = a
-		}
-	}
-	prog, irArgs, err := s.LowerEntryIR(name, copied)
+	prog, irArgs, err := s.LowerEntryIR(name, copyArrays(args))
 	if err != nil {
 		// Whatever stops the lowering (a construct it does not handle yet,
 		// a function it cannot find) leaves the entry on the reference path.
@@ -46,4 +38,19 @@ func (s *Session) CallEntryFused(ctx context.Context, name string, args []value.
 		return nil, true, "", fmt.Errorf("the fused IR failed (%v) where the reference path succeeded", err)
 	}
 	return out, true, "", err
+}
+
+// copyArrays copies the arrays among args, so that a path that consumes
+// its arguments (reusing their buffers) leaves the caller's values as
+// they were.
+func copyArrays(args []value.Value) []value.Value {
+	out := make([]value.Value, len(args))
+	for i, a := range args {
+		if arr, ok := a.(*value.Array); ok {
+			out[i] = arr.Copy()
+		} else {
+			out[i] = a
+		}
+	}
+	return out
 }

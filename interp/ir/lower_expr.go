@@ -577,7 +577,7 @@ func (l *lowerer) coerceDims(env *lenv, te syntax.TypeExp) []*int64 {
 			te = t.Elem
 			continue
 		case *syntax.TEVar:
-			if len(t.Name.Quals) == 0 && isPrimName(t.Name.Name) {
+			if len(t.Name.Quals) == 0 && value.ParsePrimType(t.Name.Name) != value.NoPrim {
 				return dims
 			}
 		}
@@ -586,14 +586,6 @@ func (l *lowerer) coerceDims(env *lenv, te syntax.TypeExp) []*int64 {
 		l.fail(te, "a size coercion (:>) to this type is checked on the reference path")
 		return nil
 	}
-}
-
-func isPrimName(s string) bool {
-	switch s {
-	case "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f16", "f32", "f64", "bool":
-		return true
-	}
-	return false
 }
 
 func (l *lowerer) constDim(env *lenv, d syntax.Expr, at syntax.Node) *int64 {
