@@ -17,6 +17,12 @@ type Info struct {
 	PatTypes map[syntax.Pat]Type
 	// Defs gives the scheme of every checked function or constant.
 	Defs map[*syntax.FunBind]*Scheme
+	// Uses gives the object that every use of a name denotes (see
+	// resolve.go): variables, qualified names, operators of binary
+	// expressions and sections.
+	Uses map[syntax.Node]*Object
+
+	fields map[*syntax.Var][]string // resolve.go
 
 	sizeArgs *sizeArgTable // see sizeargs.go
 }
@@ -56,6 +62,9 @@ type valBind struct {
 	id         int
 	// builtin operator: overloaded and typed by the checker
 	builtin string
+	// obj is what the binding denotes (resolve.go); made on first use
+	// for local bindings.
+	obj *Object
 }
 
 // ns is one namespace level: values, types, modules and module types.
@@ -132,6 +141,8 @@ type Checker struct {
 	modDepth  int // inside how many module structures
 
 	loadingIntrinsics bool
+	declObjs          map[*syntax.FunBind]*Object // resolve.go
+	topFun            *syntax.FunBind             // the def being checked
 
 	// per top-level definition
 	overloaded        []TVar
@@ -205,6 +216,9 @@ func (c *Checker) LoadIntrinsics(specs []syntax.Spec) error {
 	sig := c.checkSpecs(specs, c.top)
 	c.loadingIntrinsics = false
 	m := &Module{ns: sig.mod.ns}
+	for n, v := range m.vals {
+		v.obj = &Object{Kind: ObjIntrinsic, Name: n}
+	}
 	c.top.mods["intrinsics"] = m
 	return c.takeErrors()
 }

@@ -182,6 +182,10 @@ func (c *Checker) checkFunBind(fb *syntax.FunBind, sc *scope, top bool) *Scheme 
 			self = &Arrow{From: paramTs[i], To: self}
 		}
 		selfScope.vals[fb.Name] = &valBind{name: fb.Name, scheme: &Scheme{TParams: tparams, SParams: declSizes, Type: self}, span: fb.NameSpan, local: true, level: c.level, id: c.freshID()}
+		if top {
+			// A recursive use denotes the declaration itself.
+			selfScope.vals[fb.Name].obj = c.declObject(fb)
+		}
 	}
 	bt := c.inferExpr(fb.Body, inner)
 	if self != nil {
@@ -512,7 +516,7 @@ func (c *Checker) checkValDecl(d *syntax.ValDecl, sc *scope, exp *ns) {
 		c.checkCausality(d.Fun.Name, d.Fun.Params, d.Fun.Body)
 	}
 	sch.Type = zonk(sch.Type)
-	vb := &valBind{name: d.Fun.Name, scheme: sch, span: d.Fun.NameSpan, id: c.freshID(), declared: true}
+	vb := &valBind{name: d.Fun.Name, scheme: sch, span: d.Fun.NameSpan, id: c.freshID(), declared: true, obj: c.declObject(d.Fun)}
 	if len(c.errs) == errsBefore {
 		c.checkUniqueFun(d.Fun, sch)
 	}

@@ -148,13 +148,14 @@ func (c *Checker) infer1(e syntax.Expr, sc *scope) Type {
 		v := &syntax.Var{Loc: syntax.Loc{Span: e.Span}, Name: e.Op}
 		t := c.inferVar(v, sc)
 		c.opUses[e] = c.uses[v]
+		c.copyUse(e, v)
 		return t
 	case *syntax.LeftSection:
-		ft := c.opType(e.Op, e.Backtick, sc, e.Span)
+		ft := c.opType(e.Op, e.Backtick, sc, e.Span, e)
 		lt := c.inferExpr(e.L, sc)
 		return c.applyArrow(ft, e.L, lt, sc, e)
 	case *syntax.RightSection:
-		ft := c.opType(e.Op, e.Backtick, sc, e.Span)
+		ft := c.opType(e.Op, e.Backtick, sc, e.Span, e)
 		rt := c.inferExpr(e.R, sc)
 		from, rest := c.splitArrow(ft, e.Span)
 		from2, res := c.splitArrow(rest, e.Span)
@@ -350,6 +351,7 @@ func (c *Checker) inferVar(e *syntax.Var, sc *scope) Type {
 			c.errorf(e.Span, "Variable \"%s\" starts with an underscore, which marks it as unused: it may not be used.", q.Name)
 		}
 		c.uses[e] = v
+		c.recordUse(e, v)
 		if v.builtin != "" {
 			return c.builtinOpType(v.builtin, e.Span)
 		}
@@ -359,6 +361,8 @@ func (c *Checker) inferVar(e *syntax.Var, sc *scope) Type {
 	if v := sc.lookupVal(q.Quals[0]); v != nil && v.builtin == "" {
 		if sc.lookupMod(q.Quals[0]) == nil || c.valShadowsMod(sc, q.Quals[0]) {
 			c.uses[e] = v
+			c.recordUse(e, v)
+			c.recordFields(e, append(append([]string{}, q.Quals[1:]...), q.Name))
 			t := c.instantiate(v.scheme, e.Span)
 			for _, f := range append(q.Quals[1:], q.Name) {
 				t = c.project(t, f, e.Span)
@@ -385,12 +389,14 @@ func (c *Checker) inferVar(e *syntax.Var, sc *scope) Type {
 			return c.newTVar(e.Span)
 		}
 		c.uses[e] = v
+		c.recordUse(e, v)
 		var t Type
 		if v.builtin != "" {
 			t = c.builtinOpType(v.builtin, e.Span)
 		} else {
 			t = c.instantiate(v.scheme, e.Span)
 		}
+		c.recordFields(e, rest[i+1:])
 		for _, f := range rest[i+1:] {
 			t = c.project(t, f, e.Span)
 		}
@@ -459,14 +465,17 @@ func (c *Checker) builtinOpType(op string, sp syntax.Span) Type {
 }
 
 // opType is the type of an operator (or backticked function) as a value.
-func (c *Checker) opType(op syntax.QualName, backtick bool, sc *scope, sp syntax.Span) Type {
+func (c *Checker) opType(op syntax.QualName, backtick bool, sc *scope, sp syntax.Span, at syntax.Node) Type {
 	v := &syntax.Var{Loc: syntax.Loc{Span: sp}, Name: op}
-	return c.inferVar(v, sc)
+	t := c.inferVar(v, sc)
+	c.copyUse(at, v)
+	return t
 }
 
 func (c *Checker) inferBinary(e *syntax.Binary, sc *scope) Type {
 	if len(e.Op.Quals) == 0 && !e.Backtick && (e.Op.Name == "|>" || e.Op.Name == "<|") {
 		if v := sc.lookupVal(e.Op.Name); v != nil && v.builtin != "" {
+			c.recordUse(e, v)
 			x, f := e.L, e.R
 			if e.Op.Name == "<|" {
 				x, f = e.R, e.L
@@ -481,6 +490,7 @@ func (c *Checker) inferBinary(e *syntax.Binary, sc *scope) Type {
 		opv.Span = e.Span
 	}
 	ft := c.inferVar(opv, sc)
+	c.copyUse(e, opv)
 	lt := c.inferExpr(e.L, sc)
 	n := len(c.errs)
 	ft = c.applyArrow(ft, e.L, lt, sc, opv)

@@ -200,6 +200,7 @@ func (c *Checker) checkFunctor(params []*syntax.ModParam, resSig syntax.ModTypeE
 		return nil
 	}
 	inst, abs := c.freshSig(sig)
+	inst = freshSpecs(inst)
 	inner := newScope(sc)
 	inner.mods[p.Name] = inst
 	var res *Module
@@ -253,7 +254,11 @@ func (c *Checker) applyFunctor(f, arg *Module, sp syntax.Span) *Module {
 		ntc := &TypeCon{Name: tc.Name, Arity: tc.Arity, Lifted: tc.Lifted, id: c.nextID}
 		s.types[tc] = conDef(ntc, tc)
 	}
-	return substModule(fn.result, s)
+	res := substModule(fn.result, s)
+	in := &Instance{Binds: map[*Object]*Object{}}
+	bindSpecs(fn.param, arg, in.Binds)
+	instantiate(res, in, map[*Module]bool{})
+	return res
 }
 
 // conDef is a TypeDef that maps the applied old constructor to the new one.

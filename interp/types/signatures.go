@@ -74,7 +74,7 @@ func (c *Checker) checkSpecs(specs []syntax.Spec, sc *scope) *Sig {
 			if _, dup := m.vals[sp.Name]; dup {
 				c.errorf(sp.Span, "Duplicate specification of value \"%s\".", sp.Name)
 			}
-			m.vals[sp.Name] = &valBind{name: sp.Name, scheme: c.valSpecScheme(sp, inner), span: sp.Span, id: c.freshID()}
+			m.vals[sp.Name] = &valBind{name: sp.Name, scheme: c.valSpecScheme(sp, inner), span: sp.Span, id: c.freshID(), obj: &Object{Kind: ObjSpec, Name: sp.Name}}
 			inner.vals[sp.Name] = m.vals[sp.Name]
 		case *syntax.TypeSpec:
 			var td *TypeDef
@@ -250,7 +250,7 @@ func (c *Checker) ascribe(m *Module, sig *Sig, sp syntax.Span) *Module {
 		return m
 	}
 	inst, _ := c.freshSig(sig)
-	return inst
+	return withObjects(inst, m)
 }
 
 // matchModule checks that m has everything target (a module type
