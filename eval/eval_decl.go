@@ -50,6 +50,7 @@ func (t *thread) decl(d syntax.Decl, sc *scope, mod *module) (*scope, error) {
 				}
 			}
 			freeze(v)
+			t.in.noteConst(fb, v)
 			return define(sc, mod, fb.Name, v), nil
 		}
 		// a function: its closure sees sc as it is now (and later

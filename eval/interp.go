@@ -26,6 +26,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 
 	"fut/eval/value"
 	"fut/interp/syntax"
@@ -101,6 +102,33 @@ type Interp struct {
 	noFast       bool                       // tests: disable the specialised SOAC paths
 	lits         map[syntax.Expr]value.Prim // literal values, by node
 	opCache      map[syntax.Node]bool       // whether an operator node is the built-in one
+
+	constMu sync.Mutex
+	consts  map[*syntax.FunBind]value.Value // top-level and module constants, by declaration
+}
+
+// ConstValue returns the value that the declaration fb (a constant: a def
+// without parameters) was evaluated to. ok is false when it was not
+// evaluated, or evaluated to different values (a constant inside a
+// parametric module, one value per application).
+func (in *Interp) ConstValue(fb *syntax.FunBind) (v value.Value, ok bool) {
+	in.constMu.Lock()
+	defer in.constMu.Unlock()
+	v, ok = in.consts[fb]
+	return v, ok && v != nil
+}
+
+func (in *Interp) noteConst(fb *syntax.FunBind, v value.Value) {
+	in.constMu.Lock()
+	defer in.constMu.Unlock()
+	if in.consts == nil {
+		in.consts = map[*syntax.FunBind]value.Value{}
+	}
+	if _, seen := in.consts[fb]; seen {
+		in.consts[fb] = nil // evaluated again: one value per functor application
+		return
+	}
+	in.consts[fb] = v
 }
 
 // New makes an interpreter with an empty environment.

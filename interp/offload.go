@@ -73,7 +73,7 @@ func (s *Session) CallEntryOffload(ctx context.Context, b Backend, name string, 
 		return nil, err.Error()
 	}
 	if b == BackendAuto {
-		if n := estimateElements(prog); n < AutoThreshold {
+		if n := estimateElements(prog, irArgs); n < AutoThreshold {
 			return nil, fmt.Sprintf("auto: about %d elements, below the offload threshold of %d", n, AutoThreshold)
 		}
 	}
@@ -121,29 +121,50 @@ func (s *Session) CallEntryOffload(ctx context.Context, b Backend, name string, 
 }
 
 // estimateElements is the auto policy's estimate of a program's work: the
-// number of elements of its widest array or SOAC (sizes are concrete once
-// lowered).
-func estimateElements(p *ir.Prog) int64 {
+// number of elements of its widest array or SOAC. Sizes are concrete once
+// lowered, or computed on the host from scalar parameters (args, in the
+// order of p.Params), which are followed through the top-level scalar
+// statements.
+func estimateElements(p *ir.Prog, args []value.Value) int64 {
+	known := map[string]value.Prim{}
+	for i, prm := range p.Params {
+		if i < len(args) && prm.T.Rank() == 0 {
+			if x, ok := args[i].(value.Prim); ok {
+				known[prm.Name] = x
+			}
+		}
+	}
+	val := func(a ir.Atom) (int64, bool) {
+		if a.IsConst() {
+			return a.Val.AsInt64(), a.Val.T.IsInt()
+		}
+		x, ok := known[a.Name]
+		return x.AsInt64(), ok && x.T.IsInt()
+	}
 	var widest int64
 	count := func(t ir.Type) {
 		n := int64(1)
 		for _, d := range t.Shape {
-			if !d.IsConst() {
+			v, ok := val(d)
+			if !ok {
 				return
 			}
-			n *= d.Val.AsInt64()
+			n *= v
 		}
 		widest = max(widest, n)
 	}
 	width := func(a ir.Atom) {
-		if a.IsConst() {
-			widest = max(widest, a.Val.AsInt64())
+		if v, ok := val(a); ok {
+			widest = max(widest, v)
 		}
 	}
 	for _, prm := range p.Params {
 		count(prm.T)
 	}
 	for _, st := range p.Body.Stms {
+		if r, ok := ir.EvalScalar(st.E, known); ok && len(st.Pat) == 1 {
+			known[st.Pat[0].Name] = r
+		}
 		for _, prm := range st.Pat {
 			count(prm.T)
 		}
@@ -155,6 +176,8 @@ func estimateElements(p *ir.Prog) int64 {
 		case *ir.ScatterE:
 			width(e.W)
 		case *ir.HistE:
+			width(e.W)
+		case *ir.StreamE:
 			width(e.W)
 		}
 	}
@@ -214,7 +237,7 @@ func (s *Session) tryOffload(ctx context.Context, b Backend, src string) (res *R
 		return nil, why, err
 	}
 	if b == BackendAuto {
-		if n := estimateElements(plan.Prog); n < AutoThreshold {
+		if n := estimateElements(plan.Prog, args); n < AutoThreshold {
 			return nil, fmt.Sprintf("auto: about %d elements, below the offload threshold of %d", n, AutoThreshold), nil
 		}
 	}

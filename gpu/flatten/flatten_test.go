@@ -99,7 +99,7 @@ var cases = []struct {
 	{"loop_while", `(loop (acc, k) = (xs, 0) while k < 4 do (map2 (+) acc ys, k + 1)).0`, "map"},
 	{"loop_reduce", `loop s = 0f32 for i < 3 do s + reduce (+) 0 (map (\x -> x * f32.i64 i) xs)`, "reduce"},
 	{"loop_converge", `(loop (v, d) = (xs, 1f32) while d > 0.01 do let v' = map (\x -> x * 0.5) v in (v', reduce (+) 0 (map f32.abs (map2 (-) v v'))) ).0`, "map,reduce"},
-	{"if_soac", `if a > 1 then map (\x -> x * 2) xs else map (\x -> x + 1) xs`, "map,map"},
+	{"if_soac", `if xs[0] > 1 then map (\x -> x * 2) xs else map (\x -> x + 1) xs`, "map,map"},
 	{"hist", `reduce_by_index (replicate 5 0i32) (+) 0 (map (\i -> i64.i32 (i % 5)) (map i32.abs is)) is`, "hist"},
 }
 

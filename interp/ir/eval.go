@@ -191,6 +191,13 @@ func (m *machine) exp(e Exp) ([]value.Value, stepCost, error) {
 		return one(r), scalarStep(e.Args...), nil
 	case *ConvE:
 		return one(value.Convert(m.prim(e.X), e.To)), scalarStep(e.X), nil
+	case *AssertE:
+		if !m.prim(e.Cond).Bool() {
+			return nil, stepCost{}, &AssertError{Msg: e.Msg, Where: e.Where}
+		}
+		// A check costs nothing: the reference path charges none for
+		// coercions and bounds, and assert's own cost is its operand's.
+		return one(value.MkBool(true)), stepCost{}, nil
 	case *IfE:
 		var vs []value.Value
 		var c stepCost
@@ -391,6 +398,9 @@ func unop(op string, args []value.Prim) (value.Prim, error) {
 		return value.MkBool(x.T.IsFloat() && math.IsNaN(x.Float())), nil
 	case "isinf":
 		return value.MkBool(x.T.IsFloat() && math.IsInf(x.Float(), 0)), nil
+	}
+	if r, ok := bitOp(op, args); ok {
+		return r, nil
 	}
 	if len(args) == 1 {
 		if r, ok := value.Math1(op, x); ok {

@@ -127,6 +127,16 @@ type (
 		To Prim
 		X  Atom
 	}
+	// AssertE fails with Msg when Cond is false: a check of the source
+	// (assert, a size coercion, a slice's bounds) that the reference path
+	// makes too. Where is the source position (file:line:col) the error
+	// names. It binds Cond, true afterwards; simplification keeps it
+	// unless Cond is the constant true.
+	AssertE struct {
+		Cond  Atom
+		Msg   string
+		Where string
+	}
 	// IfE chooses a branch.
 	IfE struct {
 		Cond       Atom
@@ -266,6 +276,7 @@ func (*BinOpE) isExp()     {}
 func (*UnOpE) isExp()      {}
 func (*ConvE) isExp()      {}
 func (*IfE) isExp()        {}
+func (*AssertE) isExp()    {}
 func (*LoopE) isExp()      {}
 func (*IndexE) isExp()     {}
 func (*UpdateE) isExp()    {}

@@ -9,6 +9,7 @@ import (
 
 	"fut/eval/value"
 	"fut/interp/syntax"
+	"fut/interp/types"
 )
 
 // Lowering works on the expression being evaluated, as a partial
@@ -22,18 +23,22 @@ import (
 // become constants. Whatever cannot be lowered yet gives a *NotLowered
 // error so that the caller falls back to the reference evaluator.
 
-// Globals answers for the names an expression uses but does not bind.
+// Globals answers for the values of declared constants.
 type Globals interface {
-	// Value is the value of a top-level name that is not a function.
-	Value(name string) (value.Value, bool)
-	// Fun is the definition of a top-level function (or constant) named name.
-	Fun(name string) (*syntax.FunBind, bool)
+	// Const is the value that the evaluator computed for the constant fb
+	// (a def without parameters), when it has exactly one.
+	Const(fb *syntax.FunBind) (value.Value, bool)
 }
 
-// LitTyper gives the checker's resolved type of an overloaded literal
-// (types.Info implements it).
-type LitTyper interface {
+// Resolver is what the lowering asks the checker (types.Info implements
+// it): the resolved type of an overloaded literal, the object that each
+// use of a name denotes, the record fields a qualified name projects, and
+// the size arguments of a use of a size-polymorphic function.
+type Resolver interface {
 	LitType(e syntax.Expr) (syntax.PrimType, bool)
+	Use(n syntax.Node) (*types.Object, bool)
+	Fields(v *syntax.Var) []string
+	SizeArgs(v *syntax.Var) map[string]syntax.Expr
 }
 
 // NotLowered says why an expression was not lowered, and where.
@@ -58,8 +63,8 @@ func IsNotLowered(err error) bool {
 // LowerExpr lowers one checked expression. It returns the program and the
 // arguments to run it on (the values of the free variables that became
 // its parameters).
-func LowerExpr(fset *syntax.FileSet, info LitTyper, g Globals, e syntax.Expr) (prog *Prog, args []value.Value, err error) {
-	l := &lowerer{fset: fset, info: info, g: g, globals: map[string]lv{}}
+func LowerExpr(fset *syntax.FileSet, info Resolver, g Globals, e syntax.Expr) (prog *Prog, args []value.Value, err error) {
+	l := &lowerer{fset: fset, info: info, g: g, consts: map[*syntax.FunBind]lv{}}
 	defer func() {
 		if r := recover(); r != nil {
 			nl, ok := r.(*NotLowered)
@@ -86,11 +91,11 @@ func LowerExpr(fset *syntax.FileSet, info LitTyper, g Globals, e syntax.Expr) (p
 // arguments' types and shapes, and the function's size parameters are
 // bound to those shapes. The arguments to run the program on are returned
 // (the flattened arguments, then any free variables).
-func LowerFun(fset *syntax.FileSet, info LitTyper, g Globals, fb *syntax.FunBind, args []value.Value) (prog *Prog, runArgs []value.Value, err error) {
-	if len(args) != len(fb.Params) {
+func LowerFun(fset *syntax.FileSet, info Resolver, g Globals, fb *syntax.FunBind, args []value.Value) (prog *Prog, runArgs []value.Value, err error) {
+	if len(args) < len(fb.Params) {
 		return nil, nil, fmt.Errorf("%s takes %d arguments, not %d", fb.Name, len(fb.Params), len(args))
 	}
-	l := &lowerer{fset: fset, info: info, g: g, globals: map[string]lv{}}
+	l := &lowerer{fset: fset, info: info, g: g, consts: map[*syntax.FunBind]lv{}}
 	defer func() {
 		if r := recover(); r != nil {
 			nl, ok := r.(*NotLowered)
@@ -103,11 +108,22 @@ func LowerFun(fset *syntax.FileSet, info LitTyper, g Globals, fb *syntax.FunBind
 		}
 	}()
 	var env *lenv
+	l.sizeScope = sizeParams(fb)
 	for i, p := range fb.Params {
 		env = l.bindPat(env, p, l.fromValue(paramBase(p, i), args[i], p))
 	}
+	l.sizeScope = nil
 	b := &builder{l: l}
 	v := l.expr(b, env, fb.Body, value.NoPrim)
+	if extra := args[len(fb.Params):]; len(extra) > 0 {
+		// A point-free definition (entry main = map f): its body is a
+		// function, applied to the remaining arguments.
+		lvs := make([]lv, len(extra))
+		for i, a := range extra {
+			lvs[i] = l.fromValue(fmt.Sprintf("arg%d", len(fb.Params)+i), a, fb)
+		}
+		v = l.apply(b, v, lvs, fb.Body)
+	}
 	res, ts := l.flatten(v, fb.Body)
 	prog = &Prog{Params: l.params, Ret: ts, Body: &Body{Stms: b.stms, Res: res}}
 	if err := Verify(prog); err != nil {
@@ -158,6 +174,13 @@ type (
 		body   syntax.Expr
 		env    *lenv
 		args   []lv // applied so far
+		// inst is the chain of functor instances the body needs (see
+		// types.Object.Resolve).
+		inst []*types.Instance
+		// sizes are the function's size parameters, bound from the
+		// arguments' shapes; sizeArgs those the call site gives.
+		sizes    map[string]bool
+		sizeArgs map[string]lv
 	}
 	// lvBuiltin is a prelude function or an operator, applied to args so far.
 	lvBuiltin struct {
@@ -186,12 +209,16 @@ func (e *lenv) lookup(name string) (lv, bool) {
 
 type lowerer struct {
 	fset    *syntax.FileSet
-	info    LitTyper
+	info    Resolver
 	g       Globals
+	inst    []*types.Instance         // the functor instances of the body being lowered
+	consts  map[*syntax.FunBind]lv    // declared constants met so far
+	// sizeScope holds the size parameters of the function whose
+	// parameters are being bound.
+	sizeScope map[string]bool
 	n       int
 	params  []Param
 	args    []value.Value
-	globals map[string]lv
 	depth   int
 }
 
@@ -336,64 +363,6 @@ func (l *lowerer) fromValue(name string, v value.Value, at syntax.Node) lv {
 	}
 	l.fail(at, "the free variable %s holds a value of a kind the IR does not have (%T)", name, v)
 	return nil
-}
-
-// lookup resolves a plain name: locals, then the session's values and
-// functions, then the prelude's functions the lowerer knows.
-func (l *lowerer) lookup(env *lenv, name string, at syntax.Node) lv {
-	if v, ok := env.lookup(name); ok {
-		return v
-	}
-	if v, ok := l.globals[name]; ok {
-		return v
-	}
-	var out lv
-	if val, ok := l.g.Value(name); ok {
-		if _, isFun := val.(*value.Fun); !isFun {
-			out = l.fromValue(name, val, at)
-		}
-	}
-	var prelude *syntax.FunBind
-	if out == nil {
-		if fb, ok := l.g.Fun(name); ok && !isPreludeFun(l.fset, fb) {
-			out = &lvClosure{name: name, params: fb.Params, body: fb.Body}
-			if len(fb.Params) == 0 {
-				out = l.constant(fb)
-			}
-		} else if ok {
-			prelude = fb
-		}
-	}
-	if out == nil {
-		if _, ok := builtinArity(name); ok {
-			out = &lvBuiltin{name: name}
-		}
-	}
-	if out == nil && prelude != nil && len(prelude.Params) > 0 {
-		// A prelude function the lowerer does not know by name: inline
-		// its body, written over intrinsics it may know.
-		out = &lvClosure{name: name, params: prelude.Params, body: prelude.Body}
-	}
-	if out == nil {
-		l.fail(at, "unknown name %s", name)
-	}
-	l.globals[name] = out
-	return out
-}
-
-// constant lowers a top-level constant's definition (when its value is not
-// known from the session).
-func (l *lowerer) constant(fb *syntax.FunBind) lv {
-	l.fail(fb, "the constant %s has no value yet", fb.Name)
-	return nil
-}
-
-func isPreludeFun(fset *syntax.FileSet, fb *syntax.FunBind) bool {
-	if fset == nil {
-		return false
-	}
-	f := fset.File(fb.Pos())
-	return f != nil && strings.HasPrefix(f.Name, "/prelude/")
 }
 
 // sortRecord orders record fields as types.Record does: by name, numbers first.

@@ -1,95 +1,153 @@
 package ir
 
 import (
-	"math"
 	"strings"
 
 	"fut/eval/value"
 	"fut/interp/syntax"
 )
 
-// The prelude's wrappers (map → intrinsics.map, …) and the numeric
-// modules' functions, lowered by name. Each entry gives the arity.
-var builtins = map[string]int{
-	"map": 2, "map1": 2, "map2": 3, "map3": 4, "map4": 5, "map5": 6,
-	"reduce": 3, "reduce_comm": 3, "scan": 3, "hist": 5, "reduce_by_index": 5, "scatter": 3,
-	"iota": 1, "replicate": 2, "zip": 2, "zip2": 2, "zip3": 3, "zip4": 4, "zip5": 5,
-	"unzip": 1, "unzip2": 1, "unzip3": 1, "unzip4": 1, "unzip5": 1,
-	"length": 1, "transpose": 1, "copy": 1, "opaque": 1, "all": 2, "any": 2,
-	"|>": 2, "<|": 2, "apply-left": 3, "apply-right": 3, "const": 2, "id": 1, "take": 2, "drop": 2, "filter": 2, "++": 2, "concat": 2, "flatten": 1, "reverse": 1,
+// The operations the lowering knows: the intrinsics (prelude/
+// intrinsics.fut; the prelude's functions are inlined from their
+// definitions down to these), the checker's built-in operators, and two
+// internal forms (a record projection section, an operator section with
+// one operand fixed). Each entry gives the arity.
+var intrinsics = map[string]int{
+	"map": 2, "reduce": 3, "reduce_comm": 3, "scan": 3, "filter": 2, "partition": 2,
+	"scatter": 3, "scatter_2d": 3, "scatter_3d": 3,
+	"hist": 5, "reduce_by_index": 5, "reduce_by_index_2d": 5, "reduce_by_index_3d": 5,
 	"reduce_stream": 3, "reduce_stream_per": 3, "map_stream": 2, "map_stream_per": 2,
+	"length": 1, "iota": 1, "replicate": 2, "copy": 1, "manifest": 1, "concat": 2,
+	"transpose": 1, "rotate": 2, "flatten": 1, "unflatten": 3,
+	"zip": 2, "zip3": 3, "zip4": 4, "zip5": 5, "unzip": 1, "unzip3": 1, "unzip4": 1, "unzip5": 1,
+	"opaque": 1, "trace": 1, "break": 1,
+	"mul_hi": 2, "mad_hi": 3, "fma": 3, "mad": 3, "lerp": 3, "ldexp": 2,
+	"popc": 1, "clz": 1, "ctz": 1, "neg": 1, "complement": 1, "abs": 1, "signum": 1,
+	"isnan": 1, "isinf": 1,
+	"f16_from_bits": 1, "f16_to_bits": 1, "f32_from_bits": 1, "f32_to_bits": 1,
+	"f64_from_bits": 1, "f64_to_bits": 1,
+}
+
+// scalarIntrinsicOps are the intrinsics that are one of the IR's binary
+// operators (the same table as the reference evaluator's).
+var scalarIntrinsicOps = map[string]string{
+	"add": "+", "sub": "-", "mul": "*", "div": "/", "mod": "%", "quot": "//", "rem": "%%",
+	"pow": "**", "min": "min", "max": "max", "eq": "==", "neq": "!=", "lt": "<", "le": "<=",
+	"gt": ">", "ge": ">=", "and": "&", "or": "|", "xor": "^", "shl": "<<", "shr": ">>",
+	"lshr": ">>>",
+}
+
+// intrinsicArity is the arity of an intrinsic the lowering knows.
+func intrinsicArity(name string) (int, bool) {
+	if n, ok := intrinsics[name]; ok {
+		return n, true
+	}
+	if _, ok := scalarIntrinsicOps[name]; ok {
+		return 2, true
+	}
+	if strings.HasPrefix(name, "to_") && value.ParsePrimType(name[3:]) != value.NoPrim {
+		return 1, true
+	}
+	if n, ok := value.HasMath(name); ok {
+		return n, true
+	}
+	return 0, false
 }
 
 func builtinArity(name string) (int, bool) {
-	if n, ok := builtins[name]; ok {
+	if n, ok := intrinsicArity(name); ok {
 		return n, true
 	}
 	if _, ok := binOpName(name); ok {
 		return 2, true
 	}
 	switch {
-	case strings.HasPrefix(name, "project:"), strings.HasPrefix(name, "conv:"), strings.HasPrefix(name, "un:"),
-		strings.HasPrefix(name, "red:"):
+	case strings.HasPrefix(name, "project:"):
 		return 1, true
-	case strings.HasPrefix(name, "math:"):
-		n, _ := value.HasMath(strings.TrimPrefix(name, "math:"))
-		return n, true
-	case name == "min" || name == "max":
+	case name == "apply-left" || name == "apply-right":
+		return 3, true
+	case name == "|>" || name == "<|":
 		return 2, true
 	}
 	return 0, false
 }
 
-func numericModule(name string) (Prim, bool) {
-	t := value.ParsePrimType(name)
-	return t, t != value.NoPrim && t != value.Bool
-}
-
-// moduleMember is M.name for a numeric module M.
-func (l *lowerer) moduleMember(b *builder, mod, name string, at syntax.Node) lv {
-	t, _ := numericModule(mod)
-	if to := value.ParsePrimType(name); to != value.NoPrim {
-		return &lvBuiltin{name: "conv:" + mod}
+// scalarIntrinsic lowers a scalar intrinsic (ok false when name is not one).
+func (l *lowerer) scalarIntrinsic(b *builder, name string, args []lv, at syntax.Node) (lv, bool) {
+	atom := func(i int) *lvAtom {
+		a, ok := args[i].(*lvAtom)
+		if !ok || a.t.Rank() != 0 {
+			l.fail(at, "the intrinsic %s applied to a value that is not a scalar", name)
+		}
+		return a
 	}
-	if strings.HasPrefix(name, "to_") && value.ParsePrimType(name[3:]) != value.NoPrim {
-		return &lvBuiltin{name: "conv:" + name[3:]}
+	if op, ok := scalarIntrinsicOps[name]; ok {
+		return l.binop(b, op, atom(0), atom(1), at), true
 	}
-	if _, ok := value.HasMath(name); ok && t.IsFloat() {
-		return &lvBuiltin{name: "math:" + name}
+	if strings.HasPrefix(name, "to_") {
+		to := value.ParsePrimType(name[3:])
+		if to == value.NoPrim {
+			return nil, false
+		}
+		x := atom(0)
+		if x.a.IsConst() {
+			return &lvAtom{C(value.Convert(x.a.Val, to)), Scalar(to)}, true
+		}
+		return b.let1("conv", &ConvE{To: to, X: x.a}, Scalar(to)), true
 	}
+	n, isMath := value.HasMath(name)
+	floatOnly := isMath
 	switch name {
-	case "abs", "sgn", "isnan", "isinf", "neg":
-		return &lvBuiltin{name: "un:" + name}
-	case "min", "max":
-		return &lvBuiltin{name: name}
-	case "sum", "product", "maximum", "minimum":
-		return &lvBuiltin{name: "red:" + name + ":" + mod}
-	case "pi", "e", "inf", "nan", "highest", "lowest":
-		return &lvAtom{C(numConst(t, name)), Scalar(t)}
+	case "neg", "complement", "abs", "signum", "isnan", "isinf", "popc", "clz", "ctz",
+		"mul_hi", "mad_hi", "f16_from_bits", "f16_to_bits", "f32_from_bits", "f32_to_bits",
+		"f64_from_bits", "f64_to_bits":
+		n, isMath, floatOnly = intrinsics[name], true, false
+	case "fma", "mad", "lerp", "ldexp":
+		n, isMath, floatOnly = intrinsics[name], true, true
 	}
-	if _, ok := binOpName(name); ok {
-		return &lvBuiltin{name: name}
+	if !isMath {
+		return nil, false
 	}
-	l.fail(at, "%s.%s is not known to the IR", mod, name)
-	return nil
-}
-
-func numConst(t Prim, name string) value.Prim {
-	if t.IsFloat() {
-		f := map[string]float64{"pi": math.Pi, "e": math.E, "inf": math.Inf(1), "nan": math.NaN(),
-			"highest": math.Inf(1), "lowest": math.Inf(-1)}[name]
-		return value.MkFloat(t, f)
+	as := make([]Atom, n)
+	var t Type
+	for i := range as {
+		x := atom(i)
+		as[i] = x.a
+		if i == 0 {
+			t = x.t
+		}
 	}
-	bits := uint(t.Bits())
-	switch {
-	case name == "highest" && t.IsSigned():
-		return value.MkInt(t, int64(uint64(1)<<(bits-1)-1))
-	case name == "lowest" && t.IsSigned():
-		return value.MkInt(t, -int64(uint64(1)<<(bits-1)))
-	case name == "highest":
-		return value.MkUint(t, math.MaxUint64>>(64-bits))
+	if floatOnly && !t.Elem.IsFloat() {
+		l.fail(at, "the intrinsic %s on %s", name, t)
 	}
-	return value.MkInt(t, 0)
+	op := name
+	switch name {
+	case "complement":
+		op = "not"
+	case "signum":
+		op = "sgn"
+	case "abs":
+		if t.Elem.IsFloat() {
+			op = "fabs"
+		}
+	case "isnan", "isinf":
+		t = Scalar(value.Bool)
+	case "popc", "clz", "ctz":
+		t = Scalar(value.I32)
+	case "f16_from_bits":
+		t = Scalar(value.F16)
+	case "f32_from_bits":
+		t = Scalar(value.F32)
+	case "f64_from_bits":
+		t = Scalar(value.F64)
+	case "f16_to_bits":
+		t = Scalar(value.U16)
+	case "f32_to_bits":
+		t = Scalar(value.U32)
+	case "f64_to_bits":
+		t = Scalar(value.U64)
+	}
+	return b.let1(op, &UnOpE{Op: op, Args: as}, t), true
 }
 
 func (l *lowerer) callBuiltin(b *builder, name string, args []lv, at syntax.Node) lv {
@@ -100,54 +158,16 @@ func (l *lowerer) callBuiltin(b *builder, name string, args []lv, at syntax.Node
 		}
 		return a
 	}
-	switch {
-	case strings.HasPrefix(name, "project:"):
+	if strings.HasPrefix(name, "project:") {
 		return l.projectPath(at, args[0], strings.Split(strings.TrimPrefix(name, "project:"), "."))
-	case strings.HasPrefix(name, "conv:"):
-		x := atom(0)
-		to := value.ParsePrimType(strings.TrimPrefix(name, "conv:"))
-		if x.a.IsConst() {
-			return &lvAtom{C(value.Convert(x.a.Val, to)), Scalar(to)}
-		}
-		return b.let1("conv", &ConvE{To: to, X: x.a}, Scalar(to))
-	case strings.HasPrefix(name, "un:"), strings.HasPrefix(name, "math:"):
-		op := name[strings.IndexByte(name, ':')+1:]
-		var as []Atom
-		var t Type
-		for i := range args {
-			x := atom(i)
-			as = append(as, x.a)
-			t = x.t
-		}
-		if op == "isnan" || op == "isinf" {
-			t = Scalar(value.Bool)
-		}
-		if op == "abs" && t.Elem.IsFloat() {
-			op = "fabs"
-		}
-		return b.let1(op, &UnOpE{Op: op, Args: as}, t)
-	case strings.HasPrefix(name, "red:"):
-		parts := strings.Split(name, ":")
-		t := value.ParsePrimType(parts[2])
-		ops := map[string]string{"sum": "+", "product": "*", "maximum": "max", "minimum": "min"}
-		nes := map[string]value.Prim{"sum": value.MkInt(t, 0), "product": value.MkInt(t, 1),
-			"maximum": numConst(t, "lowest"), "minimum": numConst(t, "highest")}
-		ne := nes[parts[1]]
-		if t.IsFloat() && (parts[1] == "sum" || parts[1] == "product") {
-			ne = value.MkFloat(t, float64(ne.Int()))
-		}
-		return l.reduce(b, &lvBuiltin{name: ops[parts[1]]}, &lvAtom{C(ne), Scalar(t)}, args[0], false, at)
+	}
+	if r, ok := l.scalarIntrinsic(b, name, args, at); ok {
+		return r
 	}
 	if _, ok := binOpName(name); ok {
 		return l.binop(b, name, atom(0), atom(1), at)
 	}
 	switch name {
-	case "min", "max":
-		x, y := atom(0), atom(1)
-		if x.t.Elem != y.t.Elem || x.t.Rank() != 0 || y.t.Rank() != 0 {
-			l.fail(at, "%s of different types", name)
-		}
-		return b.let1(name, &BinOpE{Op: name, X: x.a, Y: y.a}, x.t)
 	case "|>":
 		return l.apply(b, args[1], args[:1], at)
 	case "<|":
@@ -156,19 +176,12 @@ func (l *lowerer) callBuiltin(b *builder, name string, args []lv, at syntax.Node
 		return l.apply(b, args[0], []lv{args[1], args[2]}, at)
 	case "apply-right":
 		return l.apply(b, args[0], []lv{args[2], args[1]}, at)
-	case "map", "map1", "map2", "map3", "map4", "map5":
+	case "map":
 		return l.mapN(b, args[0], args[1:], at)
 	case "reduce", "reduce_comm":
 		return l.reduce(b, args[0], args[1], args[2], false, at)
 	case "scan":
 		return l.reduce(b, args[0], args[1], args[2], true, at)
-	case "all", "any":
-		m := l.mapN(b, args[0], args[1:], at)
-		op, ne := "&&", true
-		if name == "any" {
-			op, ne = "||", false
-		}
-		return l.reduce(b, &lvBuiltin{name: op}, &lvAtom{C(value.MkBool(ne)), Scalar(value.Bool)}, m, false, at)
 	case "hist":
 		ne := atom(1)
 		k := l.toI64(b, atom(2))
@@ -199,7 +212,7 @@ func (l *lowerer) callBuiltin(b *builder, name string, args []lv, at syntax.Node
 			outTs = append(outTs, t)
 		}
 		return rebuild(args[1], outs, outTs, 1)
-	case "zip", "zip2", "zip3", "zip4", "zip5":
+	case "zip", "zip3", "zip4", "zip5":
 		t := &lvTuple{rank: 1}
 		for _, a := range args {
 			if len(leafShape(a)) == 0 {
@@ -208,7 +221,7 @@ func (l *lowerer) callBuiltin(b *builder, name string, args []lv, at syntax.Node
 			t.elems = append(t.elems, a)
 		}
 		return t
-	case "unzip", "unzip2", "unzip3", "unzip4", "unzip5":
+	case "unzip", "unzip3", "unzip4", "unzip5":
 		t, ok := args[0].(*lvTuple)
 		if !ok || t.rank == 0 {
 			l.fail(at, "unzip of a value that is not an array of tuples")
@@ -220,7 +233,7 @@ func (l *lowerer) callBuiltin(b *builder, name string, args []lv, at syntax.Node
 			l.fail(at, "length of a value that is not an array")
 		}
 		return &lvAtom{sh[0], Scalar(value.I64)}
-	case "transpose", "copy":
+	case "transpose", "copy", "manifest":
 		as, ts := l.flatten(args[0], at)
 		var outs []Atom
 		var outTs []Type
@@ -242,21 +255,11 @@ func (l *lowerer) callBuiltin(b *builder, name string, args []lv, at syntax.Node
 			outTs = append(outTs, t)
 		}
 		return rebuild(args[0], outs, outTs, 0)
-	case "take", "drop":
-		n := l.toI64(b, atom(0))
-		shape := leafShape(args[1])
-		if len(shape) == 0 {
-			l.fail(at, "%s of a value that is not an array", name)
-		}
-		if name == "take" {
-			return l.slice(b, args[1], I64(0), n, at)
-		}
-		return l.slice(b, args[1], n, l.sub(b, shape[0], n), at)
 	case "reduce_stream", "reduce_stream_per":
 		return l.stream(b, args[0], args[1], args[2], at)
 	case "map_stream", "map_stream_per":
 		return l.stream(b, nil, args[0], args[1], at)
-	case "++", "concat":
+	case "concat":
 		sx, sy := leafShape(args[0]), leafShape(args[1])
 		if len(sx) == 0 || len(sy) == 0 {
 			l.fail(at, "concatenation of values that are not arrays")
@@ -277,7 +280,7 @@ func (l *lowerer) callBuiltin(b *builder, name string, args []lv, at syntax.Node
 			outs[i] = b.let("concat", &ConcatE{N: n, Arrs: []string{xa[i].Name, ya[i].Name}}, outTs[i])[0]
 		}
 		return rebuild(args[0], outs, outTs, 0)
-	case "flatten", "reverse":
+	case "flatten":
 		as, ts := l.flatten(args[0], at)
 		outs := make([]Atom, len(as))
 		outTs := make([]Type, len(as))
@@ -326,7 +329,9 @@ func (l *lowerer) callBuiltin(b *builder, name string, args []lv, at syntax.Node
 		}
 		b.stms = append(b.stms, &Stm{Pat: pat, E: &FilterE{W: w, Arrs: arrs, Map: lam}})
 		return rebuild(args[1], outs, outTs, 0)
-	case "opaque", "id", "const":
+	case "opaque", "trace", "break":
+		// trace and break are events of the reference evaluator; a
+		// compiled path ignores them, as Futhark's compilers do.
 		return args[0]
 	}
 	l.fail(at, "the function %s is not known to the IR", name)

@@ -18,14 +18,23 @@ func (l *lowerer) apply(b *builder, f lv, args []lv, at syntax.Node) lv {
 				return &c
 			}
 			env := fn.env
+			for name, v := range fn.sizeArgs {
+				env = env.bind(name, v)
+			}
+			saved := l.sizeScope
+			l.sizeScope = fn.sizes
 			for i, p := range fn.params {
 				env = l.bindPat(env, p, all[i])
 			}
+			l.sizeScope = saved
 			l.depth++
 			if l.depth > maxInlineDepth {
 				l.fail(at, "recursion too deep while inlining %s", fn.name)
 			}
+			savedInst := l.inst
+			l.inst = fn.inst
 			f = l.expr(b, env, fn.body, value.NoPrim)
+			l.inst = savedInst
 			l.depth--
 			args = all[len(fn.params):]
 		case *lvBuiltin:
@@ -162,7 +171,7 @@ func (l *lowerer) rangeExpr(b *builder, env *lenv, e *syntax.Range, hint Prim) l
 func (l *lowerer) patValue(env *lenv, p syntax.Pat) lv {
 	switch p := p.(type) {
 	case *syntax.PId:
-		return l.lookup(env, p.Name, p)
+		return l.local(env, p.Name, p)
 	case *syntax.PParen:
 		return l.patValue(env, p.P)
 	case *syntax.PAscript:
@@ -193,27 +202,10 @@ func (l *lowerer) toI64(b *builder, x *lvAtom) Atom {
 
 func (l *lowerer) index(b *builder, env *lenv, e *syntax.Index) lv {
 	x := l.expr(b, env, e.X, value.NoPrim)
-	if last := len(e.Indices) - 1; e.Indices[last].IsSlice {
-		// a[i, j, k:l]: index by the fixed ones, then slice.
-		if last > 0 {
-			x = l.indexValue(b, x, l.indices(b, env, e.Indices[:last], e), e)
+	for _, d := range e.Indices {
+		if d.IsSlice {
+			return l.sliceIndex(b, env, x, e)
 		}
-		d := e.Indices[last]
-		if d.Stride != nil {
-			l.fail(e, "slices with a stride are not lowered yet")
-		}
-		shape := leafShape(x)
-		if len(shape) == 0 {
-			l.fail(e, "slicing a value that is not an array")
-		}
-		start, end := I64(0), shape[0]
-		if d.Start != nil {
-			start = l.toI64(b, l.scalar(b, env, d.Start, value.I64))
-		}
-		if d.End != nil {
-			end = l.toI64(b, l.scalar(b, env, d.End, value.I64))
-		}
-		return l.slice(b, x, start, l.sub(b, end, start), e)
 	}
 	idx := l.indices(b, env, e.Indices, e)
 	return l.indexValue(b, x, idx, e)

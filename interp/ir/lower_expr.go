@@ -5,6 +5,7 @@ import (
 
 	"fut/eval/value"
 	"fut/interp/syntax"
+	"fut/interp/types"
 )
 
 const maxInlineDepth = 200
@@ -70,18 +71,17 @@ func (l *lowerer) expr(b *builder, env *lenv, e syntax.Expr, hint Prim) lv {
 		}
 		return l.apply(b, f, args, e)
 	case *syntax.Lambda:
-		return &lvClosure{name: "lambda", params: e.Params, body: e.Body, env: env}
+		return &lvClosure{name: "lambda", params: e.Params, body: e.Body, env: env, inst: l.inst}
 	case *syntax.OpSection:
-		if e.Backtick {
-			return l.lookup(env, e.Op.String(), e)
-		}
-		return l.operator(env, e.Op, e)
+		return l.use(b, env, e)
 	case *syntax.LeftSection:
+		f := l.use(b, env, e)
 		x := l.expr(b, env, e.L, value.NoPrim)
-		return l.partial(l.operator(env, e.Op, e), x, 0)
+		return l.partial(f, x, 0)
 	case *syntax.RightSection:
+		f := l.use(b, env, e)
 		y := l.expr(b, env, e.R, value.NoPrim)
-		return l.partial(l.operator(env, e.Op, e), y, 1)
+		return l.partial(f, y, 1)
 	case *syntax.ProjectSection:
 		return &lvBuiltin{name: "project:" + joinFields(e.Fields)}
 	case *syntax.LetIn:
@@ -92,7 +92,7 @@ func (l *lowerer) expr(b *builder, env *lenv, e syntax.Expr, hint Prim) lv {
 		return l.expr(b, l.bindPat(env, e.Pat, v), e.Body, hint)
 	case *syntax.LetFun:
 		fb := e.Fun
-		var c lv = &lvClosure{name: fb.Name, params: fb.Params, body: fb.Body, env: env}
+		var c lv = &lvClosure{name: fb.Name, params: fb.Params, body: fb.Body, env: env, inst: l.inst, sizes: sizeParams(fb)}
 		if len(fb.Params) == 0 {
 			c = l.expr(b, env, fb.Body, value.NoPrim)
 		}
@@ -106,9 +106,16 @@ func (l *lowerer) expr(b *builder, env *lenv, e syntax.Expr, hint Prim) lv {
 	case *syntax.Index:
 		return l.index(b, env, e)
 	case *syntax.LetWith:
-		dest := l.lookup(env, e.Dest.Name.Name, e.Dest)
+		dest := l.local(env, e.Dest.Name.Name, e.Dest)
 		v := l.update(b, env, dest, e.Path, e.Value, e)
 		return l.expr(b, env.bind(e.Dest.Name.Name, v), e.Body, hint)
+	case *syntax.Assert:
+		c := l.scalar(b, env, e.Cond, value.Bool)
+		l.check(b, c.a, "Assertion is false", e)
+		return l.expr(b, env, e.X, hint)
+	case *syntax.QualParen:
+		// M.(e): the checker resolved e's names with M open.
+		return l.expr(b, env, e.X, hint)
 	case *syntax.Update:
 		dest := l.expr(b, env, e.X, value.NoPrim)
 		return l.update(b, env, dest, e.Path, e.Value, e)
@@ -222,34 +229,6 @@ func (l *lowerer) scalar(b *builder, env *lenv, e syntax.Expr, hint Prim) *lvAto
 	return a
 }
 
-func (l *lowerer) variable(b *builder, env *lenv, e *syntax.Var) lv {
-	q := e.Name
-	if len(q.Quals) == 0 {
-		return l.lookup(env, q.Name, e)
-	}
-	// r.x.y on a local or global record, or M.f of a numeric module.
-	if v, ok := env.lookup(q.Quals[0]); ok {
-		return l.projectPath(e, v, append(q.Quals[1:], q.Name))
-	}
-	if _, ok := numericModule(q.Quals[0]); ok && len(q.Quals) == 1 {
-		return l.moduleMember(b, q.Quals[0], q.Name, e)
-	}
-	if q.Quals[0] == "intrinsics" && len(q.Quals) == 1 {
-		if _, ok := builtinArity(q.Name); ok && builtins[q.Name] > 0 {
-			return &lvBuiltin{name: q.Name}
-		}
-		l.fail(e, "the intrinsic %s is not known to the IR", q.Name)
-	}
-	if val, ok := l.g.Value(q.Quals[0]); ok {
-		if _, isFun := val.(*value.Fun); !isFun {
-			v := l.lookup(env, q.Quals[0], e)
-			return l.projectPath(e, v, append(q.Quals[1:], q.Name))
-		}
-	}
-	l.fail(e, "the qualified name %s (modules other than the numeric ones are not lowered yet)", q)
-	return nil
-}
-
 func (l *lowerer) projectPath(at syntax.Node, v lv, fields []string) lv {
 	for _, f := range fields {
 		v = l.project(at, v, f)
@@ -269,22 +248,6 @@ func (l *lowerer) project(at syntax.Node, v lv, field string) lv {
 	return x
 }
 
-// operator is (op) as a function value.
-func (l *lowerer) operator(env *lenv, op syntax.QualName, at syntax.Node) lv {
-	if len(op.Quals) == 0 {
-		if v, ok := env.lookup(op.Name); ok {
-			return v
-		}
-	}
-	if _, ok := binOpName(op.Name); ok {
-		return &lvBuiltin{name: op.Name}
-	}
-	if op.Name == "|>" || op.Name == "<|" {
-		return &lvBuiltin{name: op.Name}
-	}
-	return l.lookup(env, op.String(), at)
-}
-
 // partial fixes argument k (0 or 1) of a two-argument function.
 func (l *lowerer) partial(f lv, x lv, k int) lv {
 	if k == 0 {
@@ -301,7 +264,18 @@ func binOpName(op string) (string, bool) {
 }
 
 func (l *lowerer) binary(b *builder, env *lenv, e *syntax.Binary, hint Prim) lv {
-	switch e.Op.Name {
+	obj, ok := l.info.Use(e)
+	if !ok {
+		l.fail(e, "the operator %s has no resolution from the checker", e.Op)
+	}
+	if obj.Kind != types.ObjOp {
+		// A function: the user's operator, a module's, a parameter.
+		f := l.object(b, env, obj, e, nil)
+		x := l.expr(b, env, e.L, value.NoPrim)
+		y := l.expr(b, env, e.R, value.NoPrim)
+		return l.apply(b, f, []lv{x, y}, e)
+	}
+	switch obj.Name {
 	case "|>":
 		x := l.expr(b, env, e.L, value.NoPrim)
 		return l.apply(b, l.expr(b, env, e.R, value.NoPrim), []lv{x}, e)
@@ -309,40 +283,13 @@ func (l *lowerer) binary(b *builder, env *lenv, e *syntax.Binary, hint Prim) lv 
 		f := l.expr(b, env, e.L, value.NoPrim)
 		return l.apply(b, f, []lv{l.expr(b, env, e.R, value.NoPrim)}, e)
 	}
-	if e.Backtick || len(e.Op.Quals) > 0 {
-		f := l.lookup(env, e.Op.String(), e)
-		if len(e.Op.Quals) > 0 {
-			f = l.variable(b, env, &syntax.Var{Loc: e.Loc, Name: e.Op})
-		}
-		x := l.expr(b, env, e.L, value.NoPrim)
-		y := l.expr(b, env, e.R, value.NoPrim)
-		return l.apply(b, f, []lv{x, y}, e)
-	}
-	if v, ok := env.lookup(e.Op.Name); ok {
-		x := l.expr(b, env, e.L, value.NoPrim)
-		y := l.expr(b, env, e.R, value.NoPrim)
-		return l.apply(b, v, []lv{x, y}, e)
-	}
-	if fb, ok := l.g.Fun(e.Op.Name); ok && !isPreludeFun(l.fset, fb) {
-		// A user's definition of an operator shadows the built-in one.
-		f := l.lookup(env, e.Op.Name, e)
-		x := l.expr(b, env, e.L, value.NoPrim)
-		y := l.expr(b, env, e.R, value.NoPrim)
-		return l.apply(b, f, []lv{x, y}, e)
-	}
-	if _, ok := binOpName(e.Op.Name); !ok {
-		f := l.lookup(env, e.Op.Name, e)
-		x := l.expr(b, env, e.L, value.NoPrim)
-		y := l.expr(b, env, e.R, value.NoPrim)
-		return l.apply(b, f, []lv{x, y}, e)
-	}
-	if e.Op.Name == "&&" || e.Op.Name == "||" {
+	if obj.Name == "&&" || obj.Name == "||" {
 		return l.shortCircuit(b, env, e)
 	}
 	// Lower a literal operand after the other, so that it can take the
 	// other's type when the checker left it open.
 	opHint := hint
-	if bop, _ := value.LookupBinOp(e.Op.Name); bop.IsComparison() {
+	if bop, _ := value.LookupBinOp(obj.Name); bop.IsComparison() {
 		opHint = value.NoPrim
 	}
 	var x, y *lvAtom
@@ -353,7 +300,10 @@ func (l *lowerer) binary(b *builder, env *lenv, e *syntax.Binary, hint Prim) lv 
 		x = l.scalar(b, env, e.L, opHint)
 		y = l.scalar(b, env, e.R, x.t.Elem)
 	}
-	return l.binop(b, e.Op.Name, x, y, e)
+	if x.t.Rank() != 0 || y.t.Rank() != 0 {
+		return l.arrayCompare(b, obj.Name, x, y, e)
+	}
+	return l.binop(b, obj.Name, x, y, e)
 }
 
 func (l *lowerer) binop(b *builder, op string, x, y *lvAtom, at syntax.Node) *lvAtom {
@@ -504,7 +454,9 @@ func (l *lowerer) bindSizes(env *lenv, te syntax.TypeExp, v lv) *lenv {
 			continue
 		case *syntax.TEArray:
 			if x, ok := t.Dim.(*syntax.Var); ok && len(x.Name.Quals) == 0 && i < len(dims) {
-				if _, bound := env.lookup(x.Name.Name); !bound {
+				// The function's own size parameters are bound from the
+				// arguments' shapes; a name bound outside is not rebound.
+				if _, bound := env.lookup(x.Name.Name); !bound || l.sizeScope[x.Name.Name] {
 					env = env.bind(x.Name.Name, &lvAtom{dims[i], Scalar(value.I64)})
 				}
 			}
@@ -530,81 +482,3 @@ func leafShape(v lv) []Atom {
 	return nil
 }
 
-// coerce lowers e :> t. Sizes are concrete once lowered, so the check is
-// made here: a coercion whose sizes all match is dropped; one that fails,
-// or whose sizes are not known constants, stays on the reference path,
-// which reports the failure with its position.
-func (l *lowerer) coerce(b *builder, env *lenv, e *syntax.Coerce, hint Prim) lv {
-	x := l.expr(b, env, e.X, hint)
-	want := l.coerceDims(env, e.Type)
-	if len(want) == 0 {
-		return x
-	}
-	a, ok := x.(*lvAtom)
-	if !ok || len(a.t.Shape) < len(want) {
-		l.fail(e, "size coercions (:>) of this kind are checked on the reference path")
-	}
-	for i, w := range want {
-		if w == nil {
-			continue
-		}
-		got := a.t.Shape[i]
-		if !got.IsConst() {
-			l.fail(e, "a size coercion (:>) with a size unknown before run time is checked on the reference path")
-		}
-		if got.Val.AsInt64() != *w {
-			l.fail(e, "the size coercion (:>) fails (%d against %d); the reference path reports it", got.Val.AsInt64(), *w)
-		}
-	}
-	return x
-}
-
-// coerceDims are the outer sizes of an array type expression, nil where
-// the type leaves a size open ([]); sizes that are not constants or
-// variables bound to constant scalars stop the lowering.
-func (l *lowerer) coerceDims(env *lenv, te syntax.TypeExp) []*int64 {
-	var dims []*int64
-	for {
-		switch t := te.(type) {
-		case *syntax.TEParen:
-			te = t.T
-			continue
-		case *syntax.TEUnique:
-			te = t.T
-			continue
-		case *syntax.TEArray:
-			dims = append(dims, l.constDim(env, t.Dim, te))
-			te = t.Elem
-			continue
-		case *syntax.TEVar:
-			if len(t.Name.Quals) == 0 && value.ParsePrimType(t.Name.Name) != value.NoPrim {
-				return dims
-			}
-		}
-		// A type abbreviation (ints [n]), a record, a tuple: sizes the
-		// lowering does not see through are checked on the reference path.
-		l.fail(te, "a size coercion (:>) to this type is checked on the reference path")
-		return nil
-	}
-}
-
-func (l *lowerer) constDim(env *lenv, d syntax.Expr, at syntax.Node) *int64 {
-	switch d := d.(type) {
-	case nil:
-		return nil
-	case *syntax.IntLit:
-		n := d.Value.Int64()
-		return &n
-	case *syntax.Var:
-		if len(d.Name.Quals) == 0 {
-			if v, ok := env.lookup(d.Name.Name); ok {
-				if a, ok := v.(*lvAtom); ok && a.a.IsConst() && len(a.t.Shape) == 0 {
-					n := a.a.Val.AsInt64()
-					return &n
-				}
-			}
-		}
-	}
-	l.fail(at, "a size coercion (:>) to a size unknown before run time is checked on the reference path")
-	return nil
-}

@@ -75,6 +75,20 @@ func lex(src string) []token {
 			continue
 		}
 		start := i
+		if c == '"' {
+			// a string literal, with Go's escapes
+			for i++; i < len(src) && src[i] != '"' && src[i] != '\n'; i++ {
+				if src[i] == '\\' {
+					i++
+				}
+			}
+			if i < len(src) {
+				i++
+			}
+			out = append(out, token{src[start:i], line})
+			atomEnd = true
+			continue
+		}
 		if isIdentChar(c) || (c == '-' && !atomEnd && i+1 < len(src) && isIdentChar(src[i+1])) {
 			i++
 			for i < len(src) && (isIdentChar(src[i]) ||
@@ -144,6 +158,17 @@ func (p *parser) accept(s string) bool {
 		return true
 	}
 	return false
+}
+
+// str reads a string literal (Go's quoting).
+func (p *parser) str() string {
+	t := p.next()
+	s, err := strconv.Unquote(t)
+	if err != nil || len(t) == 0 || t[0] != '"' {
+		p.pos--
+		p.fail("expected a string literal")
+	}
+	return s
 }
 
 func (p *parser) ident() string {
@@ -345,6 +370,11 @@ func (p *parser) exp() Exp {
 		p.next()
 		t := p.typ()
 		return &ConvE{To: t.Elem, X: p.atom()}
+	case "assert":
+		p.next()
+		c := p.atom()
+		msg := p.str()
+		return &AssertE{Cond: c, Msg: msg, Where: p.str()}
 	case "if":
 		p.next()
 		c := p.atom()

@@ -130,6 +130,8 @@ func (pr *printer) exp(e Exp) {
 		pr.atoms(e.Args)
 	case *ConvE:
 		pr.s("conv " + e.To.String() + " " + e.X.String())
+	case *AssertE:
+		pr.s("assert " + e.Cond.String() + " " + strconv.Quote(e.Msg) + " " + strconv.Quote(e.Where))
 	case *IfE:
 		pr.s("if " + e.Cond.String() + " then ")
 		pr.body(e.Then)

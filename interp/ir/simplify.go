@@ -197,6 +197,10 @@ func (s *simplifier) fold(e Exp) (Atom, bool) {
 		if r, err := unop(e.Op, args); err == nil {
 			return C(r), true
 		}
+	case *AssertE:
+		if e.Cond.IsConst() && e.Cond.Val.Bool() {
+			return e.Cond, true
+		}
 	case *ConvE:
 		if e.X.IsConst() {
 			return C(value.Convert(e.X.Val, e.To)), true
@@ -227,7 +231,7 @@ func dce(b *Body) *Body {
 	var kept []*Stm
 	for i := len(b.Stms) - 1; i >= 0; i-- {
 		st := b.Stms[i]
-		used := false
+		_, used := st.E.(*AssertE) // a check stays, used or not
 		for _, p := range st.Pat {
 			used = used || live[p.Name]
 		}

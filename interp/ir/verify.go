@@ -264,17 +264,19 @@ func (v *verifier) exp(sc *vscope, e Exp) ([]Type, error) {
 			}
 			if i == 0 {
 				t = at
-			} else if !at.Equal(t) {
+			} else if !at.Equal(t) && !(e.Op == "ldexp" && i == 1) {
 				return nil, fmt.Errorf("verify: %s's operands differ in type", e.Op)
 			}
 		}
 		if len(e.Args) == 0 || t.Rank() != 0 {
 			return nil, fmt.Errorf("verify: bad operands of %s", e.Op)
 		}
-		if e.Op == "isnan" || e.Op == "isinf" {
-			return []Type{Scalar(value.Bool)}, nil
+		return []Type{Scalar(unOpResult(e.Op, t.Elem))}, nil
+	case *AssertE:
+		if err := v.atomIs(sc, e.Cond, Scalar(value.Bool), "an assertion"); err != nil {
+			return nil, err
 		}
-		return []Type{t}, nil
+		return []Type{Scalar(value.Bool)}, nil
 	case *ConvE:
 		t, err := v.atom(sc, e.X)
 		if err != nil || t.Rank() != 0 {

@@ -52,6 +52,8 @@ func uses(e Exp, f func(string)) {
 		atoms(e.Args)
 	case *ConvE:
 		atom(e.X)
+	case *AssertE:
+		atom(e.Cond)
 	case *IfE:
 		atom(e.Cond)
 		body(e.Then)
@@ -313,6 +315,8 @@ func (s subst) exp(e Exp) Exp {
 		return &UnOpE{e.Op, s.atoms(e.Args)}
 	case *ConvE:
 		return &ConvE{e.To, s.atom(e.X)}
+	case *AssertE:
+		return &AssertE{s.atom(e.Cond), e.Msg, e.Where}
 	case *IfE:
 		return &IfE{s.atom(e.Cond), s.body(e.Then), s.body(e.Else), s.types(e.Ret)}
 	case *LoopE:

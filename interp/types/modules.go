@@ -200,7 +200,6 @@ func (c *Checker) checkFunctor(params []*syntax.ModParam, resSig syntax.ModTypeE
 		return nil
 	}
 	inst, abs := c.freshSig(sig)
-	inst = freshSpecs(inst)
 	inner := newScope(sc)
 	inner.mods[p.Name] = inst
 	var res *Module

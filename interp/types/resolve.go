@@ -181,6 +181,15 @@ func withObjects(m, impl *Module) *Module {
 		return m
 	}
 	out := &Module{ns: newNS(), functor: m.functor}
+	if m.functor != nil && impl.functor != nil {
+		// A parametric module ascribed a parametric module type: its
+		// applications bind the implementation's parameter and give the
+		// implementation's values.
+		fn := *m.functor
+		fn.param = withObjects(fn.param, impl.functor.param)
+		fn.result = withObjects(fn.result, impl.functor.result)
+		out.functor = &fn
+	}
 	for n, v := range m.vals {
 		nv := *v
 		if iv, ok := impl.vals[n]; ok {
@@ -269,4 +278,19 @@ func instantiate(m *Module, in *Instance, seen map[*Module]bool) {
 	for _, sub := range m.mods {
 		instantiate(sub, in, seen)
 	}
+	if m.functor != nil {
+		// A parametric module inside the applied one (substModule made
+		// its result a copy): its applications need this instance too.
+		instantiate(m.functor.result, in, seen)
+	}
+}
+
+// TopLevel returns the object that a name denotes at the top level of the
+// environment as it is now (after every file and entry checked so far).
+func (c *Checker) TopLevel(name string) (*Object, bool) {
+	v := c.top.lookupVal(name)
+	if v == nil {
+		return nil, false
+	}
+	return v.object(), true
 }

@@ -178,7 +178,9 @@ func (c *Checker) valSpecScheme(vs *syntax.ValSpec, sc *scope) *Scheme {
 // rigid constructors.
 func (c *Checker) freshSig(s *Sig) (*Module, []*TypeCon) {
 	if len(s.abs) == 0 {
-		return s.mod, nil
+		// Each instance has specifications of its own (resolve.go), so
+		// that two uses of one module type are never confused.
+		return freshSpecs(s.mod), nil
 	}
 	sub := &subst{types: map[*TypeCon]*TypeDef{}, sizes: map[*SizeName]Size{}}
 	var abs []*TypeCon
@@ -188,7 +190,7 @@ func (c *Checker) freshSig(s *Sig) (*Module, []*TypeCon) {
 		sub.types[tc] = conDef(ntc, tc)
 		abs = append(abs, ntc)
 	}
-	return substModule(s.mod, sub), abs
+	return freshSpecs(substModule(s.mod, sub)), abs
 }
 
 func (c *Checker) refineSig(st *syntax.SigWith, sc *scope) *Sig {

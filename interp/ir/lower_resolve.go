@@ -1,0 +1,179 @@
+package ir
+
+import (
+	"fmt"
+
+	"fut/eval/value"
+	"fut/interp/syntax"
+	"fut/interp/types"
+)
+
+// Names are lowered by what the checker resolved them to (types.Info's
+// Uses), never by their spelling: a local variable is looked up in the
+// lowering environment, which mirrors the source's scopes; a declaration
+// (of the user's, of the prelude, of a module or of a functor's
+// application) is inlined from its definition; an intrinsic or one of the
+// checker's built-in operators becomes the IR's operation. So a user's
+// `def (+) …`, `module f32 = …` or parameter named `map` means what it
+// means in the source, as on the reference path.
+
+// variable lowers a use of a name, with the record fields it projects.
+func (l *lowerer) variable(b *builder, env *lenv, e *syntax.Var) lv {
+	obj, ok := l.info.Use(e)
+	if !ok {
+		l.fail(e, "the name %s has no resolution from the checker", e.Name)
+	}
+	v := l.object(b, env, obj, e, e)
+	return l.projectPath(e, v, l.info.Fields(e))
+}
+
+// use lowers the name that the node at (an operator of a binary
+// expression, a section) denotes.
+func (l *lowerer) use(b *builder, env *lenv, at syntax.Node) lv {
+	obj, ok := l.info.Use(at)
+	if !ok {
+		l.fail(at, "the operator has no resolution from the checker")
+	}
+	return l.object(b, env, obj, at, nil)
+}
+
+// local is the value of a local variable.
+func (l *lowerer) local(env *lenv, name string, at syntax.Node) lv {
+	v, ok := env.lookup(name)
+	if !ok {
+		l.fail(at, "the local name %s has no value here", name)
+	}
+	return v
+}
+
+// object lowers what obj denotes. v is the use, when it is a variable (for
+// the size arguments of a size-polymorphic function).
+func (l *lowerer) object(b *builder, env *lenv, obj *types.Object, at syntax.Node, v *syntax.Var) lv {
+	if obj.Kind == types.ObjLocal {
+		return l.local(env, obj.Name, at)
+	}
+	o, chain, ok := obj.Resolve(l.inst)
+	if !ok {
+		l.fail(at, "%s is a value of a parametric module's parameter, used outside an application", obj.Name)
+	}
+	switch o.Kind {
+	case types.ObjDecl:
+		fb := o.Fun
+		if len(fb.Params) == 0 {
+			return l.constant(b, fb, chain, at)
+		}
+		c := &lvClosure{name: fb.Name, params: fb.Params, body: fb.Body, inst: chain, sizes: sizeParams(fb)}
+		if v != nil && len(c.sizes) > 0 {
+			c.sizeArgs = l.sizeArgs(b, env, v)
+		}
+		return c
+	case types.ObjIntrinsic:
+		if _, ok := intrinsicArity(o.Name); !ok {
+			l.fail(at, "the intrinsic %s is not known to the IR", o.Name)
+		}
+		return &lvBuiltin{name: o.Name}
+	case types.ObjOp:
+		return &lvBuiltin{name: o.Name}
+	}
+	l.fail(at, "%s resolves to a %s, which the IR does not take", obj.Name, o.Kind)
+	return nil
+}
+
+// sizeParams lists a function's size parameters.
+func sizeParams(fb *syntax.FunBind) map[string]bool {
+	var out map[string]bool
+	for _, tp := range fb.TypeParams {
+		if tp.Kind == syntax.TPSize {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[tp.Name] = true
+		}
+	}
+	return out
+}
+
+// sizeArgs lowers the size arguments that the checker worked out for the
+// use v, in the environment of the use.
+func (l *lowerer) sizeArgs(b *builder, env *lenv, v *syntax.Var) map[string]lv {
+	exprs := l.info.SizeArgs(v)
+	if len(exprs) == 0 {
+		return nil
+	}
+	out := map[string]lv{}
+	for name, x := range exprs {
+		r := l.tryLower(b, env, x)
+		if a, ok := r.(*lvAtom); ok && a.t.Rank() == 0 {
+			out[name] = &lvAtom{l.toI64(b, a), Scalar(value.I64)}
+		}
+	}
+	return out
+}
+
+// tryLower lowers x, or gives nil if it cannot be lowered (statements it
+// emitted before failing are dropped).
+func (l *lowerer) tryLower(b *builder, env *lenv, x syntax.Expr) (r lv) {
+	tb := &builder{l: l}
+	defer func() {
+		if p := recover(); p != nil {
+			if _, ok := p.(*NotLowered); !ok {
+				panic(p)
+			}
+			r = nil
+			return
+		}
+		b.stms = append(b.stms, tb.stms...)
+	}()
+	return l.expr(tb, env, x, value.NoPrim)
+}
+
+// constant lowers a declared constant: the value the evaluator computed
+// for it, as a parameter of the program; or, for a constant without one
+// value (inside a parametric module) or whose value is a function, its
+// definition.
+func (l *lowerer) constant(b *builder, fb *syntax.FunBind, chain []*types.Instance, at syntax.Node) lv {
+	if len(chain) == 0 {
+		if v, ok := l.consts[fb]; ok {
+			return v
+		}
+		if val, ok := l.g.Const(fb); ok {
+			if _, isFun := val.(*value.Fun); !isFun {
+				v := l.fromConst(fb.Name, val, at)
+				l.consts[fb] = v
+				return v
+			}
+		}
+	}
+	saved := l.inst
+	l.inst = chain
+	l.depth++
+	if l.depth > maxInlineDepth {
+		l.fail(at, "recursion too deep while lowering the constant %s", fb.Name)
+	}
+	v := l.expr(b, nil, fb.Body, value.NoPrim)
+	l.depth--
+	l.inst = saved
+	return v
+}
+
+// fromConst is fromValue for a declared constant, whose scalars become the
+// IR's constants (so that they fold) and whose arrays become parameters.
+func (l *lowerer) fromConst(name string, v value.Value, at syntax.Node) lv {
+	switch v := v.(type) {
+	case value.Prim:
+		return &lvAtom{C(v), Scalar(v.T)}
+	case value.Tuple:
+		t := &lvTuple{}
+		for i, x := range v {
+			t.elems = append(t.elems, l.fromConst(fmt.Sprintf("%s_%d", name, i), x, at))
+		}
+		return t
+	case *value.Record:
+		t := &lvTuple{names: v.Names}
+		for i, x := range v.Fields {
+			t.elems = append(t.elems, l.fromConst(name+"_"+v.Names[i], x, at))
+		}
+		return t
+	}
+	return l.fromValue(name, v, at)
+}

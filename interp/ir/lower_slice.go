@@ -1,0 +1,220 @@
+package ir
+
+import (
+	"fut/eval/value"
+	"fut/interp/syntax"
+)
+
+// Slices. a[i:j:s] follows the reference path's rule (eval/eval_index.go):
+// n = (j - i + (s - sgn s)) quot s elements; an empty slice is fine
+// anywhere, otherwise a forward slice needs 0 ≤ i ≤ j and a backward one
+// -1 ≤ j ≤ i, with the last element touched in bounds. The check is an
+// assertion at the slice's position. A slice of the outer dimension with
+// stride 1 is a view (SliceE), a whole outer dimension backwards is a
+// ReverseE, and any other slice (strides, inner dimensions, fixed indices
+// after a slice) gathers its elements with nested maps.
+
+// dimSlice is one index of a[…] after lowering: a fixed index, or a slice
+// of n elements from start by stride.
+type dimSlice struct {
+	fix                 bool
+	i                   Atom // the fixed index
+	start, n, stride    Atom
+	whole, backwardsAll bool // [:] or [::-1] of the whole dimension
+}
+
+// sliceIndex lowers a[…] when some index is a slice.
+func (l *lowerer) sliceIndex(b *builder, env *lenv, x lv, e *syntax.Index) lv {
+	shape := leafShape(x)
+	if len(e.Indices) > len(shape) {
+		l.fail(e, "more indices than the array has dimensions")
+	}
+	ds := make([]dimSlice, len(e.Indices))
+	for k, d := range e.Indices {
+		if !d.IsSlice {
+			ds[k] = dimSlice{fix: true, i: l.toI64(b, l.scalar(b, env, d.Fix, value.I64))}
+			continue
+		}
+		ds[k] = l.sliceDim(b, env, d, shape[k], e)
+	}
+	// a[fixed…, slice] with the slice a view of the outer dimension left
+	last := len(ds) - 1
+	prefix := true
+	for _, d := range ds[:last] {
+		prefix = prefix && d.fix
+	}
+	if prefix {
+		var idx []Atom
+		for _, d := range ds[:last] {
+			idx = append(idx, d.i)
+		}
+		y := x
+		if len(idx) > 0 {
+			y = l.indexValue(b, x, idx, e)
+		}
+		d := ds[last]
+		switch {
+		case d.whole:
+			return y
+		case d.backwardsAll:
+			return l.reverse(b, y, e)
+		case d.stride.IsConst() && d.stride.Val.AsInt64() == 1:
+			return l.slice(b, y, d.start, d.n, e)
+		}
+	}
+	return l.gather(b, x, ds, e)
+}
+
+// sliceDim lowers one slice i:j:s of a dimension of size dim and checks it.
+func (l *lowerer) sliceDim(b *builder, env *lenv, d *syntax.DimIndex, dim Atom, at syntax.Node) dimSlice {
+	i64 := Scalar(value.I64)
+	stride := I64(1)
+	if d.Stride != nil {
+		stride = l.toI64(b, l.scalar(b, env, d.Stride, value.I64))
+	}
+	if !stride.IsConst() {
+		l.fail(at, "a slice whose stride is not known when lowering")
+	}
+	s := stride.Val.AsInt64()
+	if s == 0 {
+		l.check(b, C(value.MkBool(false)), "slice with stride 0", at)
+		return dimSlice{start: I64(0), n: I64(0), stride: stride}
+	}
+	if d.Start == nil && d.End == nil && (s == 1 || s == -1) {
+		if s == 1 {
+			return dimSlice{start: I64(0), n: dim, stride: stride, whole: true}
+		}
+		return dimSlice{start: l.sub(b, dim, I64(1)), n: dim, stride: stride, backwardsAll: true}
+	}
+	var start, end Atom
+	if d.Start != nil {
+		start = l.toI64(b, l.scalar(b, env, d.Start, value.I64))
+	} else if s > 0 {
+		start = I64(0)
+	} else {
+		start = l.sub(b, dim, I64(1))
+	}
+	if d.End != nil {
+		end = l.toI64(b, l.scalar(b, env, d.End, value.I64))
+	} else if s > 0 {
+		end = dim
+	} else {
+		end = I64(-1)
+	}
+	sgn := int64(1)
+	if s < 0 {
+		sgn = -1
+	}
+	op := func(o string, x, y Atom) Atom {
+		if x.IsConst() && y.IsConst() {
+			if r, err := binop(o, x.Val, y.Val); err == nil {
+				return C(r)
+			}
+		}
+		t := i64
+		if bop, _ := value.LookupBinOp(o); bop.IsComparison() || o == "&&" || o == "||" {
+			t = Scalar(value.Bool)
+		}
+		return b.let1("sl", &BinOpE{Op: o, X: x, Y: y}, t).a
+	}
+	n := op("//", op("+", op("-", end, start), I64(s-sgn)), stride)
+	lastEl := op("+", start, op("*", op("-", n, I64(1)), stride))
+	var ok Atom
+	if s > 0 {
+		ok = op("&&", op("&&", op("<=", I64(0), start), op("<=", start, end)),
+			op("&&", op("<=", I64(0), lastEl), op("<", lastEl, dim)))
+	} else {
+		ok = op("&&", op("&&", op("<=", I64(-1), end), op("<=", end, start)),
+			op("&&", op("&&", op("<=", I64(0), lastEl), op("<", lastEl, dim)), op("<", start, dim)))
+	}
+	ok = op("||", op("==", n, I64(0)), ok)
+	l.check(b, ok, "Index out of bounds", at)
+	n = op("max", n, I64(0))
+	return dimSlice{start: start, n: n, stride: stride}
+}
+
+// reverse is v[::-1] on the outer dimension, leaf by leaf (a view).
+func (l *lowerer) reverse(b *builder, v lv, at syntax.Node) lv {
+	as, ts := l.flatten(v, at)
+	outs := make([]Atom, len(as))
+	for i, a := range as {
+		if a.IsConst() || ts[i].Rank() == 0 {
+			l.fail(at, "reversing a value that is not an array")
+		}
+		outs[i] = b.let("rev", &ReverseE{Arr: a.Name}, noUnique(ts[i]))[0]
+	}
+	return rebuild(v, outs, ts, 0)
+}
+
+// gather builds a[ds…] with one nested map per slice: the element at
+// (k1, …) of the result is a[…, start_d + k_d · stride_d, …].
+func (l *lowerer) gather(b *builder, v lv, ds []dimSlice, at syntax.Node) lv {
+	as, ts := l.flatten(v, at)
+	for i, a := range as {
+		if a.IsConst() || ts[i].Rank() < len(ds) {
+			l.fail(at, "slicing a value that is not an array")
+		}
+	}
+	var slices []int
+	for k, d := range ds {
+		if !d.fix {
+			slices = append(slices, k)
+		}
+	}
+	// the result's leaves: the slices' lengths, then the rest of each leaf
+	outTs := make([]Type, len(as))
+	for i, t := range ts {
+		var shape []Atom
+		for _, k := range slices {
+			shape = append(shape, ds[k].n)
+		}
+		outTs[i] = Type{Elem: t.Elem, Shape: append(shape, t.Shape[len(ds):]...)}
+	}
+	ks := make([]Atom, len(slices))
+	var level func(j int) (*Body, []Type)
+	level = func(j int) (*Body, []Type) {
+		lb := &builder{l: l}
+		if j == len(slices) {
+			idx := make([]Atom, len(ds))
+			si := 0
+			for k, d := range ds {
+				if d.fix {
+					idx[k] = d.i
+					continue
+				}
+				off := ks[si]
+				if !(d.stride.IsConst() && d.stride.Val.AsInt64() == 1) {
+					off = lb.let1("off", &BinOpE{Op: "*", X: off, Y: d.stride}, Scalar(value.I64)).a
+				}
+				if !(d.start.IsConst() && d.start.Val.AsInt64() == 0) {
+					off = lb.let1("ix", &BinOpE{Op: "+", X: d.start, Y: off}, Scalar(value.I64)).a
+				}
+				idx[k] = off
+				si++
+			}
+			res := make([]Atom, len(as))
+			rts := make([]Type, len(as))
+			for i, a := range as {
+				rts[i] = Type{Elem: ts[i].Elem, Shape: ts[i].Shape[len(ds):]}
+				res[i] = lb.let1("elem", &IndexE{Arr: a.Name, Idx: idx}, rts[i]).a
+			}
+			return &Body{Stms: lb.stms, Res: res}, rts
+		}
+		k := Param{l.fresh("k"), Scalar(value.I64)}
+		ks[j] = V(k.Name)
+		inner, rts := level(j + 1)
+		n := ds[slices[j]].n
+		iota := lb.let1("iota", &IotaE{N: n}, Type{Elem: value.I64, Shape: []Atom{n}})
+		outs := make([]Type, len(rts))
+		for i, t := range rts {
+			outs[i] = t.ArrayOf(n)
+		}
+		lam := &Lambda{Params: []Param{k}, Ret: rts, Body: inner}
+		res := lb.let("gather", &ScremaE{W: n, Arrs: []string{iota.a.Name}, Map: lam}, outs...)
+		return &Body{Stms: lb.stms, Res: res}, outs
+	}
+	body, _ := level(0)
+	b.stms = append(b.stms, body.Stms...)
+	delta := len(slices) - len(ds)
+	return rebuild(v, body.Res, outTs, delta)
+}

@@ -1,0 +1,119 @@
+package ir
+
+import (
+	"math"
+
+	"fut/eval/value"
+)
+
+// The scalar functions of UnOpE beyond the arithmetic ones and the float
+// math library (value.Math1, value.Math2): bit counts, high halves of
+// products, fused multiply-adds and reinterpretations of a float's bits,
+// with the reference evaluator's semantics (eval/intrinsics.go).
+
+// unOpResult is the primitive type of op applied to operands of type t.
+func unOpResult(op string, t Prim) Prim {
+	switch op {
+	case "isnan", "isinf":
+		return value.Bool
+	case "popc", "clz", "ctz":
+		return value.I32
+	case "f16_from_bits":
+		return value.F16
+	case "f32_from_bits":
+		return value.F32
+	case "f64_from_bits":
+		return value.F64
+	case "f16_to_bits":
+		return value.U16
+	case "f32_to_bits":
+		return value.U32
+	case "f64_to_bits":
+		return value.U64
+	}
+	return t
+}
+
+// bitOp evaluates the functions above (ok false for any other op).
+func bitOp(op string, a []value.Prim) (value.Prim, bool) {
+	switch op {
+	case "popc":
+		return value.I32Val(int32(value.Popc(a[0]))), true
+	case "clz":
+		return value.I32Val(int32(value.Clz(a[0]))), true
+	case "ctz":
+		return value.I32Val(int32(value.Ctz(a[0]))), true
+	case "mul_hi":
+		return value.MulHi(a[0], a[1]), true
+	case "mad_hi":
+		r, _ := value.Binary(value.OpAdd, value.MulHi(a[0], a[1]), a[2])
+		return r, true
+	case "fma":
+		return value.FMA(a[0], a[1], a[2]), true
+	case "mad":
+		return value.MkFloat(a[0].T, a[0].Float()*a[1].Float()+a[2].Float()), true
+	case "lerp":
+		return value.MkFloat(a[0].T, a[0].Float()+(a[1].Float()-a[0].Float())*a[2].Float()), true
+	case "ldexp":
+		return value.MkFloat(a[0].T, math.Ldexp(a[0].Float(), int(a[1].Int()))), true
+	case "f16_from_bits":
+		return value.FromBits(value.F16, a[0].B), true
+	case "f32_from_bits":
+		return value.FromBits(value.F32, a[0].B), true
+	case "f64_from_bits":
+		return value.FromBits(value.F64, a[0].B), true
+	case "f16_to_bits":
+		return value.MkUint(value.U16, value.BitsOf(a[0])), true
+	case "f32_to_bits":
+		return value.MkUint(value.U32, value.BitsOf(a[0])), true
+	case "f64_to_bits":
+		return value.MkUint(value.U64, value.BitsOf(a[0])), true
+	}
+	return value.Prim{}, false
+}
+
+// EvalScalar evaluates a scalar expression (an operator, a conversion, a
+// copy of an atom) whose variables are all in known; ok is false for any
+// other expression or when a variable is unknown or the operation fails.
+func EvalScalar(e Exp, known map[string]value.Prim) (value.Prim, bool) {
+	get := func(a Atom) (value.Prim, bool) {
+		if a.IsConst() {
+			return a.Val, true
+		}
+		p, ok := known[a.Name]
+		return p, ok
+	}
+	switch e := e.(type) {
+	case *AtomE:
+		return get(e.X)
+	case *BinOpE:
+		x, ok1 := get(e.X)
+		y, ok2 := get(e.Y)
+		if !ok1 || !ok2 {
+			return value.Prim{}, false
+		}
+		r, err := binop(e.Op, x, y)
+		return r, err == nil
+	case *ConvE:
+		x, ok := get(e.X)
+		if !ok {
+			return value.Prim{}, false
+		}
+		return value.Convert(x, e.To), true
+	}
+	return value.Prim{}, false
+}
+
+// AssertError is a failed AssertE: the message and source position of the
+// check, as the reference path reports it.
+type AssertError struct {
+	Msg   string
+	Where string
+}
+
+func (e *AssertError) Error() string {
+	if e.Where == "" {
+		return e.Msg
+	}
+	return e.Where + ": " + e.Msg
+}
