@@ -78,7 +78,7 @@ func (in *Interp) inPrelude(p syntax.Pos) bool {
 		return false
 	}
 	f := in.fset.File(p)
-	return f != nil && strings.HasPrefix(f.Name, "/prelude/")
+	return f != nil && f.Library
 }
 
 // recoverPanic turns an evaluator panic into an InternalError.

@@ -89,6 +89,7 @@ func (s *Session) loadPrelude() error {
 	if err != nil {
 		return err
 	}
+	markLibrary(s.Fset)
 	if err := s.checker.LoadIntrinsics(specs); err != nil {
 		return err
 	}
@@ -100,6 +101,7 @@ func (s *Session) loadPrelude() error {
 		if err != nil {
 			return err
 		}
+		markLibrary(s.Fset)
 		if err := s.checker.CheckProgram(prog); err != nil {
 			return err
 		}
@@ -109,6 +111,13 @@ func (s *Session) loadPrelude() error {
 	}
 	s.ev.MarkPrelude()
 	return nil
+}
+
+// markLibrary marks the file just added to fset as one of the prelude's.
+func markLibrary(fset *syntax.FileSet) {
+	if f := fset.Last(); f != nil {
+		f.Library = true
+	}
 }
 
 // importer resolves import "path" from the file fromFile. Each file is
@@ -124,7 +133,11 @@ func (s *Session) importer(fromFile, path string) (*syntax.Program, error) {
 			return nil, fmt.Errorf("no prelude file %q", path)
 		}
 		full = "/prelude/" + name
-		return s.parseOnce(full, func() ([]byte, error) { return src, nil })
+		prog, err := s.parseOnce(full, func() ([]byte, error) { return src, nil })
+		if err == nil && prog.File != nil {
+			prog.File.Library = true
+		}
+		return prog, err
 	case filepath.IsAbs(path):
 		full = path + ".fut"
 	default:

@@ -213,6 +213,9 @@ type lowerer struct {
 	g       Globals
 	inst    []*types.Instance         // the functor instances of the body being lowered
 	consts  map[*syntax.FunBind]lv    // declared constants met so far
+	// calls are the call sites of the functions being inlined, innermost
+	// last (an error in the prelude is reported at the user's call).
+	calls []syntax.Node
 	// sizeScope holds the size parameters of the function whose
 	// parameters are being bound.
 	sizeScope map[string]bool

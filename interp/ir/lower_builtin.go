@@ -189,15 +189,18 @@ func (l *lowerer) callBuiltin(b *builder, name string, args []lv, at syntax.Node
 		return l.hist(b, dest, args[0], ne, args[3], args[4], at)
 	case "reduce_by_index":
 		return l.hist(b, atom(0), args[1], atom(2), args[3], args[4], at)
+	case "reduce_by_index_2d", "reduce_by_index_3d":
+		return l.histN(b, atom(0), args[1], atom(2), args[3], args[4], int(name[len(name)-2]-'0'), at)
 	case "scatter":
-		dest := atom(0)
-		arrs, w, params, elems := l.rows(b, []lv{args[1], args[2]}, at)
-		is, vs := elems[0].(*lvAtom), elems[1].(*lvAtom)
-		lam := &Lambda{Params: params, Ret: []Type{is.t, vs.t}, Body: &Body{Res: []Atom{is.a, vs.a}}}
-		if dest.a.IsConst() {
-			l.fail(at, "scatter into a constant")
-		}
-		return b.let1("scatter", &ScatterE{Dest: dest.a.Name, W: w, Arrs: arrs, Map: lam}, noUnique(dest.t))
+		return l.scatterN(b, args[0], args[1], args[2], 1, at)
+	case "scatter_2d", "scatter_3d":
+		return l.scatterN(b, args[0], args[1], args[2], int(name[len(name)-2]-'0'), at)
+	case "unflatten":
+		return l.unflatten(b, atom(0), atom(1), args[2], at)
+	case "rotate":
+		return l.rotate(b, atom(0), args[1], at)
+	case "partition":
+		return l.partition(b, args[0], args[1], at)
 	case "iota":
 		n := l.toI64(b, atom(0))
 		return b.let1("iota", &IotaE{N: n}, Type{Elem: value.I64, Shape: []Atom{n}})
@@ -305,30 +308,7 @@ func (l *lowerer) callBuiltin(b *builder, name string, args []lv, at syntax.Node
 		}
 		return rebuild(args[0], outs, outTs, delta)
 	case "filter":
-		arrs, w, params, elems := l.rows(b, args[1:], at)
-		lb := &builder{l: l}
-		keep, ok := l.apply(lb, args[0], elems, at).(*lvAtom)
-		if !ok || !keep.t.Equal(Scalar(value.Bool)) {
-			l.fail(at, "a filter predicate that does not return a bool")
-		}
-		ret := []Type{keep.t}
-		res := []Atom{keep.a}
-		for _, p := range params {
-			ret = append(ret, p.T)
-			res = append(res, V(p.Name))
-		}
-		lam := &Lambda{Params: params, Ret: ret, Body: &Body{Stms: lb.stms, Res: res}}
-		k := Param{l.fresh("count"), Scalar(value.I64)}
-		pat := []Param{k}
-		var outs []Atom
-		var outTs []Type
-		for i, p := range params {
-			t := p.T.ArrayOf(V(k.Name))
-			pat = append(pat, Param{l.fresh(arrs[i]), t})
-			outs, outTs = append(outs, V(pat[len(pat)-1].Name)), append(outTs, t)
-		}
-		b.stms = append(b.stms, &Stm{Pat: pat, E: &FilterE{W: w, Arrs: arrs, Map: lam}})
-		return rebuild(args[1], outs, outTs, 0)
+		return l.filterWith(b, args[0], args[1], false, at)
 	case "opaque", "trace", "break":
 		// trace and break are events of the reference evaluator; a
 		// compiled path ignores them, as Futhark's compilers do.
@@ -553,4 +533,36 @@ func (l *lowerer) stream(b *builder, op, f, xs lv, at syntax.Node) lv {
 	}
 	s.Red = red
 	return rebuild(r, b.let("stream", s, rts...), rts, 0)
+}
+
+// filterWith lowers filter p xs, or, with negate, the elements for which
+// p does not hold.
+func (l *lowerer) filterWith(b *builder, p, xs lv, negate bool, at syntax.Node) lv {
+	arrs, w, params, elems := l.rows(b, []lv{xs}, at)
+	lb := &builder{l: l}
+	keep, ok := l.apply(lb, p, elems, at).(*lvAtom)
+	if !ok || !keep.t.Equal(Scalar(value.Bool)) {
+		l.fail(at, "a filter predicate that does not return a bool")
+	}
+	if negate {
+		keep = lb.let1("not", &UnOpE{Op: "not", Args: []Atom{keep.a}}, keep.t)
+	}
+	ret := []Type{keep.t}
+	res := []Atom{keep.a}
+	for _, p := range params {
+		ret = append(ret, p.T)
+		res = append(res, V(p.Name))
+	}
+	lam := &Lambda{Params: params, Ret: ret, Body: &Body{Stms: lb.stms, Res: res}}
+	k := Param{l.fresh("count"), Scalar(value.I64)}
+	pat := []Param{k}
+	var outs []Atom
+	var outTs []Type
+	for i, p := range params {
+		t := p.T.ArrayOf(V(k.Name))
+		pat = append(pat, Param{l.fresh(arrs[i]), t})
+		outs, outTs = append(outs, V(pat[len(pat)-1].Name)), append(outTs, t)
+	}
+	b.stms = append(b.stms, &Stm{Pat: pat, E: &FilterE{W: w, Arrs: arrs, Map: lam}})
+	return rebuild(xs, outs, outTs, 0)
 }

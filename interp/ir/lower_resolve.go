@@ -102,12 +102,53 @@ func (l *lowerer) sizeArgs(b *builder, env *lenv, v *syntax.Var) map[string]lv {
 	}
 	out := map[string]lv{}
 	for name, x := range exprs {
-		r := l.tryLower(b, env, x)
-		if a, ok := r.(*lvAtom); ok && a.t.Rank() == 0 {
-			out[name] = &lvAtom{l.toI64(b, a), Scalar(value.I64)}
+		if a, ok := l.sizeArg(b, env, x); ok {
+			out[name] = &lvAtom{a, Scalar(value.I64)}
 		}
 	}
 	return out
+}
+
+// sizeArg lowers a size expression that the checker wrote for a use (it
+// names sizes in scope at the use, as the reference evaluator reads them:
+// types.SizeAsExpr): constants, size names and i64 arithmetic. ok is false
+// for anything else (the function's parameters may still bind the size).
+func (l *lowerer) sizeArg(b *builder, env *lenv, x syntax.Expr) (Atom, bool) {
+	switch x := x.(type) {
+	case *syntax.IntLit:
+		return I64(x.Value.Int64()), true
+	case *syntax.Paren:
+		return l.sizeArg(b, env, x.X)
+	case *syntax.Var:
+		if len(x.Name.Quals) > 0 {
+			return Atom{}, false
+		}
+		v, ok := env.lookup(x.Name.Name)
+		if !ok {
+			return Atom{}, false
+		}
+		a, ok := v.(*lvAtom)
+		if !ok || a.t.Rank() != 0 || !a.t.Elem.IsInt() {
+			return Atom{}, false
+		}
+		return l.toI64(b, a), true
+	case *syntax.Binary:
+		if len(x.Op.Quals) > 0 {
+			return Atom{}, false
+		}
+		switch x.Op.Name {
+		case "+", "-", "*", "/", "%", "//", "%%":
+		default:
+			return Atom{}, false
+		}
+		p, ok1 := l.sizeArg(b, env, x.L)
+		q, ok2 := l.sizeArg(b, env, x.R)
+		if !ok1 || !ok2 {
+			return Atom{}, false
+		}
+		return l.arith(b, x.Op.Name, p, q), true
+	}
+	return Atom{}, false
 }
 
 // tryLower lowers x, or gives nil if it cannot be lowered (statements it

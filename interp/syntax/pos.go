@@ -22,7 +22,10 @@ func (p Pos) IsValid() bool { return p != NoPos }
 // File is one source text in a FileSet: a file on disk, the prelude, or one
 // REPL entry (named <repl:N>).
 type File struct {
-	Name  string
+	Name string
+	// Library marks the prelude's files: errors inside them are reported
+	// at the user's call site.
+	Library bool
 	Base  int // offset of the first byte in the set
 	Src   []byte
 	lines []int // offset of the first byte of each line, relative to the file
@@ -213,3 +216,13 @@ func (s *FileSet) FormatAll(err error) string {
 }
 
 func (e *Error) Error() string { return e.Msg }
+
+// Last returns the file added last (nil for an empty set).
+func (s *FileSet) Last() *File {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.files) == 0 {
+		return nil
+	}
+	return s.files[len(s.files)-1]
+}
