@@ -160,9 +160,7 @@ func TestExprs(t *testing.T) {
 func TestNotLowered(t *testing.T) {
 	s := newSession(t, "testdata/exprs.fut")
 	for _, src := range []string{
-		`match 3 case 3 -> 1 case _ -> 2`,
 		`"abc"`,
-		`#foo 3 : #foo i32 | #bar`,
 	} {
 		_, _, err := s.LowerIR(src)
 		if err == nil || !ir.IsNotLowered(err) {

@@ -39,6 +39,7 @@ type Resolver interface {
 	Use(n syntax.Node) (*types.Object, bool)
 	Fields(v *syntax.Var) []string
 	SizeArgs(v *syntax.Var) map[string]syntax.Expr
+	TypeOf(e syntax.Expr) (types.Type, bool)
 }
 
 // NotLowered says why an expression was not lowered, and where.
@@ -166,6 +167,9 @@ type (
 		names []string
 		elems []lv
 		rank  int
+		// sum, when set, makes this a value of a sum type: elems[0] is
+		// the tag, then every constructor's payload (lower_sum.go).
+		sum *sumLayout
 	}
 	// lvClosure is a lambda or a function definition with its environment.
 	lvClosure struct {
@@ -308,7 +312,7 @@ func rebuild(tmpl lv, atoms []Atom, types []Type, delta int) lv {
 			k++
 			return a
 		case *lvTuple:
-			out := &lvTuple{names: v.names, rank: v.rank + delta}
+			out := &lvTuple{names: v.names, rank: v.rank + delta, sum: v.sum}
 			for _, e := range v.elems {
 				out.elems = append(out.elems, walk(e))
 			}

@@ -150,24 +150,6 @@ func (l *lowerer) loop(b *builder, env *lenv, e *syntax.Loop) lv {
 	return rebuild(init, b.let("loop", loopE, types...), types, 0)
 }
 
-// rangeExpr lowers a..<b and a...b as an iota of b - a [+ 1] elements from a.
-func (l *lowerer) rangeExpr(b *builder, env *lenv, e *syntax.Range, hint Prim) lv {
-	if e.Second != nil || e.Op == syntax.RangeDownExcl {
-		l.fail(e, "ranges with a step or going down are not lowered yet")
-	}
-	start := l.scalar(b, env, e.Start, hint)
-	stop := l.scalar(b, env, e.Stop, start.t.Elem)
-	t := start.t
-	if t.Rank() != 0 || !t.Elem.IsInt() || !stop.t.Equal(t) {
-		l.fail(e, "a range of %s", t)
-	}
-	n := l.toI64(b, l.binop(b, "-", stop, start, e))
-	if e.Op == syntax.RangeIncl {
-		n = b.let("len", &BinOpE{Op: "+", X: n, Y: I64(1)}, Scalar(value.I64))[0]
-	}
-	return b.let1("range", &IotaE{N: n, Start: start.a}, t.ArrayOf(n))
-}
-
 // patValue is the current value of a pattern's variables (loop p for … with
 // no initial value).
 func (l *lowerer) patValue(env *lenv, p syntax.Pat) lv {
@@ -264,7 +246,7 @@ func (l *lowerer) indexValue(b *builder, v lv, idx []Atom, at syntax.Node) lv {
 		if len(idx) > v.rank {
 			l.fail(at, "too many indices")
 		}
-		out := &lvTuple{names: v.names, rank: v.rank - len(idx)}
+		out := &lvTuple{names: v.names, rank: v.rank - len(idx), sum: v.sum}
 		for _, x := range v.elems {
 			out.elems = append(out.elems, l.indexValue(b, x, idx, at))
 		}
@@ -325,7 +307,7 @@ func (l *lowerer) update(b *builder, env *lenv, dest lv, path []syntax.PathElem,
 			if !ok || len(xt.elems) != len(d.elems) {
 				l.fail(at, "an update with a value of another shape")
 			}
-			out := &lvTuple{names: d.names, rank: d.rank}
+			out := &lvTuple{names: d.names, rank: d.rank, sum: d.sum}
 			for i := range d.elems {
 				out.elems = append(out.elems, upd(d.elems[i], xt.elems[i]))
 			}

@@ -116,6 +116,10 @@ func (l *lowerer) expr(b *builder, env *lenv, e syntax.Expr, hint Prim) lv {
 	case *syntax.QualParen:
 		// M.(e): the checker resolved e's names with M open.
 		return l.expr(b, env, e.X, hint)
+	case *syntax.Match:
+		return l.match(b, env, e, hint)
+	case *syntax.Constr:
+		return l.constr(b, env, e)
 	case *syntax.Update:
 		dest := l.expr(b, env, e.X, value.NoPrim)
 		return l.update(b, env, dest, e.Path, e.Value, e)
@@ -286,6 +290,20 @@ func (l *lowerer) binary(b *builder, env *lenv, e *syntax.Binary, hint Prim) lv 
 	if obj.Name == "&&" || obj.Name == "||" {
 		return l.shortCircuit(b, env, e)
 	}
+	if obj.Name == "==" || obj.Name == "!=" {
+		if t, ok := l.info.TypeOf(e.L); ok {
+			switch types.Resolve(t).(type) {
+			case *types.Record, *types.Sum:
+				x := l.expr(b, env, e.L, value.NoPrim)
+				y := l.expr(b, env, e.R, value.NoPrim)
+				r := &lvAtom{l.structEq(b, x, y, e), Scalar(value.Bool)}
+				if obj.Name == "!=" {
+					return b.let1("neq", &UnOpE{Op: "not", Args: []Atom{r.a}}, r.t)
+				}
+				return r
+			}
+		}
+	}
 	// Lower a literal operand after the other, so that it can take the
 	// other's type when the checker left it open.
 	opHint := hint
@@ -400,8 +418,10 @@ func (l *lowerer) bindPat(env *lenv, p syntax.Pat, v lv) *lenv {
 	switch p := p.(type) {
 	case *syntax.PId:
 		return env.bind(p.Name, v)
-	case *syntax.PWild:
+	case *syntax.PWild, *syntax.PLit:
 		return env
+	case *syntax.PConstr:
+		return l.bindConstr(env, p, v)
 	case *syntax.PParen:
 		return l.bindPat(env, p.P, v)
 	case *syntax.PAttr:

@@ -218,3 +218,83 @@ func (l *lowerer) gather(b *builder, v lv, ds []dimSlice, at syntax.Node) lv {
 	delta := len(slices) - len(ds)
 	return rebuild(v, body.Res, outTs, delta)
 }
+
+// rangeExpr lowers a..b...c, a..<c, a..>c and a...c by the reference
+// path's rule (eval/eval_array.go): the step is b - a (1, or -1 for ..>,
+// without b); a range that is empty the wrong way round or has step 0 is
+// an error at its position; the elements are a + i·step.
+func (l *lowerer) rangeExpr(b *builder, env *lenv, e *syntax.Range, hint Prim) lv {
+	start := l.scalar(b, env, e.Start, hint)
+	t := start.t
+	if t.Rank() != 0 || !t.Elem.IsInt() {
+		l.fail(e, "a range of %s", t)
+	}
+	stop := l.scalar(b, env, e.Stop, t.Elem)
+	if !stop.t.Equal(t) {
+		l.fail(e, "a range whose bounds differ in type")
+	}
+	a, z := l.toI64(b, start), l.toI64(b, stop)
+	step := I64(1)
+	if e.Second != nil {
+		second := l.scalar(b, env, e.Second, t.Elem)
+		step = l.arith(b, "-", l.toI64(b, second), a)
+	} else if e.Op == syntax.RangeDownExcl {
+		step = I64(-1)
+	}
+	if !step.IsConst() {
+		l.fail(e, "a range whose step is not known when lowering")
+	}
+	s := step.Val.AsInt64()
+	i64 := Scalar(value.I64)
+	cmp := func(op string, x, y Atom) Atom { return l.binop(b, op, &lvAtom{x, i64}, &lvAtom{y, i64}, e).a }
+	var bad, n Atom
+	never, always := C(value.MkBool(false)), C(value.MkBool(true))
+	switch e.Op {
+	case syntax.RangeIncl:
+		switch {
+		case s == 0:
+			bad, n = always, I64(0)
+		case s > 0:
+			bad, n = cmp("<", z, a), l.arith(b, "+", l.arith(b, "//", l.arith(b, "-", z, a), step), I64(1))
+		default:
+			bad, n = cmp(">", z, a), l.arith(b, "+", l.arith(b, "//", l.arith(b, "-", a, z), I64(-s)), I64(1))
+		}
+	case syntax.RangeUpExcl:
+		if s <= 0 {
+			bad, n = always, I64(0)
+		} else {
+			bad, n = cmp("<", z, a), l.arith(b, "//", l.arith(b, "+", l.arith(b, "-", z, a), I64(s-1)), step)
+		}
+	default: // RangeDownExcl
+		if s >= 0 {
+			bad, n = always, I64(0)
+		} else {
+			bad, n = cmp(">", z, a), l.arith(b, "//", l.arith(b, "+", l.arith(b, "-", a, z), I64(-s-1)), I64(-s))
+		}
+	}
+	if bad != never {
+		ok := bad
+		if bad.IsConst() {
+			ok = C(value.MkBool(!bad.Val.Bool()))
+		} else {
+			ok = b.let1("ok", &UnOpE{Op: "not", Args: []Atom{bad}}, Scalar(value.Bool)).a
+		}
+		l.check(b, ok, "Range is invalid", e)
+		// an invalid range stops at the check; n stays sound for the types
+		n = l.binop(b, "max", &lvAtom{n, i64}, &lvAtom{I64(0), i64}, e).a
+	}
+	if s == 1 {
+		return b.let1("range", &IotaE{N: n, Start: start.a}, t.ArrayOf(n))
+	}
+	// a + i·step, in the range's type
+	i := Param{l.fresh("i"), i64}
+	lb := &builder{l: l}
+	off := lb.let1("off", &BinOpE{Op: "*", X: V(i.Name), Y: step}, i64).a
+	if t.Elem != value.I64 {
+		off = lb.let1("off", &ConvE{To: t.Elem, X: off}, t).a
+	}
+	x := lb.let1("x", &BinOpE{Op: "+", X: start.a, Y: off}, t).a
+	iota := b.let1("iota", &IotaE{N: n}, Type{Elem: value.I64, Shape: []Atom{n}})
+	lam := &Lambda{Params: []Param{i}, Ret: []Type{t}, Body: &Body{Stms: lb.stms, Res: []Atom{x}}}
+	return b.let1("range", &ScremaE{W: n, Arrs: []string{iota.a.Name}, Map: lam}, t.ArrayOf(n))
+}

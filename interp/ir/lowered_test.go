@@ -35,6 +35,12 @@ var loweredForms = []string{
 	`xs == reverse xs`,
 	`m != m`,
 	`twice (\x -> x + 1) 3i32`,
+	`match 3 case 3 -> 1 case _ -> 2`,
+	`match (n, xs[0]) case (6, y) -> y case _ -> 0`,
+	`map (\x -> match x case #a i -> i case #b -> 0) ([#a 3i32, #b, #a 4] : [](#a i32 | #b))`,
+	`map (\i -> match (if i % 2 == 0 then #even i else #odd) : (#even i64 | #odd) case #even k -> k case #odd -> -1) (iota 5)`,
+	`map (\x -> (if x > 2 then #big else #small) : (#big | #small)) xs |> map (\s -> s == #big)`,
+	`(1, 2.0) == (1, 2.0)`,
 }
 
 func TestLoweredForms(t *testing.T) {

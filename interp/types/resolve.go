@@ -294,3 +294,8 @@ func (c *Checker) TopLevel(name string) (*Object, bool) {
 	}
 	return v.object(), true
 }
+
+// ResolveSize follows a size's unification links to what it stands for
+// (a *SizeConst, a *SizeName, a *SizeExpr, a *SizeTerm, or a SizeVar left
+// open).
+func ResolveSize(s Size) Size { return resolveSize(s) }

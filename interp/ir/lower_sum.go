@@ -1,0 +1,344 @@
+package ir
+
+import (
+	"sort"
+
+	"fut/eval/value"
+	"fut/interp/syntax"
+	"fut/interp/types"
+)
+
+// Sum types, as Futhark's internaliser represents them: a tag (an i64,
+// the constructor's index in name order) and the payloads of every
+// constructor side by side, the inactive ones zero. The lowered value is
+// an lvTuple with a sumLayout: elems[0] is the tag, then each
+// constructor's payload in order. An array of sums is a tag array and
+// payload arrays, as an array of tuples is a tuple of arrays. match is a
+// chain of IfE over the cases' tests, decided while lowering when the tag
+// is known.
+
+// sumLayout says where each constructor's payload is in a sum's elems.
+type sumLayout struct {
+	constrs []string
+	start   []int // elems index of the constructor's first payload value
+	arity   []int
+}
+
+func (s *sumLayout) index(name string) int {
+	for i, c := range s.constrs {
+		if c == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// constr lowers #c args, a value of the sum type the checker gave e.
+func (l *lowerer) constr(b *builder, env *lenv, e *syntax.Constr) lv {
+	t, ok := l.info.TypeOf(e)
+	if !ok {
+		l.fail(e, "a constructor without a type from the checker")
+	}
+	sum, ok := types.Resolve(t).(*types.Sum)
+	if !ok {
+		l.fail(e, "a constructor whose type is not a sum type")
+	}
+	args := make([]lv, len(e.Args))
+	for i, a := range e.Args {
+		args[i] = l.expr(b, env, a, value.NoPrim)
+	}
+	return l.sumValue(b, env, sum, e.Name, args, e)
+}
+
+// sumValue builds the sum value with constructor name and payload args,
+// the other constructors' payloads zero.
+func (l *lowerer) sumValue(b *builder, env *lenv, sum *types.Sum, name string, args []lv, at syntax.Node) lv {
+	cs := append([]types.Constr{}, sum.Constrs...)
+	sort.Slice(cs, func(i, j int) bool { return cs[i].Name < cs[j].Name })
+	lay := &sumLayout{}
+	out := &lvTuple{sum: lay}
+	tag := -1
+	for i, c := range cs {
+		if c.Name == name {
+			tag = i
+		}
+	}
+	if tag < 0 {
+		l.fail(at, "no constructor #%s in the sum type", name)
+	}
+	out.elems = append(out.elems, &lvAtom{I64(int64(tag)), Scalar(value.I64)})
+	for i, c := range cs {
+		lay.constrs = append(lay.constrs, c.Name)
+		lay.start = append(lay.start, len(out.elems))
+		lay.arity = append(lay.arity, len(c.Payload))
+		for k, pt := range c.Payload {
+			if i == tag {
+				if k >= len(args) {
+					l.fail(at, "the constructor #%s applied to too few values", name)
+				}
+				out.elems = append(out.elems, args[k])
+			} else {
+				out.elems = append(out.elems, l.zero(b, env, pt, at))
+			}
+		}
+	}
+	return out
+}
+
+// zero is a value of type t whose scalars are all zero (or false): the
+// payload of an inactive constructor. Array sizes must be known.
+func (l *lowerer) zero(b *builder, env *lenv, t types.Type, at syntax.Node) lv {
+	switch t := types.Resolve(t).(type) {
+	case *types.Prim:
+		p := value.ParsePrimType(string(t.Kind))
+		return &lvAtom{C(zeroOf(p)), Scalar(p)}
+	case *types.Array:
+		n := l.typeSize(env, t.Dim, at)
+		row := l.zero(b, env, t.Elem, at)
+		as, ts := l.flatten(row, at)
+		outs := make([]Atom, len(as))
+		outTs := make([]Type, len(as))
+		for i, a := range as {
+			outTs[i] = ts[i].ArrayOf(n)
+			outs[i] = b.let1("zeros", &ReplicateE{N: n, X: a}, outTs[i]).a
+		}
+		return rebuild(row, outs, outTs, 1)
+	case *types.Record:
+		var names []string
+		var elems []lv
+		for _, f := range t.Fields {
+			names = append(names, f.Name)
+			elems = append(elems, l.zero(b, env, f.Type, at))
+		}
+		names, elems = sortRecord(names, elems)
+		if value.IsTupleRecord(names) {
+			names = nil
+		}
+		return &lvTuple{names: names, elems: elems}
+	case *types.Sum:
+		if len(t.Constrs) == 0 {
+			l.fail(at, "an empty sum type")
+		}
+		first := t.Constrs[0].Name
+		for _, c := range t.Constrs {
+			if c.Name < first {
+				first = c.Name
+			}
+		}
+		var args []lv
+		for _, c := range t.Constrs {
+			if c.Name == first {
+				for _, pt := range c.Payload {
+					args = append(args, l.zero(b, env, pt, at))
+				}
+			}
+		}
+		return l.sumValue(b, env, t, first, args, at)
+	}
+	l.fail(at, "a sum type whose payload has the type %s", t)
+	return nil
+}
+
+func zeroOf(p Prim) value.Prim {
+	switch {
+	case p == value.Bool:
+		return value.MkBool(false)
+	case p.IsFloat():
+		return value.MkFloat(p, 0)
+	}
+	return value.MkInt(p, 0)
+}
+
+// typeSize is a size of a checked type: a constant, or a size name in scope.
+func (l *lowerer) typeSize(env *lenv, s types.Size, at syntax.Node) Atom {
+	switch z := types.ResolveSize(s).(type) {
+	case *types.SizeConst:
+		return I64(z.N)
+	case *types.SizeName:
+		if !z.Unknown && z.Name != "" {
+			if v, ok := env.lookup(z.Name); ok {
+				if a, ok := v.(*lvAtom); ok && a.t.Rank() == 0 && a.t.Elem.IsInt() {
+					return a.a
+				}
+			}
+		}
+	}
+	l.fail(at, "a sum type whose payload array has a size unknown here")
+	return Atom{}
+}
+
+// match lowers match x case p1 -> e1 … as tests of the patterns in order.
+func (l *lowerer) match(b *builder, env *lenv, e *syntax.Match, hint Prim) lv {
+	x := l.expr(b, env, e.X, value.NoPrim)
+	return l.cases(b, env, x, e.Cases, hint, e)
+}
+
+func (l *lowerer) cases(b *builder, env *lenv, x lv, cs []*syntax.Case, hint Prim, at syntax.Node) lv {
+	if len(cs) == 0 {
+		// The checker proved the match exhaustive: no value gets here.
+		l.fail(at, "a match with no case left")
+	}
+	c := cs[0]
+	if len(cs) == 1 {
+		return l.expr(b, l.bindPat(env, c.Pat, x), c.Body, hint)
+	}
+	test := l.patTest(b, c.Pat, x)
+	if test.IsConst() {
+		if test.Val.Bool() {
+			return l.expr(b, l.bindPat(env, c.Pat, x), c.Body, hint)
+		}
+		return l.cases(b, env, x, cs[1:], hint, at)
+	}
+	tb, eb := &builder{l: l}, &builder{l: l}
+	tv := l.expr(tb, l.bindPat(env, c.Pat, x), c.Body, hint)
+	if a, ok := tv.(*lvAtom); ok && hint == value.NoPrim {
+		hint = a.t.Elem
+	}
+	ev := l.cases(eb, env, x, cs[1:], hint, at)
+	ta, tt := l.flatten(tv, c.Body)
+	ea, et := l.flatten(ev, at)
+	if len(ta) != len(ea) {
+		l.fail(at, "match cases of different shapes")
+	}
+	for i := range tt {
+		if !tt[i].Equal(et[i]) {
+			l.fail(at, "match cases whose types or sizes differ (%s and %s)", tt[i], et[i])
+		}
+	}
+	ie := &IfE{Cond: test, Then: &Body{tb.stms, ta}, Else: &Body{eb.stms, ea}, Ret: tt}
+	return rebuild(tv, b.let("match", ie, tt...), tt, 0)
+}
+
+// patTest emits the test of whether v matches p (a constant when it is
+// known while lowering).
+func (l *lowerer) patTest(b *builder, p syntax.Pat, v lv) Atom {
+	yes := C(value.MkBool(true))
+	and := func(x, y Atom) Atom {
+		switch {
+		case x.IsConst():
+			if x.Val.Bool() {
+				return y
+			}
+			return x
+		case y.IsConst():
+			if y.Val.Bool() {
+				return x
+			}
+			return y
+		}
+		return b.let1("and", &BinOpE{Op: "&&", X: x, Y: y}, Scalar(value.Bool)).a
+	}
+	switch p := p.(type) {
+	case *syntax.PId, *syntax.PWild:
+		return yes
+	case *syntax.PParen:
+		return l.patTest(b, p.P, v)
+	case *syntax.PAttr:
+		return l.patTest(b, p.P, v)
+	case *syntax.PAscript:
+		return l.patTest(b, p.P, v)
+	case *syntax.PLit:
+		a, ok := v.(*lvAtom)
+		if !ok || a.t.Rank() != 0 {
+			l.fail(p, "a literal pattern on a value that is not a scalar")
+		}
+		lit := l.scalar(b, nil, p.Lit, a.t.Elem)
+		return l.eqAtoms(b, a, lit, p)
+	case *syntax.PTuple:
+		t, ok := v.(*lvTuple)
+		if !ok || t.rank != 0 || t.sum != nil || len(t.elems) != len(p.Elems) {
+			l.fail(p, "a tuple pattern on a value that is not such a tuple")
+		}
+		r := yes
+		for i, q := range p.Elems {
+			r = and(r, l.patTest(b, q, t.elems[i]))
+		}
+		return r
+	case *syntax.PRecord:
+		t, ok := v.(*lvTuple)
+		if !ok || t.rank != 0 || t.sum != nil {
+			l.fail(p, "a record pattern on a value that is not a record")
+		}
+		r := yes
+		for _, f := range p.Fields {
+			x, ok := t.field(f.Name)
+			if !ok {
+				l.fail(f, "no field %s", f.Name)
+			}
+			r = and(r, l.patTest(b, f.Pat, x))
+		}
+		return r
+	case *syntax.PConstr:
+		t, ok := v.(*lvTuple)
+		if !ok || t.sum == nil || t.rank != 0 {
+			l.fail(p, "a constructor pattern on a value that is not of a sum type")
+		}
+		k := t.sum.index(p.Name)
+		if k < 0 || len(p.Args) != t.sum.arity[k] {
+			l.fail(p, "no constructor #%s of %d values in this sum type", p.Name, len(p.Args))
+		}
+		tag := t.elems[0].(*lvAtom)
+		r := l.eqAtoms(b, tag, &lvAtom{I64(int64(k)), Scalar(value.I64)}, p)
+		for i, q := range p.Args {
+			r = and(r, l.patTest(b, q, t.elems[t.sum.start[k]+i]))
+		}
+		return r
+	}
+	l.fail(p, "this pattern")
+	return Atom{}
+}
+
+// eqAtoms is x == y on scalars, folded when both are constants.
+func (l *lowerer) eqAtoms(b *builder, x, y *lvAtom, at syntax.Node) Atom {
+	if x.a.IsConst() && y.a.IsConst() {
+		r, err := binop("==", x.a.Val, y.a.Val)
+		if err == nil {
+			return C(r)
+		}
+	}
+	return l.binop(b, "==", x, y, at).a
+}
+
+// bindConstr binds the payload patterns of #c p… to v's payload.
+func (l *lowerer) bindConstr(env *lenv, p *syntax.PConstr, v lv) *lenv {
+	t, ok := v.(*lvTuple)
+	if !ok || t.sum == nil {
+		l.fail(p, "a constructor pattern on a value that is not of a sum type")
+	}
+	k := t.sum.index(p.Name)
+	if k < 0 || len(p.Args) != t.sum.arity[k] {
+		l.fail(p, "no constructor #%s of %d values in this sum type", p.Name, len(p.Args))
+	}
+	for i, q := range p.Args {
+		env = l.bindPat(env, q, t.elems[t.sum.start[k]+i])
+	}
+	return env
+}
+
+// structEq is x == y on tuples, records and sums: every scalar equal (an
+// inactive constructor's payload is zero in both).
+func (l *lowerer) structEq(b *builder, x, y lv, at syntax.Node) Atom {
+	xa, xt := l.flatten(x, at)
+	ya, yt := l.flatten(y, at)
+	if len(xa) != len(ya) {
+		l.fail(at, "== on values of different shapes")
+	}
+	r := C(value.MkBool(true))
+	for i := range xa {
+		var e Atom
+		if xt[i].Rank() > 0 {
+			e = l.arrayCompare(b, "==", &lvAtom{xa[i], xt[i]}, &lvAtom{ya[i], yt[i]}, at).(*lvAtom).a
+		} else {
+			e = l.eqAtoms(b, &lvAtom{xa[i], xt[i]}, &lvAtom{ya[i], yt[i]}, at)
+		}
+		switch {
+		case r.IsConst() && r.Val.Bool():
+			r = e
+		case e.IsConst() && e.Val.Bool():
+		default:
+			r = b.let1("and", &BinOpE{Op: "&&", X: r, Y: e}, Scalar(value.Bool)).a
+		}
+	}
+	return r
+}
+
