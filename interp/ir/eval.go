@@ -264,14 +264,16 @@ func (m *machine) exp(e Exp) ([]value.Value, stepCost, error) {
 		for i := int64(0); i < n; i++ {
 			value.DataSet(a.Data, int(i), value.MkInt(st.T, st.Int()+i))
 		}
-		return one(a), withConsts(fresh(n, 1, n+1), e.N), nil
+		return one(a), withConsts(fresh(max(n, 1), 1, n+1), e.N), nil
 	case *ReplicateE:
 		n := m.int(e.N)
 		if n < 0 || n > maxElems {
 			return nil, stepCost{}, rtErr("replicate of size %d", n)
 		}
 		r := value.Replicate(n, m.atom(e.X))
-		return one(r), withConsts(fresh(r.NumElems(), 1, r.Words()), e.N, e.X), nil
+		// every step with depth costs at least 1 work (D ≤ W), as on the
+		// reference path
+		return one(r), withConsts(fresh(max(r.NumElems(), 1), 1, r.Words()), e.N, e.X), nil
 	case *ArrayE:
 		vs := make([]value.Value, len(e.Elems))
 		for i, a := range e.Elems {

@@ -256,41 +256,67 @@ func (l *lowerer) indexValue(b *builder, v lv, idx []Atom, at syntax.Node) lv {
 	return nil
 }
 
-// update is dest with path = v (a fresh array; dest is consumed).
+// update is dest with path = v (a fresh array; dest is consumed). A path
+// of several steps reads the element or field, updates it by the rest of
+// the path and writes it back.
 func (l *lowerer) update(b *builder, env *lenv, dest lv, path []syntax.PathElem, ve syntax.Expr, at syntax.Node) lv {
-	if len(path) != 1 {
-		l.fail(at, "an update path of more than one step")
-	}
+	return l.updatePath(b, env, dest, path, ve, at)
+}
+
+func (l *lowerer) updatePath(b *builder, env *lenv, dest lv, path []syntax.PathElem, ve syntax.Expr, at syntax.Node) lv {
 	pe := path[0]
 	if pe.Field != "" {
 		t, ok := dest.(*lvTuple)
-		if !ok || t.rank != 0 {
+		if !ok || t.rank != 0 || t.sum != nil {
 			l.fail(at, "a field update of a value that is not a record")
 		}
-		out := &lvTuple{names: t.names}
-		found := false
-		for i, x := range t.elems {
-			name := ""
-			if t.names != nil {
-				name = t.names[i]
-			}
-			if name == pe.Field {
-				x = l.expr(b, env, ve, value.NoPrim)
-				found = true
-			}
-			out.elems = append(out.elems, x)
-		}
-		if !found {
+		x, ok := t.field(pe.Field)
+		if !ok {
 			l.fail(at, "no field %s", pe.Field)
+		}
+		var nx lv
+		if len(path) == 1 {
+			hint := value.NoPrim
+			if a, ok := x.(*lvAtom); ok {
+				hint = a.t.Elem
+			}
+			nx = l.expr(b, env, ve, hint)
+		} else {
+			nx = l.updatePath(b, env, x, path[1:], ve, at)
+		}
+		out := &lvTuple{names: t.names}
+		for _, e := range t.elems {
+			if e == x {
+				e = nx
+			}
+			out.elems = append(out.elems, e)
 		}
 		return out
 	}
-	idx := l.indices(b, env, pe.Indices, at)
-	var hint Prim
-	if a, ok := dest.(*lvAtom); ok {
-		hint = a.t.Elem
+	for _, d := range pe.Indices {
+		if d.IsSlice {
+			if len(path) > 1 {
+				l.fail(at, "an update through a slice and then more steps")
+			}
+			return l.updateSlice(b, env, dest, pe.Indices, ve, at)
+		}
 	}
-	v := l.expr(b, env, ve, hint)
+	idx := l.indices(b, env, pe.Indices, at)
+	var v lv
+	if len(path) == 1 {
+		var hint Prim
+		if a, ok := dest.(*lvAtom); ok {
+			hint = a.t.Elem
+		}
+		v = l.expr(b, env, ve, hint)
+	} else {
+		v = l.updatePath(b, env, l.indexValue(b, dest, idx, at), path[1:], ve, at)
+	}
+	return l.writeAt(b, dest, idx, v, at)
+}
+
+// writeAt is dest with [idx] = v, leaf by leaf.
+func (l *lowerer) writeAt(b *builder, dest lv, idx []Atom, v lv, at syntax.Node) lv {
 	var upd func(d, x lv) lv
 	upd = func(d, x lv) lv {
 		switch d := d.(type) {

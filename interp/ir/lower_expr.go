@@ -375,7 +375,7 @@ func (l *lowerer) shortCircuit(b *builder, env *lenv, e *syntax.Binary) lv {
 
 func (l *lowerer) arrayLit(b *builder, env *lenv, e *syntax.ArrayLit, hint Prim) lv {
 	if len(e.Elems) == 0 {
-		l.fail(e, "an empty array literal")
+		return l.emptyArray(b, env, e)
 	}
 	elems := make([]lv, len(e.Elems))
 	for i, x := range e.Elems {

@@ -241,12 +241,12 @@ func (l *lowerer) rangeExpr(b *builder, env *lenv, e *syntax.Range, hint Prim) l
 	} else if e.Op == syntax.RangeDownExcl {
 		step = I64(-1)
 	}
-	if !step.IsConst() {
-		l.fail(e, "a range whose step is not known when lowering")
-	}
-	s := step.Val.AsInt64()
 	i64 := Scalar(value.I64)
 	cmp := func(op string, x, y Atom) Atom { return l.binop(b, op, &lvAtom{x, i64}, &lvAtom{y, i64}, e).a }
+	if !step.IsConst() {
+		return l.rangeDynamic(b, e, start, a, z, step)
+	}
+	s := step.Val.AsInt64()
 	var bad, n Atom
 	never, always := C(value.MkBool(false)), C(value.MkBool(true))
 	switch e.Op {
@@ -297,4 +297,160 @@ func (l *lowerer) rangeExpr(b *builder, env *lenv, e *syntax.Range, hint Prim) l
 	iota := b.let1("iota", &IotaE{N: n}, Type{Elem: value.I64, Shape: []Atom{n}})
 	lam := &Lambda{Params: []Param{i}, Ret: []Type{t}, Body: &Body{Stms: lb.stms, Res: []Atom{x}}}
 	return b.let1("range", &ScremaE{W: n, Arrs: []string{iota.a.Name}, Map: lam}, t.ArrayOf(n))
+}
+
+// rangeDynamic is rangeExpr for a step known only at run time: the same
+// rule, with the step's sign tested when the program runs.
+func (l *lowerer) rangeDynamic(b *builder, e *syntax.Range, start *lvAtom, a, z, step Atom) lv {
+	i64, bt := Scalar(value.I64), Scalar(value.Bool)
+	op := func(o string, x, y Atom) Atom {
+		t := i64
+		if bop, _ := value.LookupBinOp(o); bop.IsComparison() || o == "&&" || o == "||" {
+			t = bt
+		}
+		if x.IsConst() && y.IsConst() {
+			if r, err := binop(o, x.Val, y.Val); err == nil {
+				return C(r)
+			}
+		}
+		return b.let1("rg", &BinOpE{Op: o, X: x, Y: y}, t).a
+	}
+	not := func(x Atom) Atom { return b.let1("rg", &UnOpE{Op: "not", Args: []Atom{x}}, bt).a }
+	sel := func(c, x, y Atom) Atom {
+		ie := &IfE{Cond: c, Then: &Body{Res: []Atom{x}}, Else: &Body{Res: []Atom{y}}, Ret: []Type{i64}}
+		return b.let1("rg", ie, i64).a
+	}
+	pos, neg := op(">", step, I64(0)), op("<", step, I64(0))
+	absStep := op("max", sel(pos, step, op("-", I64(0), step)), I64(1)) // never 0 below
+	var bad, n Atom
+	switch e.Op {
+	case syntax.RangeIncl:
+		bad = op("||", op("==", step, I64(0)), op("||", op("&&", pos, op("<", z, a)), op("&&", neg, op(">", z, a))))
+		dist := sel(pos, op("-", z, a), op("-", a, z))
+		n = op("+", op("//", dist, absStep), I64(1))
+	case syntax.RangeUpExcl:
+		bad = op("||", not(pos), op("<", z, a))
+		n = op("//", op("+", op("-", z, a), op("-", absStep, I64(1))), absStep)
+	default:
+		bad = op("||", not(neg), op(">", z, a))
+		n = op("//", op("+", op("-", a, z), op("-", absStep, I64(1))), absStep)
+	}
+	l.check(b, not(bad), "Range is invalid", e)
+	n = op("max", n, I64(0))
+	t := start.t
+	i := Param{l.fresh("i"), i64}
+	lb := &builder{l: l}
+	off := lb.let1("off", &BinOpE{Op: "*", X: V(i.Name), Y: step}, i64).a
+	if t.Elem != value.I64 {
+		off = lb.let1("off", &ConvE{To: t.Elem, X: off}, t).a
+	}
+	x := lb.let1("x", &BinOpE{Op: "+", X: start.a, Y: off}, t).a
+	iota := b.let1("iota", &IotaE{N: n}, Type{Elem: value.I64, Shape: []Atom{n}})
+	lam := &Lambda{Params: []Param{i}, Ret: []Type{t}, Body: &Body{Stms: lb.stms, Res: []Atom{x}}}
+	return b.let1("range", &ScremaE{W: n, Arrs: []string{iota.a.Name}, Map: lam}, t.ArrayOf(n))
+}
+
+// updateSlice lowers dest with [slices…] = v: the slice's elements are
+// written by a scatter into dest viewed as one dimension over the indexed
+// ones, after checking the slice (as a[…] does) and v's shape.
+func (l *lowerer) updateSlice(b *builder, env *lenv, dest lv, indices []*syntax.DimIndex, ve syntax.Expr, at syntax.Node) lv {
+	shape := leafShape(dest)
+	if len(indices) > len(shape) {
+		l.fail(at, "more indices than the array has dimensions")
+	}
+	ds := make([]dimSlice, len(indices))
+	for k, d := range indices {
+		if !d.IsSlice {
+			ds[k] = dimSlice{fix: true, i: l.toI64(b, l.scalar(b, env, d.Fix, value.I64))}
+			continue
+		}
+		ds[k] = l.sliceDim(b, env, d, shape[k], at)
+	}
+	hint := value.NoPrim
+	if a, ok := dest.(*lvAtom); ok {
+		hint = a.t.Elem
+	}
+	v := l.expr(b, env, ve, hint)
+	i64 := Scalar(value.I64)
+	// the value's outer sizes must be the slice's
+	var lens []Atom
+	for _, d := range ds {
+		if !d.fix {
+			lens = append(lens, d.n)
+		}
+	}
+	vshape := leafShape(v)
+	if len(vshape) < len(lens) {
+		l.fail(at, "an update of a slice with a value of lower rank")
+	}
+	for k, n := range lens {
+		eq := l.binop(b, "==", &lvAtom{vshape[k], i64}, &lvAtom{n, i64}, at)
+		l.check(b, eq.a, "Shape of the value does not match the slice", at)
+	}
+	for k, d := range ds {
+		if d.fix {
+			in := l.binop(b, "&&", l.binop(b, "<=", &lvAtom{I64(0), i64}, &lvAtom{d.i, i64}, at),
+				l.binop(b, "<", &lvAtom{d.i, i64}, &lvAtom{shape[k], i64}, at), at)
+			l.check(b, in.a, "Index out of bounds", at)
+		}
+	}
+	// q runs over the slice's elements; its position in dest, flattened
+	// over the len(ds) indexed dimensions, is Σ idx_d · (size of the
+	// dimensions after d).
+	q := I64(1)
+	for _, n := range lens {
+		q = l.arith(b, "*", q, n)
+	}
+	leaves, lts, _ := l.flatDest(b, dest, len(ds), at)
+	vs, vts := l.flatten(v, at)
+	if len(vs) != len(leaves) {
+		l.fail(at, "an update with a value of another shape")
+	}
+	outs := make([]Atom, len(leaves))
+	for li, leaf := range leaves {
+		rowT := Type{Elem: vts[li].Elem, Shape: vts[li].Shape[len(lens):]}
+		flatT := rowT.ArrayOf(q)
+		va := vs[li]
+		if va.IsConst() {
+			l.fail(at, "an update of a slice with a constant")
+		}
+		fv := b.let1("vals", &ReshapeE{Arr: va.Name, Shape: flatT.Shape}, flatT).a
+		p := Param{l.fresh("q"), i64}
+		row := Param{l.fresh("row"), rowT}
+		lb := &builder{l: l}
+		// decompose q into the slice coordinates, innermost fastest
+		ks := make([]Atom, len(lens))
+		rest := V(p.Name)
+		for k := len(lens) - 1; k >= 0; k-- {
+			if k == 0 {
+				ks[k] = rest
+				break
+			}
+			ks[k] = lb.let1("k", &BinOpE{Op: "%%", X: rest, Y: lens[k]}, i64).a
+			rest = lb.let1("k", &BinOpE{Op: "//", X: rest, Y: lens[k]}, i64).a
+		}
+		pos := I64(0)
+		si := 0
+		for k, d := range ds {
+			var ix Atom
+			if d.fix {
+				ix = d.i
+			} else {
+				ix = lb.let1("ix", &BinOpE{Op: "*", X: ks[si], Y: d.stride}, i64).a
+				ix = lb.let1("ix", &BinOpE{Op: "+", X: d.start, Y: ix}, i64).a
+				si++
+			}
+			if k > 0 {
+				pos = lb.let1("pos", &BinOpE{Op: "*", X: pos, Y: shape[k]}, i64).a
+			}
+			pos = lb.let1("pos", &BinOpE{Op: "+", X: pos, Y: ix}, i64).a
+		}
+		lam := &Lambda{Params: []Param{p, row}, Ret: []Type{i64, rowT}, Body: &Body{Stms: lb.stms, Res: []Atom{pos, V(row.Name)}}}
+		iota := b.let1("iota", &IotaE{N: q}, Type{Elem: value.I64, Shape: []Atom{q}})
+		outs[li] = b.let1("upd", &ScatterE{Dest: leaf.Name, W: q, Arrs: []string{iota.a.Name, fv.Name}, Map: lam}, lts[li]).a
+	}
+	if len(ds) == 1 {
+		return rebuild(dest, outs, noUniques(lts), 0)
+	}
+	return l.unflatDest(b, dest, outs, at)
 }

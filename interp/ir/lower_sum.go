@@ -342,3 +342,25 @@ func (l *lowerer) structEq(b *builder, x, y lv, at syntax.Node) Atom {
 	return r
 }
 
+
+// emptyArray lowers [] at the type the checker gave it: zero rows of its
+// element type (whose own sizes must be known).
+func (l *lowerer) emptyArray(b *builder, env *lenv, e *syntax.ArrayLit) lv {
+	t, ok := l.info.TypeOf(e)
+	if !ok {
+		l.fail(e, "an empty array literal without a type from the checker")
+	}
+	arr, ok := types.Resolve(t).(*types.Array)
+	if !ok {
+		l.fail(e, "an empty array literal whose type is not an array type")
+	}
+	row := l.zero(b, env, arr.Elem, e)
+	as, ts := l.flatten(row, e)
+	outs := make([]Atom, len(as))
+	outTs := make([]Type, len(as))
+	for i, a := range as {
+		outTs[i] = ts[i].ArrayOf(I64(0))
+		outs[i] = b.let1("empty", &ReplicateE{N: I64(0), X: a}, outTs[i]).a
+	}
+	return rebuild(row, outs, outTs, 1)
+}
