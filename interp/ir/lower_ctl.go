@@ -65,18 +65,54 @@ func (l *lowerer) ifExpr(b *builder, env *lenv, e *syntax.If, hint Prim) lv {
 		hint = a.t.Elem
 	}
 	ev := l.expr(eb, env, e.Else, hint)
-	ta, tt := l.flatten(tv, e.Then)
-	ea, et := l.flatten(ev, e.Else)
+	return l.branches(b, c.a, tb, tv, eb, ev, e)
+}
+
+// branches is if cond then tv else ev, their statements in tb and eb.
+// Arrays whose sizes differ between the branches get sizes of the if's
+// own: it returns them first (let (n, xs: [n]t) = if …), as Futhark's
+// existential branches do.
+func (l *lowerer) branches(b *builder, cond Atom, tb *builder, tv lv, eb *builder, ev lv, at syntax.Node) lv {
+	ta, tt := l.flatten(tv, at)
+	ea, et := l.flatten(ev, at)
 	if len(ta) != len(ea) {
-		l.fail(e, "branches of different shapes")
+		l.fail(at, "branches of different shapes")
 	}
+	var extT, extE []Atom // the sizes each branch gives
+	ret := make([]Type, len(tt))
+	var exts []Param
 	for i := range tt {
-		if !tt[i].Equal(et[i]) {
-			l.fail(e, "branches whose types or sizes differ (%s and %s)", tt[i], et[i])
+		if tt[i].Elem != et[i].Elem || tt[i].Rank() != et[i].Rank() {
+			l.fail(at, "branches whose types differ (%s and %s)", tt[i], et[i])
+		}
+		ret[i] = Type{Elem: tt[i].Elem, Shape: make([]Atom, len(tt[i].Shape))}
+		for k := range tt[i].Shape {
+			dt, de := tt[i].Shape[k], et[i].Shape[k]
+			if dt == de {
+				ret[i].Shape[k] = dt
+				continue
+			}
+			n := Param{l.fresh("ext"), Scalar(value.I64)}
+			exts = append(exts, n)
+			extT, extE = append(extT, dt), append(extE, de)
+			ret[i].Shape[k] = V(n.Name)
 		}
 	}
-	ie := &IfE{Cond: c.a, Then: &Body{tb.stms, ta}, Else: &Body{eb.stms, ea}, Ret: tt}
-	return rebuild(tv, b.let("if", ie, tt...), tt, 0)
+	if len(exts) == 0 {
+		ie := &IfE{Cond: cond, Then: &Body{tb.stms, ta}, Else: &Body{eb.stms, ea}, Ret: tt}
+		return rebuild(tv, b.let("if", ie, tt...), tt, 0)
+	}
+	pat := append(append([]Param{}, exts...), make([]Param, len(ret))...)
+	for i, t := range ret {
+		pat[len(exts)+i] = Param{l.fresh("if"), t}
+	}
+	ie := &IfE{Cond: cond, Then: &Body{tb.stms, append(extT, ta...)}, Else: &Body{eb.stms, append(extE, ea...)}, Ret: paramTypes(pat)}
+	b.stms = append(b.stms, &Stm{Pat: pat, E: ie})
+	outs := make([]Atom, len(ret))
+	for i := range ret {
+		outs[i] = V(pat[len(exts)+i].Name)
+	}
+	return rebuild(tv, outs, ret, 0)
 }
 
 func (l *lowerer) loop(b *builder, env *lenv, e *syntax.Loop) lv {

@@ -195,18 +195,7 @@ func (l *lowerer) cases(b *builder, env *lenv, x lv, cs []*syntax.Case, hint Pri
 		hint = a.t.Elem
 	}
 	ev := l.cases(eb, env, x, cs[1:], hint, at)
-	ta, tt := l.flatten(tv, c.Body)
-	ea, et := l.flatten(ev, at)
-	if len(ta) != len(ea) {
-		l.fail(at, "match cases of different shapes")
-	}
-	for i := range tt {
-		if !tt[i].Equal(et[i]) {
-			l.fail(at, "match cases whose types or sizes differ (%s and %s)", tt[i], et[i])
-		}
-	}
-	ie := &IfE{Cond: test, Then: &Body{tb.stms, ta}, Else: &Body{eb.stms, ea}, Ret: tt}
-	return rebuild(tv, b.let("match", ie, tt...), tt, 0)
+	return l.branches(b, test, tb, tv, eb, ev, at)
 }
 
 // patTest emits the test of whether v matches p (a constant when it is

@@ -117,6 +117,12 @@ func (v *verifier) body(sc *vscope, b *Body) ([]Type, error) {
 			}
 			continue
 		}
+		if ie, ok := st.E.(*IfE); ok && existential(st.Pat) {
+			if err := v.ifExt(sc, st.Pat, ie); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		ts, err := v.exp(sc, st.E)
 		if err != nil {
 			return nil, err
@@ -630,4 +636,64 @@ func binOpResult(op string, t Prim) Type {
 		return Scalar(value.Bool)
 	}
 	return Scalar(t)
+}
+
+// existential reports whether a pattern's array types name sizes bound by
+// the pattern itself (an if whose branches give arrays of different sizes
+// returns the sizes first).
+func existential(pat []Param) bool {
+	own := map[string]bool{}
+	for _, p := range pat {
+		for _, d := range p.T.Shape {
+			if own[d.Name] {
+				return true
+			}
+		}
+		own[p.Name] = true
+	}
+	return false
+}
+
+// ifExt verifies let (n…, xs…) = if …: each branch returns the sizes, then
+// arrays whose types are the pattern's with the sizes it returned.
+func (v *verifier) ifExt(sc *vscope, pat []Param, e *IfE) error {
+	if err := v.atomIs(sc, e.Cond, Scalar(value.Bool), "a condition"); err != nil {
+		return err
+	}
+	if err := sameTypes(fmt.Sprintf("let (%s …) = if", patName(pat)), paramTypes(pat), e.Ret); err != nil {
+		return err
+	}
+	for _, b := range []*Body{e.Then, e.Else} {
+		ts, err := v.body(&vscope{vars: map[string]Type{}, parent: sc}, b)
+		if err != nil {
+			return err
+		}
+		if len(ts) != len(pat) {
+			return fmt.Errorf("verify: a branch returns %d values, expected %d", len(ts), len(pat))
+		}
+		sizes := map[string]Atom{} // the pattern's sizes as this branch gives them
+		for i, p := range pat {
+			if p.T.Rank() == 0 && p.T.Elem == value.I64 {
+				sizes[p.Name] = b.Res[i]
+			}
+		}
+		for i, p := range pat {
+			want := Type{Elem: p.T.Elem, Shape: make([]Atom, len(p.T.Shape))}
+			for k, d := range p.T.Shape {
+				want.Shape[k] = d
+				if r, ok := sizes[d.Name]; ok && d.Name != "" {
+					want.Shape[k] = r
+				}
+			}
+			if !ts[i].Equal(want) {
+				return fmt.Errorf("verify: a branch's value %d has type %s, expected %s", i, ts[i], want)
+			}
+		}
+	}
+	for _, p := range pat {
+		if err := v.bind(sc, p); err != nil {
+			return err
+		}
+	}
+	return nil
 }
