@@ -344,8 +344,6 @@ func (l *lowerer) rows(b *builder, inputs []lv, at syntax.Node) (arrs []string, 
 		}
 		if i == 0 {
 			w = sh[0]
-		} else if sh[0] != w {
-			l.fail(at, "SOAC inputs of different sizes (%s and %s)", w, sh[0])
 		}
 		as, ts := l.flatten(in, at)
 		var pas []Atom
@@ -353,6 +351,11 @@ func (l *lowerer) rows(b *builder, inputs []lv, at syntax.Node) (arrs []string, 
 		for k, a := range as {
 			if a.IsConst() {
 				l.fail(at, "a SOAC over a constant")
+			}
+			if d := ts[k].Shape[0]; d != w {
+				// Sizes the checker proved equal that the lowering computed
+				// apart: checked, then the input is given the SOAC's size.
+				a, ts[k] = l.sameSize(b, a, ts[k], w, at)
 			}
 			p := Param{l.fresh(a.Name), ts[k].Row()}
 			params = append(params, p)

@@ -1,8 +1,11 @@
 package ir
 
 import (
+	"strconv"
+
 	"fut/eval/value"
 	"fut/interp/syntax"
+	"fut/interp/types"
 )
 
 // arrayCompare lowers x == y and x != y on arrays of scalars: equal when
@@ -16,6 +19,11 @@ func (l *lowerer) arrayCompare(b *builder, op string, x, y *lvAtom, at syntax.No
 	}
 	bt := Scalar(value.Bool)
 	same := C(value.MkBool(true))
+	for i := range x.t.Shape {
+		if dx, dy := x.t.Shape[i], y.t.Shape[i]; dx.IsConst() && dy.IsConst() && dx.Val.AsInt64() != dy.Val.AsInt64() {
+			return &lvAtom{C(value.MkBool(op == "!=")), bt}
+		}
+	}
 	for i := range x.t.Shape {
 		eq := l.binop(b, "==", &lvAtom{x.t.Shape[i], Scalar(value.I64)}, &lvAtom{y.t.Shape[i], Scalar(value.I64)}, at)
 		if same.IsConst() && same.Val.Bool() {
@@ -34,7 +42,7 @@ func (l *lowerer) arrayCompare(b *builder, op string, x, y *lvAtom, at syntax.No
 		if a.a.IsConst() {
 			l.fail(at, "a comparison of constant arrays")
 		}
-		if a.t.Rank() == 1 {
+		if a.t.Rank() == 1 && a.t.Shape[0] == n {
 			return a.a.Name
 		}
 		return tb.let1("flat", &ReshapeE{Arr: a.a.Name, Shape: []Atom{n}}, Type{Elem: a.t.Elem, Shape: []Atom{n}}).a.Name
@@ -121,11 +129,11 @@ func (l *lowerer) coerceTo(b *builder, env *lenv, x lv, te syntax.TypeExp, outer
 			if len(t.Name.Quals) == 0 && value.ParsePrimType(t.Name.Name) != value.NoPrim {
 				break
 			}
-			// A type abbreviation or a type parameter: its sizes are not
-			// seen through here (ints [3], M.t).
-			l.fail(at, "a size coercion (:>) to the type %s is checked on the reference path", t.Name)
+			// A type abbreviation or a type parameter: the checker's
+			// type of the coercion says what it stands for.
+			return l.coerceChecked(b, env, x, outer, dims, at)
 		default:
-			l.fail(at, "a size coercion (:>) to this type is checked on the reference path")
+			return l.coerceChecked(b, env, x, outer, dims, at)
 		}
 		break
 	}
@@ -168,7 +176,9 @@ func (l *lowerer) wantDims(b *builder, env *lenv, shape []Atom, dims []syntax.Ex
 		wa := l.toI64(b, want)
 		if wa.IsConst() && shape[i].IsConst() {
 			if wa.Val.AsInt64() != shape[i].Val.AsInt64() {
+				// fails when run, before anything uses the new size
 				l.check(b, C(value.MkBool(false)), "size coercion fails", at)
+				out[i] = wa
 			}
 			continue
 		}
@@ -423,4 +433,150 @@ func (l *lowerer) userWhere(at syntax.Node) string {
 		return ""
 	}
 	return l.fset.Position(n.Pos()).String()
+}
+
+// sameSize gives the array a (of type t) the outer size w, after checking
+// that its size is w.
+func (l *lowerer) sameSize(b *builder, a Atom, t Type, w Atom, at syntax.Node) (Atom, Type) {
+	i64 := Scalar(value.I64)
+	if t.Shape[0].IsConst() && w.IsConst() {
+		if t.Shape[0].Val.AsInt64() != w.Val.AsInt64() {
+			l.fail(at, "SOAC inputs of different sizes (%s and %s)", w, t.Shape[0])
+		}
+	} else {
+		eq := l.binop(b, "==", &lvAtom{t.Shape[0], i64}, &lvAtom{w, i64}, at)
+		l.check(b, eq.a, "arrays of different sizes", at)
+	}
+	nt := Type{Elem: t.Elem, Shape: append([]Atom{w}, t.Shape[1:]...)}
+	return b.let1("sized", &ReshapeE{Arr: a.Name, Shape: nt.Shape}, nt).a, nt
+}
+
+// coerceChecked coerces x by the checker's type of the coercion, for
+// target types written with abbreviations (ints [3], M.t). dims are the
+// array dimensions already read off the syntax, which the checker's type
+// begins with too.
+func (l *lowerer) coerceChecked(b *builder, env *lenv, x lv, outer []Atom, dims []syntax.Expr, at *syntax.Coerce) lv {
+	t, ok := l.info.TypeOf(at)
+	if !ok {
+		l.fail(at, "a size coercion (:>) without a type from the checker")
+	}
+	return l.coerceType(b, env, x, t, outer, at)
+}
+
+// coerceType gives x the sizes of the checked type t.
+func (l *lowerer) coerceType(b *builder, env *lenv, x lv, t types.Type, outer []Atom, at *syntax.Coerce) lv {
+	var want []Atom
+	t = types.Resolve(t)
+	for {
+		arr, ok := t.(*types.Array)
+		if !ok {
+			break
+		}
+		want = append(want, l.checkedSize(env, arr.Dim, at))
+		t = types.Resolve(arr.Elem)
+	}
+	switch tt := t.(type) {
+	case *types.Prim:
+		a, ok := x.(*lvAtom)
+		if !ok || len(a.t.Shape) != len(outer)+len(want) {
+			l.fail(at, "a size coercion (:>) of a value that does not have the type's shape")
+		}
+		if len(want) == 0 {
+			return x
+		}
+		shape := a.t.Shape[len(outer):]
+		ws := append([]Atom{}, outer...)
+		for i, w := range want {
+			ws = append(ws, l.checkSize(b, shape[i], w, at))
+		}
+		same := true
+		for i, w := range ws {
+			same = same && w == a.t.Shape[i]
+		}
+		if same || a.a.IsConst() {
+			return x
+		}
+		nt := Type{Elem: a.t.Elem, Shape: ws}
+		return b.let1("coerce", &ReshapeE{Arr: a.a.Name, Shape: nt.Shape}, nt)
+	case *types.Record:
+		tup, ok := x.(*lvTuple)
+		if !ok || tup.sum != nil || tup.rank != len(want) {
+			l.fail(at, "a size coercion (:>) of a value that does not have the type's shape")
+		}
+		shape := leafShape(x)
+		ws := append([]Atom{}, outer...)
+		for i, w := range want {
+			ws = append(ws, l.checkSize(b, shape[i], w, at))
+		}
+		out := &lvTuple{names: tup.names, rank: tup.rank}
+		for _, f := range tt.Fields {
+			v, ok := tup.field(f.Name)
+			if !ok {
+				l.fail(at, "no field %s", f.Name)
+			}
+			out.elems = append(out.elems, l.coerceType(b, env, v, f.Type, ws, at))
+		}
+		if len(out.elems) != len(tup.elems) {
+			l.fail(at, "a size coercion (:>) of a record with other fields")
+		}
+		// keep the fields in the value's order
+		sorted := make([]lv, len(tup.elems))
+		for i := range tup.elems {
+			name := strconv.Itoa(i)
+			if tup.names != nil {
+				name = tup.names[i]
+			}
+			for k, f := range tt.Fields {
+				if f.Name == name {
+					sorted[i] = out.elems[k]
+				}
+			}
+		}
+		out.elems = sorted
+		return out
+	}
+	l.fail(at, "a size coercion (:>) to the type %s is checked on the reference path", t)
+	return nil
+}
+
+// checkedSize is a size of a checked type as an atom; the zero Atom for a
+// size the type leaves open (an anonymous or existential one). A size the
+// lowering cannot compute stops the lowering: it is never left unchecked.
+func (l *lowerer) checkedSize(env *lenv, s types.Size, at syntax.Node) Atom {
+	switch z := types.ResolveSize(s).(type) {
+	case *types.SizeConst:
+		return I64(z.N)
+	case *types.SizeName:
+		if z.Unknown {
+			return Atom{}
+		}
+		if z.Name != "" {
+			if v, ok := env.lookup(z.Name); ok {
+				if a, ok := v.(*lvAtom); ok && a.t.Rank() == 0 && a.t.Elem.IsInt() {
+					return a.a
+				}
+			}
+		}
+	case types.SizeVar:
+		return Atom{}
+	}
+	l.fail(at, "a size coercion (:>) to a size the lowering cannot compute (%s) is checked on the reference path", s)
+	return Atom{}
+}
+
+// checkSize asserts that got is want (the zero Atom: anything) and
+// returns the size the value has afterwards.
+func (l *lowerer) checkSize(b *builder, got, want Atom, at syntax.Node) Atom {
+	if want == (Atom{}) || want == got {
+		return got
+	}
+	if want.IsConst() && got.IsConst() {
+		if want.Val.AsInt64() != got.Val.AsInt64() {
+			l.check(b, C(value.MkBool(false)), "size coercion fails", at)
+		}
+		return want
+	}
+	eq := l.binop(b, "==", &lvAtom{got, Scalar(value.I64)}, &lvAtom{want, Scalar(value.I64)}, at)
+	l.check(b, eq.a, "size coercion fails", at)
+	return want
 }
