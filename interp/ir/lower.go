@@ -202,6 +202,16 @@ type lenv struct {
 
 func (e *lenv) bind(name string, v lv) *lenv { return &lenv{name, v, e} }
 
+// lookupHere finds name among the bindings that e adds to outer.
+func (e *lenv) lookupHere(outer *lenv, name string) (lv, bool) {
+	for x := e; x != nil && x != outer; x = x.next {
+		if x.name == name {
+			return x.v, true
+		}
+	}
+	return nil, false
+}
+
 func (e *lenv) lookup(name string) (lv, bool) {
 	for x := e; x != nil; x = x.next {
 		if x.name == name {

@@ -116,25 +116,73 @@ func (l *lowerer) branches(b *builder, cond Atom, tb *builder, tv lv, eb *builde
 }
 
 func (l *lowerer) loop(b *builder, env *lenv, e *syntax.Loop) lv {
-	if len(e.Sizes) > 0 {
-		l.fail(e, "a loop with size binders")
-	}
 	var init lv
 	if e.Init != nil {
 		init = l.expr(b, env, e.Init, value.NoPrim)
 	} else {
 		init = l.patValue(env, e.Pat)
 	}
+	// A loop whose arrays change size from one iteration to the next gets
+	// a size parameter for each such dimension (as Futhark's loops with
+	// existential sizes): lowered once with the initial sizes, then again
+	// with the sizes that changed as parameters.
+	var ext map[[2]int]bool
+	for try := 0; ; try++ {
+		tb := &builder{l: l}
+		v, changed := l.loopWith(tb, env, e, init, ext)
+		if len(changed) == 0 {
+			b.stms = append(b.stms, tb.stms...)
+			return v
+		}
+		if try == 3 {
+			l.fail(e, "a loop whose variables change size in ways the lowering does not follow")
+		}
+		if ext == nil {
+			ext = map[[2]int]bool{}
+		}
+		for k := range changed {
+			ext[k] = true
+		}
+	}
+}
+
+// loopWith lowers the loop with size parameters for the dimensions in ext
+// (leaf, dimension); changed lists the dimensions whose size the body
+// changes and that are not among them yet (then the result is not used).
+func (l *lowerer) loopWith(b *builder, env *lenv, e *syntax.Loop, init lv, ext map[[2]int]bool) (lv, map[[2]int]bool) {
 	atoms, types := l.flatten(init, e)
+	var sizeParams []Param
+	var sizeInit []Atom
+	ptypes := make([]Type, len(types))
+	for i, t := range types {
+		ptypes[i] = Type{Elem: t.Elem, Shape: append([]Atom{}, t.Shape...)}
+		for k := range t.Shape {
+			if ext[[2]int{i, k}] {
+				n := Param{l.fresh("size"), Scalar(value.I64)}
+				sizeParams = append(sizeParams, n)
+				sizeInit = append(sizeInit, t.Shape[k])
+				ptypes[i].Shape[k] = V(n.Name)
+			}
+		}
+	}
 	params := make([]Param, len(atoms))
 	pAtoms := make([]Atom, len(atoms))
-	for i, t := range types {
+	for i, t := range ptypes {
 		params[i] = Param{l.fresh("acc"), t}
 		pAtoms[i] = V(params[i].Name)
 	}
-	inner := l.bindPat(env, e.Pat, rebuild(init, pAtoms, types, 0))
+	saved := l.sizeScope
+	if len(e.Sizes) > 0 {
+		// loop [n] (xs: [n]t) = …: the binders are the loop's sizes
+		l.sizeScope = map[string]bool{}
+		for _, sb := range e.Sizes {
+			l.sizeScope[sb.Name] = true
+		}
+	}
+	inner := l.bindPat(env, e.Pat, rebuild(init, pAtoms, ptypes, 0))
+	l.sizeScope = saved
 	lb := &builder{l: l}
-	loopE := &LoopE{Params: params, Init: atoms, I: l.fresh("i")}
+	loopE := &LoopE{Params: append(append([]Param{}, sizeParams...), params...), Init: append(append([]Atom{}, sizeInit...), atoms...), I: l.fresh("i")}
 	switch f := e.Form.(type) {
 	case *syntax.For:
 		n := l.scalar(b, env, f.Bound, value.NoPrim)
@@ -177,13 +225,56 @@ func (l *lowerer) loop(b *builder, env *lenv, e *syntax.Loop) lv {
 	if len(ra) != len(atoms) {
 		l.fail(e, "a loop body whose result does not match the loop's variables")
 	}
+	var changed map[[2]int]bool
+	var sizeRes []Atom
 	for i := range rt {
-		if !rt[i].Equal(types[i]) {
-			l.fail(e, "a loop whose variables change type or size (%s to %s)", types[i], rt[i])
+		if rt[i].Elem != ptypes[i].Elem || rt[i].Rank() != ptypes[i].Rank() {
+			l.fail(e, "a loop whose variables change type (%s to %s)", ptypes[i], rt[i])
+		}
+		for k := range rt[i].Shape {
+			if ext[[2]int{i, k}] {
+				sizeRes = append(sizeRes, rt[i].Shape[k])
+			} else if rt[i].Shape[k] != ptypes[i].Shape[k] {
+				if changed == nil {
+					changed = map[[2]int]bool{}
+				}
+				changed[[2]int{i, k}] = true
+			}
 		}
 	}
-	loopE.Body = &Body{Stms: lb.stms, Res: ra}
-	return rebuild(init, b.let("loop", loopE, types...), types, 0)
+	if len(changed) > 0 {
+		return nil, changed
+	}
+	loopE.Body = &Body{Stms: lb.stms, Res: append(sizeRes, ra...)}
+	if len(sizeParams) == 0 {
+		return rebuild(init, b.let("loop", loopE, types...), types, 0), nil
+	}
+	// the loop's results: its final sizes, then its arrays over them
+	pat := make([]Param, 0, len(loopE.Params))
+	rename := map[string]Atom{}
+	for _, p := range sizeParams {
+		q := Param{l.fresh("size"), p.T}
+		rename[p.Name] = V(q.Name)
+		pat = append(pat, q)
+	}
+	outTs := make([]Type, len(ptypes))
+	for i, t := range ptypes {
+		ot := Type{Elem: t.Elem, Shape: make([]Atom, len(t.Shape))}
+		for k, d := range t.Shape {
+			ot.Shape[k] = d
+			if r, ok := rename[d.Name]; ok && d.Name != "" {
+				ot.Shape[k] = r
+			}
+		}
+		outTs[i] = ot
+		pat = append(pat, Param{l.fresh("loop"), ot})
+	}
+	b.stms = append(b.stms, &Stm{Pat: pat, E: loopE})
+	outs := make([]Atom, len(ptypes))
+	for i := range ptypes {
+		outs[i] = V(pat[len(sizeParams)+i].Name)
+	}
+	return rebuild(init, outs, outTs, 0), nil
 }
 
 // patValue is the current value of a pattern's variables (loop p for … with

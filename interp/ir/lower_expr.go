@@ -85,10 +85,23 @@ func (l *lowerer) expr(b *builder, env *lenv, e syntax.Expr, hint Prim) lv {
 	case *syntax.ProjectSection:
 		return &lvBuiltin{name: "project:" + joinFields(e.Fields)}
 	case *syntax.LetIn:
-		if len(e.Sizes) > 0 {
-			l.fail(e, "let with size binders")
-		}
 		v := l.expr(b, env, e.Value, value.NoPrim)
+		if len(e.Sizes) > 0 {
+			// let [n] (xs: [n]t) = …: the binders take the value's sizes
+			saved := l.sizeScope
+			l.sizeScope = map[string]bool{}
+			for _, sb := range e.Sizes {
+				l.sizeScope[sb.Name] = true
+			}
+			inner := l.bindPat(env, e.Pat, v)
+			l.sizeScope = saved
+			for _, sb := range e.Sizes {
+				if _, ok := inner.lookupHere(env, sb.Name); !ok {
+					l.fail(e, "the size binder %s is not a size of the bound value's type", sb.Name)
+				}
+			}
+			return l.expr(b, inner, e.Body, hint)
+		}
 		return l.expr(b, l.bindPat(env, e.Pat, v), e.Body, hint)
 	case *syntax.LetFun:
 		fb := e.Fun

@@ -123,6 +123,30 @@ func (v *verifier) body(sc *vscope, b *Body) ([]Type, error) {
 			}
 			continue
 		}
+		if le, ok := st.E.(*LoopE); ok && existential(st.Pat) {
+			ts, err := v.exp(sc, le)
+			if err != nil {
+				return nil, err
+			}
+			// the results' sizes are the pattern's own, where the loop's
+			// parameters name its size parameters
+			names := make([]Atom, len(st.Pat))
+			for i, p := range st.Pat {
+				names[i] = V(p.Name)
+			}
+			for i := range ts {
+				ts[i] = sizeSubst(ts[i], le.Params, names)
+			}
+			if err := sameTypes(fmt.Sprintf("let (%s …) = loop", patName(st.Pat)), paramTypes(st.Pat), ts); err != nil {
+				return nil, err
+			}
+			for _, p := range st.Pat {
+				if err := v.bind(sc, p); err != nil {
+					return nil, err
+				}
+			}
+			continue
+		}
 		ts, err := v.exp(sc, st.E)
 		if err != nil {
 			return nil, err
@@ -305,8 +329,14 @@ func (v *verifier) exp(sc *vscope, e Exp) ([]Type, error) {
 		return e.Ret, nil
 	case *LoopE:
 		inner := &vscope{vars: map[string]Type{}, parent: sc}
+		if len(e.Init) != len(e.Params) {
+			return nil, fmt.Errorf("verify: a loop with %d parameters and %d initial values", len(e.Params), len(e.Init))
+		}
+		// A parameter's type may name an earlier size parameter (a loop
+		// whose arrays change size): it is that size's initial value here,
+		// and the body's result for it below.
 		for i, p := range e.Params {
-			if err := v.atomIs(sc, e.Init[i], p.T, "the initial value of "+p.Name); err != nil {
+			if err := v.atomIs(sc, e.Init[i], sizeSubst(p.T, e.Params, e.Init), "the initial value of "+p.Name); err != nil {
 				return nil, err
 			}
 		}
@@ -348,7 +378,17 @@ func (v *verifier) exp(sc *vscope, e Exp) ([]Type, error) {
 		if err != nil {
 			return nil, err
 		}
-		return ts, sameTypes("the loop body", ts, paramTypes(e.Params))
+		if len(ts) != len(e.Params) {
+			return nil, fmt.Errorf("verify: the loop body returns %d values for %d parameters", len(ts), len(e.Params))
+		}
+		want := make([]Type, len(e.Params))
+		for i, p := range e.Params {
+			want[i] = sizeSubst(p.T, e.Params, e.Body.Res)
+		}
+		if err := sameTypes("the loop body", ts, want); err != nil {
+			return nil, err
+		}
+		return paramTypes(e.Params), nil
 	case *IndexE:
 		t, err := v.atom(sc, V(e.Arr))
 		if err != nil {
@@ -696,4 +736,22 @@ func (v *verifier) ifExt(sc *vscope, pat []Param, e *IfE) error {
 		}
 	}
 	return nil
+}
+
+// sizeSubst replaces, in t's shape, each of params' names by the atom at
+// the same position in vals.
+func sizeSubst(t Type, params []Param, vals []Atom) Type {
+	out := Type{Elem: t.Elem, Unique: t.Unique, Shape: make([]Atom, len(t.Shape))}
+	for k, d := range t.Shape {
+		out.Shape[k] = d
+		if d.Name == "" {
+			continue
+		}
+		for i, p := range params {
+			if p.Name == d.Name && i < len(vals) {
+				out.Shape[k] = vals[i]
+			}
+		}
+	}
+	return out
 }
