@@ -40,6 +40,7 @@ type Resolver interface {
 	Fields(v *syntax.Var) []string
 	SizeArgs(v *syntax.Var) map[string]syntax.Expr
 	TypeOf(e syntax.Expr) (types.Type, bool)
+	PatType(p syntax.Pat) (types.Type, bool)
 }
 
 // NotLowered says why an expression was not lowered, and where.
@@ -185,6 +186,17 @@ type (
 		// arguments' shapes; sizeArgs those the call site gives.
 		sizes    map[string]bool
 		sizeArgs map[string]lv
+	}
+	// lvPath is an index or field section (.[i], .x) in its environment.
+	lvPath struct {
+		path []syntax.PathElem
+		env  *lenv
+	}
+	// lvHole is a hole of a function type: the reference path fails where
+	// it is, and the lowered program does too (an assertion), so its
+	// results are never used.
+	lvHole struct {
+		t types.Type
 	}
 	// lvBuiltin is a prelude function or an operator, applied to args so far.
 	lvBuiltin struct {

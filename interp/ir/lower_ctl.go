@@ -3,6 +3,7 @@ package ir
 import (
 	"fut/eval/value"
 	"fut/interp/syntax"
+	"fut/interp/types"
 )
 
 // apply inlines a call: a closure's body is lowered with its parameters
@@ -39,6 +40,16 @@ func (l *lowerer) apply(b *builder, f lv, args []lv, at syntax.Node) lv {
 			l.inst = savedInst
 			l.depth--
 			args = all[len(fn.params):]
+		case *lvPath:
+			f = l.followPath(b, fn.env, args[0], fn.path, at)
+			args = args[1:]
+		case *lvHole:
+			arr, ok := types.Resolve(fn.t).(*types.Arrow)
+			if !ok {
+				l.fail(at, "applying a hole that is not a function")
+			}
+			f = l.holeValue(b, nil, arr.To, at)
+			args = args[1:]
 		case *lvBuiltin:
 			arity, ok := builtinArity(fn.name)
 			if !ok {
@@ -313,13 +324,18 @@ func (l *lowerer) toI64(b *builder, x *lvAtom) Atom {
 
 func (l *lowerer) index(b *builder, env *lenv, e *syntax.Index) lv {
 	x := l.expr(b, env, e.X, value.NoPrim)
-	for _, d := range e.Indices {
+	return l.indexWith(b, env, x, e.Indices, e)
+}
+
+// indexWith is x[indices…], the indices evaluated in env.
+func (l *lowerer) indexWith(b *builder, env *lenv, x lv, indices []*syntax.DimIndex, at syntax.Node) lv {
+	for _, d := range indices {
 		if d.IsSlice {
-			return l.sliceIndex(b, env, x, e)
+			return l.sliceIndex(b, env, x, indices, at)
 		}
 	}
-	idx := l.indices(b, env, e.Indices, e)
-	return l.indexValue(b, x, idx, e)
+	idx := l.indices(b, env, indices, at)
+	return l.indexValue(b, x, idx, at)
 }
 
 // sub is x - y on i64 atoms, folded when both are constants.

@@ -131,6 +131,15 @@ func (l *lowerer) expr(b *builder, env *lenv, e syntax.Expr, hint Prim) lv {
 		return l.expr(b, env, e.X, hint)
 	case *syntax.Match:
 		return l.match(b, env, e, hint)
+	case *syntax.IndexSection:
+		return &lvPath{path: e.Path, env: env}
+	case *syntax.Hole:
+		t, ok := l.info.TypeOf(e)
+		if !ok {
+			l.fail(e, "a hole without a type from the checker")
+		}
+		l.check(b, C(value.MkBool(false)), "Hole encountered: ??? cannot be evaluated", e)
+		return l.holeValue(b, env, t, e)
 	case *syntax.Constr:
 		return l.constr(b, env, e)
 	case *syntax.Update:
@@ -441,6 +450,10 @@ func (l *lowerer) bindPat(env *lenv, p syntax.Pat, v lv) *lenv {
 		return l.bindPat(env, p.P, v)
 	case *syntax.PAscript:
 		env = l.bindSizes(env, p.Type, v)
+		if t, ok := l.info.PatType(p); ok {
+			// sizes named through type abbreviations and records
+			env = l.bindTypeSizes(env, t, v)
+		}
 		return l.bindPat(env, p.P, v)
 	case *syntax.PTuple:
 		t, ok := v.(*lvTuple)

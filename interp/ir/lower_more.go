@@ -580,3 +580,68 @@ func (l *lowerer) checkSize(b *builder, got, want Atom, at syntax.Node) Atom {
 	l.check(b, eq.a, "size coercion fails", at)
 	return want
 }
+
+// bindTypeSizes binds the size names of the checked type t to the sizes of
+// v, as bindSizes does for the sizes written in a type expression.
+func (l *lowerer) bindTypeSizes(env *lenv, t types.Type, v lv) *lenv {
+	t = types.Resolve(t)
+	dims := leafShape(v)
+	depth := 0
+	for {
+		arr, ok := t.(*types.Array)
+		if !ok {
+			break
+		}
+		if depth < len(dims) {
+			if z, ok := types.ResolveSize(arr.Dim).(*types.SizeName); ok && !z.Unknown && z.Name != "" {
+				if _, bound := env.lookup(z.Name); !bound || l.sizeScope[z.Name] {
+					env = env.bind(z.Name, &lvAtom{dims[depth], Scalar(value.I64)})
+				}
+			}
+		}
+		depth++
+		t = types.Resolve(arr.Elem)
+	}
+	if rec, ok := t.(*types.Record); ok {
+		if tup, ok := v.(*lvTuple); ok && tup.sum == nil && tup.rank == depth {
+			for _, f := range rec.Fields {
+				if x, ok := tup.field(f.Name); ok {
+					// the fields' own dimensions follow the array's
+					env = l.bindTypeSizes(env, wrapArrays(f.Type, depth), x)
+				}
+			}
+		}
+	}
+	return env
+}
+
+// wrapArrays puts k anonymous outer dimensions around a field's type, so
+// that a field of an array of records is seen with the array's dimensions
+// first, as its lowered value has them.
+func wrapArrays(t types.Type, k int) types.Type {
+	for i := 0; i < k; i++ {
+		t = &types.Array{Dim: &types.SizeName{Unknown: true}, Elem: t}
+	}
+	return t
+}
+
+// followPath applies an index section's path (.[i].x …) to v.
+func (l *lowerer) followPath(b *builder, env *lenv, v lv, path []syntax.PathElem, at syntax.Node) lv {
+	for _, pe := range path {
+		if pe.Field != "" {
+			v = l.project(at, v, pe.Field)
+			continue
+		}
+		v = l.indexWith(b, env, v, pe.Indices, at)
+	}
+	return v
+}
+
+// holeValue is a stand-in of type t for a hole (never used: the program
+// fails at the hole first).
+func (l *lowerer) holeValue(b *builder, env *lenv, t types.Type, at syntax.Node) lv {
+	if _, ok := types.Resolve(t).(*types.Arrow); ok {
+		return &lvHole{t: t}
+	}
+	return l.zero(b, env, t, at)
+}

@@ -177,12 +177,10 @@ func (l *lowerer) constant(b *builder, fb *syntax.FunBind, chain []*types.Instan
 		if v, ok := l.consts[fb]; ok {
 			return v
 		}
-		if val, ok := l.g.Const(fb); ok {
-			if _, isFun := val.(*value.Fun); !isFun {
-				v := l.fromConst(fb.Name, val, at)
-				l.consts[fb] = v
-				return v
-			}
+		if val, ok := l.g.Const(fb); ok && representable(val) {
+			v := l.fromConst(fb.Name, val, at)
+			l.consts[fb] = v
+			return v
 		}
 	}
 	saved := l.inst
@@ -217,4 +215,44 @@ func (l *lowerer) fromConst(name string, v value.Value, at syntax.Node) lv {
 		return t
 	}
 	return l.fromValue(name, v, at)
+}
+
+// representable reports whether a constant's value can be passed to the
+// program as it is: functions and values of sum types (whose lowered form
+// needs the type, not just the value) are lowered from their definition.
+func representable(v value.Value) bool {
+	switch v := v.(type) {
+	case *value.Fun:
+		return false
+	case value.Tuple:
+		for _, x := range v {
+			if !representable(x) {
+				return false
+			}
+		}
+	case *value.Record:
+		for _, x := range v.Fields {
+			if !representable(x) {
+				return false
+			}
+		}
+	case *value.Array:
+		switch v.Kind {
+		case value.KPrim:
+			return true
+		case value.KTuple, value.KRecord:
+			for _, f := range v.Fields {
+				if !representable(f) {
+					return false
+				}
+			}
+			return true
+		}
+		return false
+	case value.Prim:
+		return true
+	default:
+		return false
+	}
+	return true
 }

@@ -24,13 +24,13 @@ type dimSlice struct {
 }
 
 // sliceIndex lowers a[…] when some index is a slice.
-func (l *lowerer) sliceIndex(b *builder, env *lenv, x lv, e *syntax.Index) lv {
+func (l *lowerer) sliceIndex(b *builder, env *lenv, x lv, indices []*syntax.DimIndex, e syntax.Node) lv {
 	shape := leafShape(x)
-	if len(e.Indices) > len(shape) {
+	if len(indices) > len(shape) {
 		l.fail(e, "more indices than the array has dimensions")
 	}
-	ds := make([]dimSlice, len(e.Indices))
-	for k, d := range e.Indices {
+	ds := make([]dimSlice, len(indices))
+	for k, d := range indices {
 		if !d.IsSlice {
 			ds[k] = dimSlice{fix: true, i: l.toI64(b, l.scalar(b, env, d.Fix, value.I64))}
 			continue

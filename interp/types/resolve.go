@@ -299,3 +299,9 @@ func (c *Checker) TopLevel(name string) (*Object, bool) {
 // (a *SizeConst, a *SizeName, a *SizeExpr, a *SizeTerm, or a SizeVar left
 // open).
 func ResolveSize(s Size) Size { return resolveSize(s) }
+
+// PatType returns the type of a checked pattern.
+func (i *Info) PatType(p syntax.Pat) (Type, bool) {
+	t, ok := i.PatTypes[p]
+	return t, ok
+}
