@@ -465,8 +465,11 @@ func (l *lowerer) writeAt(b *builder, dest lv, idx []Atom, v lv, at syntax.Node)
 		switch d := d.(type) {
 		case *lvAtom:
 			xa, ok := x.(*lvAtom)
-			if !ok || d.a.IsConst() || len(idx) > d.t.Rank() || !xa.t.Equal(Type{Elem: d.t.Elem, Shape: d.t.Shape[len(idx):]}) {
+			if !ok || d.a.IsConst() || len(idx) > d.t.Rank() {
 				l.fail(at, "an update with a value of another type or size")
+			}
+			if want := (Type{Elem: d.t.Elem, Shape: d.t.Shape[len(idx):]}); !xa.t.Equal(want) {
+				xa = l.resized(b, xa, want, at)
 			}
 			t := d.t
 			t.Unique = false

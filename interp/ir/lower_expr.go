@@ -508,6 +508,20 @@ func (l *lowerer) bindSizes(env *lenv, te syntax.TypeExp, v lv) *lenv {
 			}
 			te = t.Elem
 			continue
+		case *syntax.TETuple:
+			if tup, ok := v.(*lvTuple); ok && tup.sum == nil && tup.rank == i && len(tup.elems) == len(t.Elems) && i == 0 {
+				for k, et := range t.Elems {
+					env = l.bindSizes(env, et, tup.elems[k])
+				}
+			}
+		case *syntax.TERecord:
+			if tup, ok := v.(*lvTuple); ok && tup.sum == nil && tup.rank == 0 && i == 0 {
+				for _, f := range t.Fields {
+					if x, ok := tup.field(f.Name); ok {
+						env = l.bindSizes(env, f.Type, x)
+					}
+				}
+			}
 		}
 		break
 	}

@@ -195,14 +195,15 @@ func (l *lowerer) wantDims(b *builder, env *lenv, shape []Atom, dims []syntax.Ex
 func (l *lowerer) sizeExpr(b *builder, env *lenv, d syntax.Expr) *lvAtom {
 	switch x := d.(type) {
 	case *syntax.Var:
-		if len(x.Name.Quals) == 0 {
-			if v, ok := env.lookup(x.Name.Name); ok {
-				if a, ok := v.(*lvAtom); ok && a.t.Rank() == 0 && a.t.Elem.IsInt() {
-					return a
+		if _, ok := l.info.Use(x); !ok {
+			// not resolved by the checker (a name it made up): in scope
+			if len(x.Name.Quals) == 0 {
+				if v, ok := env.lookup(x.Name.Name); ok {
+					if a, ok := v.(*lvAtom); ok && a.t.Rank() == 0 && a.t.Elem.IsInt() {
+						return a
+					}
 				}
 			}
-		}
-		if _, ok := l.info.Use(x); !ok {
 			l.fail(d, "the size %s is not known to the lowering", x.Name)
 		}
 	case *syntax.Paren:
@@ -644,4 +645,26 @@ func (l *lowerer) holeValue(b *builder, env *lenv, t types.Type, at syntax.Node)
 		return &lvHole{t: t}
 	}
 	return l.zero(b, env, t, at)
+}
+
+// resized gives x the type want when only sizes differ (sizes the checker
+// proved equal that the lowering computed apart): checked, then viewed
+// with want's shape.
+func (l *lowerer) resized(b *builder, x *lvAtom, want Type, at syntax.Node) *lvAtom {
+	if x.t.Elem != want.Elem || x.t.Rank() != want.Rank() || x.a.IsConst() {
+		l.fail(at, "a value of type %s where %s is needed", x.t, want)
+	}
+	i64 := Scalar(value.I64)
+	for k, d := range x.t.Shape {
+		w := want.Shape[k]
+		if d == w {
+			continue
+		}
+		if d.IsConst() && w.IsConst() {
+			l.fail(at, "a value of type %s where %s is needed", x.t, want)
+		}
+		eq := l.binop(b, "==", &lvAtom{d, i64}, &lvAtom{w, i64}, at)
+		l.check(b, eq.a, "arrays of different sizes", at)
+	}
+	return b.let1("sized", &ReshapeE{Arr: x.a.Name, Shape: want.Shape}, want)
 }

@@ -73,7 +73,7 @@ func (l *lowerer) sliceDim(b *builder, env *lenv, d *syntax.DimIndex, dim Atom, 
 		stride = l.toI64(b, l.scalar(b, env, d.Stride, value.I64))
 	}
 	if !stride.IsConst() {
-		l.fail(at, "a slice whose stride is not known when lowering")
+		return l.sliceDimDynamic(b, env, d, dim, stride, at)
 	}
 	s := stride.Val.AsInt64()
 	if s == 0 {
@@ -453,4 +453,53 @@ func (l *lowerer) updateSlice(b *builder, env *lenv, dest lv, indices []*syntax.
 		return rebuild(dest, outs, noUniques(lts), 0)
 	}
 	return l.unflatDest(b, dest, outs, at)
+}
+
+// sliceDimDynamic is sliceDim for a stride known only at run time: the
+// defaults and the check depend on its sign, tested when the program runs.
+func (l *lowerer) sliceDimDynamic(b *builder, env *lenv, d *syntax.DimIndex, dim, stride Atom, at syntax.Node) dimSlice {
+	i64, bt := Scalar(value.I64), Scalar(value.Bool)
+	op := func(o string, x, y Atom) Atom {
+		t := i64
+		if bop, _ := value.LookupBinOp(o); bop.IsComparison() || o == "&&" || o == "||" {
+			t = bt
+		}
+		if x.IsConst() && y.IsConst() {
+			if r, err := binop(o, x.Val, y.Val); err == nil {
+				return C(r)
+			}
+		}
+		return b.let1("sl", &BinOpE{Op: o, X: x, Y: y}, t).a
+	}
+	sel := func(c, x, y Atom) Atom {
+		ie := &IfE{Cond: c, Then: &Body{Res: []Atom{x}}, Else: &Body{Res: []Atom{y}}, Ret: []Type{i64}}
+		return b.let1("sl", ie, i64).a
+	}
+	pos := op(">", stride, I64(0))
+	var start, end Atom
+	if d.Start != nil {
+		start = l.toI64(b, l.scalar(b, env, d.Start, value.I64))
+	} else {
+		start = sel(pos, I64(0), op("-", dim, I64(1)))
+	}
+	if d.End != nil {
+		end = l.toI64(b, l.scalar(b, env, d.End, value.I64))
+	} else {
+		end = sel(pos, dim, I64(-1))
+	}
+	sgn := sel(pos, I64(1), I64(-1))
+	zero := op("==", stride, I64(0))
+	safe := sel(zero, I64(1), stride) // the check below fails first when 0
+	n := op("//", op("+", op("-", end, start), op("-", stride, sgn)), safe)
+	last := op("+", start, op("*", op("-", n, I64(1)), stride))
+	inb := op("&&", op("<=", I64(0), last), op("<", last, dim))
+	fwd := op("&&", op("&&", op("<=", I64(0), start), op("<=", start, end)), inb)
+	bwd := op("&&", op("&&", op("<=", I64(-1), end), op("<=", end, start)), op("&&", inb, op("<", start, dim)))
+	notPos := b.let1("sl", &UnOpE{Op: "not", Args: []Atom{pos}}, bt).a
+	dirOK := op("||", op("&&", pos, fwd), op("&&", notPos, bwd))
+	ok := op("||", op("==", n, I64(0)), dirOK)
+	notZero := b.let1("sl", &UnOpE{Op: "not", Args: []Atom{zero}}, bt).a
+	l.check(b, op("&&", notZero, ok), "Index out of bounds", at)
+	n = op("max", n, I64(0))
+	return dimSlice{start: start, n: n, stride: stride}
 }

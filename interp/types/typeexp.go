@@ -247,6 +247,7 @@ func (c *Checker) dimExp(d syntax.Expr, sc *scope, ctx *typeCtx, result bool) Si
 					return &SizeAny{}
 				}
 			}
+			c.recordUse(d, v) // a size in a type denotes a variable too
 			return c.sizeOfBinding(v)
 		}
 		if m := sc.lookupMod(d.Name.Quals[0]); m != nil && !c.valShadowsMod(sc, d.Name.Quals[0]) {
@@ -257,6 +258,7 @@ func (c *Checker) dimExp(d syntax.Expr, sc *scope, ctx *typeCtx, result bool) Si
 			}
 			if m != nil {
 				if v, ok := m.vals[d.Name.Name]; ok && v.builtin == "" {
+					c.recordUse(d, v)
 					return c.sizeOfBinding(v)
 				}
 			}
