@@ -536,8 +536,34 @@ func (l *lowerer) coerceType(b *builder, env *lenv, x lv, t types.Type, outer []
 		out.elems = sorted
 		return out
 	}
-	l.fail(at, "a size coercion (:>) to the type %s is checked on the reference path", t)
-	return nil
+	// A type parameter ('t, no arguments): the sizes apply to the outer
+	// dimensions of every leaf of the value, whatever its elements are. An
+	// abstract type with arguments (P.vec [n]) hides how its sizes relate
+	// to the value's: that stays on the reference path.
+	con, ok := t.(*types.Con)
+	if !ok || len(con.Args) > 0 {
+		l.fail(at, "a size coercion (:>) to the type %s is checked on the reference path", t)
+	}
+	shape := leafShape(x)
+	if len(shape) < len(outer)+len(want) {
+		l.fail(at, "a size coercion (:>) of a value of lower rank")
+	}
+	ws := append([]Atom{}, outer...)
+	for i, w := range want {
+		ws = append(ws, l.checkSize(b, shape[len(outer)+i], w, at))
+	}
+	as, ts := l.flatten(x, at)
+	outs := make([]Atom, len(as))
+	outTs := make([]Type, len(as))
+	for i, a := range as {
+		nt := Type{Elem: ts[i].Elem, Shape: append(append([]Atom{}, ws...), ts[i].Shape[len(ws):]...)}
+		outTs[i] = nt
+		outs[i] = a
+		if !a.IsConst() && !nt.Equal(ts[i]) {
+			outs[i] = b.let1("coerce", &ReshapeE{Arr: a.Name, Shape: nt.Shape}, nt).a
+		}
+	}
+	return rebuild(x, outs, outTs, 0)
 }
 
 // checkedSize is a size of a checked type as an atom; the zero Atom for a
