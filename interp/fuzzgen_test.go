@@ -15,6 +15,9 @@ type gen struct {
 	data []byte
 	pos  int
 	vars int
+	// shadow enables the constructs over fuzzPathsPrelude's names
+	// (FuzzPaths' session has them).
+	shadow bool
 }
 
 type gtype int
@@ -67,6 +70,9 @@ func (g *gen) expr(t gtype, depth int) string {
 }
 
 func (g *gen) i32(d int) string {
+	if g.shadow && g.pick(4) == 0 {
+		return g.shadowed(d)
+	}
 	switch g.pick(24) {
 	case 0:
 		return g.leaf(tI32)

@@ -231,14 +231,17 @@ func dce(b *Body) *Body {
 	var kept []*Stm
 	for i := len(b.Stms) - 1; i >= 0; i-- {
 		st := b.Stms[i]
-		_, used := st.E.(*AssertE) // a check stays, used or not
+		used := false
 		for _, p := range st.Pat {
 			used = used || live[p.Name]
 		}
-		if !used {
+		// A statement that can fail stays, used or not: the reference
+		// path fails there, and so must the plan (an index out of bounds
+		// in a tuple component nobody reads still fails).
+		if !used && !canFail(st.E) {
 			continue
 		}
-		if s, ok := st.E.(*ScremaE); ok {
+		if s, ok := st.E.(*ScremaE); ok && used {
 			st = trimScrema(st, s, live)
 		}
 		dceNested(st.E)
@@ -418,3 +421,61 @@ func hoistable(e Exp) bool {
 }
 
 func isFloatAtom(a Atom) bool { return a.IsConst() && a.Val.T.IsFloat() }
+
+// canFail reports whether evaluating e can fail: a check, an index, an
+// update or a view that is checked, a size that may be negative, integer
+// division or power, or any of those inside e's bodies.
+func canFail(e Exp) bool {
+	body := func(b *Body) bool {
+		for _, st := range b.Stms {
+			if canFail(st.E) {
+				return true
+			}
+		}
+		return false
+	}
+	lam := func(l *Lambda) bool { return l != nil && body(l.Body) }
+	size := func(n Atom) bool { return !n.IsConst() || n.Val.AsInt64() < 0 }
+	switch e := e.(type) {
+	case *AssertE, *IndexE, *UpdateE, *SliceE, *ReshapeE, *ConcatE:
+		return true
+	case *IotaE:
+		return size(e.N)
+	case *ReplicateE:
+		return size(e.N)
+	case *BinOpE:
+		switch e.Op {
+		case "/", "%", "//", "%%":
+			if isFloatAtom(e.X) || isFloatAtom(e.Y) {
+				return false
+			}
+			return !e.Y.IsConst() || e.Y.Val.B == 0
+		case "**":
+			if isFloatAtom(e.X) || isFloatAtom(e.Y) {
+				return false
+			}
+			return !e.Y.IsConst() || e.Y.Val.AsInt64() < 0
+		}
+		return false
+	case *IfE:
+		return body(e.Then) || body(e.Else)
+	case *LoopE:
+		return (e.While != nil && body(e.While)) || body(e.Body)
+	case *ScremaE:
+		for _, op := range append(append([]*SegOp{}, e.Scans...), e.Reds...) {
+			if lam(op.Lam) {
+				return true
+			}
+		}
+		return lam(e.Map)
+	case *ScatterE:
+		return lam(e.Map)
+	case *FilterE:
+		return lam(e.Map)
+	case *HistE:
+		return lam(e.Op.Lam) || lam(e.Map)
+	case *StreamE:
+		return lam(e.Red) || lam(e.Fold)
+	}
+	return false
+}
