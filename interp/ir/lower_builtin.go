@@ -20,7 +20,7 @@ var intrinsics = map[string]int{
 	"length": 1, "iota": 1, "replicate": 2, "copy": 1, "manifest": 1, "concat": 2,
 	"transpose": 1, "rotate": 2, "flatten": 1, "unflatten": 3,
 	"zip": 2, "zip3": 3, "zip4": 4, "zip5": 5, "unzip": 1, "unzip3": 1, "unzip4": 1, "unzip5": 1,
-	"opaque": 1, "trace": 1, "break": 1,
+	"opaque": 1, "trace": 1, "break": 1, "jvp2": 3, "vjp2": 3,
 	"mul_hi": 2, "mad_hi": 3, "fma": 3, "mad": 3, "lerp": 3, "ldexp": 2,
 	"popc": 1, "clz": 1, "ctz": 1, "neg": 1, "complement": 1, "abs": 1, "signum": 1,
 	"isnan": 1, "isinf": 1,
@@ -309,6 +309,10 @@ func (l *lowerer) callBuiltin(b *builder, name string, args []lv, at syntax.Node
 		return rebuild(args[0], outs, outTs, delta)
 	case "filter":
 		return l.filterWith(b, args[0], args[1], false, at)
+	case "jvp2":
+		return l.jvp2(b, args[0], args[1], args[2], at)
+	case "vjp2":
+		return l.vjp2(b, args[0], args[1], args[2], at)
 	case "opaque", "trace", "break":
 		// trace and break are events of the reference evaluator; a
 		// compiled path ignores them, as Futhark's compilers do.
