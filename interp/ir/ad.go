@@ -206,8 +206,7 @@ func (j *jvper) stm(st *Stm) {
 	case *ConvE:
 		j.emit(st.Pat, e)
 		p := st.Pat[0]
-		from := j.typeOf(e.X)
-		if !diff(p.T) || !j.hasTan(e.X) || (from.Elem.IsFloat() && !e.To.IsFloat()) {
+		if !diff(p.T) || !j.hasTan(e.X) || (j.typeOf(e.X).Elem.IsFloat() && !e.To.IsFloat()) {
 			return // none, or zero: truncation is piecewise constant
 		}
 		j.tan[p.Name] = j.let("d_"+p.Name, &ConvE{To: e.To, X: j.tan[e.X.Name]}, p.T)
@@ -224,8 +223,8 @@ func (j *jvper) stm(st *Stm) {
 		if !diff(p.T) || (!j.hasTan(V(e.Arr)) && !j.hasTan(e.X)) {
 			return
 		}
-		da := j.tanOf(V(e.Arr), j.typeOf(V(e.Arr)))
-		dx := j.tanOf(e.X, j.typeOf(e.X))
+		da := j.tanOf(V(e.Arr), p.T)
+		dx := j.tanOf(e.X, Type{Elem: p.T.Elem, Shape: p.T.Shape[len(e.Idx):]})
 		j.tan[p.Name] = j.let("d_"+p.Name, &UpdateE{Arr: da.Name, Idx: e.Idx, X: dx}, p.T)
 	case *SliceE, *ReverseE, *TransposeE, *CopyE, *ReshapeE:
 		j.emit(st.Pat, e)
@@ -279,6 +278,11 @@ func (j *jvper) stm(st *Stm) {
 		if diff(p.T) && any {
 			ds := make([]string, len(e.Arrs))
 			for i, a := range e.Arrs {
+				if !j.hasTan(V(a)) {
+					if _, known := j.typ[a]; !known {
+						adFail("a concatenation of an array whose type is not known here")
+					}
+				}
 				ds[i] = j.tanOf(V(a), j.typeOf(V(a))).Name
 			}
 			j.tan[p.Name] = j.let("d_"+p.Name, &ConcatE{N: e.N, Arrs: ds}, p.T)

@@ -127,7 +127,7 @@ func (j *jvper) unop(p Param, e *UnOpE) {
 	t := p.T
 	s := sb{j, t}
 	x := e.Args[0]
-	dx := j.tanOf(x, j.typeOf(x))
+	dx := j.tanOf(x, t) // the argument's type is the result's here
 	r := V(p.Name)
 	var d Atom
 	switch e.Op {

@@ -96,7 +96,7 @@ func (j *jvper) loopStm(st *Stm, e *LoopE) {
 			want[i] = true
 			dp := Param{j.fresh("d_" + p.Name), p.T}
 			dparams = append(dparams, dp)
-			dinit = append(dinit, j.tanOf(e.Init[i], j.typeOf(e.Init[i])))
+			dinit = append(dinit, j.tanOf(e.Init[i], sizeSubst(p.T, e.Params, e.Init)))
 			j.tan[p.Name] = V(dp.Name)
 		}
 	}
@@ -122,7 +122,7 @@ func (j *jvper) loopStm(st *Stm, e *LoopE) {
 	res := append([]Atom{}, e.Body.Res...)
 	for i, a := range e.Body.Res {
 		if want[i] {
-			res = append(res, j.tanOf(a, j.typeOf(a)))
+			res = append(res, j.tanOf(a, sizeSubst(e.Params[i].T, e.Params, e.Body.Res)))
 		}
 	}
 	ne.Body = &Body{Stms: j.out, Res: res}
@@ -171,7 +171,14 @@ func (j *jvper) liftOp(op *SegOp) *SegOp {
 			res = append(res, d)
 			ret = append(ret, op.Lam.Ret[i])
 			if op.Nes != nil {
-				nes = append(nes, C(zeroOf(op.Lam.Ret[i].Elem)))
+				// the neutral element's tangent: zero (an array of zeros
+				// for a component that is an array)
+				t := op.Lam.Ret[i]
+				if t.Rank() == 0 {
+					nes = append(nes, C(zeroOf(t.Elem)))
+				} else {
+					nes = append(nes, j.zeroArr(t))
+				}
 			}
 		}
 	}
@@ -257,7 +264,7 @@ func (j *jvper) scatterStm(st *Stm, e *ScatterE) {
 		return
 	}
 	// the tangents go to the same indices of the destination's tangent
-	dDest := j.tanOf(V(e.Dest), j.typeOf(V(e.Dest)))
+	dDest := j.tanOf(V(e.Dest), p.T)
 	j.emit(st.Pat, e)
 	if e.Index != "" {
 		j.typ[e.Index] = Scalar(value.I64)
@@ -284,7 +291,7 @@ func (j *jvper) histStm(st *Stm, e *HistE) {
 	if !isPlus(e.Op.Lam) {
 		adFail("a histogram with an operator other than + (which value wins decides the tangent)")
 	}
-	dDest := j.tanOf(V(e.Dest), j.typeOf(V(e.Dest)))
+	dDest := j.tanOf(V(e.Dest), p.T)
 	j.emit(st.Pat, e)
 	if e.Index != "" {
 		j.typ[e.Index] = Scalar(value.I64)

@@ -38,9 +38,15 @@ func (l *lowerer) jvp2(b *builder, f, x, dx lv, at syntax.Node) lv {
 	if err != nil {
 		l.fail(at, "%v", err)
 	}
-	das, _ := l.flatten(dx, at)
+	das, dts := l.flatten(dx, at)
 	if len(das) != len(as) {
 		l.fail(at, "a tangent of another shape than the point")
+	}
+	for i, p := range lam.Params {
+		if !dts[i].Equal(p.T) && !das[i].IsConst() {
+			// sizes the checker proved equal, computed apart
+			das[i] = l.resized(b, &lvAtom{das[i], dts[i]}, p.T, at).a
+		}
 	}
 	res := inline(b, dl, append(append([]Atom{}, as...), das...))
 	m := len(lam.Ret)
