@@ -3,6 +3,7 @@ package eval
 import (
 	"fut/eval/value"
 	"fut/interp/syntax"
+	"fut/interp/types"
 )
 
 // Map feeding reduce: `reduce op ne (map f xs)` and `reduce op ne (map2 f
@@ -30,7 +31,11 @@ func (t *thread) wrapperOf(f value.Value, names ...string) (string, bool) {
 		return "", false
 	}
 	fv, ok := unparen(body.Fn).(*syntax.Var)
-	if !ok || len(fv.Name.Quals) != 1 || fv.Name.Quals[0] != "intrinsics" || !contains(names, fv.Name.Name) {
+	if !ok {
+		return "", false
+	}
+	obj, ok := t.in.intrinsicOf(fv)
+	if !ok || !contains(names, obj) {
 		return "", false
 	}
 	for i, p := range c.params {
@@ -40,12 +45,33 @@ func (t *thread) wrapperOf(f value.Value, names ...string) (string, bool) {
 			return "", false
 		}
 	}
-	return fv.Name.Name, true
+	return obj, true
+}
+
+// intrinsicOf is the name of the intrinsic that the use v denotes, by the
+// checker's resolution (ok false when it denotes anything else, or when
+// the type information has no resolution).
+func (in *Interp) intrinsicOf(v *syntax.Var) (string, bool) {
+	r, ok := in.info.(Resolver)
+	if !ok {
+		return "", false
+	}
+	obj, ok := r.Use(v)
+	if !ok || obj.Kind != types.ObjIntrinsic {
+		return "", false
+	}
+	return obj.Name, true
+}
+
+// Resolver is optionally implemented by TypeInfo: what each use of a name
+// denotes (types.Info).
+type Resolver interface {
+	Use(n syntax.Node) (*types.Object, bool)
 }
 
 // isMap2Wrapper recognises the prelude's map2:
 // intrinsics.map (\(a, b) -> f a b) (intrinsics.zip as bs).
-func isMap2Wrapper(f value.Value) bool {
+func (t *thread) isMap2Wrapper(f value.Value) bool {
 	fn, ok := f.(*value.Fun)
 	if !ok {
 		return false
@@ -70,7 +96,8 @@ func isMap2Wrapper(f value.Value) bool {
 		if q == "" {
 			return len(v.Name.Quals) == 0 && v.Name.Name == n
 		}
-		return len(v.Name.Quals) == 1 && v.Name.Quals[0] == q && v.Name.Name == n
+		name, ok := t.in.intrinsicOf(v)
+		return ok && name == n
 	}
 	body, ok := unparen(c.body).(*syntax.Apply)
 	if !ok || len(body.Args) != 2 || !isVar(body.Fn, "intrinsics", "map") {
@@ -122,7 +149,7 @@ func (t *thread) fusedMapReduce(x *syntax.Apply, e *env) (value.Value, bool, err
 		if _, ok := t.wrapperOf(mf, "map"); !ok {
 			return nil, false, nil
 		}
-	} else if !isMap2Wrapper(mf) {
+	} else if !t.isMap2Wrapper(mf) {
 		return nil, false, nil
 	}
 
