@@ -279,6 +279,9 @@ func (b *kbuild) stm(s *ir.Stm) {
 			return
 		}
 		b.let(prm, kernel.Rd(r.buf, r.prefix...))
+	case *ir.AssertE:
+		b.cur = append(b.cur, &kernel.Assert{Cond: b.atom(e.Cond)})
+		b.env[one().Name] = kernel.BoolC(true)
 	case *ir.ScremaE:
 		b.seqReduce(s, e)
 	case *ir.IfE:

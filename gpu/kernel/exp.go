@@ -187,6 +187,12 @@ type Write struct {
 	V   Exp
 }
 
+// Assert sets the kernel's error flag (kind ErrAssert) when Cond is false:
+// a check of the source (assert, a size coercion, a slice's bounds).
+type Assert struct {
+	Cond Exp
+}
+
 // If binds Res to ThenRes or ElseRes.
 type If struct {
 	Cond             Exp
@@ -211,6 +217,7 @@ type Loop struct {
 
 func (*Let) stmt()   {}
 func (*Write) stmt() {}
+func (*Assert) stmt() {}
 func (*If) stmt()    {}
 func (*Loop) stmt()  {}
 

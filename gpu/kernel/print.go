@@ -93,6 +93,8 @@ func (p *printer) stmt(s Stmt) {
 		p.line("let %s: %v = %s", s.V.Name, s.V.T, ExpString(s.E))
 	case *Write:
 		p.line("%s%s <- %s", s.Buf.Name, indices(s.Idx), ExpString(s.V))
+	case *Assert:
+		p.line("assert %s", ExpString(s.Cond))
 	case *If:
 		p.line("let (%s) = if %s then {", vars(s.Res), ExpString(s.Cond))
 		p.body(s.Then)

@@ -144,6 +144,11 @@ func (v *verifier) stmts(ss []Stmt) {
 		case *Write:
 			v.access(s.Buf, s.Idx)
 			v.exp(s.V)
+		case *Assert:
+			v.exp(s.Cond)
+			if s.Cond.Type() != Bool {
+				v.fail("assert of a %v", s.Cond.Type())
+			}
 		case *If:
 			v.exp(s.Cond)
 			if len(s.ThenRes) != len(s.Res) || len(s.ElseRes) != len(s.Res) {

@@ -436,6 +436,10 @@ func (g *gen) stmt(s kernel.Stmt) {
 		ok, flat := g.index(s.Buf, s.Idx)
 		g.flushPre()
 		g.line("if (%s) %s[%s] = %s;", ok, g.name(s.Buf.Name), flat, g.store(s.Buf.T, v))
+	case *kernel.Assert:
+		c := g.exp(s.Cond)
+		g.flushPre()
+		g.line("if (!(%s) && atomic_cmpxchg((volatile __global int *)err, 0, 1) == 0) { err[1] = %d; }", c, ErrAssert)
 	case *kernel.If:
 		c := g.exp(s.Cond)
 		g.flushPre()

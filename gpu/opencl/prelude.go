@@ -12,6 +12,7 @@ const (
 	ErrBounds  = 1
 	ErrDivZero = 2
 	ErrNegExp  = 3
+	ErrAssert  = 4
 )
 
 // ErrWords is the number of 64-bit words of the error buffer: err[0]'s low

@@ -37,6 +37,8 @@ func (e *KernelError) Error() string {
 		return "division by zero"
 	case opencl.ErrNegExp:
 		return "negative exponent in integer power"
+	case opencl.ErrAssert:
+		return "a check of the program failed (an assertion, a size coercion or a slice's bounds)"
 	}
 	return fmt.Sprintf("kernel %s failed (error %d)", e.Kernel, e.Kind)
 }
