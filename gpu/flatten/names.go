@@ -84,6 +84,8 @@ func (w *walker) exp(e ir.Exp) {
 		w.atoms(e.Args...)
 	case *ir.ConvE:
 		w.atoms(e.X)
+	case *ir.AssertE:
+		w.atoms(e.Cond)
 	case *ir.IfE:
 		w.atoms(e.Cond)
 		w.body(e.Then)

@@ -203,9 +203,11 @@ func (l *lowerer) callBuiltin(b *builder, name string, args []lv, at syntax.Node
 		return l.partition(b, args[0], args[1], at)
 	case "iota":
 		n := l.toI64(b, atom(0))
+		l.checkNonNegative(b, n, at)
 		return b.let1("iota", &IotaE{N: n}, Type{Elem: value.I64, Shape: []Atom{n}})
 	case "replicate":
 		n := l.toI64(b, atom(0))
+		l.checkNonNegative(b, n, at)
 		as, ts := l.flatten(args[1], at)
 		var outs []Atom
 		var outTs []Type
