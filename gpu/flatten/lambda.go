@@ -316,8 +316,21 @@ func expName(e ir.Exp) string {
 func (b *kbuild) unop(e *ir.UnOpE) kernel.Exp {
 	args := b.atoms(e.Args)
 	switch e.Op {
-	case "neg", "abs", "sgn":
+	case "neg", "abs", "sgn", "popc", "clz", "ctz":
 		return kernel.UnOp{Op: e.Op, X: args[0]}
+	case "mul_hi":
+		return kernel.Call{Fn: "mul_hi", Args: args}
+	case "mad_hi":
+		return kernel.Bin("+", kernel.Call{Fn: "mul_hi", Args: args[:2]}, args[2])
+	case "f16_to_bits", "f32_to_bits", "f64_to_bits":
+		res := map[string]kernel.Type{"f16_to_bits": kernel.U16, "f32_to_bits": kernel.U32, "f64_to_bits": kernel.U64}[e.Op]
+		return kernel.Call{Fn: "to_bits", Args: args, Res: res}
+	case "f16_from_bits", "f32_from_bits", "f64_from_bits":
+		res := map[string]kernel.Type{"f16_from_bits": kernel.F16, "f32_from_bits": kernel.F32, "f64_from_bits": kernel.F64}[e.Op]
+		return kernel.Call{Fn: "from_bits", Args: args, Res: res}
+	case "lerp":
+		// a + (b - a)·t, as the reference evaluates it
+		return kernel.Bin("+", args[0], kernel.Bin("*", kernel.Bin("-", args[1], args[0]), args[2]))
 	case "not":
 		return kernel.UnOp{Op: "!", X: args[0]}
 	case "isnan", "isinf":
