@@ -118,10 +118,23 @@ func (l *lowerer) vjp2(b *builder, f, x, ybar lv, at syntax.Node) lv {
 			dot = lb.let1("dot", &BinOpE{Op: "+", X: dot, Y: part}, f64).a
 		}
 		g := lb.let1("adj", &ConvE{To: t.Elem, X: dot}, Scalar(t.Elem)).a
-		lam1 := &Lambda{Params: []Param{jp}, Ret: []Type{Scalar(t.Elem)}, Body: &Body{Stms: lb.stms, Res: []Atom{g}}}
-		iota := b.let1("iota", &IotaE{N: n}, Type{Elem: value.I64, Shape: []Atom{n}})
 		flatT := Type{Elem: t.Elem, Shape: []Atom{n}}
-		grad := b.let1("grad", &ScremaE{W: n, Arrs: []string{iota.a.Name}, Map: lam1}, flatT).a
+		var grad Atom
+		if hasArrayWork(dl.Body) {
+			// Each pass does array work of its own: the passes run one
+			// after the other (a loop), each pass's SOACs in parallel,
+			// rather than as a map whose instances would each hold a
+			// whole nest.
+			g0 := b.let1("grad", &ReplicateE{N: n, X: C(zeroOf(t.Elem))}, flatT).a
+			acc := Param{l.fresh("grad"), flatT}
+			upd := lb.let1("grad", &UpdateE{Arr: acc.Name, Idx: []Atom{V(jp.Name)}, X: g}, flatT).a
+			loop := &LoopE{Params: []Param{acc}, Init: []Atom{g0}, I: jp.Name, Bound: n, Body: &Body{Stms: lb.stms, Res: []Atom{upd}}}
+			grad = b.let1("grad", loop, flatT).a
+		} else {
+			lam1 := &Lambda{Params: []Param{jp}, Ret: []Type{Scalar(t.Elem)}, Body: &Body{Stms: lb.stms, Res: []Atom{g}}}
+			iota := b.let1("iota", &IotaE{N: n}, Type{Elem: value.I64, Shape: []Atom{n}})
+			grad = b.let1("grad", &ScremaE{W: n, Arrs: []string{iota.a.Name}, Map: lam1}, flatT).a
+		}
 		switch {
 		case t.Rank() == 0:
 			adj[k] = b.let1("grad", &IndexE{Arr: grad.Name, Idx: []Atom{I64(0)}}, Scalar(t.Elem)).a
@@ -194,4 +207,23 @@ func zerosOf(b *builder, l *lowerer, t Type) Atom {
 		x = b.let1("zeros", &ReplicateE{N: t.Shape[k], X: x}, Type{Elem: t.Elem, Shape: t.Shape[k:]}).a
 	}
 	return x
+}
+
+// hasArrayWork reports whether b holds a SOAC or builds an array.
+func hasArrayWork(b *Body) bool {
+	for _, st := range b.Stms {
+		switch e := st.E.(type) {
+		case *ScremaE, *ScatterE, *HistE, *FilterE, *StreamE, *IotaE, *ReplicateE, *ArrayE, *ConcatE, *CopyE:
+			return true
+		case *IfE:
+			if hasArrayWork(e.Then) || hasArrayWork(e.Else) {
+				return true
+			}
+		case *LoopE:
+			if hasArrayWork(e.Body) {
+				return true
+			}
+		}
+	}
+	return false
 }
