@@ -21,6 +21,7 @@ type compiled struct {
 	// BuildTime is how long generation and build (or the disk cache load) took.
 	BuildTime time.Duration
 	FromDisk  bool
+	key       string // in bySrc
 }
 
 func (c *compiled) release() {
@@ -58,7 +59,9 @@ func (d *Device) CacheDir() string {
 // Compile generates and builds k (memoised per kernel value, per source
 // in memory, and per source hash on disk). Callers hold d.mu.
 func (d *Device) compile(k *kernel.Kernel) (*compiled, error) {
+	d.uses++
 	if c, ok := d.byKern[k]; ok {
+		d.lastUse[c.key] = d.uses
 		return c, nil
 	}
 	t0 := time.Now()
@@ -68,10 +71,10 @@ func (d *Device) compile(k *kernel.Kernel) (*compiled, error) {
 	}
 	key := d.cacheKey(gen.Source, d.cfg.Options)
 	if c, ok := d.bySrc[key]; ok {
-		d.byKern[k] = c
+		d.remember(k, c)
 		return c, nil
 	}
-	c := &compiled{gen: gen, kernels: map[string]*cl.Kernel{}}
+	c := &compiled{gen: gen, kernels: map[string]*cl.Kernel{}, key: key}
 	dir := d.CacheDir()
 	path := ""
 	if dir != "" {
@@ -108,9 +111,44 @@ func (d *Device) compile(k *kernel.Kernel) (*compiled, error) {
 	}
 	c.BuildTime = time.Since(t0)
 	d.Profile.addBuild(k.Name, c.BuildTime, c.FromDisk)
+	d.evict()
 	d.bySrc[key] = c
-	d.byKern[k] = c
+	d.remember(k, c)
 	return c, nil
+}
+
+// remember notes that kernel k is built as c.
+func (d *Device) remember(k *kernel.Kernel, c *compiled) {
+	if len(d.byKern) >= d.maxKernels {
+		clear(d.byKern) // only a memo: the programs stay in bySrc
+	}
+	d.byKern[k] = c
+	d.lastUse[c.key] = d.uses
+}
+
+// evict releases the least recently used program when bySrc is full.
+// Callers hold d.mu, and a launch holds it from its compile to its end,
+// so no program in use is ever released.
+func (d *Device) evict() {
+	for len(d.bySrc) >= d.maxPrograms && len(d.bySrc) > 0 {
+		oldest, at := "", int64(-1)
+		for key := range d.bySrc {
+			if u := d.lastUse[key]; at < 0 || u < at {
+				oldest, at = key, u
+			}
+		}
+		d.bySrc[oldest].release()
+		delete(d.bySrc, oldest)
+		delete(d.lastUse, oldest)
+		clear(d.byKern)
+	}
+}
+
+// Cached is the number of programs and kernel memos the device holds.
+func (d *Device) Cached() (programs, kernels int) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return len(d.bySrc), len(d.byKern)
 }
 
 func writeAtomic(dir, path string, data []byte) {

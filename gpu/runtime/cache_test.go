@@ -147,3 +147,39 @@ func TestUploadDownloadEveryType(t *testing.T) {
 		t.Fatal("wrong element type accepted")
 	}
 }
+
+// TestCacheBounded checks that a long session (a new kernel value per
+// offloaded call, new programs now and then) keeps a bounded number of
+// built programs and memos, and that an evicted program is rebuilt and
+// still right when its kernel comes back.
+func TestCacheBounded(t *testing.T) {
+	device(t)
+	d, err := Open(Config{NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	d.maxPrograms, d.maxKernels = 2, 3
+	types := []Type{F32, F64, I32}
+	for round := 0; round < 3; round++ {
+		for _, ty := range types {
+			k := saxpyKernel(ty) // a new kernel value every time
+			if _, err := d.Prepare(k); err != nil {
+				t.Fatal(err)
+			}
+			if p, m := d.Cached(); p > 2 || m > 3 {
+				t.Fatalf("cache holds %d programs and %d kernel memos, bounds 2 and 3", p, m)
+			}
+		}
+	}
+	// the program of F32 was evicted along the way; it runs again
+	k := saxpyKernel(F32)
+	x := up(t, d, F32, []float32{1, 2}, 2)
+	o := alloc(t, d, F32, 2)
+	if err := d.Run(k, int64(2), float32(3), x, x, o); err != nil {
+		t.Fatal(err)
+	}
+	if got := down[float32](t, o); got[0] != 4 || got[1] != 8 {
+		t.Fatalf("got %v", got)
+	}
+}

@@ -139,8 +139,14 @@ type Device struct {
 	cfg     Config
 	ctx     *cl.Context
 	mu      sync.Mutex
-	byKern  map[*kernel.Kernel]*compiled
-	bySrc   map[string]*compiled
+	byKern  map[*kernel.Kernel]*compiled // a memo of bySrc, cleared when it fills
+	bySrc   map[string]*compiled         // built programs by source hash, at most maxPrograms
+	lastUse map[string]int64             // when each program of bySrc was last used
+	uses    int64
+	// maxPrograms bounds the programs kept built (the least recently
+	// used go first); maxKernels bounds byKern. Each offloaded call makes
+	// new kernel values, so neither may grow with the calls.
+	maxPrograms, maxKernels int
 	errBuf  *cl.Buffer
 	scratch []*cl.Buffer
 	group   int
@@ -168,7 +174,8 @@ func OpenDevice(info *cl.Device, cfg Config) (*Device, error) {
 	}
 	d := &Device{
 		Info: info, cfg: cfg, ctx: ctx, Profile: NewProfile(),
-		byKern: map[*kernel.Kernel]*compiled{}, bySrc: map[string]*compiled{},
+		byKern: map[*kernel.Kernel]*compiled{}, bySrc: map[string]*compiled{}, lastUse: map[string]int64{},
+		maxPrograms: 512, maxKernels: 1024,
 		Caps: opencl.Caps{
 			F64:          info.HasF64,
 			F16:          info.HasF16,
