@@ -44,6 +44,10 @@ const AutoThreshold = 1 << 16
 type Offloaded struct {
 	Values     []value.Value
 	KernelTime time.Duration // device time of the kernels, build and copies excluded
+	// Untimed counts the launches whose device time OpenCL did not give
+	// (KernelTime leaves them out); UntimedWhy says why.
+	Untimed    int
+	UntimedWhy error
 	Launches   int
 }
 
@@ -100,6 +104,7 @@ func (s *Session) CallEntryOffload(ctx context.Context, b Backend, name string, 
 		return nil, "no OpenCL device: " + err.Error()
 	}
 	before := kernelTime(d)
+	untimedBefore, _ := d.Profile.Untimed()
 	vs, stats, err := plan.Run(ctx, d, irArgs)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -112,6 +117,9 @@ func (s *Session) CallEntryOffload(ctx context.Context, b Backend, name string, 
 		return nil, "device failure: " + err.Error()
 	}
 	out := &Offloaded{Launches: len(stats.Launches), KernelTime: kernelTime(d) - before}
+	if n, why := d.Profile.Untimed(); n > untimedBefore {
+		out.Untimed, out.UntimedWhy = n-untimedBefore, why
+	}
 	for _, t := range results {
 		var v value.Value
 		v, vs, _ = rebuild(types.Resolve(t), vs)

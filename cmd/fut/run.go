@@ -88,6 +88,9 @@ func runMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		out = off.Values
 		if *verbose {
 			fmt.Fprintf(stderr, "ran on opencl: %d kernel launches, %s of device time\n", off.Launches, off.KernelTime)
+			if off.Untimed > 0 {
+				fmt.Fprintf(stderr, "fut: %d of the launches have no device time (profiling failed: %v)\n", off.Untimed, off.UntimedWhy)
+			}
 		}
 	} else {
 		if *verbose || be == interp.BackendOpenCL {

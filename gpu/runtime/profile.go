@@ -13,6 +13,10 @@ type Profile struct {
 	mu      sync.Mutex
 	entries map[string]*ProfileEntry
 	builds  map[string]time.Duration
+	// launches whose device time OpenCL did not give, and why: their
+	// time is missing from the totals, never counted as zero silently
+	untimedN   int
+	untimedErr error
 }
 
 // ProfileEntry is the record of one OpenCL kernel.
@@ -47,6 +51,26 @@ func (p *Profile) add(name string, ns uint64) {
 	e.Total += time.Duration(ns)
 }
 
+func (p *Profile) untimed(name string, err error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.untimedN++
+	if p.untimedErr == nil {
+		if err == nil {
+			err = fmt.Errorf("the event's end is before its start")
+		}
+		p.untimedErr = fmt.Errorf("kernel %s: %w", name, err)
+	}
+}
+
+// Untimed is the number of launches whose device time OpenCL did not
+// give (profiling failed), and the first reason.
+func (p *Profile) Untimed() (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.untimedN, p.untimedErr
+}
+
 func (p *Profile) addBuild(name string, d time.Duration, fromDisk bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -62,6 +86,7 @@ func (p *Profile) Reset() {
 	defer p.mu.Unlock()
 	p.entries = map[string]*ProfileEntry{}
 	p.builds = map[string]time.Duration{}
+	p.untimedN, p.untimedErr = 0, nil
 }
 
 // Entries are the records, by decreasing total time.
@@ -104,6 +129,9 @@ func (p *Profile) Table() string {
 	sort.Strings(names)
 	for _, n := range names {
 		fmt.Fprintf(&b, "build %s: %s\n", n, fmtDur(p.builds[n]))
+	}
+	if p.untimedN > 0 {
+		fmt.Fprintf(&b, "%d launches have no device time (profiling failed: %v); the totals leave them out\n", p.untimedN, p.untimedErr)
 	}
 	p.mu.Unlock()
 	return b.String()

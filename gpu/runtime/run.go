@@ -116,7 +116,11 @@ func (d *Device) Run(k *kernel.Kernel, args ...any) error {
 	for i, ev := range l.events {
 		if err == nil {
 			ev.Wait()
-			d.Profile.add(l.evName[i], ev.Duration())
+			if s, e, terr := ev.Times(); terr != nil || e < s {
+				d.Profile.untimed(l.evName[i], terr)
+			} else {
+				d.Profile.add(l.evName[i], e-s)
+			}
 		}
 		ev.Release()
 	}

@@ -220,6 +220,11 @@ func benchOffload(ctx context.Context, s *interp.Session, entry string, args []v
 			}
 			continue
 		}
+		if off.Untimed > 0 {
+			// a kernel time of zero would be a lie
+			d.Err = fmt.Sprintf("the device gave no time for %d kernel launches (%v)", off.Untimed, off.UntimedWhy)
+			return d
+		}
 		d.Runtimes = append(d.Runtimes, off.KernelTime)
 	}
 	return d
