@@ -111,11 +111,14 @@ func hasEmpty(v value.Value) bool {
 func (t *thread) fixEmptyAt(v value.Value, ty types.Type, x syntax.Expr, e *env) value.Value {
 	switch v := v.(type) {
 	case *value.Array:
-		dims, _ := types.Shape(ty)
-		if v.Kind != value.KPrim || len(v.Shape) == 0 || v.Shape[0] != 0 || (len(dims) <= len(v.Shape) && !v.Untyped) {
+		if v.Kind != value.KPrim || len(v.Shape) == 0 || v.Shape[0] != 0 {
 			return v
 		}
-		if r := t.emptyOfType(ty, x, e); r != nil && (r.T == v.T || v.Untyped) {
+		// The static type, where it names a primitive element type, is
+		// proved by the checker: an empty array of another element type
+		// or of lower rank was made without knowing it (inside a
+		// polymorphic function, or untyped), and holds no data to lose.
+		if r := t.emptyOfType(ty, x, e); r != nil && (v.Untyped || r.T != v.T || len(r.Shape) > len(v.Shape)) {
 			return r
 		}
 	case value.Tuple:

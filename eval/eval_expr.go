@@ -63,7 +63,14 @@ func (t *thread) eval1(x syntax.Expr, e *env) (value.Value, error) {
 	case *syntax.Binary:
 		return t.evalBinary(x, e)
 	case *syntax.Apply:
-		return t.evalApply(x, e)
+		v, err := t.evalApply(x, e)
+		if err == nil && hasEmpty(v) {
+			// An empty array made inside a polymorphic function has the
+			// element type it could see there; the call's type, where it
+			// is concrete, is the right one.
+			v = t.fixEmptyResult(v, x, e)
+		}
+		return v, err
 	case *syntax.StringLit:
 		b := []byte(x.Value)
 		n := int64(len(b))
