@@ -288,10 +288,11 @@ func (j *jvper) histStm(st *Stm, e *HistE) {
 		j.emit(st.Pat, e)
 		return
 	}
-	if !isPlus(e.Op.Lam) {
-		adFail("a histogram with an operator other than + (which value wins decides the tangent)")
-	}
 	dDest := j.tanOf(V(e.Dest), p.T)
+	if !isPlus(e.Op.Lam) {
+		j.histLoop(st, e, dDest, extra, with)
+		return
+	}
 	j.emit(st.Pat, e)
 	if e.Index != "" {
 		j.typ[e.Index] = Scalar(value.I64)
@@ -424,4 +425,58 @@ func renameBinders(l *Lambda, s subst) {
 		}
 	}
 	lam(l)
+}
+
+// histLoop differentiates a histogram whose operator is not +: which
+// value wins, and so which tangent, depends on the order the reference
+// path combines them in (element by element, old value first), so the
+// pairs (value, tangent) are combined by the lifted operator in a
+// sequential loop over the elements, in that order.
+func (j *jvper) histLoop(st *Stm, e *HistE, dDest Atom, extra []string, with []bool) {
+	p := st.Pat[0]
+	if p.T.Rank() != 1 {
+		adFail("a histogram into an array of rank %d with an operator other than +", p.T.Rank())
+	}
+	elem := p.T.Row()
+	op := j.liftOp(e.Op)
+	m := j.lam(freshLambda(e.Map, j.fresh), with)
+	i := e.Index // the original statement is replaced: its index is free
+	if i == "" {
+		i = j.fresh("i")
+	}
+	acc := Param{j.fresh("hist"), p.T}
+	dacc := Param{j.fresh("d_hist"), p.T}
+	saved := j.out
+	j.out = append([]*Stm{}, m.stms...)
+	bucket, v := m.res[0], m.res[1]
+	dv := m.dres[1]
+	if dv == (Atom{}) {
+		dv = C(zeroOf(elem.Elem))
+	}
+	s := sb{j, Scalar(value.Bool)}
+	inside := s.op("&&", s.op("<=", I64(0), bucket), s.op("<", bucket, p.T.Shape[0]))
+	// the update, in its own branch
+	loopBody := j.out
+	j.out = nil
+	old := j.let("old", &IndexE{Arr: acc.Name, Idx: []Atom{bucket}}, elem)
+	dold := j.let("d_old", &IndexE{Arr: dacc.Name, Idx: []Atom{bucket}}, elem)
+	fl := freshLambda(op.Lam, j.fresh)
+	for k, a := range []Atom{old, dold, v, dv} {
+		j.emit([]Param{fl.Params[k]}, &AtomE{X: a})
+	}
+	j.out = append(j.out, fl.Body.Stms...)
+	nacc := j.let("hist", &UpdateE{Arr: acc.Name, Idx: []Atom{bucket}, X: fl.Body.Res[0]}, p.T)
+	ndacc := j.let("d_hist", &UpdateE{Arr: dacc.Name, Idx: []Atom{bucket}, X: fl.Body.Res[1]}, p.T)
+	then := &Body{Stms: j.out, Res: []Atom{nacc, ndacc}}
+	j.out = loopBody
+	r := []Param{{j.fresh("hist"), p.T}, {j.fresh("d_hist"), p.T}}
+	j.emit(r, &IfE{Cond: inside, Then: then, Else: &Body{Res: []Atom{V(acc.Name), V(dacc.Name)}}, Ret: []Type{p.T, p.T}})
+	body := &Body{Stms: j.out, Res: []Atom{V(r[0].Name), V(r[1].Name)}}
+	j.out = saved
+	j.typ[i] = Scalar(value.I64)
+	dp := Param{j.fresh("d_" + p.Name), p.T}
+	loop := &LoopE{Params: []Param{acc, dacc}, Init: []Atom{V(e.Dest), dDest}, I: i, Bound: e.W, Body: body,
+		Elems: m.params, Over: append(append([]string{}, e.Arrs...), extra...)}
+	j.emit([]Param{p, dp}, loop)
+	j.tan[p.Name] = V(dp.Name)
 }

@@ -1,0 +1,195 @@
+package ir
+
+import "fut/eval/value"
+
+// Reverse mode from forward mode (see ad.go): VJPByForward.
+
+// adb collects statements with fresh names.
+type adb struct {
+	fresh func(string) string
+	stms  []*Stm
+}
+
+func (b *adb) let(base string, e Exp, t Type) Atom {
+	p := Param{b.fresh(base), t}
+	b.stms = append(b.stms, &Stm{Pat: []Param{p}, E: e})
+	return V(p.Name)
+}
+
+// inline emits l's body (l must have fresh names) with its parameters
+// bound to args and returns its results.
+func (b *adb) inline(l *Lambda, args []Atom) []Atom {
+	for i, p := range l.Params {
+		b.stms = append(b.stms, &Stm{Pat: []Param{p}, E: &AtomE{X: args[i]}})
+	}
+	b.stms = append(b.stms, l.Body.Stms...)
+	return l.Body.Res
+}
+
+// size is the number of scalars of an array of type t (folded when the
+// dimensions are constants).
+func (b *adb) size(t Type) Atom {
+	if t.Rank() == 0 {
+		return I64(1)
+	}
+	n := t.Shape[0]
+	for _, d := range t.Shape[1:] {
+		if n.IsConst() && d.IsConst() {
+			n = I64(n.Val.AsInt64() * d.Val.AsInt64())
+			continue
+		}
+		n = b.let("size", &BinOpE{Op: "*", X: n, Y: d}, Scalar(value.I64))
+	}
+	return n
+}
+
+// zeros is a zero of type t (false for bool), an array of them for an
+// array type.
+func (b *adb) zeros(t Type) Atom {
+	x := C(zeroOf(t.Elem))
+	for k := len(t.Shape) - 1; k >= 0; k-- {
+		x = b.let("zeros", &ReplicateE{N: t.Shape[k], X: x}, Type{Elem: t.Elem, Shape: t.Shape[k:]})
+	}
+	return x
+}
+
+// flatView is x (of type t) as a one-dimensional array of n elements.
+func (b *adb) flatView(x Atom, t Type, n Atom) Atom {
+	if t.Rank() == 1 {
+		return x
+	}
+	return b.let("flat", &ReshapeE{Arr: x.Name, Shape: []Atom{n}}, Type{Elem: t.Elem, Shape: []Atom{n}})
+}
+
+// dotF64 is Σ a·c over the scalars of a (of type t) and c (of type ct,
+// the same shape), each converted to f64: the reference path's dot
+// product of a tangent with an adjoint.
+func (b *adb) dotF64(a, c Atom, t, ct Type) Atom {
+	f64 := Scalar(value.F64)
+	conv := func(bb *adb, x Atom, from Prim) Atom {
+		if from == value.F64 {
+			return x
+		}
+		return bb.let("f", &ConvE{To: value.F64, X: x}, f64)
+	}
+	if t.Rank() == 0 {
+		return b.let("prod", &BinOpE{Op: "*", X: conv(b, a, t.Elem), Y: conv(b, c, ct.Elem)}, f64)
+	}
+	n := b.size(t)
+	pa, pc := Param{b.fresh("a"), Scalar(t.Elem)}, Param{b.fresh("c"), Scalar(ct.Elem)}
+	mb := &adb{fresh: b.fresh}
+	pr := mb.let("prod", &BinOpE{Op: "*", X: conv(mb, V(pa.Name), t.Elem), Y: conv(mb, V(pc.Name), ct.Elem)}, f64)
+	mapLam := &Lambda{Params: []Param{pa, pc}, Ret: []Type{f64}, Body: &Body{Stms: mb.stms, Res: []Atom{pr}}}
+	rx, ry := Param{b.fresh("x"), f64}, Param{b.fresh("y"), f64}
+	ob := &adb{fresh: b.fresh}
+	s := ob.let("sum", &BinOpE{Op: "+", X: V(rx.Name), Y: V(ry.Name)}, f64)
+	red := &SegOp{Lam: &Lambda{Params: []Param{rx, ry}, Ret: []Type{f64}, Body: &Body{Stms: ob.stms, Res: []Atom{s}}}, Nes: []Atom{C(value.F64Val(0))}}
+	arrs := []string{b.flatView(a, t, n).Name, b.flatView(c, ct, n).Name}
+	return b.let("dot", &ScremaE{W: n, Arrs: arrs, Reds: []*SegOp{red}, Map: mapLam}, f64)
+}
+
+// VJPByForward differentiates lam in reverse mode as the reference path
+// does, from forward mode: it returns a lambda taking lam's parameters
+// and then one adjoint per result (of the results' types), and returning
+// lam's results and then one adjoint per parameter. Scalar j of
+// parameter k's adjoint is Σ over the results of tangent·adjoint (in
+// f64, converted back to the parameter's type) where the tangent is
+// lam's JVP along the unit vector of that scalar; a bool parameter's
+// adjoint is false.
+//
+// The passes of one parameter are the instances of a map over its
+// flattened indices, so that they run in parallel, unless the
+// derivative does array work of its own (a SOAC, an array built): then
+// they run one after the other in a loop, each pass's SOACs parallel,
+// rather than as a map each of whose instances would hold a whole nest.
+func VJPByForward(lam *Lambda, fresh func(string) string) (out *Lambda, err error) {
+	dl, err := JVP(lam, fresh)
+	if err != nil {
+		return nil, err
+	}
+	b := &adb{fresh: fresh}
+	params := make([]Param, 0, len(lam.Params)+len(lam.Ret))
+	xs := make([]Atom, len(lam.Params))
+	for i, p := range lam.Params {
+		params = append(params, p)
+		xs[i] = V(p.Name)
+	}
+	ys := make([]Atom, len(lam.Ret))
+	for i, t := range lam.Ret {
+		t.Unique = false
+		p := Param{fresh("ybar"), t}
+		params = append(params, p)
+		ys[i] = V(p.Name)
+	}
+	res := append([]Atom{}, b.inline(freshLambda(lam, fresh), xs)...)
+	arrayWork := hasArrayWork(dl.Body)
+	i64, f64 := Scalar(value.I64), Scalar(value.F64)
+	// zero tangents of the parameters other than the one differentiated,
+	// shared by every pass
+	zero := make([]Atom, len(lam.Params))
+	for c, p := range lam.Params {
+		zero[c] = b.zeros(p.T)
+	}
+	ret := append([]Type{}, lam.Ret...)
+	for k, p := range lam.Params {
+		t := p.T
+		t.Unique = false
+		ret = append(ret, t)
+		if t.Elem == value.Bool {
+			res = append(res, zero[k])
+			continue
+		}
+		n := b.size(t)
+		jp := Param{fresh("j"), i64}
+		pb := &adb{fresh: fresh}
+		dxs := append([]Atom{}, zero...)
+		one := C(value.Convert(value.MkInt(value.I64, 1), t.Elem))
+		if t.Rank() == 0 {
+			dxs[k] = one
+		} else {
+			flat := Type{Elem: t.Elem, Shape: []Atom{n}}
+			z := pb.let("unit", &ReplicateE{N: n, X: C(zeroOf(t.Elem))}, flat)
+			u := pb.let("unit", &UpdateE{Arr: z.Name, Idx: []Atom{V(jp.Name)}, X: one}, flat)
+			dxs[k] = u
+			if t.Rank() > 1 {
+				dxs[k] = pb.let("unit", &ReshapeE{Arr: u.Name, Shape: t.Shape}, t)
+			}
+		}
+		r := pb.inline(freshLambda(dl, fresh), append(append([]Atom{}, xs...), dxs...))
+		dot := C(value.F64Val(0))
+		for q, dy := range r[len(lam.Ret):] {
+			yt := lam.Ret[q]
+			if !diff(yt) {
+				continue
+			}
+			part := pb.dotF64(dy, ys[q], yt, yt)
+			dot = pb.let("dot", &BinOpE{Op: "+", X: dot, Y: part}, f64)
+		}
+		g := dot
+		if t.Elem != value.F64 {
+			g = pb.let("adj", &ConvE{To: t.Elem, X: dot}, Scalar(t.Elem))
+		}
+		flatT := Type{Elem: t.Elem, Shape: []Atom{n}}
+		var grad Atom
+		if arrayWork {
+			acc := Param{fresh("grad"), flatT}
+			upd := pb.let("grad", &UpdateE{Arr: acc.Name, Idx: []Atom{V(jp.Name)}, X: g}, flatT)
+			g0 := b.let("grad", &ReplicateE{N: n, X: C(zeroOf(t.Elem))}, flatT)
+			loop := &LoopE{Params: []Param{acc}, Init: []Atom{g0}, I: jp.Name, Bound: n, Body: &Body{Stms: pb.stms, Res: []Atom{upd}}}
+			grad = b.let("grad", loop, flatT)
+		} else {
+			m := &Lambda{Params: []Param{jp}, Ret: []Type{Scalar(t.Elem)}, Body: &Body{Stms: pb.stms, Res: []Atom{g}}}
+			iota := b.let("iota", &IotaE{N: n}, Type{Elem: value.I64, Shape: []Atom{n}})
+			grad = b.let("grad", &ScremaE{W: n, Arrs: []string{iota.Name}, Map: m}, flatT)
+		}
+		switch t.Rank() {
+		case 0:
+			grad = b.let("grad", &IndexE{Arr: grad.Name, Idx: []Atom{I64(0)}}, t)
+		case 1:
+		default:
+			grad = b.let("grad", &ReshapeE{Arr: grad.Name, Shape: t.Shape}, t)
+		}
+		res = append(res, grad)
+	}
+	return &Lambda{Params: params, Ret: ret, Body: &Body{Stms: b.stms, Res: res}}, nil
+}
