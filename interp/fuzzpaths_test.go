@@ -89,8 +89,9 @@ func (g *gen) shadowed(d int) string {
 	case 7:
 		return fmt.Sprintf("(%s %%%%%% %s)", g.expr(tI32, d), g.expr(tI32, d))
 	case 8:
-		v := g.fresh()
-		return fmt.Sprintf("(let (+) = (*) in let %s = %s in %s + %s)", v, g.expr(tI32, d), v, g.expr(tI32, d))
+		// the operands outside the scope of the local (+)
+		v, w := g.fresh(), g.fresh()
+		return fmt.Sprintf("(let %s = %s let %s = %s in let (+) = (*) in %s + %s)", v, g.expr(tI32, d), w, g.expr(tI32, d), v, w)
 	case 9:
 		return fmt.Sprintf("((\\(map: i32) (reduce: i32) -> map - reduce) %s %s)", g.expr(tI32, d), g.expr(tI32, d))
 	case 10:
