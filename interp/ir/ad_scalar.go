@@ -221,13 +221,45 @@ func (j *jvper) math1(s sb, name string, x, dx, r Atom) Atom {
 		return s.op("*", s.op("*", dx, c(math.Pi)), s.fn("cos", s.op("*", c(math.Pi), x)))
 	case "cospi":
 		return s.fn("neg", s.op("*", s.op("*", dx, c(math.Pi)), s.fn("sin", s.op("*", c(math.Pi), x))))
-	case "round", "floor", "ceil", "trunc":
+	case "lgamma":
+		return s.op("*", dx, j.digamma(s, x))
+	case "gamma":
+		return s.op("*", s.op("*", dx, r), j.digamma(s, x))
+	case "round", "floor", "ceil", "trunc", "tanpi", "asinpi", "acospi", "atanpi":
+		// round…trunc are piecewise constant; the reference path's rule
+		// for tanpi, asinpi, acospi and atanpi is zero too, and the two
+		// paths must agree
 		return c(0)
 	}
-	// tanpi, asinpi, acospi, atanpi, gamma, lgamma: not on the list the
-	// reference differentiates exactly here
 	adFail("cannot differentiate %s", name)
 	return Atom{}
+}
+
+// digamma is ψ(x), as the reference path computes it: x shifted up to 6
+// or more by the recurrence, then the asymptotic series.
+func (j *jvper) digamma(s sb, x Atom) Atom {
+	t := s.t
+	xp, rp := Param{j.fresh("dg_x"), t}, Param{j.fresh("dg_r"), t}
+	saved := j.out
+	j.out = nil
+	cond := s.op("<", V(xp.Name), s.c(6))
+	while := &Body{Stms: j.out, Res: []Atom{cond}}
+	j.out = nil
+	nx := s.op("+", V(xp.Name), s.c(1))
+	nr := s.op("-", V(rp.Name), s.op("/", s.c(1), V(xp.Name)))
+	body := &Body{Stms: j.out, Res: []Atom{nx, nr}}
+	j.out = saved
+	xs, rs := Param{j.fresh("dg_x"), t}, Param{j.fresh("dg_r"), t}
+	j.emit([]Param{xs, rs}, &LoopE{Params: []Param{xp, rp}, Init: []Atom{x, s.c(0)}, While: while, Body: body})
+	y, r := V(xs.Name), V(rs.Name)
+	f := s.op("/", s.c(1), s.op("*", y, y))
+	inner := s.op("-", s.c(1.0/240), s.op("/", f, s.c(132)))
+	inner = s.op("-", s.c(1.0/252), s.op("*", f, inner))
+	inner = s.op("-", s.c(1.0/120), s.op("*", f, inner))
+	inner = s.op("-", s.c(1.0/12), s.op("*", f, inner))
+	d := s.op("+", r, s.fn("log", y))
+	d = s.op("-", d, s.op("/", s.c(0.5), y))
+	return s.op("-", d, s.op("*", f, inner))
 }
 
 func (j *jvper) math2(s sb, name string, x, y, dx, dy, r Atom) Atom {
@@ -240,9 +272,16 @@ func (j *jvper) math2(s sb, name string, x, y, dx, dy, r Atom) Atom {
 		return d
 	case "hypot":
 		return s.op("/", s.op("+", s.op("*", x, dx), s.op("*", y, dy)), r)
+	case "pow":
+		// the reference's rule for the function (not the operator **,
+		// which guards its terms differently)
+		t1 := s.op("*", s.op("*", y, s.fn("pow", x, s.op("-", y, s.c(1)))), dx)
+		t2 := s.sel(s.op("!=", dy, s.c(0)), s.op("*", s.op("*", r, s.fn("log", x)), dy), s.c(0))
+		return s.op("+", t1, t2)
 	case "copysign":
-		// -dx when the signs differ
-		neg := s.op("!=", s.op("<", x, s.c(0)), s.op("<", y, s.c(0)))
+		// -dx when the sign bits differ (copysign 1 v is ±1 by v's sign
+		// bit, -0 and NaNs included)
+		neg := s.op("!=", s.fn("copysign", s.c(1), x), s.fn("copysign", s.c(1), y))
 		return s.sel(neg, s.fn("neg", dx), dx)
 	case "fmin", "fmax":
 		return s.sel(s.op("==", r, x), dx, dy)
