@@ -306,3 +306,107 @@ func adFromText(t *testing.T, f, name string) {
 		}
 	}
 }
+
+// jvp and vjp through the fused IR agree with the reference path, at
+// every stage of the pipeline.
+var adForms = []string{
+	`jvp poly 0.7 1`,
+	`vjp poly 0.7 1`,
+	`jvp2 (dot xs) xs xs`,
+	`vjp2 (dot xs) xs 2`,
+	`jvp softmax xs [1, 0, 0, 0]`,
+	`vjp softmax xs [1, -1, 0.5, 0]`,
+	`jvp prodv xs [1, 2, 3, 4]`,
+	`vjp prodv xs 1`,
+	`jvp hmax xs [1, 2, 3, 4]`,
+	`vjp hmax xs [1, 1]`,
+	`jvp hmul ys [1, 2, 3, 4]`,
+	`vjp hmul ys [1, 1, 1]`,
+	`jvp iexp (7, 3) (1, 0)`,
+	`jvp iexp (7, 3) (0, 1)`,
+	`vjp iexp (7, 3) (1, 1, 1)`,
+	`jvp pick (1.5, true) (1, false)`,
+	`vjp pick (1.5, true) (1, false)`,
+	`jvp rec {a = 1.5, b = [2, 3]} {a = 1, b = [0.5, 1]}`,
+	`vjp rec {a = 1.5, b = [2, 3]} {s = 1, t = [1, 2]}`,
+	`jvp newton 2 1`,
+	`vjp newton 2 1`,
+	`jvp stepw 1.5 1`,
+	`vjp stepw 1.5 (1, 1)`,
+	`jvp mathf 0.8 1`,
+	`vjp mathf 0.8 1`,
+	`jvp mathd 0.8 1`,
+	`vjp mathd 0.8 1`,
+	`jvp scanmul xs [1, 0, 1, 0]`,
+	`vjp scanmul xs [1, 1, 1, 1]`,
+	`jvp sct xs [1, 2, 3, 4]`,
+	`vjp sct xs [1, 2, 3]`,
+	`jvp filt xs [1, 2, 3, 4]`,
+	`vjp filt xs 1`,
+	`jvp (matvec m) [1, 2, 3] [0, 1, 0]`,
+	`vjp (\(a, v) -> matvec a v) (m, [1, 2, 3]) [1, 1]`,
+	`map (\x -> jvp poly x 1) xs`,
+}
+
+func TestADAgainstReference(t *testing.T) {
+	ctx := context.Background()
+	s := newSession(t, "testdata/ad/defs.fut")
+	for _, src := range adForms {
+		want, err := s.EvalExpr(ctx, src)
+		if err != nil {
+			t.Errorf("%s: reference: %s", src, s.FormatError(err))
+			continue
+		}
+		p, args, err := s.LowerIR(src)
+		if err != nil {
+			t.Errorf("%s: %v", src, err)
+			continue
+		}
+		_, stages, err := ir.Run(p, "")
+		if err != nil {
+			t.Errorf("%s: %v", src, err)
+			continue
+		}
+		for _, st := range stages {
+			q, err := ir.Parse(st.Text)
+			if err != nil {
+				t.Errorf("%s: %s does not parse: %v", src, st.Name, err)
+				break
+			}
+			if err := ir.Verify(q); err != nil {
+				t.Errorf("%s: %s: %v", src, st.Name, err)
+				break
+			}
+			got, err := ir.EvalAll(ctx, q, args)
+			if err != nil {
+				t.Errorf("%s: %s: %v", src, st.Name, err)
+				break
+			}
+			w := flatRecords(want.Value)
+			if !close(value.Tuple(got), value.Tuple(w)) {
+				t.Errorf("%s: %s gives %s, the reference %s", src, st.Name, value.String(value.Tuple(got)), value.String(want.Value))
+				break
+			}
+		}
+	}
+}
+
+// flatRecords spreads tuples and records (fields in order) the way the
+// IR returns them.
+func flatRecords(v value.Value) []value.Value {
+	switch v := v.(type) {
+	case value.Tuple:
+		var out []value.Value
+		for _, x := range v {
+			out = append(out, flatRecords(x)...)
+		}
+		return out
+	case *value.Record:
+		var out []value.Value
+		for _, x := range v.Fields {
+			out = append(out, flatRecords(x)...)
+		}
+		return out
+	}
+	return []value.Value{v}
+}
