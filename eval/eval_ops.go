@@ -5,6 +5,7 @@ import (
 
 	"fut/eval/value"
 	"fut/interp/syntax"
+	"fut/interp/types"
 )
 
 func (in *Interp) litCache(x syntax.Expr) (value.Prim, bool) {
@@ -215,6 +216,17 @@ func (t *thread) isBuiltinOp(node syntax.Node, q syntax.QualName, backtick bool,
 	}
 	if r, seen := t.in.opCache[node]; seen {
 		return op, r
+	}
+	if r, ok := t.in.info.(Resolver); ok {
+		// the checker's resolution says whether it is the built-in
+		if obj, ok := r.Use(node); ok {
+			builtin := obj.Kind == types.ObjOp
+			if t.in.opCache == nil {
+				t.in.opCache = map[syntax.Node]bool{}
+			}
+			t.in.opCache[node] = builtin
+			return op, builtin
+		}
 	}
 	_, bound := e.lookup(q.Name)
 	if t.in.opCache == nil {
