@@ -39,7 +39,9 @@ func JVP(lam *Lambda, fresh func(string) string) (lam2 *Lambda, err error) {
 		if r := recover(); r != nil {
 			e, ok := r.(adError)
 			if !ok {
-				panic(r)
+				// a program this transformation does not expect (it
+				// would not verify): an error, never a crash
+				e = adError(fmt.Sprintf("internal error: %v", r))
 			}
 			lam2, err = nil, e
 		}

@@ -410,3 +410,97 @@ func flatRecords(v value.Value) []value.Value {
 	}
 	return []value.Value{v}
 }
+
+// JVP and VJPByForward of every program the other tests lower: each
+// either verifies, with the program's primal results at zero tangents,
+// or is an error naming what cannot be differentiated.
+func TestADOfLoweredPrograms(t *testing.T) {
+	ctx := context.Background()
+	s := newSession(t, "testdata/exprs.fut")
+	n := 0
+	for _, src := range loweredForms {
+		p, args, err := s.LowerIR(src)
+		if err != nil {
+			continue
+		}
+		want, err := ir.EvalAll(ctx, p, args)
+		if err != nil {
+			continue
+		}
+		jl, err := ir.JVP(lambdaOf(p), freshNames())
+		if err != nil {
+			t.Logf("%s: %v", src, err)
+			if !strings.HasPrefix(err.Error(), "jvp: ") || strings.Contains(err.Error(), "internal error") {
+				t.Errorf("%s: %v", src, err)
+			}
+			continue
+		}
+		jp := progOf(jl)
+		if err := ir.Verify(jp); err != nil {
+			t.Errorf("%s: JVP: %v\n%s", src, err, jp)
+			continue
+		}
+		zeros := make([]value.Value, len(args))
+		for i, a := range args {
+			zeros[i] = direction(a, 0, false)
+			zeros[i] = mapScalars(zeros[i], new(int), func(_ int, p value.Prim) value.Prim {
+				return value.Convert(value.MkInt(value.I64, 0), p.T)
+			})
+		}
+		got, err := ir.EvalAll(ctx, jp, append(append([]value.Value{}, args...), zeros...))
+		if err != nil {
+			t.Errorf("%s: JVP: %v", src, err)
+			continue
+		}
+		if !close(value.Tuple(got[:len(want)]), value.Tuple(want)) {
+			t.Errorf("%s: JVP's primal results %v, the program's %v", src, got[:len(want)], want)
+		}
+		vl, err := ir.VJPByForward(lambdaOf(p), freshNames())
+		if err != nil {
+			if !strings.Contains(err.Error(), "it computes") {
+				t.Errorf("%s: VJP: %v", src, err)
+			}
+			continue
+		}
+		if err := ir.Verify(progOf(vl)); err != nil {
+			t.Errorf("%s: VJP: %v\n%s", src, err, progOf(vl))
+		}
+		n++
+	}
+	t.Logf("%d of %d programs differentiated", n, len(loweredForms))
+	if n < len(loweredForms)/2 {
+		t.Errorf("only %d of %d programs differentiated", n, len(loweredForms))
+	}
+}
+
+// What JVP cannot differentiate is an error that names it.
+func TestJVPErrors(t *testing.T) {
+	for what, src := range map[string]string{
+		"nosuchfn": `prog (x: f64) : (f64) {
+  let (y: f64) = un nosuchfn (x)
+  return (y)
+}`,
+		"rank 2": `prog (xs: [2i64]f64, is: [2i64]i64) : ([2i64][1i64]f64) {
+  let (z: [1i64]f64) = replicate 1i64 0f64
+  let (d: [2i64][1i64]f64) = replicate 2i64 z
+  let (h: [2i64][1i64]f64) = hist d 2i64 (is, xs) op \(a: [1i64]f64, b: [1i64]f64) : ([1i64]f64) {
+    return (a)
+  } (z) map \(i: i64, x: f64) : (i64, [1i64]f64) {
+    let (r: [1i64]f64) = replicate 1i64 x
+    return (i, r)
+  }
+  return (h)
+}`,
+	} {
+		p, err := ir.Parse(src)
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		if _, err := ir.JVP(lambdaOf(p), freshNames()); err == nil || !strings.Contains(err.Error(), what) {
+			t.Errorf("%s: JVP gives %v", what, err)
+		}
+		if _, err := ir.VJPByForward(lambdaOf(p), freshNames()); err == nil || !strings.Contains(err.Error(), what) {
+			t.Errorf("%s: VJPByForward gives %v", what, err)
+		}
+	}
+}

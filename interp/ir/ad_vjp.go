@@ -1,6 +1,10 @@
 package ir
 
-import "fut/eval/value"
+import (
+	"fmt"
+
+	"fut/eval/value"
+)
 
 // Reverse mode from forward mode (see ad.go): VJPByForward.
 
@@ -103,6 +107,22 @@ func (b *adb) dotF64(a, c Atom, t, ct Type) Atom {
 // they run one after the other in a loop, each pass's SOACs parallel,
 // rather than as a map each of whose instances would hold a whole nest.
 func VJPByForward(lam *Lambda, fresh func(string) string) (out *Lambda, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = nil, adError(fmt.Sprintf("internal error in vjp: %v", r))
+		}
+	}()
+	inner := map[string]bool{}
+	binds(&ScremaE{Map: lam}, func(n string) { inner[n] = true })
+	for _, t := range lam.Ret {
+		for _, d := range t.Shape {
+			if inner[d.Name] {
+				// the adjoint would be a parameter whose size is not
+				// known outside the function
+				return nil, adError("vjp of a function whose result's size " + d.Name + " it computes")
+			}
+		}
+	}
 	dl, err := JVP(lam, fresh)
 	if err != nil {
 		return nil, err
