@@ -434,9 +434,6 @@ func renameBinders(l *Lambda, s subst) {
 // sequential loop over the elements, in that order.
 func (j *jvper) histLoop(st *Stm, e *HistE, dDest Atom, extra []string, with []bool) {
 	p := st.Pat[0]
-	if p.T.Rank() != 1 {
-		adFail("a histogram into an array of rank %d with an operator other than +", p.T.Rank())
-	}
 	elem := p.T.Row()
 	op := j.liftOp(e.Op)
 	m := j.lam(freshLambda(e.Map, j.fresh), with)
@@ -451,7 +448,7 @@ func (j *jvper) histLoop(st *Stm, e *HistE, dDest Atom, extra []string, with []b
 	bucket, v := m.res[0], m.res[1]
 	dv := m.dres[1]
 	if dv == (Atom{}) {
-		dv = C(zeroOf(elem.Elem))
+		dv = j.tanOf(C(zeroOf(elem.Elem)), elem)
 	}
 	s := sb{j, Scalar(value.Bool)}
 	inside := s.op("&&", s.op("<=", I64(0), bucket), s.op("<", bucket, p.T.Shape[0]))

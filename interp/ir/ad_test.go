@@ -480,16 +480,9 @@ func TestJVPErrors(t *testing.T) {
   let (y: f64) = un nosuchfn (x)
   return (y)
 }`,
-		"rank 2": `prog (xs: [2i64]f64, is: [2i64]i64) : ([2i64][1i64]f64) {
-  let (z: [1i64]f64) = replicate 1i64 0f64
-  let (d: [2i64][1i64]f64) = replicate 2i64 z
-  let (h: [2i64][1i64]f64) = hist d 2i64 (is, xs) op \(a: [1i64]f64, b: [1i64]f64) : ([1i64]f64) {
-    return (a)
-  } (z) map \(i: i64, x: f64) : (i64, [1i64]f64) {
-    let (r: [1i64]f64) = replicate 1i64 x
-    return (i, r)
-  }
-  return (h)
+		"nosuchfn2": `prog (x: f64, y: f64) : (f64) {
+  let (z: f64) = un nosuchfn2 (x, y)
+  return (z)
 }`,
 	} {
 		p, err := ir.Parse(src)
