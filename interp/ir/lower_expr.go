@@ -131,6 +131,17 @@ func (l *lowerer) expr(b *builder, env *lenv, e syntax.Expr, hint Prim) lv {
 		return l.expr(b, env, e.X, hint)
 	case *syntax.Match:
 		return l.match(b, env, e, hint)
+	case *syntax.StringLit:
+		// a string is its bytes, an array of u8 (the reference path's)
+		bs := []byte(e.Value)
+		if len(bs) == 0 {
+			return b.let1("str", &ReplicateE{N: I64(0), X: C(value.MkUint(value.U8, 0))}, Type{Elem: value.U8, Shape: []Atom{I64(0)}})
+		}
+		elems := make([]Atom, len(bs))
+		for i, c := range bs {
+			elems[i] = C(value.MkUint(value.U8, uint64(c)))
+		}
+		return b.let1("str", &ArrayE{Elem: Scalar(value.U8), Elems: elems}, Type{Elem: value.U8, Shape: []Atom{I64(int64(len(bs)))}})
 	case *syntax.IndexSection:
 		return &lvPath{path: e.Path, env: env}
 	case *syntax.Hole:

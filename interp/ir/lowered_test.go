@@ -41,6 +41,8 @@ var loweredForms = []string{
 	`map (\i -> match (if i % 2 == 0 then #even i else #odd) : (#even i64 | #odd) case #even k -> k case #odd -> -1) (iota 5)`,
 	`map (\x -> (if x > 2 then #big else #small) : (#big | #small)) xs |> map (\s -> s == #big)`,
 	`(1, 2.0) == (1, 2.0)`,
+	`"abc"`,
+	`length ""`,
 }
 
 func TestLoweredForms(t *testing.T) {

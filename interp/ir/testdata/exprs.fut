@@ -10,3 +10,4 @@ def twice 'a (f: a -> a) (x: a) : a = f (f x)
 def add3 (a: i32) (b: i32) (c: i32) = a + b + c
 def norm [k] (v: [k]f64) : f64 = f64.sqrt (reduce (+) 0 (map (\x -> x * x) v))
 def fact (k: i32) : i32 = loop acc = 1 for i < k do acc * (i + 1)
+def countdown (x: i32) : i32 = if x <= 0 then 0 else 1 + countdown (x - 1)
