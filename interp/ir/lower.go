@@ -234,21 +234,21 @@ func (e *lenv) lookup(name string) (lv, bool) {
 }
 
 type lowerer struct {
-	fset    *syntax.FileSet
-	info    Resolver
-	g       Globals
-	inst    []*types.Instance         // the functor instances of the body being lowered
-	consts  map[*syntax.FunBind]lv    // declared constants met so far
+	fset   *syntax.FileSet
+	info   Resolver
+	g      Globals
+	inst   []*types.Instance      // the functor instances of the body being lowered
+	consts map[*syntax.FunBind]lv // declared constants met so far
 	// calls are the call sites of the functions being inlined, innermost
 	// last (an error in the prelude is reported at the user's call).
 	calls []syntax.Node
 	// sizeScope holds the size parameters of the function whose
 	// parameters are being bound.
 	sizeScope map[string]bool
-	n       int
-	params  []Param
-	args    []value.Value
-	depth   int
+	n         int
+	params    []Param
+	args      []value.Value
+	depth     int
 }
 
 type builder struct {

@@ -552,4 +552,3 @@ func leafShape(v lv) []Atom {
 	}
 	return nil
 }
-

@@ -331,7 +331,6 @@ func (l *lowerer) structEq(b *builder, x, y lv, at syntax.Node) Atom {
 	return r
 }
 
-
 // emptyArray lowers [] at the type the checker gave it: zero rows of its
 // element type (whose own sizes must be known).
 func (l *lowerer) emptyArray(b *builder, env *lenv, e *syntax.ArrayLit) lv {
