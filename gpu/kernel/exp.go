@@ -215,11 +215,11 @@ type Loop struct {
 	Next   []Exp
 }
 
-func (*Let) stmt()   {}
-func (*Write) stmt() {}
+func (*Let) stmt()    {}
+func (*Write) stmt()  {}
 func (*Assert) stmt() {}
-func (*If) stmt()    {}
-func (*Loop) stmt()  {}
+func (*If) stmt()     {}
+func (*Loop) stmt()   {}
 
 // Convenience constructors for building kernels by hand.
 

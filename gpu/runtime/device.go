@@ -147,10 +147,10 @@ type Device struct {
 	// used go first); maxKernels bounds byKern. Each offloaded call makes
 	// new kernel values, so neither may grow with the calls.
 	maxPrograms, maxKernels int
-	errBuf  *cl.Buffer
-	scratch []*cl.Buffer
-	group   int
-	closed  bool
+	errBuf                  *cl.Buffer
+	scratch                 []*cl.Buffer
+	group                   int
+	closed                  bool
 }
 
 // Open chooses a device by cfg and opens it.

@@ -26,9 +26,9 @@ type File struct {
 	// Library marks the prelude's files: errors inside them are reported
 	// at the user's call site.
 	Library bool
-	Base  int // offset of the first byte in the set
-	Src   []byte
-	lines []int // offset of the first byte of each line, relative to the file
+	Base    int // offset of the first byte in the set
+	Src     []byte
+	lines   []int // offset of the first byte of each line, relative to the file
 }
 
 // Position is a human-readable position.
