@@ -6,29 +6,53 @@ import (
 	"fut/eval/value"
 )
 
-// Forward-mode automatic differentiation of the IR, the reference path's
-// semantics (eval/ad.go, eval/value/dual.go) as a transformation: every
-// variable of a primitive type other than bool has a tangent of the same
-// type, computed next to it by the chain rule; a variable without one
-// (a constant, an iota, a free variable of the differentiated function)
-// has the zero tangent, made explicit only where an array of it is
-// needed. Integers carry tangents too, as duals of integers do on the
-// reference path, and the rules are the reference's, case for case
-// (division, powers, min and max, the math library, conversions).
+// Automatic differentiation of the IR, with the reference path's
+// semantics (eval/ad.go, eval/value/dual.go) as a transformation.
 //
-// SOACs are differentiated through their lambdas: a map computes its
-// elements' tangents beside them; a reduction or scan combines pairs
-// (value, tangent) with the operator lifted to pairs, whose neutral
-// element has the zero tangent; a scatter writes the tangents at the same
-// indices into the destination's tangent; a histogram with + adds the
-// tangents into a second histogram (other operators are refused, since
-// which value wins decides the tangent); a filter keeps the tangents of
-// the kept elements; a stream folds and combines pairs.
+// Forward mode (JVP). Every variable of a primitive type other than bool
+// has a tangent of the same type, computed next to it by the chain rule;
+// a variable without one (a constant, an iota, a free variable of the
+// differentiated function) has the zero tangent, made explicit only
+// where an array of it is needed. Integers carry tangents too, as duals
+// of integers do on the reference path, and the rules are the
+// reference's, case for case (division, powers, min and max, the math
+// library, conversions, bit casts; truncation to an integer and
+// comparisons give none), so that both paths give the same numbers.
+// Bools have no tangent: a bool result's tangent is false (a bool array's
+// is the array itself, as the reference's split gives).
 //
-// Reverse mode (vjp) is computed from forward mode as the reference does:
-// one forward pass per scalar of the input, each the dot product of the
-// tangents with the adjoint; the passes are the instances of a map, so
-// they run in parallel (VJPByForward).
+// Control flow carries tangents through: a branch returns its results'
+// tangents after its results; a loop gets one more parameter per
+// differentiable parameter (size parameters excepted), and a for-in loop
+// walks the tangent arrays beside the arrays. SOACs are differentiated
+// through their lambdas: a map computes its elements' tangents beside
+// them; a reduction or scan combines pairs (value, tangent) with the
+// operator lifted to pairs (an operator on k components becomes one on
+// 2k: x…, dx…, y…, dy… → z…, dz…), whose neutral element has the zero
+// tangent; a scatter writes the tangents at the same indices into the
+// destination's tangent; a histogram with + adds the tangents into a
+// second histogram, and one with any other operator combines pairs with
+// the lifted operator in a sequential loop, element by element as the
+// reference path does (which value wins decides which tangent does, and
+// the IR's histogram has one component); a filter keeps the tangents of
+// the kept elements; a stream folds chunks of pairs and combines pairs.
+// Array views, updates and constructions apply to tangents as to values.
+// What cannot be differentiated is an error naming it, never a panic.
+//
+// Reverse mode (VJPByForward, ad_vjp.go) is computed from forward mode
+// as the reference does: one forward pass per scalar of the input, along
+// its unit vector, each the dot product (in f64) of the result's tangent
+// with the adjoint. The passes of one input are the instances of a map
+// over its flattened indices, so they run in parallel; where the
+// derivative does array work of its own, they are a loop whose every
+// pass's SOACs run in parallel instead (a map of whole nests would not
+// flatten). This costs one evaluation of the derivative per input scalar,
+// as on the reference path; a true reverse sweep is future work.
+//
+// Files: ad.go (the driver, scalar plumbing, arrays), ad_scalar.go (the
+// chain rule for operators and the math library), ad_soac.go (control
+// flow and SOACs), ad_vjp.go (reverse mode), lower_ad.go (jvp2 and vjp2
+// in the lowerer).
 
 // JVP differentiates lam: it returns a lambda taking lam's parameters and
 // then one tangent per parameter (of the same types), and returning lam's
