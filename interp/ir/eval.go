@@ -91,10 +91,17 @@ func (m *machine) body(b *Body) ([]value.Value, stepCost, error) {
 	bound := map[string]bool{}
 	release := lastUses(b)
 	freed := make([]int64, len(b.Stms)+1)
+	checks := checkOnly(b)
 	for i, st := range b.Stms {
 		vs, c, err := m.exp(st.E)
 		if err != nil {
 			return nil, total, err
+		}
+		if checks[i] {
+			// A check of the source and the scalars only it uses cost
+			// nothing, as the reference path charges nothing for the
+			// bounds and sizes it checks.
+			c = stepCost{}
 		}
 		total.then(c, &live)
 		end := i

@@ -117,3 +117,41 @@ func (e *AssertError) Error() string {
 	}
 	return e.Where + ": " + e.Msg
 }
+
+// checkOnly marks the statements of b that are assertions or scalar
+// computations whose results only assertions (and other such statements)
+// use: the checks a lowering adds for slices, coercions and sizes.
+func checkOnly(b *Body) []bool {
+	marks := make([]bool, len(b.Stms))
+	usedBy := map[string][]int{} // name → the statements that use it
+	for i, st := range b.Stms {
+		uses(st.E, func(n string) { usedBy[n] = append(usedBy[n], i) })
+	}
+	inRes := map[string]bool{}
+	for _, a := range b.Res {
+		inRes[a.Name] = true
+	}
+	for i := len(b.Stms) - 1; i >= 0; i-- {
+		st := b.Stms[i]
+		if _, ok := st.E.(*AssertE); ok {
+			marks[i] = true
+			continue
+		}
+		switch st.E.(type) {
+		case *BinOpE, *UnOpE, *ConvE, *AtomE:
+		default:
+			continue
+		}
+		only := true
+		for _, p := range st.Pat {
+			if inRes[p.Name] || len(usedBy[p.Name]) == 0 {
+				only = false
+			}
+			for _, j := range usedBy[p.Name] {
+				only = only && j > i && marks[j]
+			}
+		}
+		marks[i] = only
+	}
+	return marks
+}
