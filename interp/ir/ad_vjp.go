@@ -175,7 +175,19 @@ func VJPByForward(lam *Lambda, fresh func(string) string) (out *Lambda, err erro
 				dxs[k] = pb.let("unit", &ReshapeE{Arr: u.Name, Shape: t.Shape}, t)
 			}
 		}
-		r := pb.inline(freshLambda(dl, fresh), append(append([]Atom{}, xs...), dxs...))
+		fl := freshLambda(dl, fresh)
+		if t.Rank() > 0 && !arrayWork {
+			// Where the derivative only reads scalars of this tangent,
+			// they are read off the index (1 at j, 0 elsewhere) and the
+			// unit vector is never built: each pass is scalar code.
+			d := fl.Params[len(lam.Params)+k].Name
+			if body, ok := unitIndexed(fl.Body, d, t, jp.Name, fresh); ok {
+				fl = &Lambda{Params: fl.Params, Ret: fl.Ret, Body: body}
+				dxs[k] = zero[k]
+				pb.stms = nil
+			}
+		}
+		r := pb.inline(fl, append(append([]Atom{}, xs...), dxs...))
 		dot := C(value.F64Val(0))
 		for q, dy := range r[len(lam.Ret):] {
 			yt := lam.Ret[q]
@@ -212,4 +224,66 @@ func VJPByForward(lam *Lambda, fresh func(string) string) (out *Lambda, err erro
 		res = append(res, grad)
 	}
 	return &Lambda{Params: params, Ret: ret, Body: &Body{Stms: b.stms, Res: res}}, nil
+}
+
+// unitIndexed rewrites b, where d is the unit tangent of type t along
+// the flat index j, so that every read d[i…] of a scalar becomes
+// (flat i… == j ? 1 : 0). It fails when b uses d otherwise.
+func unitIndexed(b *Body, d string, t Type, j string, fresh func(string) string) (*Body, bool) {
+	for _, a := range b.Res {
+		if a.Name == d {
+			return nil, false
+		}
+	}
+	out := &Body{Res: b.Res}
+	for _, st := range b.Stms {
+		e := st.E
+		switch x := e.(type) {
+		case *IndexE:
+			if x.Arr == d {
+				if len(x.Idx) != t.Rank() {
+					return nil, false
+				}
+				ab := &adb{fresh: fresh}
+				i64 := Scalar(value.I64)
+				f := x.Idx[0]
+				for k := 1; k < len(x.Idx); k++ {
+					f = ab.let("flat", &BinOpE{Op: "*", X: f, Y: t.Shape[k]}, i64)
+					f = ab.let("flat", &BinOpE{Op: "+", X: f, Y: x.Idx[k]}, i64)
+				}
+				eq := ab.let("unit", &BinOpE{Op: "==", X: f, Y: V(j)}, Scalar(value.Bool))
+				one := C(value.Convert(value.MkInt(value.I64, 1), t.Elem))
+				el := Scalar(t.Elem)
+				out.Stms = append(out.Stms, ab.stms...)
+				out.Stms = append(out.Stms, &Stm{Pat: st.Pat, E: &IfE{Cond: eq, Then: &Body{Res: []Atom{one}}, Else: &Body{Res: []Atom{C(zeroOf(t.Elem))}}, Ret: []Type{el}}})
+				continue
+			}
+		case *IfE:
+			th, ok1 := unitIndexed(x.Then, d, t, j, fresh)
+			el, ok2 := unitIndexed(x.Else, d, t, j, fresh)
+			if !ok1 || !ok2 {
+				return nil, false
+			}
+			e = &IfE{Cond: x.Cond, Then: th, Else: el, Ret: x.Ret}
+		case *LoopE:
+			nl := *x
+			var ok bool
+			if nl.Body, ok = unitIndexed(x.Body, d, t, j, fresh); !ok {
+				return nil, false
+			}
+			if x.While != nil {
+				if nl.While, ok = unitIndexed(x.While, d, t, j, fresh); !ok {
+					return nil, false
+				}
+			}
+			e = &nl
+		}
+		used := false
+		uses(e, func(n string) { used = used || n == d })
+		if used {
+			return nil, false
+		}
+		out.Stms = append(out.Stms, &Stm{Pat: st.Pat, E: e})
+	}
+	return out, true
 }
