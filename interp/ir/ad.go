@@ -220,8 +220,15 @@ func (j *jvper) stm(st *Stm) {
 	switch e := st.E.(type) {
 	case *AtomE:
 		j.emit(st.Pat, e)
-		if j.hasTan(e.X) && diff(st.Pat[0].T) {
-			j.tan[st.Pat[0].Name] = j.tan[e.X.Name]
+		p := st.Pat[0]
+		if j.hasTan(e.X) && diff(p.T) {
+			if p.T.Rank() == 0 {
+				j.tan[p.Name] = j.tan[e.X.Name]
+			} else {
+				// a name of its own, so that the tangents are consumed
+				// as the values are
+				j.tan[p.Name] = j.let("d_"+p.Name, &AtomE{X: j.tan[e.X.Name]}, p.T)
+			}
 		}
 	case *BinOpE:
 		j.emit(st.Pat, e)
