@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"fut/eval/value"
+	"fut/interp"
 	"fut/interp/ir"
 )
 
@@ -415,62 +416,88 @@ func flatRecords(v value.Value) []value.Value {
 // either verifies, with the program's primal results at zero tangents,
 // or is an error naming what cannot be differentiated.
 func TestADOfLoweredPrograms(t *testing.T) {
-	ctx := context.Background()
-	s := newSession(t, "testdata/exprs.fut")
-	n := 0
+	type prog struct{ file, src string }
+	var progs []prog
 	for _, src := range loweredForms {
-		p, args, err := s.LowerIR(src)
-		if err != nil {
-			continue
-		}
-		want, err := ir.EvalAll(ctx, p, args)
-		if err != nil {
-			continue
-		}
-		jl, err := ir.JVP(lambdaOf(p), freshNames())
-		if err != nil {
-			t.Logf("%s: %v", src, err)
-			if !strings.HasPrefix(err.Error(), "jvp: ") || strings.Contains(err.Error(), "internal error") {
-				t.Errorf("%s: %v", src, err)
-			}
-			continue
-		}
-		jp := progOf(jl)
-		if err := ir.Verify(jp); err != nil {
-			t.Errorf("%s: JVP: %v\n%s", src, err, jp)
-			continue
-		}
-		zeros := make([]value.Value, len(args))
-		for i, a := range args {
-			zeros[i] = direction(a, 0, false)
-			zeros[i] = mapScalars(zeros[i], new(int), func(_ int, p value.Prim) value.Prim {
-				return value.Convert(value.MkInt(value.I64, 0), p.T)
-			})
-		}
-		got, err := ir.EvalAll(ctx, jp, append(append([]value.Value{}, args...), zeros...))
-		if err != nil {
-			t.Errorf("%s: JVP: %v", src, err)
-			continue
-		}
-		if !close(value.Tuple(got[:len(want)]), value.Tuple(want)) {
-			t.Errorf("%s: JVP's primal results %v, the program's %v", src, got[:len(want)], want)
-		}
-		vl, err := ir.VJPByForward(lambdaOf(p), freshNames())
-		if err != nil {
-			if !strings.Contains(err.Error(), "it computes") {
-				t.Errorf("%s: VJP: %v", src, err)
-			}
-			continue
-		}
-		if err := ir.Verify(progOf(vl)); err != nil {
-			t.Errorf("%s: VJP: %v\n%s", src, err, progOf(vl))
-		}
-		n++
+		progs = append(progs, prog{"testdata/exprs.fut", src})
 	}
-	t.Logf("%d of %d programs differentiated", n, len(loweredForms))
-	if n < len(loweredForms)/2 {
-		t.Errorf("only %d of %d programs differentiated", n, len(loweredForms))
+	for _, c := range loadCases(t) {
+		progs = append(progs, prog{c.file, c.expr})
 	}
+	sessions := map[string]*interp.Session{}
+	n := 0
+	for _, pr := range progs {
+		s := sessions[pr.file]
+		if s == nil {
+			s = newSession(t, pr.file)
+			sessions[pr.file] = s
+		}
+		if adOfLowered(t, s, pr.src) {
+			n++
+		}
+	}
+	t.Logf("%d of %d programs differentiated, %d checked against finite differences", n, len(progs), fdChecked)
+	if n < len(progs)*3/4 {
+		t.Errorf("only %d of %d programs differentiated", n, len(progs))
+	}
+}
+
+// fdChecked counts the programs whose tangents were checked against
+// finite differences.
+var fdChecked int
+
+func adOfLowered(t *testing.T, s *interp.Session, src string) bool {
+	ctx := context.Background()
+	p, args, err := s.LowerIR(src)
+	if err != nil {
+		return false
+	}
+	want, err := ir.EvalAll(ctx, p, args)
+	if err != nil {
+		return false
+	}
+	jl, err := ir.JVP(lambdaOf(p), freshNames())
+	if err != nil {
+		t.Logf("%s: %v", src, err)
+		if !strings.HasPrefix(err.Error(), "jvp: ") || strings.Contains(err.Error(), "internal error") {
+			t.Errorf("%s: %v", src, err)
+		}
+		return false
+	}
+	jp := progOf(jl)
+	if err := ir.Verify(jp); err != nil {
+		t.Errorf("%s: JVP: %v\n%s", src, err, jp)
+		return false
+	}
+	zeros := make([]value.Value, len(args))
+	for i, a := range args {
+		zeros[i] = mapScalars(a, new(int), func(_ int, p value.Prim) value.Prim {
+			return value.Convert(value.MkInt(value.I64, 0), p.T)
+		})
+	}
+	got, err := ir.EvalAll(ctx, jp, append(append([]value.Value{}, args...), zeros...))
+	if err != nil {
+		t.Errorf("%s: JVP: %v", src, err)
+		return false
+	}
+	if !close(value.Tuple(got[:len(want)]), value.Tuple(want)) {
+		t.Errorf("%s: JVP's primal results %v, the program's %v", src, got[:len(want)], want)
+	}
+	if checkFD(t, src, p, jp, args) {
+		fdChecked++
+	}
+	vl, err := ir.VJPByForward(lambdaOf(p), freshNames())
+	if err != nil {
+		if !strings.Contains(err.Error(), "it computes") {
+			t.Errorf("%s: VJP: %v", src, err)
+		}
+		return false
+	}
+	if err := ir.Verify(progOf(vl)); err != nil {
+		t.Errorf("%s: VJP: %v\n%s", src, err, progOf(vl))
+		return false
+	}
+	return true
 }
 
 // What JVP cannot differentiate is an error that names it.
@@ -496,4 +523,53 @@ func TestJVPErrors(t *testing.T) {
 			t.Errorf("%s: VJPByForward gives %v", what, err)
 		}
 	}
+}
+
+// checkFD compares the tangents of jp (the JVP of p) at args with
+// central finite differences along a direction in p's f64 parameters,
+// where p's results are all f64 (other floats are too coarse for them).
+func checkFD(t *testing.T, src string, p, jp *ir.Prog, args []value.Value) bool {
+	for _, r := range p.Ret {
+		if r.Elem != value.F64 {
+			return false
+		}
+	}
+	ctx := context.Background()
+	ds := make([]value.Value, len(args))
+	for i, a := range args {
+		ds[i] = mapScalars(direction(a, i, false), new(int), func(_ int, q value.Prim) value.Prim {
+			if p.Params[i].T.Elem != value.F64 {
+				return value.Convert(value.MkInt(value.I64, 0), q.T)
+			}
+			return q
+		})
+	}
+	got, err := ir.EvalAll(ctx, jp, append(append([]value.Value{}, args...), ds...))
+	if err != nil {
+		t.Errorf("%s: JVP: %v", src, err)
+		return false
+	}
+	const h = 1e-6
+	xp, xm := make([]value.Value, len(args)), make([]value.Value, len(args))
+	for i := range args {
+		xp[i], xm[i] = axpy(args[i], ds[i], h), axpy(args[i], ds[i], -h)
+	}
+	yp, err1 := ir.EvalAll(ctx, p, xp)
+	ym, err2 := ir.EvalAll(ctx, p, xm)
+	if err1 != nil || err2 != nil {
+		return false // the perturbed point is outside the domain
+	}
+	m := len(p.Ret)
+	for i := range yp {
+		g, a, b := scalars(got[m+i]), scalars(yp[i]), scalars(ym[i])
+		if len(a) != len(g) || len(b) != len(g) {
+			continue // a size that depends on the values
+		}
+		for k := range g {
+			if fd := (a[k] - b[k]) / (2 * h); !near(g[k], fd, 1e-4) {
+				t.Errorf("%s: tangent %d[%d] is %g, finite differences %g", src, i, k, g[k], fd)
+			}
+		}
+	}
+	return true
 }
