@@ -65,31 +65,48 @@ func (b *adb) flatView(x Atom, t Type, n Atom) Atom {
 	return b.let("flat", &ReshapeE{Arr: x.Name, Shape: []Atom{n}}, Type{Elem: t.Elem, Shape: []Atom{n}})
 }
 
-// dotF64 is Σ a·c over the scalars of a (of type t) and c (of type ct,
-// the same shape), each converted to f64: the reference path's dot
-// product of a tangent with an adjoint.
-func (b *adb) dotF64(a, c Atom, t, ct Type) Atom {
-	f64 := Scalar(value.F64)
+// dot is Σ a·c over the scalars of a (of type t) and c (of type ct, the
+// same shape), each converted to acc and summed in acc: the reference
+// path's dot product of a tangent with an adjoint.
+func (b *adb) dot(a, c Atom, t, ct Type, acc Prim) Atom {
+	at := Scalar(acc)
 	conv := func(bb *adb, x Atom, from Prim) Atom {
-		if from == value.F64 {
+		if from == acc {
 			return x
 		}
-		return bb.let("f", &ConvE{To: value.F64, X: x}, f64)
+		return bb.let("f", &ConvE{To: acc, X: x}, at)
 	}
 	if t.Rank() == 0 {
-		return b.let("prod", &BinOpE{Op: "*", X: conv(b, a, t.Elem), Y: conv(b, c, ct.Elem)}, f64)
+		return b.let("prod", &BinOpE{Op: "*", X: conv(b, a, t.Elem), Y: conv(b, c, ct.Elem)}, at)
 	}
 	n := b.size(t)
 	pa, pc := Param{b.fresh("a"), Scalar(t.Elem)}, Param{b.fresh("c"), Scalar(ct.Elem)}
 	mb := &adb{fresh: b.fresh}
-	pr := mb.let("prod", &BinOpE{Op: "*", X: conv(mb, V(pa.Name), t.Elem), Y: conv(mb, V(pc.Name), ct.Elem)}, f64)
-	mapLam := &Lambda{Params: []Param{pa, pc}, Ret: []Type{f64}, Body: &Body{Stms: mb.stms, Res: []Atom{pr}}}
-	rx, ry := Param{b.fresh("x"), f64}, Param{b.fresh("y"), f64}
+	pr := mb.let("prod", &BinOpE{Op: "*", X: conv(mb, V(pa.Name), t.Elem), Y: conv(mb, V(pc.Name), ct.Elem)}, at)
+	mapLam := &Lambda{Params: []Param{pa, pc}, Ret: []Type{at}, Body: &Body{Stms: mb.stms, Res: []Atom{pr}}}
+	rx, ry := Param{b.fresh("x"), at}, Param{b.fresh("y"), at}
 	ob := &adb{fresh: b.fresh}
-	s := ob.let("sum", &BinOpE{Op: "+", X: V(rx.Name), Y: V(ry.Name)}, f64)
-	red := &SegOp{Lam: &Lambda{Params: []Param{rx, ry}, Ret: []Type{f64}, Body: &Body{Stms: ob.stms, Res: []Atom{s}}}, Nes: []Atom{C(value.F64Val(0))}}
+	s := ob.let("sum", &BinOpE{Op: "+", X: V(rx.Name), Y: V(ry.Name)}, at)
+	red := &SegOp{Lam: &Lambda{Params: []Param{rx, ry}, Ret: []Type{at}, Body: &Body{Stms: ob.stms, Res: []Atom{s}}}, Nes: []Atom{C(zeroOf(acc))}}
 	arrs := []string{b.flatView(a, t, n).Name, b.flatView(c, ct, n).Name}
-	return b.let("dot", &ScremaE{W: n, Arrs: arrs, Reds: []*SegOp{red}, Map: mapLam}, f64)
+	return b.let("dot", &ScremaE{W: n, Arrs: arrs, Reds: []*SegOp{red}, Map: mapLam}, at)
+}
+
+// accumulator is the type the adjoint of a parameter of type elem is
+// summed in: f64, as on the reference path, except where the parameter
+// and every result are of one integer type, where the integer sum is the
+// same number (short of 2^53) and, unlike a conversion from f64, keeps
+// its own tangent (so that vjp of vjp of integer code differentiates).
+func accumulator(elem Prim, ret []Type) Prim {
+	if elem.IsFloat() {
+		return value.F64
+	}
+	for _, t := range ret {
+		if diff(t) && t.Elem != elem {
+			return value.F64
+		}
+	}
+	return elem
 }
 
 // VJPByForward differentiates lam in reverse mode as the reference path
@@ -143,7 +160,7 @@ func VJPByForward(lam *Lambda, fresh func(string) string) (out *Lambda, err erro
 	}
 	res := append([]Atom{}, b.inline(freshLambda(lam, fresh), xs)...)
 	arrayWork := hasArrayWork(dl.Body)
-	i64, f64 := Scalar(value.I64), Scalar(value.F64)
+	i64 := Scalar(value.I64)
 	// zero tangents of the parameters other than the one differentiated,
 	// shared by every pass
 	zero := make([]Atom, len(lam.Params))
@@ -188,17 +205,18 @@ func VJPByForward(lam *Lambda, fresh func(string) string) (out *Lambda, err erro
 			}
 		}
 		r := pb.inline(fl, append(append([]Atom{}, xs...), dxs...))
-		dot := C(value.F64Val(0))
+		acc := accumulator(t.Elem, lam.Ret)
+		dot := C(zeroOf(acc))
 		for q, dy := range r[len(lam.Ret):] {
 			yt := lam.Ret[q]
 			if !diff(yt) {
 				continue
 			}
-			part := pb.dotF64(dy, ys[q], yt, yt)
-			dot = pb.let("dot", &BinOpE{Op: "+", X: dot, Y: part}, f64)
+			part := pb.dot(dy, ys[q], yt, yt, acc)
+			dot = pb.let("dot", &BinOpE{Op: "+", X: dot, Y: part}, Scalar(acc))
 		}
 		g := dot
-		if t.Elem != value.F64 {
+		if t.Elem != acc {
 			g = pb.let("adj", &ConvE{To: t.Elem, X: dot}, Scalar(t.Elem))
 		}
 		flatT := Type{Elem: t.Elem, Shape: []Atom{n}}
