@@ -119,10 +119,12 @@ func accumulator(elem Prim, ret []Type) Prim {
 // adjoint is false.
 //
 // The passes of one parameter are the instances of a map over its
-// flattened indices, so that they run in parallel, unless the
-// derivative does array work of its own (a SOAC, an array built): then
-// they run one after the other in a loop, each pass's SOACs parallel,
-// rather than as a map each of whose instances would hold a whole nest.
+// flattened indices, so that they run in parallel, unless a pass does
+// array work of its own (a SOAC, an array built, or the unit vector
+// itself where the derivative does more than read scalars of it, see
+// unitIndexed): then they run one after the other in a loop, each
+// pass's SOACs parallel, rather than as a map each of whose instances
+// would hold a whole nest.
 func VJPByForward(lam *Lambda, fresh func(string) string) (out *Lambda, err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -159,7 +161,6 @@ func VJPByForward(lam *Lambda, fresh func(string) string) (out *Lambda, err erro
 		ys[i] = V(p.Name)
 	}
 	res := append([]Atom{}, b.inline(freshLambda(lam, fresh), xs)...)
-	arrayWork := hasArrayWork(dl.Body)
 	i64 := Scalar(value.I64)
 	// zero tangents of the parameters other than the one differentiated,
 	// shared by every pass
@@ -193,7 +194,8 @@ func VJPByForward(lam *Lambda, fresh func(string) string) (out *Lambda, err erro
 			}
 		}
 		fl := freshLambda(dl, fresh)
-		if t.Rank() > 0 && !arrayWork {
+		arrayWork := t.Rank() > 0 // the unit vector, unless rewritten away
+		if t.Rank() > 0 {
 			// Where the derivative only reads scalars of this tangent,
 			// they are read off the index (1 at j, 0 elsewhere) and the
 			// unit vector is never built: each pass is scalar code.
@@ -202,8 +204,10 @@ func VJPByForward(lam *Lambda, fresh func(string) string) (out *Lambda, err erro
 				fl = &Lambda{Params: fl.Params, Ret: fl.Ret, Body: body}
 				dxs[k] = zero[k]
 				pb.stms = nil
+				arrayWork = false
 			}
 		}
+		arrayWork = arrayWork || hasArrayWork(fl.Body)
 		r := pb.inline(fl, append(append([]Atom{}, xs...), dxs...))
 		acc := accumulator(t.Elem, lam.Ret)
 		dot := C(zeroOf(acc))
@@ -244,41 +248,107 @@ func VJPByForward(lam *Lambda, fresh func(string) string) (out *Lambda, err erro
 	return &Lambda{Params: params, Ret: ret, Body: &Body{Stms: b.stms, Res: res}}, nil
 }
 
+// unitView is a view of the unit tangent d (an array, the base, of type
+// base): to maps indices into the view to indices into d.
+type unitView struct {
+	shape []Atom
+	to    func(ab *adb, idx []Atom) []Atom
+}
+
 // unitIndexed rewrites b, where d is the unit tangent of type t along
-// the flat index j, so that every read d[i…] of a scalar becomes
-// (flat i… == j ? 1 : 0). It fails when b uses d otherwise.
+// the flat index j, so that every read of a scalar of d, or of a view of
+// d (a row, a slice, a transposition, a reversal, a reshape, a copy),
+// becomes (the flat index in d == j ? 1 : 0). It fails when b uses d or
+// a view of it otherwise.
 func unitIndexed(b *Body, d string, t Type, j string, fresh func(string) string) (*Body, bool) {
-	for _, a := range b.Res {
-		if a.Name == d {
-			return nil, false
-		}
-	}
+	views := map[string]unitView{d: {shape: t.Shape, to: func(_ *adb, idx []Atom) []Atom { return idx }}}
+	return unitRewrite(b, views, t, j, fresh)
+}
+
+func unitRewrite(b *Body, views map[string]unitView, t Type, j string, fresh func(string) string) (*Body, bool) {
+	i64 := Scalar(value.I64)
 	out := &Body{Res: b.Res}
 	for _, st := range b.Stms {
 		e := st.E
+		if arr := viewedArray(e); arr != "" || isIndexOfView(e, views) {
+			if arr == "" {
+				arr = e.(*IndexE).Arr
+			}
+			v, ok := views[arr]
+			if !ok {
+				goto other
+			}
+			ab := &adb{fresh: fresh}
+			name := st.Pat[0].Name
+			switch x := e.(type) {
+			case *IndexE:
+				if len(x.Idx) == len(v.shape) {
+					orig := v.to(ab, x.Idx)
+					f := orig[0]
+					for k := 1; k < len(orig); k++ {
+						f = ab.let("flat", &BinOpE{Op: "*", X: f, Y: t.Shape[k]}, i64)
+						f = ab.let("flat", &BinOpE{Op: "+", X: f, Y: orig[k]}, i64)
+					}
+					eq := ab.let("unit", &BinOpE{Op: "==", X: f, Y: V(j)}, Scalar(value.Bool))
+					one := C(value.Convert(value.MkInt(value.I64, 1), t.Elem))
+					out.Stms = append(out.Stms, ab.stms...)
+					out.Stms = append(out.Stms, &Stm{Pat: st.Pat, E: &IfE{Cond: eq, Then: &Body{Res: []Atom{one}},
+						Else: &Body{Res: []Atom{C(zeroOf(t.Elem))}}, Ret: []Type{Scalar(t.Elem)}}})
+					continue
+				}
+				pre := append([]Atom{}, x.Idx...)
+				views[name] = unitView{shape: v.shape[len(pre):], to: func(ab *adb, idx []Atom) []Atom {
+					return v.to(ab, append(append([]Atom{}, pre...), idx...))
+				}}
+			case *TransposeE:
+				views[name] = unitView{shape: st.Pat[0].T.Shape, to: func(ab *adb, idx []Atom) []Atom {
+					return v.to(ab, append([]Atom{idx[1], idx[0]}, idx[2:]...))
+				}}
+			case *ReverseE:
+				views[name] = unitView{shape: v.shape, to: func(ab *adb, idx []Atom) []Atom {
+					last := ab.let("rev", &BinOpE{Op: "-", X: v.shape[0], Y: I64(1)}, i64)
+					i := ab.let("rev", &BinOpE{Op: "-", X: last, Y: idx[0]}, i64)
+					return v.to(ab, append([]Atom{i}, idx[1:]...))
+				}}
+			case *SliceE:
+				start := x.Start
+				views[name] = unitView{shape: st.Pat[0].T.Shape, to: func(ab *adb, idx []Atom) []Atom {
+					i := ab.let("slice", &BinOpE{Op: "+", X: start, Y: idx[0]}, i64)
+					return v.to(ab, append([]Atom{i}, idx[1:]...))
+				}}
+			case *CopyE:
+				views[name] = v
+			case *ReshapeE:
+				shape := x.Shape
+				views[name] = unitView{shape: shape, to: func(ab *adb, idx []Atom) []Atom {
+					// the flat position in the new shape, then the
+					// indices in the old one
+					f := idx[0]
+					for k := 1; k < len(idx); k++ {
+						f = ab.let("flat", &BinOpE{Op: "*", X: f, Y: shape[k]}, i64)
+						f = ab.let("flat", &BinOpE{Op: "+", X: f, Y: idx[k]}, i64)
+					}
+					old := make([]Atom, len(v.shape))
+					for k := len(v.shape) - 1; k > 0; k-- {
+						old[k] = ab.let("unflat", &BinOpE{Op: "%", X: f, Y: v.shape[k]}, i64)
+						f = ab.let("unflat", &BinOpE{Op: "/", X: f, Y: v.shape[k]}, i64)
+					}
+					old[0] = f
+					return v.to(ab, old)
+				}}
+			}
+			continue // the view is never built
+		}
+	other:
 		switch x := e.(type) {
-		case *IndexE:
-			if x.Arr == d {
-				if len(x.Idx) != t.Rank() {
-					return nil, false
-				}
-				ab := &adb{fresh: fresh}
-				i64 := Scalar(value.I64)
-				f := x.Idx[0]
-				for k := 1; k < len(x.Idx); k++ {
-					f = ab.let("flat", &BinOpE{Op: "*", X: f, Y: t.Shape[k]}, i64)
-					f = ab.let("flat", &BinOpE{Op: "+", X: f, Y: x.Idx[k]}, i64)
-				}
-				eq := ab.let("unit", &BinOpE{Op: "==", X: f, Y: V(j)}, Scalar(value.Bool))
-				one := C(value.Convert(value.MkInt(value.I64, 1), t.Elem))
-				el := Scalar(t.Elem)
-				out.Stms = append(out.Stms, ab.stms...)
-				out.Stms = append(out.Stms, &Stm{Pat: st.Pat, E: &IfE{Cond: eq, Then: &Body{Res: []Atom{one}}, Else: &Body{Res: []Atom{C(zeroOf(t.Elem))}}, Ret: []Type{el}}})
+		case *AtomE:
+			if v, ok := views[x.X.Name]; ok && !x.X.IsConst() && st.Pat[0].T.Rank() > 0 {
+				views[st.Pat[0].Name] = v
 				continue
 			}
 		case *IfE:
-			th, ok1 := unitIndexed(x.Then, d, t, j, fresh)
-			el, ok2 := unitIndexed(x.Else, d, t, j, fresh)
+			th, ok1 := unitRewrite(x.Then, views, t, j, fresh)
+			el, ok2 := unitRewrite(x.Else, views, t, j, fresh)
 			if !ok1 || !ok2 {
 				return nil, false
 			}
@@ -286,22 +356,39 @@ func unitIndexed(b *Body, d string, t Type, j string, fresh func(string) string)
 		case *LoopE:
 			nl := *x
 			var ok bool
-			if nl.Body, ok = unitIndexed(x.Body, d, t, j, fresh); !ok {
+			if nl.Body, ok = unitRewrite(x.Body, views, t, j, fresh); !ok {
 				return nil, false
 			}
 			if x.While != nil {
-				if nl.While, ok = unitIndexed(x.While, d, t, j, fresh); !ok {
+				if nl.While, ok = unitRewrite(x.While, views, t, j, fresh); !ok {
 					return nil, false
 				}
 			}
 			e = &nl
 		}
 		used := false
-		uses(e, func(n string) { used = used || n == d })
+		uses(e, func(n string) {
+			_, ok := views[n]
+			used = used || ok
+		})
 		if used {
 			return nil, false
 		}
 		out.Stms = append(out.Stms, &Stm{Pat: st.Pat, E: e})
 	}
+	for _, a := range b.Res {
+		if _, ok := views[a.Name]; ok && !a.IsConst() {
+			return nil, false
+		}
+	}
 	return out, true
+}
+
+func isIndexOfView(e Exp, views map[string]unitView) bool {
+	x, ok := e.(*IndexE)
+	if !ok {
+		return false
+	}
+	_, ok = views[x.Arr]
+	return ok
 }
