@@ -355,8 +355,19 @@ func unitRewrite(b *Body, views map[string]unitView, t Type, j string, fresh fun
 			e = &IfE{Cond: x.Cond, Then: th, Else: el, Ret: x.Ret}
 		case *LoopE:
 			nl := *x
+			// a walk over the rows of a view reads row I of it
+			nl.Elems, nl.Over = nil, nil
+			body := x.Body
+			for k, a := range x.Over {
+				if _, isView := views[a]; isView {
+					read := &Stm{Pat: []Param{x.Elems[k]}, E: &IndexE{Arr: a, Idx: []Atom{V(x.I)}}}
+					body = &Body{Stms: append([]*Stm{read}, body.Stms...), Res: body.Res}
+					continue
+				}
+				nl.Elems, nl.Over = append(nl.Elems, x.Elems[k]), append(nl.Over, a)
+			}
 			var ok bool
-			if nl.Body, ok = unitRewrite(x.Body, views, t, j, fresh); !ok {
+			if nl.Body, ok = unitRewrite(body, views, t, j, fresh); !ok {
 				return nil, false
 			}
 			if x.While != nil {
