@@ -54,6 +54,8 @@ var adForms = []string{
 	`jvp (matvec m) [1, 2, 3] [0, 1, 0]`,
 	`vjp (\(a, v) -> matvec a v) (m, [1, 2, 3]) [1, 1]`,
 	`map (\x -> jvp poly x 1) xs`,
+	`let k = length (filter (> 0) xs) in vjp (\v -> map (* 2) v) (replicate k 1.5) (iota k |> map f64.i64)`,
+	`let k = length (filter (> 0) xs) in jvp (\v -> map (* 2) v) (replicate k 1.5) (replicate k 1)`,
 }
 
 func TestADAgainstReference(t *testing.T) {
