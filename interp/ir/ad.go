@@ -58,7 +58,13 @@ import (
 // then one tangent per parameter (of the same types), and returning lam's
 // results and then one tangent per result (for a bool result, false; for
 // a bool array, the array itself, as the reference path gives).
-func JVP(lam *Lambda, fresh func(string) string) (lam2 *Lambda, err error) {
+func JVP(lam *Lambda, fresh func(string) string) (*Lambda, error) {
+	return jvpIn(lam, fresh, nil)
+}
+
+// jvpIn is JVP where env gives the types of lam's free variables (a
+// concatenation of one without a tangent needs its zero).
+func jvpIn(lam *Lambda, fresh func(string) string, env map[string]Type) (lam2 *Lambda, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			e, ok := r.(adError)
@@ -71,6 +77,9 @@ func JVP(lam *Lambda, fresh func(string) string) (lam2 *Lambda, err error) {
 		}
 	}()
 	j := &jvper{fresh: fresh, tan: map[string]Atom{}, typ: map[string]Type{}}
+	for x, t := range env {
+		j.typ[x] = t
+	}
 	params := append([]Param{}, lam.Params...)
 	for _, p := range lam.Params {
 		j.typ[p.Name] = p.T

@@ -54,6 +54,12 @@ var adForms = []string{
 	`jvp (matvec m) [1, 2, 3] [0, 1, 0]`,
 	`vjp (\(a, v) -> matvec a v) (m, [1, 2, 3]) [1, 1]`,
 	`map (\x -> jvp poly x 1) xs`,
+	`jvp (\v -> concat v (map (* 2) v)) xs xs`,
+	`vjp (\v -> concat (reverse v) v) xs [1, 2, 3, 4, 5, 6, 7, 8]`,
+	`jvp (\v -> copy xs with [1] = v) 2.5 1`,
+	`jvp (\v -> map2 (*) v (reverse xs)) xs xs`,
+	`vjp (\v -> transpose (map (map (* v)) m)) 2 [[1, 1], [1, 1], [1, 1]]`,
+	`jvp (\v -> scatter (copy xs) [0, 2] [v, v * v]) 3 1`,
 	`let k = length (filter (> 0) xs) in vjp (\v -> map (* 2) v) (replicate k 1.5) (iota k |> map f64.i64)`,
 	`let k = length (filter (> 0) xs) in jvp (\v -> map (* 2) v) (replicate k 1.5) (replicate k 1)`,
 }
@@ -209,9 +215,11 @@ func adOfLowered(t *testing.T, s *interp.Session, src string) bool {
 	return true
 }
 
-// Nested differentiation, which the reference path does not support
-// (its duals have one tangent), is exact through the IR: the outer
-// derivative differentiates the inner one's IR.
+// Where the reference path fails or is wrong, the IR is checked against
+// the right answer: nested differentiation, which the reference does
+// not support (its duals have one tangent; through the IR the outer
+// derivative differentiates the inner one's IR), and the concatenation
+// of a dual array with a plain one, which it refuses.
 func TestNestedAD(t *testing.T) {
 	ctx := context.Background()
 	s := newSession(t, "testdata/ad/defs.fut")
@@ -221,6 +229,8 @@ func TestNestedAD(t *testing.T) {
 		`vjp (\x -> vjp (\y -> y * y * y) x 1) 2f32 1`:                              `12f32`,
 		`jvp (\x -> vjp poly x 1) 0.5 1`:                                            `3f64`,
 		`vjp (\v -> vjp (\w -> map (\x -> x * x * x) w) v [1, 1]) [1i32, 2] [1, 1]`: `[6i32, 12i32]`,
+		`jvp (\v -> concat v xs) xs xs`:                                             `[1.5f64, -0.5f64, 2f64, 0.25f64, 0f64, 0f64, 0f64, 0f64]`,
+		`vjp (\v -> concat xs v) xs [1, 2, 3, 4, 5, 6, 7, 8]`:                       `[5f64, 6f64, 7f64, 8f64]`,
 	} {
 		p, args, err := s.LowerIR(src)
 		if err != nil {

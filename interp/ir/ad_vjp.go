@@ -125,7 +125,13 @@ func accumulator(elem Prim, ret []Type) Prim {
 // unitIndexed): then they run one after the other in a loop, each
 // pass's SOACs parallel, rather than as a map each of whose instances
 // would hold a whole nest.
-func VJPByForward(lam *Lambda, fresh func(string) string) (out *Lambda, err error) {
+func VJPByForward(lam *Lambda, fresh func(string) string) (*Lambda, error) {
+	return vjpIn(lam, fresh, nil)
+}
+
+// vjpIn is VJPByForward where env gives the types of lam's free
+// variables (see jvpIn).
+func vjpIn(lam *Lambda, fresh func(string) string, env map[string]Type) (out *Lambda, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = nil, adError(fmt.Sprintf("internal error in vjp: %v", r))
@@ -142,7 +148,7 @@ func VJPByForward(lam *Lambda, fresh func(string) string) (out *Lambda, err erro
 			}
 		}
 	}
-	dl, err := JVP(lam, fresh)
+	dl, err := jvpIn(lam, fresh, env)
 	if err != nil {
 		return nil, err
 	}

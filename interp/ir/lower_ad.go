@@ -31,7 +31,7 @@ func inline(b *builder, lam *Lambda, args []Atom) []Atom {
 
 func (l *lowerer) jvp2(b *builder, f, x, dx lv, at syntax.Node) lv {
 	lam, r, as, _ := l.adLambda(f, x, at)
-	dl, err := JVP(lam, l.fresh)
+	dl, err := jvpIn(lam, l.fresh, l.scopeTypes(b))
 	if err != nil {
 		l.fail(at, "%v", err)
 	}
@@ -55,7 +55,7 @@ func (l *lowerer) jvp2(b *builder, f, x, dx lv, at syntax.Node) lv {
 // along that scalar's unit vector, dotted (in f64) with ybar.
 func (l *lowerer) vjp2(b *builder, f, x, ybar lv, at syntax.Node) lv {
 	lam, r, as, ts := l.adLambda(f, x, at)
-	vl, err := VJPByForward(lam, l.fresh)
+	vl, err := vjpIn(lam, l.fresh, l.scopeTypes(b))
 	if err != nil {
 		l.fail(at, "%v", err)
 	}
@@ -91,4 +91,12 @@ func hasArrayWork(b *Body) bool {
 		}
 	}
 	return false
+}
+
+// scopeTypes gives the types of the names f's lambda may use from
+// outside: the program's parameters and what b has bound (names bound
+// by builders around b are not seen; a lambda that needs one of their
+// types fails to differentiate, and the expression is not lowered).
+func (l *lowerer) scopeTypes(b *builder) map[string]Type {
+	return allTypes(&Prog{Params: l.params, Body: &Body{Stms: b.stms}})
 }
