@@ -42,12 +42,16 @@ import (
 // Reverse mode (VJPByForward, ad_vjp.go) is computed from forward mode
 // as the reference does: one forward pass per scalar of the input, along
 // its unit vector, each the dot product (in f64) of the result's tangent
-// with the adjoint. The passes of one input are the instances of a map
-// over its flattened indices, so they run in parallel; where the
-// derivative does array work of its own, they are a loop whose every
-// pass's SOACs run in parallel instead (a map of whole nests would not
-// flatten). This costs one evaluation of the derivative per input scalar,
-// as on the reference path; a true reverse sweep is future work.
+// with the adjoint (summed in the parameter's own type where it and the
+// results are of one integer type, so that vjp of vjp stays exact). The
+// unit tangent is not built where the derivative only reads scalars of
+// it, through any views: a read becomes (flat index == j ? 1 : 0). The
+// passes of one input are then the instances of a map over its flattened
+// indices, so they run in parallel; where a pass does array work of its
+// own, they are a loop whose every pass's SOACs run in parallel instead
+// (a map of whole nests would not flatten). This costs one evaluation of
+// the derivative per input scalar, as on the reference path; a true
+// reverse sweep is future work.
 //
 // Files: ad.go (the driver, scalar plumbing, arrays), ad_scalar.go (the
 // chain rule for operators and the math library), ad_soac.go (control
