@@ -29,7 +29,7 @@ func readArgs(input []byte, entry string, params []types.Type) ([]value.Value, e
 		if n > len(params) {
 			return nil, fmt.Errorf("<stdin>:%v (after the %d arguments of %s)", err, len(params), entry)
 		}
-		return nil, fmt.Errorf("<stdin>:%v (argument %d of %s, of type %s)", err, n, entry, typeText(params[n-1], sizeNames(params)))
+		return nil, fmt.Errorf("<stdin>:%v (argument %d of %s, of type %s)", err, n, entry, interp.TypeText(params[n-1], interp.SizeNames(params)))
 	}
 	starts := valueStarts(input)
 	at := func(i int) string {
@@ -40,16 +40,16 @@ func readArgs(input []byte, entry string, params []types.Type) ([]value.Value, e
 	}
 	if len(vals) < len(params) {
 		return nil, fmt.Errorf("%s: argument %d of %s (of type %s) is missing: the input holds %d value%s, %s takes %d",
-			at(len(vals)), len(vals)+1, entry, typeText(params[len(vals)], sizeNames(params)), len(vals), plural(len(vals)), entry, len(params))
+			at(len(vals)), len(vals)+1, entry, interp.TypeText(params[len(vals)], interp.SizeNames(params)), len(vals), plural(len(vals)), entry, len(params))
 	}
 	if len(vals) > len(params) {
 		return nil, fmt.Errorf("%s: %s takes %d argument%s, but the input holds %d values; this is value %d",
 			at(len(params)), entry, len(params), plural(len(params)), len(vals), len(params)+1)
 	}
-	sizes := map[*types.SizeName]sizeSeen{}
-	names := sizeNames(params)
+	sizes := map[*types.SizeName]interp.SizeSeen{}
+	names := interp.SizeNames(params)
 	for i, p := range params {
-		if msg := matchType(vals[i], p, i, sizes, names); msg != "" {
+		if msg := interp.MatchType(vals[i], p, i, sizes, names); msg != "" {
 			return nil, fmt.Errorf("%s: argument %d of %s: %s", at(i), i+1, entry, msg)
 		}
 	}
@@ -61,122 +61,6 @@ func plural(n int) string {
 		return ""
 	}
 	return "s"
-}
-
-// sizeSeen is the first binding of a size parameter by an argument.
-type sizeSeen struct {
-	n   int64
-	arg int
-}
-
-// matchType says what is wrong with v as a value of type t ("" if nothing).
-func matchType(v value.Value, t types.Type, arg int, sizes map[*types.SizeName]sizeSeen, names map[string]int) string {
-	rank, elem, dims := 0, types.Resolve(t), []types.Size(nil)
-	for {
-		a, ok := elem.(*types.Array)
-		if !ok {
-			break
-		}
-		rank++
-		dims = append(dims, a.Dim)
-		elem = types.Resolve(a.Elem)
-	}
-	prim, isPrim := elem.(*types.Prim)
-	if !isPrim {
-		return "" // records, tuples, sums: the data format cannot write them anyway
-	}
-	want := value.ParsePrimType(string(prim.Kind))
-	got, shape := valueType(v)
-	if got == value.NoPrim {
-		return fmt.Sprintf("expected a value of type %s, found a value the data format cannot describe", typeText(t, names))
-	}
-	if len(shape) != rank || got != want {
-		return fmt.Sprintf("expected a value of type %s, found %s", typeText(t, names), describe(got, shape))
-	}
-	for k, d := range dims {
-		switch d := d.(type) {
-		case *types.SizeConst:
-			if shape[k] != d.N {
-				return fmt.Sprintf("expected a value of type %s, found %s", typeText(t, names), describe(got, shape))
-			}
-		case *types.SizeName:
-			if prev, ok := sizes[d]; ok && prev.n != shape[k] {
-				return fmt.Sprintf("size %s is %d here, but %d in argument %d", d, shape[k], prev.n, prev.arg+1)
-			} else if !ok {
-				sizes[d] = sizeSeen{shape[k], arg}
-			}
-		}
-	}
-	return ""
-}
-
-// sizeNames counts the distinct sizes of each name in the parameters
-// types: anonymous sizes ([]i32) may all be called n, and are then
-// printed as [].
-func sizeNames(params []types.Type) map[string]int {
-	seen := map[*types.SizeName]bool{}
-	names := map[string]int{}
-	for _, p := range params {
-		for t := types.Resolve(p); ; {
-			a, ok := t.(*types.Array)
-			if !ok {
-				break
-			}
-			if d, ok := a.Dim.(*types.SizeName); ok && !seen[d] {
-				seen[d] = true
-				names[d.Name]++
-			}
-			t = types.Resolve(a.Elem)
-		}
-	}
-	return names
-}
-
-// typeText is a parameter's type as a message shows it.
-func typeText(t types.Type, names map[string]int) string {
-	var b strings.Builder
-	for t = types.Resolve(t); ; {
-		a, ok := t.(*types.Array)
-		if !ok {
-			break
-		}
-		switch d := a.Dim.(type) {
-		case *types.SizeConst:
-			fmt.Fprintf(&b, "[%d]", d.N)
-		case *types.SizeName:
-			if d.Unknown || names[d.Name] > 1 {
-				b.WriteString("[]")
-			} else {
-				fmt.Fprintf(&b, "[%s]", d.Name)
-			}
-		default:
-			b.WriteString("[]")
-		}
-		t = types.Resolve(a.Elem)
-	}
-	return b.String() + t.String()
-}
-
-// valueType is the element type and shape of a primitive or an array of
-// primitives (NoPrim for anything else).
-func valueType(v value.Value) (value.PrimType, []int64) {
-	switch v := v.(type) {
-	case value.Prim:
-		return v.T, nil
-	case *value.Array:
-		if v.Kind != value.KPrim {
-			return value.NoPrim, nil
-		}
-		return v.T, v.Shape
-	}
-	return value.NoPrim, nil
-}
-
-func describe(t value.PrimType, shape []int64) string {
-	if len(shape) == 0 {
-		return "a scalar of type " + t.String()
-	}
-	return "an array of type " + value.ShapeString(shape) + t.String()
 }
 
 // valueStarts finds the byte offset at which each value of a data input

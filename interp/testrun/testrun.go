@@ -218,6 +218,11 @@ func runCase(ctx context.Context, s *interp.Session, file, entry string, c *test
 		return
 	}
 	args, err := caseInput(ctx, s, file, c, params)
+	if err == nil {
+		// the input's types, ranks and sizes, checked as fut run checks
+		// them (a case whose input does not fit must not pass)
+		err = interp.CheckValues(args, params, "argument", entry)
+	}
 	if err != nil {
 		fail("input: %v", err)
 		return
@@ -284,8 +289,17 @@ func runCase(ctx context.Context, s *interp.Session, file, entry string, c *test
 		text = []byte(c.Output)
 	}
 	want, err := value.ReadTyped(text, elemPrims(results))
+	if err == nil {
+		err = interp.CheckValues(want, results, "result", entry)
+	}
 	if err != nil {
 		fail("expected output: %v", err)
+		return
+	}
+	if err := interp.CheckValues(out, results, "result", entry); err != nil {
+		// a path that gives a value of another type is wrong, whatever
+		// the comparison would say
+		fail("the %s path's results: %v", cr.Pipeline, err)
 		return
 	}
 	if len(want) != len(out) {
