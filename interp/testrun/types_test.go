@@ -1,0 +1,45 @@
+package testrun
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestInputTypes: a case whose input or expected output does not have the
+// entry point's types fails with run's message, even where the values
+// would compare equal after a conversion.
+func TestInputTypes(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "wrongtype.fut")
+	src := `-- ==
+-- input { 1.5f32 } output { 2 }
+-- input { [1.0f32] } output { 2 }
+-- input { 1 } output { 2.0f32 }
+-- input { 1 } output { 2 }
+def main (x: i32) : i32 = x + 1
+`
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := RunFile(context.Background(), file, Options{})
+	if len(r.Cases) != 4 {
+		t.Fatalf("%d cases, want 4", len(r.Cases))
+	}
+	wants := []string{"input: argument 1 of main: expected a value of type i32, found a scalar of type f32",
+		"input: argument 1 of main: expected a value of type i32, found an array",
+		"expected output: result 1 of main: expected a value of type i32, found a scalar of type f32", ""}
+	for i, c := range r.Cases {
+		if wants[i] == "" {
+			if c.Status != Passed {
+				t.Errorf("case %d: %s %s", i, c.Status, c.Msg)
+			}
+			continue
+		}
+		if c.Status != Failed || !strings.Contains(c.Msg, wants[i]) {
+			t.Errorf("case %d: %s %q, want a failure saying %q", i, c.Status, c.Msg, wants[i])
+		}
+	}
+}
