@@ -40,7 +40,8 @@ func (t *thread) dualIntrinsic(name string, args []value.Value, pos syntax.Pos) 
 			r = value.Dual{P: value.Neg(d.P), T: value.Neg(d.T)}
 		case "abs":
 			d := toDual(args[0])
-			if d.P.Float() < 0 {
+			neg := d.P.T.IsFloat() && d.P.Float() < 0 || d.P.T.IsSigned() && d.P.Int() < 0
+			if neg {
 				r = value.Dual{P: value.Neg(d.P), T: value.Neg(d.T)}
 			} else {
 				r = d

@@ -42,6 +42,8 @@ var loweredForms = []string{
 	`map (\x -> (if x > 2 then #big else #small) : (#big | #small)) xs |> map (\s -> s == #big)`,
 	`(1, 2.0) == (1, 2.0)`,
 	`"abc"`,
+	`hist f64.max f64.lowest 3 [0, 1, 1] [1.0, 2.0, 3.0]`, // a negative constant operand prints and parses back
+	`jvp i32.abs (-5) 3`,
 	`length ""`,
 }
 

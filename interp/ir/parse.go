@@ -89,7 +89,11 @@ func lex(src string) []token {
 			atomEnd = true
 			continue
 		}
-		if isIdentChar(c) || (c == '-' && !atomEnd && i+1 < len(src) && isIdentChar(src[i+1])) {
+		// '-' starts a negative literal where no operand precedes it, or
+		// after a space with none after it (the printer writes x - y with
+		// spaces, and a negative constant operand as -c)
+		sign := c == '-' && i+1 < len(src) && isIdentChar(src[i+1]) && (!atomEnd || i > 0 && src[i-1] == ' ')
+		if isIdentChar(c) || sign {
 			i++
 			for i < len(src) && (isIdentChar(src[i]) ||
 				((src[i] == '+' || src[i] == '-') && (src[i-1] == 'e' || src[i-1] == 'E') && src[start] >= '0' && src[start] <= '9')) {
