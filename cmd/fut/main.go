@@ -57,6 +57,9 @@ func main() {
 	case "-h", "--help", "help":
 		usage()
 		return
+	case "-V", "--version":
+		fmt.Println("fut", version)
+		return
 	}
 	for _, c := range commands {
 		if c.name == args[0] {
@@ -76,6 +79,11 @@ func main() {
 			os.Exit(2)
 		}
 		os.Exit(cmdRepl(rest))
+	}
+	if strings.HasSuffix(args[0], ".fut") {
+		// fut nonexist.fut: a file, not a command
+		fmt.Fprintf(os.Stderr, "fut: %s: no such file\n", args[0])
+		os.Exit(1)
 	}
 	fmt.Fprintf(os.Stderr, "fut: unknown command %q\n\n", args[0])
 	usage()
