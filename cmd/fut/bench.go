@@ -18,7 +18,7 @@ func cmdBench(args []string) int {
 	backend := fs.String("backend", "interp", "where entry points run: interp, opencl or auto")
 	check := fs.Bool("check", false, "compare each dataset's result with the reference path's")
 	runs := fs.Int("runs", 10, "timed runs per dataset, after one warm-up")
-	timeout := fs.Float64("timeout", 0, "seconds each program may run (0: no limit)")
+	timeout := timeoutFlag(fs, "how long each program may run")
 	jsonFile := fs.String("json", "", "write the runtimes in futhark bench's JSON layout to this file")
 	maxMem := memoryFlag(fs)
 	paths, err := parseInterspersed(fs, args)
@@ -45,7 +45,7 @@ func cmdBench(args []string) int {
 		if ctx.Err() != nil {
 			break
 		}
-		r := testrun.BenchFile(ctx, f, testrun.BenchOptions{Runs: *runs, Timeout: secs(*timeout), MaxMemory: maxMem.n, SkipCompiled: be == interp.BackendInterp, Backend: be, Check: *check})
+		r := testrun.BenchFile(ctx, f, testrun.BenchOptions{Runs: *runs, Timeout: timeout.d, MaxMemory: maxMem.n, SkipCompiled: be == interp.BackendInterp, Backend: be, Check: *check})
 		results = append(results, r)
 		if r.Err != "" {
 			fmt.Printf("%s: %s\n", f, oneLine(r.Err))

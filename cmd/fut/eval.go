@@ -37,7 +37,7 @@ func cmdEval(args []string) int {
 	file := fs.String("f", "", "a file whose definitions are in scope")
 	withCost := fs.Bool("cost", false, "print work, depth and space after each value")
 	asJSON := fs.Bool("json", false, "print one JSON object per expression")
-	timeout := fs.Duration("timeout", 0, "stop after this long in all (e.g. 10s)")
+	timeoutF := timeoutFlag(fs, "stop after this long in all")
 	maxMem := memoryFlag(fs)
 	exprs, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -53,9 +53,9 @@ func cmdEval(args []string) int {
 	}
 	ctx, stop := interruptible(context.Background())
 	defer stop()
-	if *timeout > 0 {
+	if timeoutF.d > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, *timeout)
+		ctx, cancel = context.WithTimeout(ctx, timeoutF.d)
 		defer cancel()
 	}
 	if *file != "" {
@@ -69,7 +69,7 @@ func cmdEval(args []string) int {
 	for _, src := range exprs {
 		r, err := s.EvalExpr(ctx, src)
 		if err != nil && ctx.Err() == context.DeadlineExceeded {
-			err = fmt.Errorf("%s: timed out (--timeout %s)", src, *timeout)
+			err = fmt.Errorf("%s: timed out (--timeout %s)", src, timeoutF.d)
 		}
 		if *asJSON {
 			out := evalJSON{Expr: src}

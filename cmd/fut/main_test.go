@@ -46,3 +46,19 @@ func TestVersionAndMissingFile(t *testing.T) {
 		t.Errorf("fut frobnicate: %d %q", code, out)
 	}
 }
+
+// TestTimeoutSyntax: every --timeout takes plain seconds and Go durations.
+func TestTimeoutSyntax(t *testing.T) {
+	for in, want := range map[string]string{"2": "2s", "0.5": "500ms", "2s": "2s", "1m": "1m0s", "250ms": "250ms", "0": "0s"} {
+		var f durationFlag
+		if err := f.Set(in); err != nil || f.d.String() != want {
+			t.Errorf("--timeout %s: %v %v, want %s", in, f.d, err, want)
+		}
+	}
+	for _, in := range []string{"abc", "-1", "-2s"} {
+		var f durationFlag
+		if err := f.Set(in); err == nil {
+			t.Errorf("--timeout %s accepted", in)
+		}
+	}
+}

@@ -28,7 +28,7 @@ func runMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	fs := newFlagSet("run", use)
 	entry := fs.String("e", "main", "the entry point to run")
 	binary := fs.Bool("b", false, "print the results in the binary data format")
-	timeout := fs.Duration("timeout", 0, "stop the run after this long (e.g. 10s)")
+	timeoutF := timeoutFlag(fs, "stop the run after this long")
 	maxMem := memoryFlag(fs)
 	backend := fs.String("backend", "auto", "where the entry point runs: interp, opencl, or auto (the device when one exists and the work is large)")
 	verbose := fs.Bool("v", false, "say where the entry point ran, and why not on the device")
@@ -49,9 +49,9 @@ func runMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		fmt.Fprintln(stderr, "fut:", err)
 		return 3
 	}
-	if *timeout > 0 {
+	if timeoutF.d > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, *timeout)
+		ctx, cancel = context.WithTimeout(ctx, timeoutF.d)
 		defer cancel()
 	}
 	start := time.Now()
@@ -59,7 +59,7 @@ func runMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		if ctx.Err() != context.DeadlineExceeded {
 			return false
 		}
-		fmt.Fprintf(stderr, "%s: timed out after %s (--timeout %s)\n", file, time.Since(start).Round(time.Millisecond), *timeout)
+		fmt.Fprintf(stderr, "%s: timed out after %s (--timeout %s)\n", file, time.Since(start).Round(time.Millisecond), timeoutF.d)
 		return true
 	}
 	if err := s.LoadFile(ctx, file); err != nil {

@@ -15,7 +15,7 @@ func cmdTest(args []string) int {
 	const use = "test [--backend NAME] [--pipeline reference|fused] [--timeout SECONDS] [--max-memory SIZE] [--json FILE] PATH..."
 	fs := newFlagSet("test", use)
 	backend := fs.String("backend", "interp", "where entry points run: interp, opencl or auto")
-	timeout := fs.Float64("timeout", 0, "seconds each program may run (0: no limit)")
+	timeout := timeoutFlag(fs, "how long each program may run")
 	jsonFile := fs.String("json", "", "write the results as JSON to this file")
 	verbose := fs.Bool("v", false, "print every program as it is run")
 	pipeline := fs.String("pipeline", "reference", "reference: the tree-walking evaluator; fused: the core IR after fusion")
@@ -41,7 +41,7 @@ func cmdTest(args []string) int {
 	}
 	ctx, stop := interruptible(context.Background())
 	defer stop()
-	opts := testrun.Options{Timeout: secs(*timeout), MaxMemory: maxMem.n, Pipeline: *pipeline, Backend: be}
+	opts := testrun.Options{Timeout: timeout.d, MaxMemory: maxMem.n, Pipeline: *pipeline, Backend: be}
 	var results []*testrun.Result
 	var passed, failed, skipped int
 	var fusedCases, fallbackCases int
