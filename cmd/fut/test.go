@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"sort"
 
 	"fut/interp"
 	"fut/interp/testrun"
@@ -44,6 +45,8 @@ func cmdTest(args []string) int {
 	opts := testrun.Options{Timeout: timeout.d, MaxMemory: maxMem.n, Pipeline: *pipeline, Backend: be}
 	var results []*testrun.Result
 	var passed, failed, skipped int
+	var casesPassed, casesFailed, casesSkipped int
+	skipReasons := map[string]int{}
 	var fusedCases, fallbackCases int
 	for _, f := range files {
 		if ctx.Err() != nil {
@@ -55,6 +58,19 @@ func cmdTest(args []string) int {
 		r := testrun.RunFile(ctx, f, opts)
 		results = append(results, r)
 		for _, c := range r.Cases {
+			switch c.Status {
+			case testrun.Passed:
+				casesPassed++
+			case testrun.Failed:
+				casesFailed++
+			case testrun.Skipped:
+				casesSkipped++
+				reason := c.Msg
+				if reason == "" {
+					reason = "skipped"
+				}
+				skipReasons[oneLine(reason)]++
+			}
 			switch c.Pipeline {
 			case "fused", "opencl", "auto":
 				fusedCases++
@@ -85,7 +101,18 @@ func cmdTest(args []string) int {
 	} else if *pipeline == "fused" {
 		fmt.Printf("pipeline fused: %d cases ran through the fused IR, %d stayed on the reference path (not lowered)\n", fusedCases, fallbackCases)
 	}
-	fmt.Printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped)
+	if len(skipReasons) > 0 {
+		reasons := make([]string, 0, len(skipReasons))
+		for r := range skipReasons {
+			reasons = append(reasons, r)
+		}
+		sort.Strings(reasons)
+		for _, r := range reasons {
+			fmt.Printf("skipped %d case%s: %s\n", skipReasons[r], plural(skipReasons[r]), r)
+		}
+	}
+	fmt.Printf("programs: %d passed, %d failed, %d skipped\n", passed, failed, skipped)
+	fmt.Printf("cases: %d passed, %d failed, %d skipped\n", casesPassed, casesFailed, casesSkipped)
 	if *jsonFile != "" {
 		data, _ := json.MarshalIndent(results, "", "  ")
 		if err := os.WriteFile(*jsonFile, data, 0o644); err != nil {
