@@ -68,6 +68,9 @@ func cmdBench(args []string) int {
 			if d.Launches > 0 {
 				extra = fmt.Sprintf(", %d kernels a run, device time", d.Launches)
 			}
+			if d.OutputChecked {
+				extra += ", results as expected"
+			}
 			if d.Checked {
 				extra += ", checked against the reference"
 			}

@@ -39,6 +39,8 @@ type Dataset struct {
 	Err      string          `json:"error,omitempty"`
 	Launches int             `json:"launches,omitempty"` // kernels per run, when offloaded
 	Checked  bool            `json:"checked,omitempty"`  // results compared with the reference path
+	// OutputChecked: the first run's results equal the case's output block.
+	OutputChecked bool `json:"output_checked,omitempty"`
 }
 
 // Median returns the median runtime.
@@ -139,10 +141,23 @@ func BenchFile(ctx context.Context, file string, opts BenchOptions) *BenchResult
 func benchCase(ctx context.Context, s *interp.Session, file, entry string, c *testspec.Case, opts BenchOptions) *Dataset {
 	runs := opts.Runs
 	d := &Dataset{Entry: entry, Name: c.Name}
-	params, _, ok := s.EntryPoint(entry)
+	params, results, ok := s.EntryPoint(entry)
 	if !ok {
 		d.Err = fmt.Sprintf("no entry point %q", entry)
 		return d
+	}
+	// check checks the first run's results against the case's output
+	// block (a benchmark of a wrong answer is no benchmark)
+	check := func(out []value.Value) bool {
+		if c.Expect != testspec.ExpectOutput && c.Expect != testspec.ExpectOutputFile {
+			return true
+		}
+		if err := checkOutput(file, entry, c, results, out, value.DefaultTolerance); err != nil {
+			d.Err = err.Error()
+			return false
+		}
+		d.OutputChecked = true
+		return true
 	}
 	args, err := caseInput(ctx, s, file, c, params)
 	if err != nil {
@@ -150,14 +165,17 @@ func benchCase(ctx context.Context, s *interp.Session, file, entry string, c *te
 		return d
 	}
 	if opts.Backend == interp.BackendOpenCL || opts.Backend == interp.BackendAuto {
-		return benchOffload(ctx, s, entry, args, d, opts)
+		return benchOffload(ctx, s, entry, args, d, opts, check)
 	}
 	for i := 0; i <= runs; i++ {
 		t0 := time.Now()
-		_, _, err := s.CallEntry(ctx, entry, args)
+		out, _, err := s.CallEntry(ctx, entry, args)
 		elapsed := time.Since(t0)
 		if err != nil {
 			d.Err = firstLine(s.FormatError(err))
+			return d
+		}
+		if i == 0 && !check(out) {
 			return d
 		}
 		if i > 0 { // the first run warms up
@@ -195,7 +213,7 @@ func FutharkJSON(results []*BenchResult) map[string]any {
 // benchOffload times an entry point on the device: one warm-up run (which
 // builds the kernels), then opts.Runs runs timed by the device's own
 // profiling of the kernels.
-func benchOffload(ctx context.Context, s *interp.Session, entry string, args []value.Value, d *Dataset, opts BenchOptions) *Dataset {
+func benchOffload(ctx context.Context, s *interp.Session, entry string, args []value.Value, d *Dataset, opts BenchOptions, check func([]value.Value) bool) *Dataset {
 	for i := 0; i <= opts.Runs; i++ {
 		off, why := s.CallEntryOffload(ctx, opts.Backend, entry, args)
 		if off == nil {
@@ -203,6 +221,9 @@ func benchOffload(ctx context.Context, s *interp.Session, entry string, args []v
 			return d
 		}
 		d.Launches = off.Launches
+		if i == 0 && !check(off.Values) {
+			return d
+		}
 		if i == 0 {
 			if opts.Check {
 				want, _, err := s.CallEntry(ctx, entry, args)

@@ -278,12 +278,28 @@ func runCase(ctx context.Context, s *interp.Session, file, entry string, c *test
 		cr.Status = Passed
 		return
 	}
+	if err := interp.CheckValues(out, results, "result", entry); err != nil {
+		// a path that gives a value of another type is wrong, whatever
+		// the comparison would say
+		fail("the %s path's results: %v", cr.Pipeline, err)
+		return
+	}
+	if err := checkOutput(file, entry, c, results, out, opts.Tolerance); err != nil {
+		fail("%v", err)
+		return
+	}
+	cr.Status = Passed
+}
+
+// checkOutput compares out with the case's expected output (a block or a
+// file), which must itself have the entry point's result types.
+func checkOutput(file, entry string, c *testspec.Case, results []interp.Type, out []value.Value, tol float64) error {
 	var text []byte
 	if c.Expect == testspec.ExpectOutputFile {
+		var err error
 		text, err = readData(file, c.OutputFile)
 		if err != nil {
-			fail("output: %v", err)
-			return
+			return fmt.Errorf("output: %v", err)
 		}
 	} else {
 		text = []byte(c.Output)
@@ -293,26 +309,17 @@ func runCase(ctx context.Context, s *interp.Session, file, entry string, c *test
 		err = interp.CheckValues(want, results, "result", entry)
 	}
 	if err != nil {
-		fail("expected output: %v", err)
-		return
-	}
-	if err := interp.CheckValues(out, results, "result", entry); err != nil {
-		// a path that gives a value of another type is wrong, whatever
-		// the comparison would say
-		fail("the %s path's results: %v", cr.Pipeline, err)
-		return
+		return fmt.Errorf("expected output: %v", err)
 	}
 	if len(want) != len(out) {
-		fail("expected %d results, got %d", len(want), len(out))
-		return
+		return fmt.Errorf("expected %d results, got %d", len(want), len(out))
 	}
 	for i := range want {
-		if !value.Equal(out[i], want[i], opts.Tolerance) {
-			fail("result %d differs: expected %s, got %s", i, short(want[i]), short(out[i]))
-			return
+		if !value.Equal(out[i], want[i], tol) {
+			return fmt.Errorf("result %d differs: expected %s, got %s", i, short(want[i]), short(out[i]))
 		}
 	}
-	cr.Status = Passed
+	return nil
 }
 
 func caseInput(ctx context.Context, s *interp.Session, file string, c *testspec.Case, params []interp.Type) ([]value.Value, error) {

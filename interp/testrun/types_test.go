@@ -43,3 +43,24 @@ def main (x: i32) : i32 = x + 1
 		}
 	}
 }
+
+// TestBenchChecksOutput: a benchmark whose result differs from the case's
+// output block is an error, not a timing.
+func TestBenchChecksOutput(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "wrong.fut")
+	src := "-- ==\n-- input { 3 } output { 7 }\n-- input { 2 } output { 4 }\ndef main (x: i32) = x * 2\n"
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := BenchFile(context.Background(), file, BenchOptions{Runs: 2})
+	if len(r.Datasets) != 2 {
+		t.Fatalf("%d datasets, want 2", len(r.Datasets))
+	}
+	if d := r.Datasets[0]; !strings.Contains(d.Err, "result 0 differs") || len(d.Runtimes) != 0 {
+		t.Errorf("a wrong result was timed: %+v", d)
+	}
+	if d := r.Datasets[1]; d.Err != "" || !d.OutputChecked || len(d.Runtimes) != 2 {
+		t.Errorf("a right result: %+v", d)
+	}
+}
