@@ -18,7 +18,14 @@ import (
 // Sizes named by the types must agree across the values.
 func CheckValues(vals []value.Value, ts []types.Type, what, entry string) error {
 	if len(vals) != len(ts) {
-		return fmt.Errorf("%s takes %d %ss, given %d", entry, len(ts), what, len(vals))
+		verb, s := "takes", ""
+		if what == "result" {
+			verb = "returns"
+		}
+		if len(ts) != 1 {
+			s = "s"
+		}
+		return fmt.Errorf("%s %s %d %s%s, not %d", entry, verb, len(ts), what, s, len(vals))
 	}
 	sizes := map[*types.SizeName]sizeSeen{}
 	names := sizeNames(ts)

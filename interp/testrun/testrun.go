@@ -316,7 +316,7 @@ func checkOutput(file, entry string, c *testspec.Case, results []interp.Type, ou
 	}
 	for i := range want {
 		if !value.Equal(out[i], want[i], tol) {
-			return fmt.Errorf("result %d differs: expected %s, got %s", i, short(want[i]), short(out[i]))
+			return fmt.Errorf("%s", mismatch(i, want[i], out[i], tol))
 		}
 	}
 	return nil

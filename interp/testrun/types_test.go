@@ -64,3 +64,18 @@ func TestBenchChecksOutput(t *testing.T) {
 		t.Errorf("a right result: %+v", d)
 	}
 }
+
+// TestMismatchIndex: a mismatch in a long or nested array names the first
+// differing element and the two values there.
+func TestMismatchIndex(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "nested.fut")
+	src := "-- ==\n-- input { 2i64 } output { [[0i64, 1i64], [1i64, 3i64]] }\nentry main (n: i64) = map (\\i -> map (+i) (iota n)) (iota n)\n"
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := RunFile(context.Background(), file, Options{})
+	if len(r.Cases) != 1 || r.Cases[0].Msg != "result 0 differs at [1, 1]: expected 3i64, got 2i64" {
+		t.Errorf("got %+v", r.Cases)
+	}
+}
