@@ -18,6 +18,7 @@ func cmdBench(args []string) int {
 	backend := fs.String("backend", "interp", "where entry points run: interp, opencl or auto")
 	check := fs.Bool("check", false, "compare each dataset's result with the reference path's")
 	runs := fs.Int("runs", 10, "timed runs per dataset, after one warm-up")
+	fs.IntVar(runs, "r", 10, "timed runs per dataset (as --runs)")
 	timeout := timeoutFlag(fs, "how long each program may run")
 	jsonFile := fs.String("json", "", "write the runtimes in futhark bench's JSON layout to this file")
 	maxMem := memoryFlag(fs)

@@ -9,8 +9,12 @@ import (
 
 // cmdCheck type-checks each file in a session of its own.
 func cmdCheck(args []string) int {
-	const use = "check FILE..."
+	const use = "check [-w] [--Werror] FILE..."
 	fs := newFlagSet("check", use)
+	// fut's checker gives errors only, no warnings: both flags are
+	// accepted as futhark check's, and change nothing
+	fs.Bool("w", false, "print no warnings (fut's checker gives none)")
+	fs.Bool("Werror", false, "treat warnings as errors (fut's checker gives none)")
 	files, err := parseInterspersed(fs, args)
 	if err != nil {
 		return flagError("check", use, err)

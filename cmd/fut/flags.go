@@ -30,18 +30,39 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// flagSets are the commands' flag sets, for --help.
+var flagSets = map[string]*flag.FlagSet{}
+
 func newFlagSet(name, usage string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
-	_ = usage
+	flagSets[name] = fs
 	return fs
 }
 
-// flagError reports a bad command line and returns the exit status 2.
+// commonFlags describes the flags every command takes (read before the
+// command's own, by deviceFlags).
+const commonFlags = `
+Flags every command takes:
+  --device NAME|#k   the OpenCL device: a part of its name, or its number in fut devices (or FUT_DEVICE)
+  --cache-dir DIR    where built kernels are kept (default: the user cache directory)
+  --no-cache         build every kernel anew and keep none
+  -P                 print a table of the kernels run (calls, device time) at the end
+`
+
+// flagError reports a bad command line and returns the exit status 2;
+// --help prints the command's usage and every flag, on standard output.
 func flagError(cmd, usage string, err error) int {
 	if err == flag.ErrHelp {
-		fmt.Fprintf(os.Stderr, "usage: fut %s\n", usage)
+		fmt.Printf("usage: fut %s\n", usage)
+		if fs := flagSets[cmd]; fs != nil {
+			fmt.Println("\nFlags:")
+			fs.SetOutput(os.Stdout)
+			fs.PrintDefaults()
+			fs.SetOutput(io.Discard)
+		}
+		fmt.Print(commonFlags)
 		return 0
 	}
 	fmt.Fprintf(os.Stderr, "fut %s: %v\nusage: fut %s\n", cmd, err, usage)

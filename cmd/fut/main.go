@@ -10,6 +10,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -41,11 +42,14 @@ func init() {
 	}
 }
 
-func usage() {
-	fmt.Fprintf(os.Stderr, "fut %s: the Futhark language, with costs.\n\nUsage:\n", version)
+func usage() { usageTo(os.Stderr) }
+
+func usageTo(w io.Writer) {
+	fmt.Fprintf(w, "fut %s: the Futhark language, with costs.\n\nUsage:\n", version)
 	for _, c := range commands {
-		fmt.Fprintf(os.Stderr, "  fut %s\n", c.usage)
+		fmt.Fprintf(w, "  fut %s\n", c.usage)
 	}
+	fmt.Fprintf(w, "\n`fut COMMAND --help` lists the command's flags.\n%s", commonFlags)
 }
 
 func main() {
@@ -55,7 +59,7 @@ func main() {
 	}
 	switch args[0] {
 	case "-h", "--help", "help":
-		usage()
+		usageTo(os.Stdout)
 		return
 	case "-V", "--version":
 		fmt.Println("fut", version)

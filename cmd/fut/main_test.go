@@ -62,3 +62,17 @@ func TestTimeoutSyntax(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpAndHabits: per-command help on standard output with every flag,
+// and the flags futhark's users type by habit.
+func TestHelpAndHabits(t *testing.T) {
+	out, code := runFut(t, "test --help")
+	if code != 0 || !strings.Contains(out, "-pipeline") || !strings.Contains(out, "--device") {
+		t.Errorf("fut test --help: %d %q", code, out)
+	}
+	for _, args := range []string{"check -w --Werror ../../examples/logsum.fut", "test -i ../../examples/logsum.fut", "bench -r 1 ../../examples/logsum.fut"} {
+		if out, code := runFut(t, args); code != 0 {
+			t.Errorf("fut %s: %d %q", args, code, out)
+		}
+	}
+}

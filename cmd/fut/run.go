@@ -27,6 +27,7 @@ func runMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	const use = "run FILE [-e ENTRY] [-b] [--backend interp|opencl|auto] [--timeout D] [--max-memory SIZE]"
 	fs := newFlagSet("run", use)
 	entry := fs.String("e", "main", "the entry point to run")
+	fs.StringVar(entry, "entry-point", "main", "the entry point to run (as -e)")
 	binary := fs.Bool("b", false, "print the results in the binary data format")
 	timeoutF := timeoutFlag(fs, "stop the run after this long")
 	maxMem := memoryFlag(fs)

@@ -16,6 +16,8 @@ func cmdTest(args []string) int {
 	const use = "test [--backend NAME] [--pipeline reference|fused] [--timeout SECONDS] [--max-memory SIZE] [--json FILE] PATH..."
 	fs := newFlagSet("test", use)
 	backend := fs.String("backend", "interp", "where entry points run: interp, opencl or auto")
+	interpOnly := fs.Bool("i", false, "the reference path only (as --backend=interp), as futhark test -i")
+	device := fs.Bool("c", false, "on the device (as --backend=opencl), as futhark test -c")
 	timeout := timeoutFlag(fs, "how long each program may run")
 	jsonFile := fs.String("json", "", "write the results as JSON to this file")
 	verbose := fs.Bool("v", false, "print every program as it is run")
@@ -27,6 +29,11 @@ func cmdTest(args []string) int {
 	}
 	if len(paths) == 0 {
 		return flagError("test", use, fmt.Errorf("no path given"))
+	}
+	if *interpOnly {
+		*backend = "interp"
+	} else if *device {
+		*backend = "opencl"
 	}
 	be, err := interp.ParseBackend(*backend)
 	if err != nil {
