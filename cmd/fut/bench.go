@@ -77,6 +77,9 @@ func cmdBench(args []string) int {
 			}
 			fmt.Printf("  %-30s %12s (95%% CI: %s – %s, %d runs%s)\n", name, ms(d.Median()), ms(lo), ms(hi), len(d.Runtimes), extra)
 		}
+		if r.SkippedCompiled > 0 {
+			fmt.Printf("  (%d dataset%s tagged compiled left out on the reference path: run with --backend=opencl)\n", r.SkippedCompiled, plural(r.SkippedCompiled))
+		}
 	}
 	if *jsonFile != "" {
 		data, _ := json.MarshalIndent(testrun.FutharkJSON(results), "", "  ")

@@ -41,6 +41,9 @@ type Dataset struct {
 	Checked  bool            `json:"checked,omitempty"`  // results compared with the reference path
 	// OutputChecked: the first run's results equal the case's output block.
 	OutputChecked bool `json:"output_checked,omitempty"`
+	// Bytes is the size of the arguments and results (8 bytes a scalar),
+	// for futhark bench's "bytes" (memory by space: here all "default").
+	Bytes int64 `json:"bytes,omitempty"`
 }
 
 // Median returns the median runtime.
@@ -86,6 +89,9 @@ type BenchResult struct {
 	Compile  time.Duration // parsing, checking and loading
 	Datasets []*Dataset
 	Err      string
+	// SkippedCompiled counts the datasets tagged compiled left out on the
+	// reference path (said, never silently).
+	SkippedCompiled int
 }
 
 // BenchFile times every dataset of a program: one warm-up run, then
@@ -128,6 +134,10 @@ func BenchFile(ctx context.Context, file string, opts BenchOptions) *BenchResult
 		}
 		for _, entry := range b.Entries {
 			for _, c := range b.Cases {
+				if c.Compiled && opts.SkipCompiled && !c.HasTag("nobench") && !c.HasTag("disable") && c.Expect != testspec.ExpectError {
+					res.SkippedCompiled++
+					continue
+				}
 				if c.HasTag("nobench") || c.HasTag("disable") || c.Expect == testspec.ExpectError || (c.Compiled && opts.SkipCompiled) {
 					continue
 				}
@@ -146,9 +156,13 @@ func benchCase(ctx context.Context, s *interp.Session, file, entry string, c *te
 		d.Err = fmt.Sprintf("no entry point %q", entry)
 		return d
 	}
+	var args []value.Value // set below, before any run
 	// check checks the first run's results against the case's output
 	// block (a benchmark of a wrong answer is no benchmark)
 	check := func(out []value.Value) bool {
+		for _, v := range append(append([]value.Value{}, args...), out...) {
+			d.Bytes += 8 * value.Size(v)
+		}
 		if c.Expect != testspec.ExpectOutput && c.Expect != testspec.ExpectOutputFile {
 			return true
 		}
@@ -159,7 +173,11 @@ func benchCase(ctx context.Context, s *interp.Session, file, entry string, c *te
 		d.OutputChecked = true
 		return true
 	}
-	args, err := caseInput(ctx, s, file, c, params)
+	var err error
+	args, err = caseInput(ctx, s, file, c, params)
+	if err == nil {
+		err = interp.CheckValues(args, params, "argument", entry)
+	}
 	if err != nil {
 		d.Err = "input: " + err.Error()
 		return d
@@ -203,7 +221,7 @@ func FutharkJSON(results []*BenchResult) map[string]any {
 			if d.Entry != "main" {
 				name = d.Entry + ":" + name
 			}
-			ds[name] = map[string]any{"runtimes": us}
+			ds[name] = map[string]any{"runtimes": us, "bytes": map[string]int64{"default": d.Bytes}}
 		}
 		out[r.File] = map[string]any{"datasets": ds}
 	}
