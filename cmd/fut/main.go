@@ -38,6 +38,8 @@ func init() {
 		{"bench", "bench [--runs N] [--json FILE] PATH...: time the datasets of programs' test blocks", cmdBench},
 		{"repl", "repl [FILE]: the interactive session (also plain `fut`)", cmdRepl},
 		{"devices", "devices [--device NAME|#k]: list OpenCL platforms and devices", cmdDevices},
+		{"dataset", "dataset [-b] [-s SEED] [--T-bounds=LO:HI] [-g TYPE]...: random data, or stdin converted", cmdDataset},
+		{"datacmp", "datacmp FILE FILE: compare two data files", cmdDatacmp},
 		{"version", "version: print fut's version", func([]string) int { fmt.Println("fut", version); return 0 }},
 	}
 }

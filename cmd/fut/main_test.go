@@ -3,6 +3,8 @@ package main
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -74,5 +76,32 @@ func TestHelpAndHabits(t *testing.T) {
 		if out, code := runFut(t, args); code != 0 {
 			t.Errorf("fut %s: %d %q", args, code, out)
 		}
+	}
+}
+
+// TestDataset: fut dataset generates by type with bounds and a seed, the
+// same values for the same seed, converts text and binary; fut datacmp
+// finds the first difference.
+func TestDataset(t *testing.T) {
+	a, code := runFut(t, "dataset -s 3 --i32-bounds=0:9 -g [100]i32")
+	b, _ := runFut(t, "dataset -s 3 --i32-bounds=0:9 -g [100]i32")
+	if code != 0 || a != b || !strings.HasPrefix(a, "[") {
+		t.Fatalf("dataset: %d %q / %q", code, a, b)
+	}
+	for _, f := range strings.Split(strings.Trim(a, "[]\n"), ", ") {
+		n, err := strconv.Atoi(strings.TrimSuffix(f, "i32"))
+		if err != nil || n < 0 || n > 9 {
+			t.Fatalf("value %q outside the bounds 0:9", f)
+		}
+	}
+	dir := t.TempDir()
+	x, y := filepath.Join(dir, "x"), filepath.Join(dir, "y")
+	os.WriteFile(x, []byte("[1, 2, 3] 4.0f32"), 0o644)
+	os.WriteFile(y, []byte("[1, 2, 5] 4.0f32"), 0o644)
+	if out, code := runFut(t, "datacmp "+x+" "+x); code != 0 || out != "" {
+		t.Errorf("datacmp of a file with itself: %d %q", code, out)
+	}
+	if out, code := runFut(t, "datacmp "+x+" "+y); code != 1 || !strings.Contains(out, "value 0 differs at [2]: 3i32 against 5i32") {
+		t.Errorf("datacmp: %d %q", code, out)
 	}
 }

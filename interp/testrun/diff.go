@@ -57,3 +57,16 @@ func firstDiff(a, b value.Value, tol float64) (path, want, got string) {
 	}
 	return "", short(a), short(b)
 }
+
+// Mismatch is where got first differs from want (floats within tol), for
+// fut datacmp: "" when they are equal.
+func Mismatch(which int, want, got value.Value, tol float64) string {
+	if value.Equal(want, got, tol) {
+		return ""
+	}
+	path, w, g := firstDiff(want, got, tol)
+	if path == "" {
+		return fmt.Sprintf("value %d differs: %s against %s", which, w, g)
+	}
+	return fmt.Sprintf("value %d differs at %s: %s against %s", which, path, w, g)
+}

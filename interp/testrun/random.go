@@ -14,10 +14,10 @@ import (
 // their whole range, booleans either way). The generator is seeded, so a
 // test run is repeatable.
 func randomValues(types []string) ([]value.Value, error) {
-	rng := rand.New(rand.NewPCG(1, 2))
+	g := NewGenerator(1)
 	var out []value.Value
 	for _, t := range types {
-		v, err := randomValue(rng, t)
+		v, err := g.Value(t)
 		if err != nil {
 			return nil, err
 		}
@@ -26,7 +26,32 @@ func randomValues(types []string) ([]value.Value, error) {
 	return out, nil
 }
 
-func randomValue(rng *rand.Rand, t string) (value.Value, error) {
+// Generator makes random values of written types ([10][2]i32, f64, or a
+// literal value, which stands for itself), as futhark dataset does: from a
+// seed, within bounds per primitive type (by default the whole range of an
+// integer type, [0, 1) for floats).
+type Generator struct {
+	rng    *rand.Rand
+	bounds map[value.PrimType][2]float64
+}
+
+// NewGenerator starts a generator from seed.
+func NewGenerator(seed uint64) *Generator {
+	return &Generator{rng: rand.New(rand.NewPCG(seed, 2)), bounds: map[value.PrimType][2]float64{}}
+}
+
+// SetBounds bounds the values of type t to [lo, hi] (inclusive).
+func (g *Generator) SetBounds(t value.PrimType, lo, hi float64) error {
+	if lo > hi {
+		return fmt.Errorf("bounds %g:%g of %s are empty", lo, hi, t)
+	}
+	g.bounds[t] = [2]float64{lo, hi}
+	return nil
+}
+
+// Value generates a value of the written type t.
+func (g *Generator) Value(t string) (value.Value, error) {
+	rng := g.rng
 	rest := strings.TrimSpace(t)
 	var shape []int64
 	for strings.HasPrefix(rest, "[") {
@@ -51,7 +76,7 @@ func randomValue(rng *rand.Rand, t string) (value.Value, error) {
 		return vs[0], nil
 	}
 	if len(shape) == 0 {
-		return randomPrim(rng, pt), nil
+		return g.prim(rng, pt), nil
 	}
 	n := int64(1)
 	for _, d := range shape {
@@ -62,9 +87,30 @@ func randomValue(rng *rand.Rand, t string) (value.Value, error) {
 	}
 	a := value.NewPrimArray(pt, shape)
 	for i := 0; i < int(n); i++ {
-		value.DataSet(a.Data, i, randomPrim(rng, pt))
+		value.DataSet(a.Data, i, g.prim(rng, pt))
 	}
 	return a, nil
+}
+
+func (g *Generator) prim(rng *rand.Rand, t value.PrimType) value.Prim {
+	if b, ok := g.bounds[t]; ok && t != value.Bool {
+		lo, hi := b[0], b[1]
+		if t.IsFloat() {
+			return value.MkFloat(t, lo+rng.Float64()*(hi-lo))
+		}
+		span := uint64(int64(hi) - int64(lo) + 1)
+		x := int64(lo)
+		if span != 0 {
+			x += int64(rng.Uint64N(span))
+		} else {
+			x = int64(rng.Uint64())
+		}
+		if t.IsSigned() {
+			return value.MkInt(t, x)
+		}
+		return value.MkUint(t, uint64(x))
+	}
+	return randomPrim(rng, t)
 }
 
 func randomPrim(rng *rand.Rand, t value.PrimType) value.Prim {
