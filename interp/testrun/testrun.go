@@ -274,7 +274,29 @@ func runCase(ctx context.Context, s *interp.Session, file, entry string, c *test
 	case testspec.ExpectError:
 		fail("expected an error matching %q, but the run succeeded", c.ErrorRegex)
 		return
-	case testspec.ExpectSuccess, testspec.ExpectAuto:
+	case testspec.ExpectAuto:
+		// auto output: the reference path's results are the expected
+		// ones whenever another path ran the case
+		if cr.Pipeline != "reference" && !strings.HasPrefix(cr.Pipeline, "reference ") {
+			want, _, err := s.CallEntry(ctx, entry, args)
+			if err != nil {
+				fail("auto output: the reference path fails: %s", firstLine(s.FormatError(err)))
+				return
+			}
+			for i := range want {
+				if i >= len(out) || !value.Equal(out[i], want[i], opts.Tolerance) {
+					if i < len(out) {
+						fail("auto output: %s", mismatch(i, want[i], out[i], opts.Tolerance))
+					} else {
+						fail("auto output: %d results, the reference path gives %d", len(out), len(want))
+					}
+					return
+				}
+			}
+		}
+		cr.Status = Passed
+		return
+	case testspec.ExpectSuccess:
 		cr.Status = Passed
 		return
 	}

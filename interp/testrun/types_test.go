@@ -79,3 +79,18 @@ func TestMismatchIndex(t *testing.T) {
 		t.Errorf("got %+v", r.Cases)
 	}
 }
+
+// TestAutoOutputCompared: with auto output, a case run by another path
+// is compared with the reference path (and passes when they agree).
+func TestAutoOutputCompared(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "auto.fut")
+	src := "-- ==\n-- input { 10i64 } auto output\ndef main (n: i64) = map (\\i -> i * 2) (iota n)\n"
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := RunFile(context.Background(), file, Options{Pipeline: "fused"})
+	if len(r.Cases) != 1 || r.Cases[0].Status != Passed || r.Cases[0].Pipeline != "fused" {
+		t.Errorf("got %+v", r.Cases)
+	}
+}
