@@ -11,6 +11,9 @@ import (
 // function is the identity.
 type palette struct {
 	prompt, typ, err, caret, num, dim, head func(a ...any) string
+	// errors counts the error labels printed (a piped session with
+	// errors exits with status 1)
+	errors *int
 }
 
 func newPalette(on bool) palette {
@@ -23,14 +26,20 @@ func newPalette(on bool) palette {
 		}
 		return c.SprintFunc()
 	}
+	errors := new(int)
+	errMk := mk(color.FgRed, color.Bold)
 	return palette{
+		errors: errors,
 		prompt: mk(color.FgGreen, color.Bold),
 		typ:    mk(color.FgCyan),
-		err:    mk(color.FgRed, color.Bold),
-		caret:  mk(color.FgRed),
-		num:    mk(color.FgYellow),
-		dim:    mk(color.Faint),
-		head:   mk(color.Bold),
+		err: func(a ...any) string {
+			*errors++
+			return errMk(a...)
+		},
+		caret: mk(color.FgRed),
+		num:   mk(color.FgYellow),
+		dim:   mk(color.Faint),
+		head:  mk(color.Bold),
 	}
 }
 

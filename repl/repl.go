@@ -117,6 +117,9 @@ func New(sess *interp.Session, cfg Config) (*REPL, error) {
 	return r, nil
 }
 
+// Errors is the number of errors the session reported.
+func (r *REPL) Errors() int { return *r.pal.errors }
+
 // Close saves the history and releases the terminal.
 func (r *REPL) Close() error { return r.in.close() }
 
@@ -149,7 +152,8 @@ func (r *REPL) readEntry(prompt string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		if strings.TrimSpace(l) != "" {
+		// an empty or comment-only line is no entry
+		if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, "--") {
 			line = l
 			break
 		}
@@ -181,7 +185,11 @@ func (r *REPL) readEntry(prompt string) (string, error) {
 		// A match may always take one more case: after a line that
 		// starts with case, an empty line ends the entry.
 		cases := !open && len(lines) > 1 && strings.HasPrefix(strings.TrimSpace(lines[len(lines)-1]), "case ")
-		if !open && !cases {
+		// A declaration continued over several lines may go on after a
+		// line that completes it (def g x =, x, + 1): it ends at an
+		// empty line.
+		decl := !open && len(lines) > 1 && isDecl(lines[0])
+		if !open && !cases && !decl {
 			break
 		}
 		l, err := r.in.readLine(r.pal.prompt(contPrompt))
@@ -192,7 +200,7 @@ func (r *REPL) readEntry(prompt string) (string, error) {
 			r.in.saveHistory(lines)
 			return "", err
 		}
-		if cases && strings.TrimSpace(l) == "" {
+		if (cases || decl) && strings.TrimSpace(l) == "" {
 			break
 		}
 		lines = append(lines, l)

@@ -105,3 +105,21 @@ func TestDataset(t *testing.T) {
 		t.Errorf("datacmp: %d %q", code, out)
 	}
 }
+
+// TestPipedSessionStatus: a session read from a pipe that reported an
+// error exits with status 1, one without errors with 0.
+func TestPipedSessionStatus(t *testing.T) {
+	for in, want := range map[string]int{"1 + 2\n": 0, "1 + 2\nfoo\n": 1} {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), "FUT_RUN_MAIN=1", "FUT_ARGS=repl")
+		cmd.Stdin = strings.NewReader(in)
+		out, err := cmd.CombinedOutput()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		}
+		if code != want {
+			t.Errorf("%q: status %d, want %d (%s)", in, code, want, out)
+		}
+	}
+}

@@ -53,5 +53,8 @@ func cmdRepl(args []string) int {
 		return 1
 	}
 	r.Run(ctx)
+	if !cfg.Terminal && r.Errors() > 0 {
+		return 1 // a piped session with errors fails, as a script would
+	}
 	return 0
 }
