@@ -18,6 +18,8 @@ func cmdTest(args []string) int {
 	backend := fs.String("backend", "interp", "where entry points run: interp, opencl or auto")
 	interpOnly := fs.Bool("i", false, "the reference path only (as --backend=interp), as futhark test -i")
 	device := fs.Bool("c", false, "on the device (as --backend=opencl), as futhark test -c")
+	var exclude tagList
+	fs.Var(&exclude, "exclude", "skip the cases with this tag (may be given again)")
 	timeout := timeoutFlag(fs, "how long each program may run")
 	jsonFile := fs.String("json", "", "write the results as JSON to this file")
 	verbose := fs.Bool("v", false, "print every program as it is run")
@@ -49,7 +51,7 @@ func cmdTest(args []string) int {
 	}
 	ctx, stop := interruptible(context.Background())
 	defer stop()
-	opts := testrun.Options{Timeout: timeout.d, MaxMemory: maxMem.n, Pipeline: *pipeline, Backend: be}
+	opts := testrun.Options{Timeout: timeout.d, MaxMemory: maxMem.n, Pipeline: *pipeline, Backend: be, Exclude: exclude}
 	var results []*testrun.Result
 	var passed, failed, skipped int
 	var casesPassed, casesFailed, casesSkipped int

@@ -47,3 +47,13 @@ func timeoutFlag(fs interface {
 	fs.Var(f, "timeout", usage+" (seconds, or a duration such as 2s; 0: no limit)")
 	return f
 }
+
+// tagList is a flag that may be given several times.
+type tagList []string
+
+func (l *tagList) String() string { return strings.Join(*l, ",") }
+
+func (l *tagList) Set(s string) error {
+	*l = append(*l, s)
+	return nil
+}

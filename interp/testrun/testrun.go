@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -24,6 +25,9 @@ import (
 // Options configure a run.
 type Options struct {
 	Timeout time.Duration // per program; 0 means none
+	// Exclude skips the cases tagged with any of these (futhark test
+	// --exclude).
+	Exclude []string
 	// MaxMemory bounds one allocation (0: the session's default).
 	MaxMemory int64
 	// Tolerance is the relative tolerance of float comparisons.
@@ -134,6 +138,12 @@ func runFile(ctx context.Context, file string, opts Options) (res *Result) {
 		res.Status, res.Msg = Skipped, "tagged disable"
 		return res
 	}
+	for _, t := range opts.Exclude {
+		if slices.Contains(spec.Tags(), t) {
+			res.Status, res.Msg = Skipped, "tagged "+t+" (--exclude)"
+			return res
+		}
+	}
 	if len(spec.Blocks) == 0 {
 		res.Status, res.Msg = Skipped, "no test block"
 		return res
@@ -189,6 +199,10 @@ func runFile(ctx context.Context, file string, opts Options) (res *Result) {
 				res.Cases = append(res.Cases, cr)
 				if c.Compiled {
 					cr.Status, cr.Msg = Skipped, "compiled only"
+					continue
+				}
+				if tag := excludedTag(c, opts.Exclude); tag != "" {
+					cr.Status, cr.Msg = Skipped, "tagged "+tag+" (--exclude)"
 					continue
 				}
 				ran++
@@ -425,6 +439,16 @@ func programKind(spec *testspec.Spec) string {
 			if !c.Compiled {
 				return "run"
 			}
+		}
+	}
+	return ""
+}
+
+// excludedTag is the first of the case's tags that exclude lists.
+func excludedTag(c *testspec.Case, exclude []string) string {
+	for _, t := range exclude {
+		if c.HasTag(t) {
+			return t
 		}
 	}
 	return ""

@@ -94,3 +94,20 @@ func TestAutoOutputCompared(t *testing.T) {
 		t.Errorf("got %+v", r.Cases)
 	}
 }
+
+// TestExclude: --exclude skips the programs and cases with a tag.
+func TestExclude(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "tags.fut")
+	src := "-- ==\n-- tags { slow }\n-- input { 1 } output { 2 }\n-- nobench input { 2 } output { 3 }\ndef main (x: i32) = x + 1\n"
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := RunFile(context.Background(), file, Options{Exclude: []string{"slow"}}); r.Status != Skipped || !strings.Contains(r.Msg, "--exclude") {
+		t.Errorf("program tag: %s %s", r.Status, r.Msg)
+	}
+	r := RunFile(context.Background(), file, Options{Exclude: []string{"nobench"}})
+	if r.Status != Passed || len(r.Cases) != 2 || r.Cases[1].Status != Skipped {
+		t.Errorf("case tag: %+v", r.Cases)
+	}
+}
