@@ -253,6 +253,10 @@ func (r *REPL) handle(ctx context.Context, src string) {
 		return
 	}
 	r.printResult(entry.Result)
+	if entry.Why != "" && r.sess.Backend() == interp.BackendOpenCL {
+		// asked for the device, ran on the reference path: say why
+		r.printf("%s\n", r.pal.dim("(on the reference path: "+entry.Why+")"))
+	}
 	if r.showCost {
 		r.printCost(entry.Result.Cost)
 	}
