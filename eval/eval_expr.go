@@ -414,7 +414,11 @@ func (t *thread) evalAttr(x *syntax.Attr, e *env) (value.Value, error) {
 		return nil, err
 	}
 	if name == "trace" && t.in.opts.Trace != nil {
-		t.in.opts.Trace(x.Pos(), v)
+		tag := ""
+		if len(x.Attr.Args) > 0 {
+			tag = x.Attr.Args[0].Name
+		}
+		t.in.opts.Trace(x.Pos(), tag, v)
 	}
 	return v, nil
 }

@@ -72,7 +72,8 @@ type Options struct {
 	MaxMemory int64 // largest array allocation in bytes; 0 means no limit
 	MaxDepth  int   // deepest evaluation nesting; 0 means the default (100000)
 	// Trace receives the value of #[trace] e and of trace x.
-	Trace func(pos syntax.Pos, v value.Value)
+	// tag is the attribute's argument (#[trace(tag)]), "" without one.
+	Trace func(pos syntax.Pos, tag string, v value.Value)
 	// Break is called at #[break] e and break x; nil ignores them.
 	Break func(b BreakInfo)
 	// Import returns the program that `import "path"` names, seen from

@@ -352,7 +352,7 @@ func (t *thread) callSite(pos syntax.Pos) syntax.Pos {
 
 func intrTrace(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error) {
 	if t.in.opts.Trace != nil {
-		t.in.opts.Trace(t.callSite(pos), args[0])
+		t.in.opts.Trace(t.callSite(pos), "", args[0])
 	}
 	return args[0], nil
 }

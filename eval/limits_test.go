@@ -70,7 +70,7 @@ func TestHooks(t *testing.T) {
 	var traced []string
 	var stops int
 	opts := s.in.Options()
-	opts.Trace = func(pos syntax.Pos, v Value) {
+	opts.Trace = func(pos syntax.Pos, _ string, v Value) {
 		traced = append(traced, s.fset.Position(pos).String()+" "+valueString(v))
 	}
 	opts.Break = func(b BreakInfo) {

@@ -17,7 +17,7 @@ import (
 
 // SetTraceHook makes f receive the value of every #[trace] e and trace x,
 // replacing Options.Trace; nil restores Options.Trace.
-func (s *Session) SetTraceHook(f func(pos syntax.Pos, v value.Value)) {
+func (s *Session) SetTraceHook(f func(pos syntax.Pos, tag string, v value.Value)) {
 	o := s.ev.Options()
 	if f == nil {
 		o.Trace = s.evalOptions().Trace

@@ -73,12 +73,12 @@ func (s *Session) evalOptions() eval.Options {
 		return s.importer(from, path)
 	}
 	if s.opts.Trace != nil {
-		o.Trace = func(pos syntax.Pos, v value.Value) {
-			s.opts.Trace(s.Fset.Position(pos).String(), value.String(v))
+		o.Trace = func(pos syntax.Pos, tag string, v value.Value) {
+			s.opts.Trace(traceWhere(s.Fset.Position(pos).String(), tag), value.String(v))
 		}
 	} else {
-		o.Trace = func(pos syntax.Pos, v value.Value) {
-			fmt.Fprintf(os.Stderr, "%s: %s\n", s.Fset.Position(pos), value.String(v))
+		o.Trace = func(pos syntax.Pos, tag string, v value.Value) {
+			fmt.Fprintf(os.Stderr, "%s: %s\n", traceWhere(s.Fset.Position(pos).String(), tag), value.String(v))
 		}
 	}
 	return o
@@ -187,4 +187,12 @@ func (s *Session) FormatError(err error) string {
 		return re.Format(s.Fset)
 	}
 	return s.Fset.FormatAll(err)
+}
+
+// traceWhere is a trace event's position, with its tag (#[trace(tag)]).
+func traceWhere(pos, tag string) string {
+	if tag == "" {
+		return pos
+	}
+	return pos + " (" + tag + ")"
 }

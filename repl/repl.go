@@ -336,9 +336,13 @@ func (r *REPL) printf(format string, args ...any) {
 }
 
 // onTrace prints a #[trace] value as it happens.
-func (r *REPL) onTrace(pos syntax.Pos, v value.Value) {
+func (r *REPL) onTrace(pos syntax.Pos, tag string, v value.Value) {
 	s, _ := FormatValue(v, r.print)
-	r.printf("%s %s\n", r.pal.dim("trace "+r.sess.Fset.Position(pos).String()+":"), s)
+	where := r.sess.Fset.Position(pos).String()
+	if tag != "" {
+		where += " (" + tag + ")"
+	}
+	r.printf("%s %s\n", r.pal.dim("trace "+where+":"), s)
 }
 
 // Load loads a file as :load does, printing what happened; it reports
