@@ -74,6 +74,9 @@ type Arg struct {
 	Out    bool
 	Scalar bool
 	Shape  []ir.Atom
+	// Scratch marks an Out buffer that is the kernel's working memory:
+	// bound to no variable, released after the launch.
+	Scratch bool
 	// Binds names the variable that an input buffer updated in place
 	// (a scatter's or hist's destination) becomes after the launch.
 	Binds string
@@ -247,11 +250,26 @@ func (f *flattener) index(s *ir.Stm, e *ir.IndexE) {
 	f.emit(b, &kernel.Map{Dims: []kernel.Exp{kernel.I64C(1)}, Idx: []kernel.Var{j}, Body: b.cur})
 }
 
+// threads sets the kernel's index space (for scratch rows): the sizes
+// dims, the point idx.
+func (b *kbuild) threads(dims []ir.Atom, idx ...kernel.Var) {
+	b.tdims = dims
+	b.tidx = toExps(idx)
+}
+
+// outRow is the row at idx of a fresh output bound to prm.
+func (b *kbuild) outRow(prm ir.Param, idx ...kernel.Var) view {
+	v := bufView(b.output(prm, false)).rowsOf(toExps(idx)...)
+	v.whole = true
+	return v
+}
+
 // newKernel starts a kernel named after the statement's first result.
 func (f *flattener) newKernel(shape string, s *ir.Stm) *kbuild {
 	f.nk++
 	name := fmt.Sprintf("k%d_%s_%s", f.nk, shape, cname(s.Pat[0].Name))
-	return &kbuild{f: f, k: &kernel.Kernel{Name: name}, byName: map[string]*kernel.Param{}, env: map[string]kernel.Exp{}}
+	return &kbuild{f: f, k: &kernel.Kernel{Name: name}, byName: map[string]*kernel.Param{}, env: map[string]kernel.Exp{},
+		views: map[string]view{}, owned: map[string]bool{}, dest: map[string]view{}, placed: map[string]bool{}}
 }
 
 func (f *flattener) emit(b *kbuild, shape kernel.Shape) {
@@ -283,18 +301,27 @@ func (f *flattener) screma(s *ir.Stm, e *ir.ScremaE) {
 	if f.nest(s, e) {
 		return
 	}
-	f.checkInputs("map", e.Arrs, e.Map)
 	nScan, nRed := arity(e.Scans), arity(e.Reds)
+	for _, t := range e.Map.Ret[:nScan+nRed] {
+		if t.Rank() > 0 {
+			fail("a reduction or scan of arrays is not flattened yet")
+		}
+	}
 	nMap := len(e.Map.Ret) - nScan - nRed
 	if nMap > 0 {
 		b := f.newKernel("map", s)
 		n := b.size(e.W)
 		i := b.fresh("i", kernel.I64)
-		res := b.element(e.Arrs, e.Index, e.Map, i)
+		b.threads([]ir.Atom{e.W}, i)
+		dsts := make([]*view, len(e.Map.Ret))
 		for k := range nMap {
-			prm := s.Pat[nScan+nRed+k]
-			out := b.output(prm, false)
-			b.cur = append(b.cur, kernel.Wr(out, res[nScan+nRed+k], i))
+			v := b.outRow(s.Pat[nScan+nRed+k], i)
+			dsts[nScan+nRed+k] = &v
+		}
+		b.place(e.Map.Body, dsts)
+		b.element(e.Arrs, e.Index, e.Map, i)
+		for k := nScan + nRed; k < len(dsts); k++ {
+			b.store(*dsts[k], e.Map.Body.Res[k], e.Map.Ret[k])
 		}
 		f.emit(b, &kernel.Map{Dims: []kernel.Exp{n}, Idx: []kernel.Var{i}, Body: b.cur})
 	}
@@ -302,6 +329,7 @@ func (f *flattener) screma(s *ir.Stm, e *ir.ScremaE) {
 		b := f.newKernel("reduce", s)
 		n := b.size(e.W)
 		i := b.fresh("i", kernel.I64)
+		b.threads([]ir.Atom{e.W}, i)
 		res := b.element(e.Arrs, e.Index, e.Map, i)
 		body := b.cur
 		op, nes, comm := b.segops(e.Reds)
@@ -395,6 +423,7 @@ func (f *flattener) scatter(s *ir.Stm, e *ir.ScatterE) {
 	b := f.newKernel("scatter", s)
 	n := b.size(e.W)
 	i := b.fresh("i", kernel.I64)
+	b.threads([]ir.Atom{e.W}, i)
 	res := b.element(e.Arrs, e.Index, e.Map, i)
 	dest := b.inPlace(e.Dest, s.Pat[0])
 	f.emit(b, &kernel.Scatter{N: n, I: i, Body: b.cur, Dest: []*kernel.Param{dest}, Idx: []kernel.Exp{toI64(res[0])}, Vals: []kernel.Exp{res[1]}})
@@ -409,6 +438,7 @@ func (f *flattener) hist(s *ir.Stm, e *ir.HistE) {
 	b := f.newKernel("hist", s)
 	n := b.size(e.W)
 	i := b.fresh("i", kernel.I64)
+	b.threads([]ir.Atom{e.W}, i)
 	res := b.element(e.Arrs, e.Index, e.Map, i)
 	body := b.cur
 	op, nes, _ := b.segops([]*ir.SegOp{e.Op})

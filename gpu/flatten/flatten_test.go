@@ -101,6 +101,22 @@ var cases = []struct {
 	{"loop_converge", `(loop (v, d) = (xs, 1f32) while d > 0.01 do let v' = map (\x -> x * 0.5) v in (v', reduce (+) 0 (map f32.abs (map2 (-) v v'))) ).0`, "map,reduce"},
 	{"if_soac", `if xs[0] > 1 then map (\x -> x * 2) xs else map (\x -> x + 1) xs`, "map,map"},
 	{"hist", `reduce_by_index (replicate 5 0i32) (+) 0 (map (\i -> i64.i32 (i % 5)) (map i32.abs is)) is`, "hist"},
+	// arrays built inside a thread (arrays.go)
+	{"replicate_in_nest", `map (\r -> map (\x -> replicate 2 x) r) m`, "map"},
+	{"scan_then_index", `map (\r -> let t = scan (+) 0 r in t[0] + t[1]) m`, "map"},
+	{"norm_rows", `map (\r -> let s = reduce (+) 0 r in map (\x -> x / s) r) m`, "map"},
+	{"scan_scan", `map (\r -> scan (+) 0 (scan (*) 1 r)) m`, "map"},
+	{"loop_array", `map (\x -> loop acc = replicate 4 x for i < 3 do map (\a -> a * 2 + f32.i64 i) acc) xs`, "map"},
+	{"loop_update", `map (\r -> loop acc = copy r for i < 5 do acc with [i] = acc[i] * 2 + acc[i + 1]) m`, "map"},
+	{"loop_swap", `map (\r -> let (a, b) = loop (a, b) = (r, map (+1) r) for i < 3 do (b, map (*2) a) in map2 (-) a b) m`, "map"},
+	{"loop_reverse", `map (\r -> loop a = r for i < 3 do map (+1) (reverse a)) m`, "map"},
+	{"if_arrays", `map (\r -> if r[0] > 0 then map (*2) r else reverse r) m`, "map"},
+	{"scatter_inside", `map (\r -> scatter (replicate 5 0f32) [0, 2, 7] (take 3 r)) m`, "map"},
+	{"hist_inside", `map (\r -> hist (+) 0f32 4 (map (\x -> i64.f32 (f32.abs x) % 4) r) r) m`, "map"},
+	{"filter_inside", `map (\r -> let f = filter (> 0) r in f32.i64 (length f) + reduce (+) 0 f) m`, "map"},
+	{"literal_rows", `map (\x -> [[x, 1], [2, x]]) is`, "map"},
+	{"concat_inside", `map (\r -> let c = concat (take 3 r) (drop 45 r) in c[1] + c[6]) m`, "map"},
+	{"transpose_inside", `map (\r -> let t = transpose (unflatten (r :> [5*10]f32) :> [5][10]f32) in map (\c -> reduce (+) 0 c) t) m`, "map"},
 }
 
 // TestPlans checks which kernels each expression flattens to (no device
@@ -160,9 +176,7 @@ func TestFallbackReasons(t *testing.T) {
 	s := session(t)
 	for _, c := range []struct{ src, why string }{
 		{`1 + 2`, "no SOAC"},
-		{`map (\r -> map (\x -> replicate 2 x) r) m`, "array built inside a kernel"},
-		{`map (\r -> let t = scan (+) 0 r in t[0] + t[1]) m`, "not a perfect map nest"},
-		{`map (\r -> filter (\x -> x > 0) r) m`, "nested"},
+		{`map (\n -> let a = replicate n 1f32 in reduce (+) 0 (scan (+) 0 a)) (iota 100)`, "computed inside the kernel"},
 		{`{a = reduce (+) 0 is, b = 1i32}`, "not rebuilt"},
 	} {
 		_, off, why, err := s.EvalOffload(context.Background(), c.src)

@@ -18,30 +18,18 @@ type kbuild struct {
 	k      *kernel.Kernel
 	args   []Arg
 	byName map[string]*kernel.Param // parameters by IR name
-	env    map[string]kernel.Exp    // IR variable → kernel expression
+	env    map[string]kernel.Exp    // IR scalar variable → kernel expression
 	cur    []kernel.Stmt            // the statement list being built
-	rows   map[string]rowRef        // IR array variables inside the kernel
 	n      int
-}
 
-// rowRef is an array inside a kernel: a row of a buffer, the buffer
-// indexed by a prefix of its indices.
-type rowRef struct {
-	buf    *kernel.Param
-	prefix []kernel.Exp
-}
-
-// source is the buffer and index prefix of an array a SOAC inside the
-// kernel reads: a row bound in the kernel, or a whole top-level array.
-func (b *kbuild) source(name string) rowRef {
-	if r, ok := b.rows[name]; ok {
-		return r
-	}
-	return rowRef{buf: b.buffer(name)}
-}
-
-func (r rowRef) at(idx ...kernel.Exp) rowRef {
-	return rowRef{r.buf, append(append([]kernel.Exp(nil), r.prefix...), idx...)}
+	// arrays inside the kernel (arrays.go)
+	views  map[string]view  // IR array variable → its view
+	owned  map[string]bool  // the view is the variable's own storage
+	dest   map[string]view  // where an array variable is to be built
+	placed map[string]bool  // built at its destination
+	scopes []*scope         // the bodies being translated, innermost last
+	tdims  []ir.Atom        // the index space of the kernel's threads (scratch rows)
+	tidx   []kernel.Exp     // a thread's point in it
 }
 
 func (b *kbuild) fresh(base string, t kernel.Type) kernel.Var {
@@ -143,13 +131,23 @@ func (b *kbuild) inPlace(dest string, prm ir.Param) *kernel.Param {
 }
 
 // element translates the per-element computation of a SOAC with index i
-// into b.cur and returns the lambda's results.
+// into b.cur and returns the lambda's results (see results).
 func (b *kbuild) element(arrs []string, index string, lam *ir.Lambda, i kernel.Exp) []kernel.Exp {
 	b.bindElem(arrs, index, lam, i)
-	for _, s := range lam.Body.Stms {
-		b.stm(s)
+	b.run(lam.Body)
+	return b.results(lam.Body.Res)
+}
+
+// results are the scalar results as expressions; an array result is nil
+// (its view is b.arr of its name).
+func (b *kbuild) results(as []ir.Atom) []kernel.Exp {
+	es := make([]kernel.Exp, len(as))
+	for i, a := range as {
+		if !b.isArr(a) {
+			es[i] = b.atom(a)
+		}
 	}
-	return b.atoms(lam.Body.Res)
+	return es
 }
 
 // bindElem binds a SOAC lambda's index and parameters for element i:
@@ -162,16 +160,13 @@ func (b *kbuild) bindElem(arrs []string, index string, lam *ir.Lambda, i kernel.
 		fail("a lambda of %d parameters over %d arrays", len(lam.Params), len(arrs))
 	}
 	for k, a := range arrs {
-		r := b.source(a).at(i)
 		prm := lam.Params[k]
+		row := b.sub(b.arr(a), i)
 		if prm.T.Rank() == 0 {
-			b.let(prm, kernel.Rd(r.buf, r.prefix...))
+			b.let(prm, b.read(row))
 			continue
 		}
-		if b.rows == nil {
-			b.rows = map[string]rowRef{}
-		}
-		b.rows[prm.Name] = r
+		b.bindArr(prm.Name, row, false)
 	}
 }
 
@@ -243,6 +238,9 @@ func (b *kbuild) stm(s *ir.Stm) {
 		}
 		return s.Pat[0]
 	}
+	if b.arrayStm(s) {
+		return
+	}
 	switch e := s.E.(type) {
 	case *ir.AtomE:
 		prm := one()
@@ -260,30 +258,18 @@ func (b *kbuild) stm(s *ir.Stm) {
 	case *ir.ConvE:
 		b.let(one(), kernel.Cv(ktype(e.To), b.atom(e.X)))
 	case *ir.IndexE:
-		if _, ok := b.rows[e.Arr]; !ok {
-			if _, ok := b.f.types[e.Arr]; !ok {
-				fail("indexing %s, an array made inside the kernel, is not flattened yet", e.Arr)
-			}
-		}
-		idx := make([]kernel.Exp, len(e.Idx))
-		for i, a := range e.Idx {
-			idx[i] = toI64(b.atom(a))
-		}
-		r := b.source(e.Arr).at(idx...)
-		prm := one()
-		if prm.T.Rank() > 0 {
-			if b.rows == nil {
-				b.rows = map[string]rowRef{}
-			}
-			b.rows[prm.Name] = r
-			return
-		}
-		b.let(prm, kernel.Rd(r.buf, r.prefix...))
+		b.let(one(), b.read(b.arr(e.Arr), b.indices(e.Idx)...))
 	case *ir.AssertE:
 		b.cur = append(b.cur, &kernel.Assert{Cond: b.atom(e.Cond)})
 		b.env[one().Name] = kernel.BoolC(true)
 	case *ir.ScremaE:
-		b.seqReduce(s, e)
+		b.seqScrema(s, e)
+	case *ir.ScatterE:
+		b.seqScatter(s, e)
+	case *ir.HistE:
+		b.seqHist(s, e)
+	case *ir.FilterE:
+		b.seqFilter(s, e)
 	case *ir.IfE:
 		b.ifStm(s, e)
 	case *ir.LoopE:
@@ -343,29 +329,67 @@ func (b *kbuild) unop(e *ir.UnOpE) kernel.Exp {
 	return nil
 }
 
-// body translates an IR body into a separate statement list.
-func (b *kbuild) body(irb *ir.Body) ([]kernel.Stmt, []kernel.Exp) {
+// block translates an IR body into a separate statement list; bound
+// names the variables bound with it. Its scalar results come back as
+// expressions; each array result k is stored into outs[k] (built there
+// when the body binds it) and comes back nil.
+func (b *kbuild) block(irb *ir.Body, bound []string, outs []*view) ([]kernel.Stmt, []kernel.Exp) {
 	saved := b.cur
 	b.cur = nil
-	for _, s := range irb.Stms {
-		b.stm(s)
+	b.place(irb, outs)
+	b.run(irb, bound...)
+	res := make([]kernel.Exp, len(irb.Res))
+	for k, a := range irb.Res {
+		if k < len(outs) && outs[k] != nil {
+			b.storeArr(*outs[k], a.Name)
+			continue
+		}
+		if b.isArr(a) {
+			fail("an array result (%s) with nowhere to go (a bug)", a.Name)
+		}
+		res[k] = b.atom(a)
 	}
-	res := b.atoms(irb.Res)
 	ss := b.cur
 	b.cur = saved
 	return ss, res
 }
 
+// storeArr copies the array variable name into dst unless it was built
+// there.
+func (b *kbuild) storeArr(dst view, name string) {
+	src := b.arr(name)
+	if b.placed[name] && src.buf == dst.buf {
+		return
+	}
+	b.copyTo(dst, src)
+}
+
+// arrayOuts is storage for the array variables of a pattern (nil for the
+// scalars).
+func (b *kbuild) arrayOuts(pat []ir.Param) []*view {
+	outs := make([]*view, len(pat))
+	for k, prm := range pat {
+		if prm.T.Rank() > 0 {
+			v := b.alloc(prm)
+			outs[k] = &v
+		}
+	}
+	return outs
+}
+
 func (b *kbuild) ifStm(s *ir.Stm, e *ir.IfE) {
 	c := b.atom(e.Cond)
-	then, tres := b.body(e.Then)
-	els, eres := b.body(e.Else)
-	st := &kernel.If{Cond: c, Then: then, Else: els, ThenRes: tres, ElseRes: eres}
-	for _, prm := range s.Pat {
-		if prm.T.Rank() != 0 {
-			fail("an if returning arrays inside a kernel is not flattened yet")
+	outs := b.arrayOuts(s.Pat)
+	then, tres := b.block(e.Then, nil, outs)
+	els, eres := b.block(e.Else, nil, outs)
+	st := &kernel.If{Cond: c, Then: then, Else: els}
+	for k, prm := range s.Pat {
+		if outs[k] != nil {
+			b.bindArr(prm.Name, *outs[k], true)
+			continue
 		}
 		v := b.fresh(prm.Name, ktype(prm.T.Elem))
+		st.ThenRes, st.ElseRes = append(st.ThenRes, tres[k]), append(st.ElseRes, eres[k])
 		st.Res = append(st.Res, v)
 		b.env[prm.Name] = v
 	}
@@ -375,39 +399,66 @@ func (b *kbuild) ifStm(s *ir.Stm, e *ir.IfE) {
 // loop translates a sequential loop. A while loop's condition is an IR
 // body, the kernel's an expression over the parameters: it becomes an
 // extra boolean parameter, computed before the loop and again at the end
-// of each iteration from the next values.
+// of each iteration from the next values. An array parameter has storage
+// of its own (that of the loop's result): the initial value is copied in
+// before the loop, each iteration's value copied back at its end.
 func (b *kbuild) loop(s *ir.Stm, e *ir.LoopE) {
 	l := &kernel.Loop{}
+	store := b.arrayOuts(s.Pat)
+	var names []string
 	for k, prm := range e.Params {
-		if prm.T.Rank() != 0 {
-			fail("a loop with array parameters inside a kernel is not flattened yet")
+		names = append(names, prm.Name)
+		if store[k] != nil {
+			b.copyTo(*store[k], b.arr(e.Init[k].Name))
+			continue
 		}
 		l.Init = append(l.Init, b.atom(e.Init[k]))
 		l.Params = append(l.Params, b.fresh(prm.Name, ktype(prm.T.Elem)))
 	}
+	// bindParams binds the parameters: arrays to their storage, scalars
+	// to es (one per scalar parameter).
 	bindParams := func(es []kernel.Exp) {
+		c := 0
 		for k, prm := range e.Params {
-			b.env[prm.Name] = es[k]
+			if store[k] != nil {
+				b.bindArr(prm.Name, *store[k], true)
+				continue
+			}
+			b.env[prm.Name] = es[c]
+			c++
 		}
+	}
+	// body translates the loop's body, storing the array results and
+	// returning the scalar ones.
+	body := func() []kernel.Exp {
+		b.run(e.Body, names...)
+		var next []kernel.Exp
+		for k, a := range e.Body.Res {
+			if store[k] == nil {
+				next = append(next, b.atom(a))
+			}
+		}
+		b.storeBack(store, e.Body.Res)
+		return next
+	}
+	params := make([]kernel.Exp, len(l.Params))
+	for k, p := range l.Params {
+		params[k] = p
 	}
 	if e.While != nil {
 		bindParams(l.Init)
-		pre, c0 := b.body(e.While)
+		pre, c0 := b.block(e.While, nil, nil)
 		b.cur = append(b.cur, pre...)
 		cont := b.fresh("cont", kernel.Bool)
 		l.Params = append(l.Params, cont)
 		l.Init = append(l.Init, c0[0])
 		l.While = cont
-		params := make([]kernel.Exp, len(e.Params))
-		for k := range e.Params {
-			params[k] = l.Params[k]
-		}
 		bindParams(params)
-		body, next := b.body(e.Body)
 		saved := b.cur
-		b.cur = body
+		b.cur = nil
+		next := body()
 		bindParams(next)
-		condStms, c1 := b.body(e.While)
+		condStms, c1 := b.block(e.While, nil, nil)
 		b.cur = append(b.cur, condStms...)
 		l.Body, l.Next = b.cur, append(next, c1[0])
 		b.cur = saved
@@ -415,55 +466,121 @@ func (b *kbuild) loop(s *ir.Stm, e *ir.LoopE) {
 		bound := b.atom(e.Bound)
 		l.N = toI64(bound)
 		l.I = b.fresh("i", kernel.I64)
-		params := make([]kernel.Exp, len(e.Params))
-		for k := range e.Params {
-			params[k] = l.Params[k]
-		}
 		bindParams(params)
 		saved := b.cur
 		b.cur = nil
 		if e.I != "" {
 			iv := b.fresh(e.I, bound.Type())
-			var ie kernel.Exp = l.I
-			if bound.Type() != kernel.I64 {
-				ie = kernel.Cv(bound.Type(), l.I)
-			}
-			b.cur = append(b.cur, kernel.L(iv, ie))
+			b.cur = append(b.cur, kernel.L(iv, convTo(bound.Type(), l.I)))
 			b.env[e.I] = iv
 		}
 		for k, over := range e.Over {
-			r := b.source(over).at(l.I)
+			row := b.sub(b.arr(over), l.I)
 			if e.Elems[k].T.Rank() > 0 {
-				fail("a for-in loop over the rows of %s inside a kernel is not flattened yet", over)
+				b.bindArr(e.Elems[k].Name, row, false)
+				continue
 			}
-			b.let(e.Elems[k], kernel.Rd(r.buf, r.prefix...))
+			b.let(e.Elems[k], b.read(row))
 		}
-		body, next := b.body(e.Body)
-		b.cur = append(b.cur, body...)
+		next := body()
 		l.Body, l.Next = b.cur, next
 		b.cur = saved
 	}
 	b.cur = append(b.cur, l)
+	c := 0
 	for k, prm := range s.Pat {
-		b.env[prm.Name] = l.Params[k]
+		if store[k] != nil {
+			b.bindArr(prm.Name, *store[k], true)
+			continue
+		}
+		b.env[prm.Name] = l.Params[c]
+		c++
 	}
 }
 
-// seqReduce runs a SOAC nested in a kernel that only reduces (its
-// results are scalars) as a sequential loop: moderate flattening keeps
-// the outer level parallel and the inner one sequential.
-func (b *kbuild) seqReduce(s *ir.Stm, e *ir.ScremaE) {
-	if len(e.Scans) > 0 || arity(e.Reds) != len(e.Map.Ret) {
-		fail("a nested map or scan producing an array inside a kernel (not a perfect map nest) is not flattened yet")
+// storeBack copies a loop iteration's array results res into the
+// parameters' storage. A result that is a view of some parameter's
+// storage (a swap, a reverse of the parameter) goes through scratch
+// first, so that no copy reads what another has overwritten.
+func (b *kbuild) storeBack(store []*view, res []ir.Atom) {
+	isParam := map[*kernel.Param]bool{}
+	for _, v := range store {
+		if v != nil {
+			isParam[v.buf] = true
+		}
+	}
+	tmp := make([]*view, len(store))
+	for k, v := range store {
+		if v == nil {
+			continue
+		}
+		src := b.arr(res[k].Name)
+		if src.buf == v.buf && src.whole {
+			continue
+		}
+		if isParam[src.buf] {
+			t := b.scratchLike(res[k].Name, *v)
+			b.copyTo(t, src)
+			tmp[k] = &t
+		}
+	}
+	for k, v := range store {
+		if v == nil || tmp[k] != nil {
+			continue
+		}
+		src := b.arr(res[k].Name)
+		if src.buf == v.buf && src.whole {
+			continue
+		}
+		b.copyTo(*v, src)
+	}
+	for k, t := range tmp {
+		if t != nil {
+			b.copyTo(*store[k], *t)
+		}
+	}
+}
+
+// scratchLike is scratch of v's element type and of the dimensions of
+// the storage v is (a whole storage: its buffer's dimensions past the
+// thread's).
+func (b *kbuild) scratchLike(name string, v view) view {
+	for i, a := range b.args {
+		if b.k.Params[i] == v.buf && a.Out && len(a.Shape) >= len(v.shape) {
+			return b.scratchOf(name, v.buf.T, a.Shape[len(a.Shape)-len(v.shape):])
+		}
+	}
+	fail("no storage to copy %s through (a bug)", name)
+	return view{}
+}
+
+// seqScrema runs a SOAC nested in a kernel as a sequential loop: moderate
+// flattening keeps the outer level parallel and the inner one
+// sequential. Reductions and scans are carried in the loop; scans and
+// mapped arrays are written to storage row by row.
+func (b *kbuild) seqScrema(s *ir.Stm, e *ir.ScremaE) {
+	nScan, nRed := arity(e.Scans), arity(e.Reds)
+	ops := append(append([]*ir.SegOp(nil), e.Scans...), e.Reds...)
+	for _, op := range ops {
+		for _, prm := range op.Lam.Params {
+			if prm.T.Rank() > 0 {
+				fail("a reduction or scan of arrays inside a kernel is not flattened yet")
+			}
+		}
+	}
+	outs := make([]*view, len(s.Pat))
+	for k, prm := range s.Pat {
+		if k < nScan || k >= nScan+nRed {
+			v := b.alloc(prm)
+			outs[k] = &v
+		}
 	}
 	l := &kernel.Loop{N: toI64(b.atom(e.W)), I: b.fresh("j", kernel.I64)}
-	for _, op := range e.Reds {
+	for _, op := range ops {
 		l.Init = append(l.Init, b.atoms(op.Nes)...)
 	}
-	for k, prm := range s.Pat {
-		if prm.T.Rank() != 0 {
-			fail("a reduction to arrays inside a kernel is not flattened yet")
-		}
+	for k := range nScan + nRed {
+		prm := s.Pat[k]
 		l.Params = append(l.Params, b.fresh(prm.Name, ktype(prm.T.Elem)))
 		if l.Init[k].Type() != l.Params[k].T {
 			fail("a neutral element of the wrong type")
@@ -471,24 +588,139 @@ func (b *kbuild) seqReduce(s *ir.Stm, e *ir.ScremaE) {
 	}
 	saved := b.cur
 	b.cur = nil
+	dsts := make([]*view, len(e.Map.Body.Res))
+	for k := nScan + nRed; k < len(dsts); k++ {
+		if e.Map.Ret[k].Rank() > 0 {
+			v := outs[k].rowsOf(l.I)
+			dsts[k] = &v
+		}
+	}
+	b.place(e.Map.Body, dsts)
 	elems := b.element(e.Arrs, e.Index, e.Map, l.I)
 	c := 0
-	for _, op := range e.Reds {
+	for _, op := range ops {
 		k := op.Arity()
 		for j := range k {
 			b.env[op.Lam.Params[j].Name] = l.Params[c+j]
 			b.env[op.Lam.Params[k+j].Name] = elems[c+j]
 		}
-		for _, st := range op.Lam.Body.Stms {
-			b.stm(st)
-		}
+		b.run(op.Lam.Body)
 		l.Next = append(l.Next, b.atoms(op.Lam.Body.Res)...)
 		c += k
+	}
+	for k := range s.Pat {
+		switch {
+		case k < nScan:
+			b.write(*outs[k], l.Next[k], l.I)
+		case k >= nScan+nRed:
+			b.store(outs[k].rowsOf(l.I), e.Map.Body.Res[k], e.Map.Ret[k])
+		}
 	}
 	l.Body = b.cur
 	b.cur = append(saved, l)
 	for k, prm := range s.Pat {
+		if outs[k] != nil {
+			b.bindArr(prm.Name, *outs[k], true)
+			continue
+		}
 		b.env[prm.Name] = l.Params[k]
+	}
+}
+
+// destination is the storage a scatter or histogram inside a kernel
+// updates: dest itself when it may be clobbered, else a copy.
+func (b *kbuild) destOf(dest string, prm ir.Param) view {
+	if b.canClobber(dest) && b.dest[prm.Name].buf == nil {
+		return b.arr(dest)
+	}
+	v := b.alloc(prm)
+	b.copyTo(v, b.arr(dest))
+	return v
+}
+
+// inRange is 0 <= j < n.
+func inRange(j, n kernel.Exp) kernel.Exp {
+	return kernel.Bin("&&", kernel.Bin(">=", j, kernel.I64C(0)), kernel.Bin("<", j, toI64(n)))
+}
+
+// seqScatter runs a scatter inside a kernel as a sequential loop.
+func (b *kbuild) seqScatter(s *ir.Stm, e *ir.ScatterE) {
+	if len(e.Map.Ret) != 2 {
+		fail("a scatter with %d results per element is not flattened yet", len(e.Map.Ret))
+	}
+	d := b.destOf(e.Dest, s.Pat[0])
+	l := &kernel.Loop{N: toI64(b.atom(e.W)), I: b.fresh("j", kernel.I64)}
+	saved := b.cur
+	b.cur = nil
+	res := b.element(e.Arrs, e.Index, e.Map, l.I)
+	at := toI64(res[0])
+	inner := b.cur
+	b.cur = nil
+	b.store(d.rowsOf(at), e.Map.Body.Res[1], e.Map.Ret[1])
+	b.cur = append(inner, &kernel.If{Cond: inRange(at, d.shape[0]), Then: b.cur})
+	l.Body = b.cur
+	b.cur = append(saved, l)
+	b.bindArr(s.Pat[0].Name, d, true)
+}
+
+// seqHist runs a histogram inside a kernel as a sequential loop.
+func (b *kbuild) seqHist(s *ir.Stm, e *ir.HistE) {
+	if e.Op.Arity() != 1 || len(e.Map.Ret) != 2 || e.Map.Ret[1].Rank() > 0 {
+		fail("a histogram of tuples or arrays inside a kernel is not flattened yet")
+	}
+	d := b.destOf(e.Dest, s.Pat[0])
+	l := &kernel.Loop{N: toI64(b.atom(e.W)), I: b.fresh("j", kernel.I64)}
+	saved := b.cur
+	b.cur = nil
+	res := b.element(e.Arrs, e.Index, e.Map, l.I)
+	at := toI64(res[0])
+	inner := b.cur
+	b.cur = nil
+	old := b.fresh("old", d.elem())
+	b.cur = append(b.cur, kernel.L(old, b.read(d, at)))
+	b.env[e.Op.Lam.Params[0].Name] = old
+	b.env[e.Op.Lam.Params[1].Name] = res[1]
+	b.run(e.Op.Lam.Body)
+	b.write(d, b.atom(e.Op.Lam.Body.Res[0]), at)
+	b.cur = append(inner, &kernel.If{Cond: inRange(at, d.shape[0]), Then: b.cur})
+	l.Body = b.cur
+	b.cur = append(saved, l)
+	b.bindArr(s.Pat[0].Name, d, true)
+}
+
+// seqFilter runs a filter inside a kernel as a sequential loop: the kept
+// elements are written to storage of the input's length, and the arrays
+// are views of the first count rows.
+func (b *kbuild) seqFilter(s *ir.Stm, e *ir.FilterE) {
+	for _, t := range e.Map.Ret[1:] {
+		if t.Rank() > 0 {
+			fail("a filter of arrays inside a kernel is not flattened yet")
+		}
+	}
+	outs := make([]view, len(s.Pat)-1)
+	for k, prm := range s.Pat[1:] {
+		outs[k] = b.scratch(prm.Name, prm.T.Elem, []ir.Atom{e.W})
+	}
+	cnt := b.fresh(s.Pat[0].Name, kernel.I64)
+	l := &kernel.Loop{N: toI64(b.atom(e.W)), I: b.fresh("j", kernel.I64), Params: []kernel.Var{cnt}, Init: []kernel.Exp{kernel.I64C(0)}}
+	saved := b.cur
+	b.cur = nil
+	res := b.element(e.Arrs, e.Index, e.Map, l.I)
+	inner := b.cur
+	b.cur = nil
+	for k := range outs {
+		b.write(outs[k], res[1+k], cnt)
+	}
+	b.cur = append(inner, &kernel.If{Cond: res[0], Then: b.cur})
+	l.Body = b.cur
+	l.Next = []kernel.Exp{kernel.Sel(res[0], kernel.Bin("+", cnt, kernel.I64C(1)), cnt)}
+	b.cur = append(saved, l)
+	b.env[s.Pat[0].Name] = cnt
+	for k, prm := range s.Pat[1:] {
+		v := outs[k]
+		v.shape = []kernel.Exp{cnt}
+		v.exact, v.whole = false, false
+		b.bindArr(prm.Name, v, false)
 	}
 }
 

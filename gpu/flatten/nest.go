@@ -99,13 +99,22 @@ func (f *flattener) nest(s *ir.Stm, e *ir.ScremaE) bool {
 			}
 		}
 	}
+	var tdims []ir.Atom
+	for _, lv := range levels {
+		tdims = append(tdims, lv.W)
+	}
+	if red != nil {
+		b.threads(append(tdims, red.W), append(idx, i)...)
+	} else {
+		b.threads(tdims, idx...)
+	}
 	for l, lv := range levels {
 		b.bindElem(lv.Arrs, lv.Index, lv.Map, idx[l])
-		stms := lv.Map.Body.Stms
-		if l < len(levels)-1 || red != nil || seq != nil {
-			stms = stms[:len(stms)-1]
+		if l == len(levels)-1 && red == nil && seq == nil {
+			break // the innermost body: translated with its results' destinations
 		}
-		for _, st := range stms {
+		stms := lv.Map.Body.Stms
+		for _, st := range stms[:len(stms)-1] {
 			b.stm(st)
 		}
 	}
@@ -116,15 +125,15 @@ func (f *flattener) nest(s *ir.Stm, e *ir.ScremaE) bool {
 	}
 	if red == nil {
 		inner := levels[len(levels)-1].Map
-		for _, t := range inner.Ret {
-			if t.Rank() > 0 {
-				fail("a map nest whose innermost lambda returns arrays is not flattened yet")
-			}
-		}
-		res := b.atoms(inner.Body.Res)
+		dsts := make([]*view, len(s.Pat))
 		for k, prm := range s.Pat {
-			out := b.output(prm, false)
-			b.cur = append(b.cur, kernel.Wr(out, res[k], toExps(idx)...))
+			v := b.outRow(prm, idx...)
+			dsts[k] = &v
+		}
+		b.place(inner.Body, dsts)
+		b.run(inner.Body)
+		for k := range s.Pat {
+			b.store(*dsts[k], inner.Body.Res[k], inner.Ret[k])
 		}
 		f.emit(b, &kernel.Map{Dims: dims, Idx: idx, Body: b.cur})
 		return true

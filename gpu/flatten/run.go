@@ -175,8 +175,12 @@ func (r *runner) launch(st Step) error {
 			if err != nil {
 				return err
 			}
-			r.owned = append(r.owned, arr)
 			args[i] = arr
+			if a.Scratch {
+				defer arr.Release()
+				continue
+			}
+			r.owned = append(r.owned, arr)
 			binds = append(binds, bind{a.Var, arr, a.Scalar})
 		case prm.Buffer:
 			arr, err := r.device(a.Var)

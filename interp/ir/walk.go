@@ -423,3 +423,8 @@ func allTypes(p *Prog) map[string]Type {
 	body(p.Body)
 	return out
 }
+
+// Uses calls f for every name e reads, in nested bodies too (names bound
+// inside e included): a superset of e's free variables, for clients that
+// need a conservative liveness test.
+func Uses(e Exp, f func(string)) { uses(e, f) }
