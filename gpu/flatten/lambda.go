@@ -23,13 +23,13 @@ type kbuild struct {
 	n      int
 
 	// arrays inside the kernel (arrays.go)
-	views  map[string]view  // IR array variable → its view
-	owned  map[string]bool  // the view is the variable's own storage
-	dest   map[string]view  // where an array variable is to be built
-	placed map[string]bool  // built at its destination
-	scopes []*scope         // the bodies being translated, innermost last
-	tdims  []ir.Atom        // the index space of the kernel's threads (scratch rows)
-	tidx   []kernel.Exp     // a thread's point in it
+	views  map[string]view // IR array variable → its view
+	owned  map[string]bool // the view is the variable's own storage
+	dest   map[string]view // where an array variable is to be built
+	placed map[string]bool // built at its destination
+	scopes []*scope        // the bodies being translated, innermost last
+	tdims  []ir.Atom       // the index space of the kernel's threads (scratch rows)
+	tidx   []kernel.Exp    // a thread's point in it
 }
 
 func (b *kbuild) fresh(base string, t kernel.Type) kernel.Var {
