@@ -156,6 +156,7 @@ func firstStm(text string) string {
 type flattener struct {
 	types map[string]ir.Type // top-level variables
 	host  map[string]bool    // top-level variables whose values are on the host
+	defs  map[string]ir.Exp  // what host steps bound (one variable each)
 	steps []Step
 	nk    int
 }
@@ -163,7 +164,7 @@ type flattener struct {
 // Flatten turns a fused program into a plan, or says why it cannot
 // (a *NotFlattened error).
 func Flatten(p *ir.Prog) (plan *Plan, err error) {
-	f := &flattener{types: map[string]ir.Type{}, host: map[string]bool{}}
+	f := &flattener{types: map[string]ir.Type{}, host: map[string]bool{}, defs: map[string]ir.Exp{}}
 	defer func() {
 		if r := recover(); r != nil {
 			nf, ok := r.(*NotFlattened)
@@ -229,6 +230,9 @@ func (f *flattener) stm(s *ir.Stm) {
 }
 
 func (f *flattener) hostStep(s *ir.Stm) {
+	if len(s.Pat) == 1 {
+		f.defs[s.Pat[0].Name] = s.E
+	}
 	for _, prm := range s.Pat {
 		f.host[prm.Name] = true
 	}
@@ -302,9 +306,15 @@ func (f *flattener) screma(s *ir.Stm, e *ir.ScremaE) {
 		return
 	}
 	nScan, nRed := arity(e.Scans), arity(e.Reds)
-	for _, t := range e.Map.Ret[:nScan+nRed] {
+	for _, t := range e.Map.Ret[:nScan] {
 		if t.Rank() > 0 {
-			fail("a reduction or scan of arrays is not flattened yet")
+			fail("a scan of arrays is not flattened yet")
+		}
+	}
+	vec := false
+	for _, t := range e.Map.Ret[nScan : nScan+nRed] {
+		if t.Rank() > 0 {
+			vec = true
 		}
 	}
 	nMap := len(e.Map.Ret) - nScan - nRed
@@ -325,7 +335,10 @@ func (f *flattener) screma(s *ir.Stm, e *ir.ScremaE) {
 		}
 		f.emit(b, &kernel.Map{Dims: []kernel.Exp{n}, Idx: []kernel.Var{i}, Body: b.cur})
 	}
-	if nRed > 0 {
+	if vec && !f.vecReduce(s, e) {
+		fail("a reduction of arrays whose operator is not a map of a scalar operator, or whose neutral element is not a replicate, is not flattened yet")
+	}
+	if nRed > 0 && !vec {
 		b := f.newKernel("reduce", s)
 		n := b.size(e.W)
 		i := b.fresh("i", kernel.I64)

@@ -116,6 +116,11 @@ var cases = []struct {
 	{"filter_inside", `map (\r -> let f = filter (> 0) r in f32.i64 (length f) + reduce (+) 0 f) m`, "map"},
 	{"literal_rows", `map (\x -> [[x, 1], [2, x]]) is`, "map"},
 	{"concat_inside", `map (\r -> let c = concat (take 3 r) (drop 45 r) in c[1] + c[6]) m`, "map"},
+	{"reduce_arrays_inside", `map (\r -> reduce (map2 (+)) (replicate 5 0f32) (unflatten (r :> [10*5]f32))) m`, "map"},
+	{"scan_arrays_inside", `map (\r -> scan (map2 (+)) (replicate 5 0f32) (unflatten (r :> [10*5]f32))) m`, "map"},
+	{"reduce_pick_row", `map (\r -> reduce (\a b -> if a[0] >= b[0] then a else b) (replicate 5 f32.lowest) (unflatten (r :> [10*5]f32))) m`, "map"},
+	{"reduce_columns", `reduce (map2 (+)) (replicate 50 0f32) m`, "reduce"},
+	{"reduce_columns_max", `reduce (map2 f32.max) (replicate 50 f32.lowest) (map (map (*2)) m)`, "reduce"},
 	{"transpose_inside", `map (\r -> let t = transpose (unflatten (r :> [5*10]f32) :> [5][10]f32) in map (\c -> reduce (+) 0 c) t) m`, "map"},
 }
 

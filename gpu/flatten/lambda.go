@@ -556,40 +556,60 @@ func (b *kbuild) scratchLike(name string, v view) view {
 
 // seqScrema runs a SOAC nested in a kernel as a sequential loop: moderate
 // flattening keeps the outer level parallel and the inner one
-// sequential. Reductions and scans are carried in the loop; scans and
-// mapped arrays are written to storage row by row.
+// sequential. Reductions and scans are carried in the loop (an array
+// accumulator in storage of its own); scans and mapped arrays are written
+// to storage row by row.
 func (b *kbuild) seqScrema(s *ir.Stm, e *ir.ScremaE) {
 	nScan, nRed := arity(e.Scans), arity(e.Reds)
+	nAcc := nScan + nRed
 	ops := append(append([]*ir.SegOp(nil), e.Scans...), e.Reds...)
-	for _, op := range ops {
-		for _, prm := range op.Lam.Params {
-			if prm.T.Rank() > 0 {
-				fail("a reduction or scan of arrays inside a kernel is not flattened yet")
-			}
-		}
-	}
+	// outs: the storage of the statement's arrays; accs: of the array
+	// accumulators (a reduction's is its result's).
 	outs := make([]*view, len(s.Pat))
+	accs := make([]*view, nAcc)
 	for k, prm := range s.Pat {
-		if k < nScan || k >= nScan+nRed {
+		switch {
+		case k < nScan || k >= nAcc:
 			v := b.alloc(prm)
 			outs[k] = &v
+			if k < nScan && e.Map.Ret[k].Rank() > 0 {
+				a := b.scratch(prm.Name+"_acc", prm.T.Elem, e.Map.Ret[k].Shape)
+				accs[k] = &a
+			}
+		case prm.T.Rank() > 0:
+			v := b.alloc(prm)
+			outs[k], accs[k] = &v, &v
 		}
 	}
 	l := &kernel.Loop{N: toI64(b.atom(e.W)), I: b.fresh("j", kernel.I64)}
+	var nes []ir.Atom
 	for _, op := range ops {
-		l.Init = append(l.Init, b.atoms(op.Nes)...)
+		nes = append(nes, op.Nes...)
 	}
-	for k := range nScan + nRed {
-		prm := s.Pat[k]
-		l.Params = append(l.Params, b.fresh(prm.Name, ktype(prm.T.Elem)))
-		if l.Init[k].Type() != l.Params[k].T {
+	for k, ne := range nes {
+		if accs[k] != nil {
+			b.copyTo(*accs[k], b.arr(ne.Name))
+			continue
+		}
+		x := b.atom(ne)
+		p := b.fresh(s.Pat[k].Name, ktype(e.Map.Ret[k].Elem))
+		if x.Type() != p.T {
 			fail("a neutral element of the wrong type")
+		}
+		l.Init, l.Params = append(l.Init, x), append(l.Params, p)
+	}
+	// acc is accumulator k: its storage or its loop parameter.
+	scalars := map[int]kernel.Exp{}
+	for k, c := 0, 0; k < nAcc; k++ {
+		if accs[k] == nil {
+			scalars[k] = l.Params[c]
+			c++
 		}
 	}
 	saved := b.cur
 	b.cur = nil
 	dsts := make([]*view, len(e.Map.Body.Res))
-	for k := nScan + nRed; k < len(dsts); k++ {
+	for k := nAcc; k < len(dsts); k++ {
 		if e.Map.Ret[k].Rank() > 0 {
 			v := outs[k].rowsOf(l.I)
 			dsts[k] = &v
@@ -600,19 +620,40 @@ func (b *kbuild) seqScrema(s *ir.Stm, e *ir.ScremaE) {
 	c := 0
 	for _, op := range ops {
 		k := op.Arity()
+		var names []string
 		for j := range k {
-			b.env[op.Lam.Params[j].Name] = l.Params[c+j]
-			b.env[op.Lam.Params[k+j].Name] = elems[c+j]
+			x, y := op.Lam.Params[j], op.Lam.Params[k+j]
+			names = append(names, x.Name, y.Name)
+			if accs[c+j] != nil {
+				b.bindArr(x.Name, *accs[c+j], false)
+				b.bindArr(y.Name, b.arr(e.Map.Body.Res[c+j].Name), false)
+				continue
+			}
+			b.env[x.Name], b.env[y.Name] = scalars[c+j], elems[c+j]
 		}
-		b.run(op.Lam.Body)
-		l.Next = append(l.Next, b.atoms(op.Lam.Body.Res)...)
+		b.run(op.Lam.Body, names...)
+		for j, a := range op.Lam.Body.Res {
+			if accs[c+j] == nil {
+				l.Next = append(l.Next, b.atom(a))
+			}
+		}
+		b.storeBack(accs[c:c+k], op.Lam.Body.Res)
 		c += k
+	}
+	next := map[int]kernel.Exp{}
+	for k, c := 0, 0; k < nAcc; k++ {
+		if accs[k] == nil {
+			next[k] = l.Next[c]
+			c++
+		}
 	}
 	for k := range s.Pat {
 		switch {
+		case k < nScan && accs[k] != nil:
+			b.copyTo(outs[k].rowsOf(l.I), *accs[k])
 		case k < nScan:
-			b.write(*outs[k], l.Next[k], l.I)
-		case k >= nScan+nRed:
+			b.write(*outs[k], next[k], l.I)
+		case k >= nAcc:
 			b.store(outs[k].rowsOf(l.I), e.Map.Body.Res[k], e.Map.Ret[k])
 		}
 	}
@@ -623,7 +664,7 @@ func (b *kbuild) seqScrema(s *ir.Stm, e *ir.ScremaE) {
 			b.bindArr(prm.Name, *outs[k], true)
 			continue
 		}
-		b.env[prm.Name] = l.Params[k]
+		b.env[prm.Name] = scalars[k]
 	}
 }
 

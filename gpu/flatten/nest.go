@@ -12,38 +12,47 @@ import (
 // Reduce with one segment per point of the outer dimensions.
 
 // nestLevels returns the map-only levels of the nest that e starts, and
-// the innermost reduction when the nest ends in one, or the innermost
-// scan (seq) when it ends in a scan, which then runs sequentially in each
-// point of the outer levels.
-func (f *flattener) nestLevels(e *ir.ScremaE) (levels []*ir.ScremaE, red, seq *ir.ScremaE) {
+// the innermost reduction (of scalars) when the nest ends in one. Other
+// statements of the innermost body (a scan, a reduction of arrays) run
+// sequentially in each point of the outer levels.
+func (f *flattener) nestLevels(e *ir.ScremaE) (levels []*ir.ScremaE, red *ir.ScremaE) {
 	cur := e
 	for len(cur.Scans) == 0 && len(cur.Reds) == 0 {
 		levels = append(levels, cur)
 		body := cur.Map.Body
 		if len(body.Stms) == 0 {
-			return levels, nil, nil
+			return levels, nil
 		}
 		last := body.Stms[len(body.Stms)-1]
 		inner, ok := last.E.(*ir.ScremaE)
 		if !ok || !sameAtoms(body.Res, last.Pat) || !f.topSize(inner.W) {
-			return levels, nil, nil
+			return levels, nil
 		}
 		for _, st := range body.Stms[:len(body.Stms)-1] {
 			for _, prm := range st.Pat {
 				if _, isIndex := st.E.(*ir.IndexE); prm.T.Rank() > 0 && !isIndex {
-					return levels, nil, nil
+					return levels, nil
 				}
 			}
 		}
-		switch {
-		case len(inner.Scans) == 0 && len(inner.Reds) > 0 && arity(inner.Reds) == len(inner.Map.Ret):
-			return levels, inner, nil
-		case len(inner.Scans) > 0 && len(inner.Reds) == 0:
-			return levels, nil, inner
+		if len(inner.Scans) > 0 || len(inner.Reds) > 0 {
+			if len(inner.Scans) == 0 && arity(inner.Reds) == len(inner.Map.Ret) && scalarRets(inner.Map) {
+				return levels, inner
+			}
+			return levels, nil
 		}
 		cur = inner
 	}
-	return levels, nil, nil
+	return levels, nil
+}
+
+func scalarRets(l *ir.Lambda) bool {
+	for _, t := range l.Ret {
+		if t.Rank() > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // topSize reports whether a size is known at the top level.
@@ -70,8 +79,8 @@ func sameAtoms(res []ir.Atom, pat []ir.Param) bool {
 // nest makes one kernel of a perfect nest of depth two or more, or of a
 // map over a reduction; it reports false when e starts no such nest.
 func (f *flattener) nest(s *ir.Stm, e *ir.ScremaE) bool {
-	levels, red, seq := f.nestLevels(e)
-	if red == nil && seq == nil && len(levels) < 2 {
+	levels, red := f.nestLevels(e)
+	if red == nil && len(levels) < 2 {
 		return false
 	}
 	shape := "map"
@@ -110,18 +119,13 @@ func (f *flattener) nest(s *ir.Stm, e *ir.ScremaE) bool {
 	}
 	for l, lv := range levels {
 		b.bindElem(lv.Arrs, lv.Index, lv.Map, idx[l])
-		if l == len(levels)-1 && red == nil && seq == nil {
+		if l == len(levels)-1 && red == nil {
 			break // the innermost body: translated with its results' destinations
 		}
 		stms := lv.Map.Body.Stms
 		for _, st := range stms[:len(stms)-1] {
 			b.stm(st)
 		}
-	}
-	if seq != nil {
-		b.seqScan(s, seq, idx)
-		f.emit(b, &kernel.Map{Dims: dims, Idx: idx, Body: b.cur})
-		return true
 	}
 	if red == nil {
 		inner := levels[len(levels)-1].Map
@@ -138,11 +142,6 @@ func (f *flattener) nest(s *ir.Stm, e *ir.ScremaE) bool {
 		f.emit(b, &kernel.Map{Dims: dims, Idx: idx, Body: b.cur})
 		return true
 	}
-	for _, t := range red.Map.Ret {
-		if t.Rank() > 0 {
-			fail("a reduction of arrays is not flattened yet")
-		}
-	}
 	elems := b.element(red.Arrs, red.Index, red.Map, i)
 	body := b.cur
 	op, nes, comm := b.segops(red.Reds)
@@ -156,55 +155,6 @@ func (f *flattener) nest(s *ir.Stm, e *ir.ScremaE) bool {
 	}
 	f.emit(b, &kernel.Reduce{Segments: segs, N: b.size(red.W), Seg: seg, I: i, Body: body, Elems: elems, Op: op, Neutral: nes, Comm: comm, Out: outs})
 	return true
-}
-
-// seqScan runs the innermost Screma of a nest, a scan (with maybe map
-// results too), as a sequential loop in each point idx of the outer
-// levels, writing its results straight into the outputs of s.
-func (b *kbuild) seqScan(s *ir.Stm, e *ir.ScremaE, idx []kernel.Var) {
-	for _, t := range e.Map.Ret {
-		if t.Rank() > 0 {
-			fail("a scan of arrays is not flattened yet")
-		}
-	}
-	nScan := arity(e.Scans)
-	outs := make([]*kernel.Param, len(s.Pat))
-	for k, prm := range s.Pat {
-		outs[k] = b.output(prm, false)
-	}
-	l := &kernel.Loop{N: b.size(e.W), I: b.fresh("j", kernel.I64)}
-	for _, op := range e.Scans {
-		l.Init = append(l.Init, b.atoms(op.Nes)...)
-	}
-	for k := range nScan {
-		l.Params = append(l.Params, b.fresh("acc", l.Init[k].Type()))
-	}
-	saved := b.cur
-	b.cur = nil
-	elems := b.element(e.Arrs, e.Index, e.Map, l.I)
-	c := 0
-	for _, op := range e.Scans {
-		k := op.Arity()
-		for j := range k {
-			b.env[op.Lam.Params[j].Name] = l.Params[c+j]
-			b.env[op.Lam.Params[k+j].Name] = elems[c+j]
-		}
-		for _, st := range op.Lam.Body.Stms {
-			b.stm(st)
-		}
-		l.Next = append(l.Next, b.atoms(op.Lam.Body.Res)...)
-		c += k
-	}
-	at := append(toExps(idx), l.I)
-	for k := range outs {
-		v := elems[k]
-		if k < nScan {
-			v = l.Next[k]
-		}
-		b.cur = append(b.cur, kernel.Wr(outs[k], v, at...))
-	}
-	l.Body = b.cur
-	b.cur = append(saved, l)
 }
 
 func toExps(vs []kernel.Var) []kernel.Exp {

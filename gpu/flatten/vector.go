@@ -1,0 +1,125 @@
+package flatten
+
+import (
+	"fut/gpu/kernel"
+	"fut/interp/ir"
+)
+
+// A reduction of arrays at the top level whose operator is vectorised, a
+// map of a scalar operator over its array arguments (reduce (map2 (+))
+// (replicate m 0) xss), is interchanged with that map: a segmented
+// reduction with one segment per column, whose scalar operator is the
+// map's lambda (the thesis's map–reduce interchange). Its neutral element
+// must be a replicate of a scalar, which is then the scalar neutral.
+
+// vecOp returns the map a vectorised operator applies, or nil: the
+// operator's body is one map over its (one-dimensional) parameters whose
+// results it returns.
+func vecOp(op *ir.SegOp) *ir.ScremaE {
+	l := op.Lam
+	if len(l.Body.Stms) != 1 {
+		return nil
+	}
+	for _, p := range l.Params {
+		if p.T.Rank() != 1 {
+			return nil
+		}
+	}
+	s := l.Body.Stms[0]
+	m, ok := s.E.(*ir.ScremaE)
+	if !ok || len(m.Scans) > 0 || len(m.Reds) > 0 || !sameAtoms(l.Body.Res, s.Pat) || !scalarRets(m.Map) {
+		return nil
+	}
+	isParam := map[string]bool{}
+	for _, p := range l.Params {
+		isParam[p.Name] = true
+	}
+	for _, a := range m.Arrs {
+		if !isParam[a] {
+			return nil
+		}
+	}
+	return m
+}
+
+// scalarNeutral is the scalar x of a neutral element bound at the top
+// level to replicate n x, with x a top-level scalar or a constant.
+func (f *flattener) scalarNeutral(ne ir.Atom) (ir.Atom, bool) {
+	r, ok := f.defs[ne.Name].(*ir.ReplicateE)
+	if !ok || !r.X.IsConst() && f.types[r.X.Name].Rank() != 0 {
+		return ir.Atom{}, false
+	}
+	if _, known := f.types[r.X.Name]; !r.X.IsConst() && !known {
+		return ir.Atom{}, false
+	}
+	return r.X, true
+}
+
+// vecReduce makes the reductions of e (all of arrays, with vectorised
+// operators) one segmented Reduce kernel over the columns; it reports
+// false when they are not of that form.
+func (f *flattener) vecReduce(s *ir.Stm, e *ir.ScremaE) bool {
+	nScan, nRed := arity(e.Scans), arity(e.Reds)
+	if nRed == 0 {
+		return false
+	}
+	var width ir.Atom
+	var maps []*ir.ScremaE
+	var nes []ir.Atom
+	for _, op := range e.Reds {
+		m := vecOp(op)
+		if m == nil || !f.topSize(m.W) || width.Name != "" && width != m.W {
+			return false
+		}
+		width = m.W
+		maps = append(maps, m)
+		for _, ne := range op.Nes {
+			x, ok := f.scalarNeutral(ne)
+			if !ok {
+				return false
+			}
+			nes = append(nes, x)
+		}
+	}
+	b := f.newKernel("segred", s)
+	segs, n := b.size(width), b.size(e.W)
+	seg, i := b.fresh("col", kernel.I64), b.fresh("i", kernel.I64)
+	b.threads([]ir.Atom{width, e.W}, seg, i)
+	b.element(e.Arrs, e.Index, e.Map, i)
+	var elems []kernel.Exp
+	for k := nScan; k < nScan+nRed; k++ {
+		elems = append(elems, b.read(b.arr(e.Map.Body.Res[k].Name), seg))
+	}
+	body := b.cur
+	b.cur = nil
+	var lam kernel.Lambda
+	for r, op := range e.Reds {
+		k, m := op.Arity(), maps[r]
+		comp := map[string]kernel.Var{}
+		for j, p := range op.Lam.Params {
+			v := b.fresh(p.Name, ktype(p.T.Elem))
+			comp[p.Name] = v
+			if j < k {
+				lam.X = append(lam.X, v)
+			} else {
+				lam.Y = append(lam.Y, v)
+			}
+		}
+		if m.Index != "" {
+			b.env[m.Index] = seg
+		}
+		for t, a := range m.Arrs {
+			b.env[m.Map.Params[t].Name] = comp[a]
+		}
+		b.run(m.Map.Body)
+		lam.Res = append(lam.Res, b.atoms(m.Map.Body.Res)...)
+	}
+	lam.Body = b.cur
+	b.cur = nil
+	var outs []*kernel.Param
+	for k := nScan; k < nScan+nRed; k++ {
+		outs = append(outs, b.output(s.Pat[k], false))
+	}
+	f.emit(b, &kernel.Reduce{Segments: segs, N: n, Seg: seg, I: i, Body: body, Elems: elems, Op: lam, Neutral: b.atoms(nes), Out: outs})
+	return true
+}
