@@ -152,7 +152,7 @@ func (b *kbuild) scratchOf(name string, elem kernel.Type, dims []ir.Atom) view {
 	}
 	for _, d := range dims {
 		if !b.f.topSize(d) {
-			fail("an array (%s) whose size (%s) is computed inside the kernel is not flattened yet", name, d.Name)
+			return b.irregular(name, elem, dims)
 		}
 	}
 	shape := append(append([]ir.Atom(nil), b.tdims...), dims...)
@@ -166,6 +166,54 @@ func (b *kbuild) scratchOf(name string, elem kernel.Type, dims []ir.Atom) view {
 	v := bufView(p).rowsOf(b.tidx...)
 	v.whole = true
 	return v
+}
+
+// irregular is storage for an array whose size is computed inside the
+// kernel: a row of capacity elements per thread (a scalar parameter the
+// run chooses), holding the array in row-major order. A thread whose
+// array does not fit records the size it needs in a flag buffer; the run
+// then launches the kernel again with a larger capacity (run.go).
+func (b *kbuild) irregular(name string, elem kernel.Type, dims []ir.Atom) view {
+	shape := make([]kernel.Exp, len(dims))
+	var total kernel.Exp = kernel.I64C(1)
+	for k, d := range dims {
+		if !d.IsConst() && !b.f.topSize(d) {
+			if _, ok := b.env[d.Name]; !ok {
+				fail("an array (%s) whose size (%s) is known only after it is built is not flattened yet", name, d.Name)
+			}
+		}
+		shape[k] = toI64(b.atom(d))
+		total = kernel.Bin("*", total, shape[k])
+	}
+	capacity := b.capacity()
+	if b.flag == nil {
+		b.flag = b.addParam(kernel.Buf("need", kernel.I64, kernel.I64C(1)), Arg{Out: true, Scratch: true, Flag: true})
+	}
+	b.cur = append(b.cur, &kernel.If{Cond: kernel.Bin(">", total, capacity), Then: []kernel.Stmt{kernel.Wr(b.flag, total, kernel.I64C(0))}})
+	b.n++
+	ks := make([]kernel.Exp, 0, len(b.tdims)+1)
+	for _, d := range b.tdims {
+		ks = append(ks, b.size(d))
+	}
+	p := kernel.Buf(fmt.Sprintf("s_%s_%d", cname(name), b.n), elem, append(ks, capacity)...)
+	b.addParam(p, Arg{Out: true, Scratch: true, Shape: b.tdims, Capacity: true})
+	row := bufView(p).rowsOf(b.tidx...)
+	return view{buf: p, shape: shape, at: func(idx []kernel.Exp) []kernel.Exp {
+		var flat kernel.Exp = kernel.I64C(0)
+		for k, i := range idx {
+			flat = kernel.Bin("+", kernel.Bin("*", flat, shape[k]), i)
+		}
+		return row.at([]kernel.Exp{flat})
+	}, whole: true}
+}
+
+// capacity is the scalar parameter holding the capacity of irregular
+// storage.
+func (b *kbuild) capacity() kernel.Exp {
+	if b.capParam == nil {
+		b.capParam = b.addParam(kernel.Scalar("capacity", kernel.I64), Arg{Capacity: true})
+	}
+	return b.capParam.V()
 }
 
 // alloc is the storage of the array variable prm: its destination when

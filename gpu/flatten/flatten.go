@@ -77,6 +77,12 @@ type Arg struct {
 	// Scratch marks an Out buffer that is the kernel's working memory:
 	// bound to no variable, released after the launch.
 	Scratch bool
+	// Capacity: the scalar argument is the capacity of the kernel's
+	// irregular storage, or (with Scratch) the buffer is such storage:
+	// Shape followed by the capacity. Flag: (with Scratch) the one-element
+	// buffer, zeroed before the launch, where a thread whose array does
+	// not fit writes the capacity it needs.
+	Capacity, Flag bool
 	// Binds names the variable that an input buffer updated in place
 	// (a scatter's or hist's destination) becomes after the launch.
 	Binds string
@@ -278,6 +284,13 @@ func (f *flattener) newKernel(shape string, s *ir.Stm) *kbuild {
 
 func (f *flattener) emit(b *kbuild, shape kernel.Shape) {
 	b.k.Shape = shape
+	if b.capParam != nil {
+		for _, a := range b.args {
+			if a.Binds != "" {
+				fail("an array whose size is computed inside a kernel that updates %s in place is not flattened yet", a.Var)
+			}
+		}
+	}
 	if err := kernel.Verify(b.k); err != nil {
 		fail("the kernel built for %s is ill-formed (a bug): %v", b.k.Name, err)
 	}

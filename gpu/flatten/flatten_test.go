@@ -121,6 +121,9 @@ var cases = []struct {
 	{"reduce_pick_row", `map (\r -> reduce (\a b -> if a[0] >= b[0] then a else b) (replicate 5 f32.lowest) (unflatten (r :> [10*5]f32))) m`, "map"},
 	{"reduce_columns", `reduce (map2 (+)) (replicate 50 0f32) m`, "reduce"},
 	{"reduce_columns_max", `reduce (map2 f32.max) (replicate 50 f32.lowest) (map (map (*2)) m)`, "reduce"},
+	{"irregular_scan", `map (\n -> let a = replicate n 1f32 in reduce (+) 0 (scan (+) 0 a)) (iota 300)`, "map"},
+	{"irregular_2d", `map (\n -> let a = tabulate_2d n (n % 7) (\i j -> i * j) in reduce (+) 0 (flatten a) + reduce (+) 0 (map (\r -> r[0]) (transpose (copy a)))) (1...200)`, "map"},
+	{"irregular_update", `map (\n -> let a = loop a = replicate n 0i64 for i < n do a with [i] = i * a[i / 2] + 1 in a[n - 1]) (1...200)`, "map"},
 	{"transpose_inside", `map (\r -> let t = transpose (unflatten (r :> [5*10]f32) :> [5][10]f32) in map (\c -> reduce (+) 0 c) t) m`, "map"},
 }
 
@@ -181,7 +184,7 @@ func TestFallbackReasons(t *testing.T) {
 	s := session(t)
 	for _, c := range []struct{ src, why string }{
 		{`1 + 2`, "no SOAC"},
-		{`map (\n -> let a = replicate n 1f32 in reduce (+) 0 (scan (+) 0 a)) (iota 100)`, "computed inside the kernel"},
+		{`map (\x -> let a = if x > 0 then iota 3 else iota 5 in reduce (+) 0 (scan (+) 0 a)) (map i64.i32 is)`, "known only after"},
 		{`{a = reduce (+) 0 is, b = 1i32}`, "not rebuilt"},
 	} {
 		_, off, why, err := s.EvalOffload(context.Background(), c.src)

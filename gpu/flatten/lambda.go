@@ -30,6 +30,9 @@ type kbuild struct {
 	scopes []*scope        // the bodies being translated, innermost last
 	tdims  []ir.Atom       // the index space of the kernel's threads (scratch rows)
 	tidx   []kernel.Exp    // a thread's point in it
+	// irregular storage: its capacity and the flag a thread sets when
+	// an array does not fit
+	capParam, flag *kernel.Param
 }
 
 func (b *kbuild) fresh(base string, t kernel.Type) kernel.Var {

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"fut/eval/value"
+	"fut/gpu/kernel"
 	"fut/gpu/runtime"
 	"fut/interp/ir"
 )
@@ -147,7 +148,24 @@ func (r *runner) scalarArg(a ir.Atom) (any, error) {
 	return p.Uint(), nil
 }
 
+// launch runs a kernel step. A kernel with irregular storage starts with
+// a small capacity per thread; when a thread reports that its array does
+// not fit, the kernel runs again with the capacity it asked for (at least
+// double), its outputs made anew.
 func (r *runner) launch(st Step) error {
+	capacity := int64(64)
+	for {
+		need, err := r.launchOnce(st, capacity)
+		if need == 0 {
+			return err
+		}
+		capacity = max(2*capacity, need)
+	}
+}
+
+// launchOnce runs a kernel step with the given capacity of irregular
+// storage; need is the capacity a thread asked for (0: none).
+func (r *runner) launchOnce(st Step, capacity int64) (need int64, err error) {
 	k := st.Kernel
 	args := make([]any, len(st.Args))
 	type bind struct {
@@ -156,9 +174,25 @@ func (r *runner) launch(st Step) error {
 		scalar bool
 	}
 	var binds []bind
+	var flag *runtime.Array
+	var temps, outs []*runtime.Array // released at the end; kept if the launch succeeds
+	defer func() {
+		for _, a := range temps {
+			a.Release()
+		}
+	}()
 	for i, a := range st.Args {
 		prm := k.Params[i]
 		switch {
+		case a.Capacity && !a.Out:
+			args[i] = capacity
+		case a.Flag:
+			arr, err := r.d.Upload(kernel.I64, []int64{1}, []int64{0})
+			if err != nil {
+				return 0, err
+			}
+			temps = append(temps, arr)
+			args[i], flag = arr, arr
 		case a.Out:
 			shape := []int64{1}
 			if !a.Scalar {
@@ -166,26 +200,29 @@ func (r *runner) launch(st Step) error {
 				for _, d := range a.Shape {
 					x, err := r.scalarArg(d)
 					if err != nil {
-						return err
+						return 0, err
 					}
 					shape = append(shape, toInt(x))
 				}
 			}
+			if a.Capacity {
+				shape = append(shape, capacity)
+			}
 			arr, err := r.d.Alloc(prm.T, shape...)
 			if err != nil {
-				return err
+				return 0, err
 			}
 			args[i] = arr
 			if a.Scratch {
-				defer arr.Release()
+				temps = append(temps, arr)
 				continue
 			}
-			r.owned = append(r.owned, arr)
+			outs = append(outs, arr)
 			binds = append(binds, bind{a.Var, arr, a.Scalar})
 		case prm.Buffer:
 			arr, err := r.device(a.Var)
 			if err != nil {
-				return err
+				return 0, err
 			}
 			args[i] = arr
 			if a.Binds != "" {
@@ -194,19 +231,32 @@ func (r *runner) launch(st Step) error {
 		default:
 			x, err := r.scalarArg(ir.V(a.Var))
 			if err != nil {
-				return err
+				return 0, err
 			}
 			args[i] = x
 		}
 	}
-	if err := r.d.Run(k, args...); err != nil {
-		return err
+	runErr := r.d.Run(k, args...)
+	if flag != nil {
+		v, err := flag.Value()
+		if err != nil {
+			return 0, err
+		}
+		if n := v.Data.([]int64)[0]; n > 0 {
+			temps = append(temps, outs...)
+			return n, nil
+		}
 	}
+	if runErr != nil {
+		temps = append(temps, outs...)
+		return 0, runErr
+	}
+	r.owned = append(r.owned, outs...)
 	r.stats.Launches = append(r.stats.Launches, k.Name)
 	for _, b := range binds {
 		r.env[b.name] = &slot{dev: b.a, scalar: b.scalar}
 	}
-	return nil
+	return 0, nil
 }
 
 func toInt(x any) int64 {
