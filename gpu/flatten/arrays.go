@@ -175,7 +175,6 @@ func (b *kbuild) scratchOf(name string, elem kernel.Type, dims []ir.Atom) view {
 // then launches the kernel again with a larger capacity (run.go).
 func (b *kbuild) irregular(name string, elem kernel.Type, dims []ir.Atom) view {
 	shape := make([]kernel.Exp, len(dims))
-	var total kernel.Exp = kernel.I64C(1)
 	for k, d := range dims {
 		if !d.IsConst() && !b.f.topSize(d) {
 			if _, ok := b.env[d.Name]; !ok {
@@ -183,13 +182,19 @@ func (b *kbuild) irregular(name string, elem kernel.Type, dims []ir.Atom) view {
 			}
 		}
 		shape[k] = toI64(b.atom(d))
-		total = kernel.Bin("*", total, shape[k])
+	}
+	row := b.irregularRow(name, elem)
+	b.fits(shape)
+	return flatView(row, shape)
+}
+
+// irregularRow is a thread's row of fresh irregular storage (of the
+// kernel's capacity).
+func (b *kbuild) irregularRow(name string, elem kernel.Type) view {
+	if b.tdims == nil {
+		fail("an array (%s) built where the kernel has no thread index (in an operator)", name)
 	}
 	capacity := b.capacity()
-	if b.flag == nil {
-		b.flag = b.addParam(kernel.Buf("need", kernel.I64, kernel.I64C(1)), Arg{Out: true, Scratch: true, Flag: true})
-	}
-	b.cur = append(b.cur, &kernel.If{Cond: kernel.Bin(">", total, capacity), Then: []kernel.Stmt{kernel.Wr(b.flag, total, kernel.I64C(0))}})
 	b.n++
 	ks := make([]kernel.Exp, 0, len(b.tdims)+1)
 	for _, d := range b.tdims {
@@ -197,8 +202,26 @@ func (b *kbuild) irregular(name string, elem kernel.Type, dims []ir.Atom) view {
 	}
 	p := kernel.Buf(fmt.Sprintf("s_%s_%d", cname(name), b.n), elem, append(ks, capacity)...)
 	b.addParam(p, Arg{Out: true, Scratch: true, Shape: b.tdims, Capacity: true})
-	row := bufView(p).rowsOf(b.tidx...)
-	return view{buf: p, shape: shape, at: func(idx []kernel.Exp) []kernel.Exp {
+	return bufView(p).rowsOf(b.tidx...)
+}
+
+// fits records in the flag the capacity an array of the given shape
+// needs when it exceeds the kernel's.
+func (b *kbuild) fits(shape []kernel.Exp) {
+	var total kernel.Exp = kernel.I64C(1)
+	for _, d := range shape {
+		total = kernel.Bin("*", total, d)
+	}
+	if b.flag == nil {
+		b.flag = b.addParam(kernel.Buf("need", kernel.I64, kernel.I64C(1)), Arg{Out: true, Scratch: true, Flag: true})
+	}
+	b.cur = append(b.cur, &kernel.If{Cond: kernel.Bin(">", total, b.capacity()), Then: []kernel.Stmt{kernel.Wr(b.flag, total, kernel.I64C(0))}})
+}
+
+// flatView views a row of irregular storage as an array of the given
+// shape, in row-major order.
+func flatView(row view, shape []kernel.Exp) view {
+	return view{buf: row.buf, shape: shape, at: func(idx []kernel.Exp) []kernel.Exp {
 		var flat kernel.Exp = kernel.I64C(0)
 		for k, i := range idx {
 			flat = kernel.Bin("+", kernel.Bin("*", flat, shape[k]), i)

@@ -45,7 +45,7 @@ func (f *flattener) sub(b *ir.Body) []Step {
 
 func (f *flattener) loopStep(s *ir.Stm, e *ir.LoopE) {
 	if len(e.Over) > 0 {
-		fail("a top-level for-in loop around SOACs is not flattened yet")
+		e = f.forIn(e)
 	}
 	for _, prm := range e.Params {
 		f.types[prm.Name] = prm.T
@@ -64,6 +64,32 @@ func (f *flattener) loopStep(s *ir.Stm, e *ir.LoopE) {
 	}
 	ls.Body = f.sub(e.Body)
 	f.steps = append(f.steps, Step{Loop: ls})
+}
+
+// forIn rewrites for x in xs as a loop over the indices of xs whose body
+// first binds x = xs[i].
+func (f *flattener) forIn(e *ir.LoopE) *ir.LoopE {
+	t, ok := f.types[e.Over[0]]
+	if !ok || t.Rank() == 0 {
+		fail("a for-in loop over %s, not a top-level array", e.Over[0])
+	}
+	n := t.Shape[0]
+	if !f.topSize(n) {
+		fail("a for-in loop over %s, whose size is not known at the top level", e.Over[0])
+	}
+	l := *e
+	if l.I == "" {
+		f.nk++
+		l.I = fmt.Sprintf("row_%d_%s", f.nk, e.Over[0])
+	}
+	l.Bound, l.Over, l.Elems = n, nil, nil
+	body := &ir.Body{Res: e.Body.Res}
+	for k, over := range e.Over {
+		body.Stms = append(body.Stms, &ir.Stm{Pat: []ir.Param{e.Elems[k]}, E: &ir.IndexE{Arr: over, Idx: []ir.Atom{ir.V(l.I)}}})
+	}
+	body.Stms = append(body.Stms, e.Body.Stms...)
+	l.Body = body
+	return &l
 }
 
 func (f *flattener) ifStep(s *ir.Stm, e *ir.IfE) {

@@ -124,6 +124,10 @@ var cases = []struct {
 	{"irregular_scan", `map (\n -> let a = replicate n 1f32 in reduce (+) 0 (scan (+) 0 a)) (iota 300)`, "map"},
 	{"irregular_2d", `map (\n -> let a = tabulate_2d n (n % 7) (\i j -> i * j) in reduce (+) 0 (flatten a) + reduce (+) 0 (map (\r -> r[0]) (transpose (copy a)))) (1...200)`, "map"},
 	{"irregular_update", `map (\n -> let a = loop a = replicate n 0i64 for i < n do a with [i] = i * a[i / 2] + 1 in a[n - 1]) (1...200)`, "map"},
+	{"for_in_rows", `loop acc = v for r in m do map2 (+) acc r`, "map"},
+	{"for_in_scalars", `loop acc = xs for k in is do map (\x -> x * 0.5 + f32.i32 k) acc`, "map"},
+	{"if_existential", `map (\x -> let a = if x > 0 then iota 3 else iota 5 in reduce (+) 0 (scan (+) 0 a)) (map i64.i32 is)`, "map"},
+	{"if_existential_2d", `map (\x -> let a = if x > 0 then replicate 3 (iota 2) else replicate (x + 7) (iota 2) in reduce (+) 0 (flatten (map (scan (+) 0) a))) (map i64.i32 is)`, "map"},
 	{"transpose_inside", `map (\r -> let t = transpose (unflatten (r :> [5*10]f32) :> [5][10]f32) in map (\c -> reduce (+) 0 c) t) m`, "map"},
 }
 
@@ -184,7 +188,7 @@ func TestFallbackReasons(t *testing.T) {
 	s := session(t)
 	for _, c := range []struct{ src, why string }{
 		{`1 + 2`, "no SOAC"},
-		{`map (\x -> let a = if x > 0 then iota 3 else iota 5 in reduce (+) 0 (scan (+) 0 a)) (map i64.i32 is)`, "known only after"},
+		{`map (\n -> let a = loop a = [n] for i < n do concat a a in reduce (+) 0 (scan (+) 0 a)) (iota 3)`, "known only after"},
 		{`{a = reduce (+) 0 is, b = 1i32}`, "not rebuilt"},
 	} {
 		_, off, why, err := s.EvalOffload(context.Background(), c.src)

@@ -335,7 +335,8 @@ func (b *kbuild) unop(e *ir.UnOpE) kernel.Exp {
 // block translates an IR body into a separate statement list; bound
 // names the variables bound with it. Its scalar results come back as
 // expressions; each array result k is stored into outs[k] (built there
-// when the body binds it) and comes back nil.
+// when the body binds it) or, without outs[k], left to the caller; its
+// result is nil.
 func (b *kbuild) block(irb *ir.Body, bound []string, outs []*view) ([]kernel.Stmt, []kernel.Exp) {
 	saved := b.cur
 	b.cur = nil
@@ -347,10 +348,9 @@ func (b *kbuild) block(irb *ir.Body, bound []string, outs []*view) ([]kernel.Stm
 			b.storeArr(*outs[k], a.Name)
 			continue
 		}
-		if b.isArr(a) {
-			fail("an array result (%s) with nowhere to go (a bug)", a.Name)
+		if !b.isArr(a) {
+			res[k] = b.atom(a) // an array result without storage is the caller's
 		}
-		res[k] = b.atom(a)
 	}
 	ss := b.cur
 	b.cur = saved
@@ -380,15 +380,52 @@ func (b *kbuild) arrayOuts(pat []ir.Param) []*view {
 	return outs
 }
 
+// ifStm translates an if. An array result whose size is another result
+// of the if (existential) goes to irregular storage: each branch checks
+// that its array fits and copies it in, and the array is viewed with the
+// size the branch returned.
 func (b *kbuild) ifStm(s *ir.Stm, e *ir.IfE) {
 	c := b.atom(e.Cond)
-	outs := b.arrayOuts(s.Pat)
-	then, tres := b.block(e.Then, nil, outs)
-	els, eres := b.block(e.Else, nil, outs)
+	own := map[string]bool{}
+	for _, prm := range s.Pat {
+		own[prm.Name] = true
+	}
+	outs := make([]*view, len(s.Pat))
+	var rows []*view // irregular storage, by result (nil: none)
+	for k, prm := range s.Pat {
+		if prm.T.Rank() == 0 {
+			continue
+		}
+		if sizedBy(prm.T, own) {
+			if rows == nil {
+				rows = make([]*view, len(s.Pat))
+			}
+			r := b.irregularRow(prm.Name, ktype(prm.T.Elem))
+			rows[k] = &r
+			continue
+		}
+		v := b.alloc(prm)
+		outs[k] = &v
+	}
+	branch := func(body *ir.Body) ([]kernel.Stmt, []kernel.Exp) {
+		stms, res := b.block(body, nil, outs)
+		saved := b.cur
+		b.cur = stms
+		for k, r := range rows {
+			if r != nil {
+				src := b.arr(body.Res[k].Name)
+				b.fits(src.shape)
+				b.copyTo(flatView(*r, src.shape), src)
+			}
+		}
+		stms, b.cur = b.cur, saved
+		return stms, res
+	}
+	then, tres := branch(e.Then)
+	els, eres := branch(e.Else)
 	st := &kernel.If{Cond: c, Then: then, Else: els}
 	for k, prm := range s.Pat {
-		if outs[k] != nil {
-			b.bindArr(prm.Name, *outs[k], true)
+		if prm.T.Rank() > 0 {
 			continue
 		}
 		v := b.fresh(prm.Name, ktype(prm.T.Elem))
@@ -397,6 +434,24 @@ func (b *kbuild) ifStm(s *ir.Stm, e *ir.IfE) {
 		b.env[prm.Name] = v
 	}
 	b.cur = append(b.cur, st)
+	for k, prm := range s.Pat {
+		switch {
+		case outs[k] != nil:
+			b.bindArr(prm.Name, *outs[k], true)
+		case prm.T.Rank() > 0:
+			b.bindArr(prm.Name, flatView(*rows[k], b.indices(prm.T.Shape)), true)
+		}
+	}
+}
+
+// sizedBy reports whether a size of t is one of the names.
+func sizedBy(t ir.Type, names map[string]bool) bool {
+	for _, d := range t.Shape {
+		if names[d.Name] {
+			return true
+		}
+	}
+	return false
 }
 
 // loop translates a sequential loop. A while loop's condition is an IR
