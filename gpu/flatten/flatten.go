@@ -319,9 +319,10 @@ func (f *flattener) screma(s *ir.Stm, e *ir.ScremaE) {
 		return
 	}
 	nScan, nRed := arity(e.Scans), arity(e.Reds)
+	vecScans := false
 	for _, t := range e.Map.Ret[:nScan] {
 		if t.Rank() > 0 {
-			fail("a scan of arrays is not flattened yet")
+			vecScans = true
 		}
 	}
 	vec := false
@@ -365,7 +366,10 @@ func (f *flattener) screma(s *ir.Stm, e *ir.ScremaE) {
 		}
 		f.emit(b, &kernel.Reduce{N: n, I: i, Body: body, Elems: res[nScan : nScan+nRed], Op: op, Neutral: nes, Comm: comm, Out: outs})
 	}
-	if nScan > 0 {
+	if vecScans && !f.vecScan(s, e) {
+		fail("a scan of arrays whose operator is not a map of a scalar operator, or whose neutral element is not a replicate, is not flattened yet")
+	}
+	if nScan > 0 && !vecScans {
 		b := f.newKernel("scan", s)
 		n := b.size(e.W)
 		i := b.fresh("i", kernel.I64)

@@ -128,6 +128,8 @@ var cases = []struct {
 	{"for_in_scalars", `loop acc = xs for k in is do map (\x -> x * 0.5 + f32.i32 k) acc`, "map"},
 	{"if_existential", `map (\x -> let a = if x > 0 then iota 3 else iota 5 in reduce (+) 0 (scan (+) 0 a)) (map i64.i32 is)`, "map"},
 	{"if_existential_2d", `map (\x -> let a = if x > 0 then replicate 3 (iota 2) else replicate (x + 7) (iota 2) in reduce (+) 0 (flatten (map (scan (+) 0) a))) (map i64.i32 is)`, "map"},
+	{"scan_columns", `scan (map2 (+)) (replicate 50 0f32) m`, "map"},
+	{"scan_columns_mul", `scan (map2 (*)) (replicate 50 1f32) (map (map (\x -> x / 5 + 1)) m)`, "map"},
 	{"transpose_inside", `map (\r -> let t = transpose (unflatten (r :> [5*10]f32) :> [5][10]f32) in map (\c -> reduce (+) 0 c) t) m`, "map"},
 }
 

@@ -63,23 +63,9 @@ func (f *flattener) vecReduce(s *ir.Stm, e *ir.ScremaE) bool {
 	if nRed == 0 {
 		return false
 	}
-	var width ir.Atom
-	var maps []*ir.ScremaE
-	var nes []ir.Atom
-	for _, op := range e.Reds {
-		m := vecOp(op)
-		if m == nil || !f.topSize(m.W) || width.Name != "" && width != m.W {
-			return false
-		}
-		width = m.W
-		maps = append(maps, m)
-		for _, ne := range op.Nes {
-			x, ok := f.scalarNeutral(ne)
-			if !ok {
-				return false
-			}
-			nes = append(nes, x)
-		}
+	width, maps, nes, ok := f.vecOps(e.Reds)
+	if !ok {
+		return false
 	}
 	b := f.newKernel("segred", s)
 	segs, n := b.size(width), b.size(e.W)
@@ -122,4 +108,80 @@ func (f *flattener) vecReduce(s *ir.Stm, e *ir.ScremaE) bool {
 	}
 	f.emit(b, &kernel.Reduce{Segments: segs, N: n, Seg: seg, I: i, Body: body, Elems: elems, Op: lam, Neutral: b.atoms(nes), Out: outs})
 	return true
+}
+
+// vecScan makes the scans of e (all of arrays, with vectorised operators)
+// one Map kernel over the columns, each a sequential scan down its column
+// (the interchanged map's parallelism only); it reports false when they
+// are not of that form.
+func (f *flattener) vecScan(s *ir.Stm, e *ir.ScremaE) bool {
+	nScan := arity(e.Scans)
+	width, maps, nes, ok := f.vecOps(e.Scans)
+	if !ok {
+		return false
+	}
+	b := f.newKernel("colscan", s)
+	m, n := b.size(width), b.size(e.W)
+	col := b.fresh("col", kernel.I64)
+	b.threads([]ir.Atom{width}, col)
+	l := &kernel.Loop{N: n, I: b.fresh("i", kernel.I64), Init: b.atoms(nes)}
+	for k := range nScan {
+		l.Params = append(l.Params, b.fresh(s.Pat[k].Name, l.Init[k].Type()))
+	}
+	outs := make([]*kernel.Param, nScan)
+	for k := range nScan {
+		outs[k] = b.output(s.Pat[k], false)
+	}
+	b.element(e.Arrs, e.Index, e.Map, l.I)
+	elems := make([]kernel.Exp, nScan)
+	for k := range nScan {
+		elems[k] = b.read(b.arr(e.Map.Body.Res[k].Name), col)
+	}
+	c := 0
+	for r, op := range e.Scans {
+		k, mp := op.Arity(), maps[r]
+		comp := map[string]kernel.Exp{}
+		for j := range k {
+			comp[op.Lam.Params[j].Name] = l.Params[c+j]
+			comp[op.Lam.Params[k+j].Name] = elems[c+j]
+		}
+		if mp.Index != "" {
+			b.env[mp.Index] = col
+		}
+		for t, a := range mp.Arrs {
+			b.env[mp.Map.Params[t].Name] = comp[a]
+		}
+		b.run(mp.Map.Body)
+		l.Next = append(l.Next, b.atoms(mp.Map.Body.Res)...)
+		c += k
+	}
+	for k := range nScan {
+		b.cur = append(b.cur, kernel.Wr(outs[k], l.Next[k], l.I, col))
+	}
+	l.Body = b.cur
+	b.cur = []kernel.Stmt{l}
+	f.emit(b, &kernel.Map{Dims: []kernel.Exp{m}, Idx: []kernel.Var{col}, Body: b.cur})
+	return true
+}
+
+// vecOps checks that ops are vectorised operators over arrays of one
+// width known at the top level, with replicated scalar neutral elements,
+// and returns the width, the maps and the scalar neutral elements.
+func (f *flattener) vecOps(ops []*ir.SegOp) (width ir.Atom, maps []*ir.ScremaE, nes []ir.Atom, ok bool) {
+	for _, op := range ops {
+		m := vecOp(op)
+		if m == nil || !f.topSize(m.W) || width.Name != "" && width != m.W {
+			return width, nil, nil, false
+		}
+		width = m.W
+		maps = append(maps, m)
+		for _, ne := range op.Nes {
+			x, ok := f.scalarNeutral(ne)
+			if !ok {
+				return width, nil, nil, false
+			}
+			nes = append(nes, x)
+		}
+	}
+	return width, maps, nes, true
 }
