@@ -162,7 +162,7 @@ func firstStm(text string) string {
 type flattener struct {
 	types map[string]ir.Type // top-level variables
 	host  map[string]bool    // top-level variables whose values are on the host
-	defs  map[string]ir.Exp  // what host steps bound (one variable each)
+	defs  map[string]ir.Exp  // what the statements of one variable bound it to
 	steps []Step
 	nk    int
 }
@@ -190,10 +190,11 @@ func Flatten(p *ir.Prog) (plan *Plan, err error) {
 			f.types[prm.Name] = prm.T
 		}
 	}
-	if len(kernelsOf(f.steps, nil)) == 0 {
+	steps := dropDead(p, f.steps)
+	if !hasSOACKernel(p) {
 		fail("the expression has no SOAC to run as a kernel")
 	}
-	return &Plan{Prog: p, Steps: f.steps}, nil
+	return &Plan{Prog: p, Steps: steps}, nil
 }
 
 func fail(format string, args ...any) {
@@ -201,6 +202,9 @@ func fail(format string, args ...any) {
 }
 
 func (f *flattener) stm(s *ir.Stm) {
+	if len(s.Pat) == 1 {
+		f.defs[s.Pat[0].Name] = s.E
+	}
 	switch e := s.E.(type) {
 	case *ir.ScremaE:
 		f.screma(s, e)
@@ -229,16 +233,17 @@ func (f *flattener) stm(s *ir.Stm) {
 			f.index(s, e)
 			return
 		}
-		f.hostStep(s)
+		if !f.arrayStep(s) {
+			f.hostStep(s)
+		}
 	default:
-		f.hostStep(s)
+		if !f.arrayStep(s) {
+			f.hostStep(s)
+		}
 	}
 }
 
 func (f *flattener) hostStep(s *ir.Stm) {
-	if len(s.Pat) == 1 {
-		f.defs[s.Pat[0].Name] = s.E
-	}
 	for _, prm := range s.Pat {
 		f.host[prm.Name] = true
 	}
@@ -478,6 +483,13 @@ func (f *flattener) hist(s *ir.Stm, e *ir.HistE) {
 		name = "" // the runtime has atomics for +, min and max only
 	}
 	f.emit(b, &kernel.Hist{N: n, I: i, Body: body, Dest: dest, Bin: toI64(res[0]), Val: res[1], Op: op, OpName: name, Neutral: nes[0]})
+}
+
+// hasSOACKernel reports whether the program has SOAC work (plans without
+// it, only array statements, stay on the reference path: the host is
+// quicker for them).
+func hasSOACKernel(p *ir.Prog) bool {
+	return bodyHasSOAC(p.Body)
 }
 
 // hasSOAC reports whether an expression holds a SOAC anywhere inside.

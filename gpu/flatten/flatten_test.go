@@ -80,7 +80,7 @@ var cases = []struct {
 	{"index_top", `map (\i -> xs[i] + ys[999 - i]) (iota 1000)`, "map"},
 	{"map_then_reduce", `let zs = map (\x -> x * x) xs in reduce (+) 0 zs + zs[3]`, "map,reduce,map"},
 	{"two_kernels", `let zs = scan (+) 0 ys in map (\z -> z * 0.5) zs`, "scan,map"},
-	{"scatter", `scatter (replicate 10 0i32) [1, 3, 20, -1] [5, 6, 7, 8]`, "scatter"},
+	{"scatter", `scatter (replicate 10 0i32) [1, 3, 20, -1] [5, 6, 7, 8]`, "map,scatter"},
 	{"nest_lit", `map (\r -> map (\x -> x * 2 + 1) r) [[1, 2, 3], [4, 5, 6i32]]`, "map"},
 	{"nest_iota", `map (\i -> map (\j -> f32.i64 (i * 10 + j) * a) (iota 7)) (iota 5)`, "map"},
 	{"nest_3d", `map (\i -> map (\j -> map (\k -> i * 100 + j * 10 + k) (iota 4)) (iota 3)) (iota 2)`, "map"},
@@ -100,7 +100,7 @@ var cases = []struct {
 	{"loop_reduce", `loop s = 0f32 for i < 3 do s + reduce (+) 0 (map (\x -> x * f32.i64 i) xs)`, "reduce"},
 	{"loop_converge", `(loop (v, d) = (xs, 1f32) while d > 0.01 do let v' = map (\x -> x * 0.5) v in (v', reduce (+) 0 (map f32.abs (map2 (-) v v'))) ).0`, "map,reduce"},
 	{"if_soac", `if xs[0] > 1 then map (\x -> x * 2) xs else map (\x -> x + 1) xs`, "map,map"},
-	{"hist", `reduce_by_index (replicate 5 0i32) (+) 0 (map (\i -> i64.i32 (i % 5)) (map i32.abs is)) is`, "hist"},
+	{"hist", `reduce_by_index (replicate 5 0i32) (+) 0 (map (\i -> i64.i32 (i % 5)) (map i32.abs is)) is`, "map,hist"},
 	// arrays built inside a thread (arrays.go)
 	{"replicate_in_nest", `map (\r -> map (\x -> replicate 2 x) r) m`, "map"},
 	{"scan_then_index", `map (\r -> let t = scan (+) 0 r in t[0] + t[1]) m`, "map"},
@@ -130,6 +130,13 @@ var cases = []struct {
 	{"if_existential_2d", `map (\x -> let a = if x > 0 then replicate 3 (iota 2) else replicate (x + 7) (iota 2) in reduce (+) 0 (flatten (map (scan (+) 0) a))) (map i64.i32 is)`, "map"},
 	{"scan_columns", `scan (map2 (+)) (replicate 50 0f32) m`, "map"},
 	{"scan_columns_mul", `scan (map2 (*)) (replicate 50 1f32) (map (map (\x -> x / 5 + 1)) m)`, "map"},
+	// array statements at the top level run as kernels
+	{"transpose_top", `let t = transpose m in map (\r -> reduce (+) 0 r) t`, "reduce"},
+	{"reverse_slice_top", `let a = map (*2) xs let b = reverse a[100:300] in map (+1) b`, "map,map,map,map"},
+	{"concat_top", `let a = map (*2) xs let b = concat a[0:10] (concat ys[0:5] a[990:]) in map (+1) b`, "map,map,map,map,map,map"},
+	{"update_top", `let a = map (*2) xs let a[3] = 7 in map (+1) a`, "map,map,map"},
+	{"update_row_top", `let a = map (map (*2)) m let a[3] = v in map (map (+1)) a`, "map,map,map"},
+	{"iota_top", `let a = iota 1000 in map (\i -> xs[i] * 2) a`, "map"},
 	{"transpose_inside", `map (\r -> let t = transpose (unflatten (r :> [5*10]f32) :> [5][10]f32) in map (\c -> reduce (+) 0 c) t) m`, "map"},
 }
 
