@@ -320,6 +320,15 @@ func arity(ops []*ir.SegOp) int {
 }
 
 func (f *flattener) screma(s *ir.Stm, e *ir.ScremaE) {
+	if ss := f.distribute(s, e); ss != nil {
+		for _, st := range ss {
+			f.stm(st)
+			for _, prm := range st.Pat {
+				f.types[prm.Name] = prm.T
+			}
+		}
+		return
+	}
 	if f.nest(s, e) {
 		return
 	}
