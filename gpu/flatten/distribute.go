@@ -34,12 +34,20 @@ func (f *flattener) distribute(s *ir.Stm, e *ir.ScremaE) []*ir.Stm {
 	if len(e.Scans)+len(e.Reds) > 0 {
 		return nil
 	}
-	body := e.Map.Body
+	hoisted, body := hoist(e)
+	done := func() []*ir.Stm { // only the hoisting
+		if len(hoisted) == 0 {
+			return nil
+		}
+		m := *e
+		m.Map = &ir.Lambda{Params: e.Map.Params, Ret: e.Map.Ret, Body: body}
+		return append(hoisted, &ir.Stm{Pat: s.Pat, E: &m})
+	}
 	var groups [][]*ir.Stm
 	soacs := 0
 	open := false
 	for _, st := range body.Stms {
-		if _, inner := st.E.(*ir.ScremaE); inner {
+		if f.parallelInner(st, hoisted) {
 			groups = append(groups, []*ir.Stm{st})
 			soacs++
 			open = false
@@ -52,10 +60,10 @@ func (f *flattener) distribute(s *ir.Stm, e *ir.ScremaE) []*ir.Stm {
 		groups[len(groups)-1] = append(groups[len(groups)-1], st)
 	}
 	if soacs == 0 || len(groups) < 2 {
-		return nil
+		return done()
 	}
 	if len(groups) == 2 && soacs == 1 && !open && sameAtoms(body.Res, groups[1][0].Pat) {
-		return nil // scalar statements, then the inner SOAC: a perfect nest
+		return done() // scalar statements, then the inner SOAC: a perfect nest
 	}
 	// used[g]: the names groups after g and the results use
 	later := make([]map[string]bool, len(groups))
@@ -89,7 +97,7 @@ func (f *flattener) distribute(s *ir.Stm, e *ir.ScremaE) []*ir.Stm {
 		}
 	}
 	expanded := map[string]ir.Param{} // a body variable → its array
-	var out []*ir.Stm
+	out := hoisted
 	for g, stms := range groups {
 		lam := &ir.Lambda{Body: &ir.Body{Stms: stms}}
 		st := &ir.Stm{}
@@ -121,8 +129,8 @@ func (f *flattener) distribute(s *ir.Stm, e *ir.ScremaE) []*ir.Stm {
 					continue
 				}
 				for _, d := range p.T.Shape {
-					if !d.IsConst() && !f.topSize(d) {
-						return nil // a crossing array of irregular size
+					if !d.IsConst() && !f.topSize(d) && !isHoisted(hoisted, d.Name) {
+						return done() // a crossing array of irregular size
 					}
 				}
 				name := resultName[p.Name]
@@ -158,6 +166,81 @@ func (f *flattener) distribute(s *ir.Stm, e *ir.ScremaE) []*ir.Stm {
 		}
 	}
 	return out
+}
+
+// parallelInner reports whether a statement of a map's body is an inner
+// SOAC that distribution makes parallel: a map, or a reduction of
+// scalars from neutral elements known outside the map, over a width
+// known at the top level. Other inner SOACs (scans, reductions of arrays
+// or from a neutral element that depends on the element) run in a
+// thread, with the statements around them.
+func (f *flattener) parallelInner(st *ir.Stm, hoisted []*ir.Stm) bool {
+	e, ok := st.E.(*ir.ScremaE)
+	if !ok || len(e.Scans) > 0 {
+		return false
+	}
+	known := func(a ir.Atom) bool {
+		return a.IsConst() || f.topSize(a) || isHoisted(hoisted, a.Name)
+	}
+	if !known(e.W) {
+		return false
+	}
+	if len(e.Reds) == 0 {
+		return true
+	}
+	if !scalarRets(e.Map) {
+		return false
+	}
+	for _, op := range e.Reds {
+		for _, ne := range op.Nes {
+			if !known(ne) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// hoist splits a map's body into the statements that do not depend on
+// the element (hoisted to the top level, computed once) and the rest.
+func hoist(e *ir.ScremaE) (hoisted []*ir.Stm, rest *ir.Body) {
+	variant := map[string]bool{}
+	if e.Index != "" {
+		variant[e.Index] = true
+	}
+	for _, p := range e.Map.Params {
+		variant[p.Name] = true
+	}
+	rest = &ir.Body{Res: e.Map.Body.Res}
+	for _, st := range e.Map.Body.Stms {
+		dep := false
+		ir.Uses(st.E, func(n string) { dep = dep || variant[n] })
+		for _, p := range st.Pat {
+			for _, d := range p.T.Shape {
+				dep = dep || variant[d.Name]
+			}
+		}
+		if !dep {
+			hoisted = append(hoisted, st)
+			continue
+		}
+		for _, p := range st.Pat {
+			variant[p.Name] = true
+		}
+		rest.Stms = append(rest.Stms, st)
+	}
+	return hoisted, rest
+}
+
+func isHoisted(stms []*ir.Stm, name string) bool {
+	for _, st := range stms {
+		for _, p := range st.Pat {
+			if p.Name == name {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func isParamName(param map[string]int, n string) bool {

@@ -36,7 +36,7 @@ func (f *flattener) nestLevels(e *ir.ScremaE) (levels []*ir.ScremaE, red *ir.Scr
 			}
 		}
 		if len(inner.Scans) > 0 || len(inner.Reds) > 0 {
-			if len(inner.Scans) == 0 && arity(inner.Reds) == len(inner.Map.Ret) && scalarRets(inner.Map) {
+			if len(inner.Scans) == 0 && arity(inner.Reds) == len(inner.Map.Ret) && scalarRets(inner.Map) && f.topNeutrals(inner.Reds) {
 				return levels, inner
 			}
 			return levels, nil
@@ -44,6 +44,22 @@ func (f *flattener) nestLevels(e *ir.ScremaE) (levels []*ir.ScremaE, red *ir.Scr
 		cur = inner
 	}
 	return levels, nil
+}
+
+// topNeutrals reports whether the operators' neutral elements are known
+// at the top level (a segmented reduction needs them before its
+// segments start).
+func (f *flattener) topNeutrals(ops []*ir.SegOp) bool {
+	for _, op := range ops {
+		for _, ne := range op.Nes {
+			if !ne.IsConst() {
+				if t, ok := f.types[ne.Name]; !ok || t.Rank() > 0 {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 func scalarRets(l *ir.Lambda) bool {
