@@ -61,6 +61,7 @@ type Step struct {
 	Kernel *kernel.Kernel
 	Args   []Arg
 	Host   *ir.Stm
+	Why    string // why a host statement that binds an array is not a kernel
 	Loop   *LoopStep
 	If     *IfStep
 }
@@ -136,6 +137,9 @@ func writeSteps(b *strings.Builder, ss []Step, indent string) {
 		default:
 			q := &ir.Prog{Body: &ir.Body{Stms: []*ir.Stm{s.Host}}}
 			fmt.Fprintf(b, "%shost: %s\n", indent, strings.TrimSpace(firstStm(q.String())))
+			if s.Why != "" {
+				fmt.Fprintf(b, "%s  -- on the host: %s\n", indent, s.Why)
+			}
 		}
 	}
 }
@@ -218,13 +222,13 @@ func (f *flattener) stm(s *ir.Stm) {
 		f.filter(s, e)
 	case *ir.IfE:
 		if !hasSOAC(e) {
-			f.hostStep(s)
+			f.hostStep(s, "an if without SOACs, chosen by the host")
 			return
 		}
 		f.ifStep(s, e)
 	case *ir.LoopE:
 		if !hasSOAC(e) {
-			f.hostStep(s)
+			f.hostStep(s, "a loop without SOACs, run by the host")
 			return
 		}
 		f.loopStep(s, e)
@@ -233,21 +237,29 @@ func (f *flattener) stm(s *ir.Stm) {
 			f.index(s, e)
 			return
 		}
-		if !f.arrayStep(s) {
-			f.hostStep(s)
+		if ok, why := f.arrayStep(s); !ok {
+			f.hostStep(s, why)
 		}
 	default:
-		if !f.arrayStep(s) {
-			f.hostStep(s)
+		if ok, why := f.arrayStep(s); !ok {
+			f.hostStep(s, why)
 		}
 	}
 }
 
-func (f *flattener) hostStep(s *ir.Stm) {
+// hostStep runs s on the host; why says why, when s binds an array.
+func (f *flattener) hostStep(s *ir.Stm, why string) {
+	arrays := false
+	for _, prm := range s.Pat {
+		arrays = arrays || prm.T.Rank() > 0
+	}
+	if !arrays {
+		why = ""
+	}
 	for _, prm := range s.Pat {
 		f.host[prm.Name] = true
 	}
-	f.steps = append(f.steps, Step{Host: s})
+	f.steps = append(f.steps, Step{Host: s, Why: why})
 }
 
 // index reads one element of an array that kernels made with a one-item

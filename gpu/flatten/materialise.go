@@ -1,6 +1,8 @@
 package flatten
 
 import (
+	"fmt"
+
 	"fut/gpu/kernel"
 	"fut/interp/ir"
 )
@@ -14,11 +16,11 @@ import (
 // update consumes its array). A statement whose result's sizes are not
 // known at the top level stays on the host.
 
-// arrayStep makes a kernel of an array statement; it reports false when
-// the statement stays on the host.
-func (f *flattener) arrayStep(s *ir.Stm) (ok bool) {
+// arrayStep makes a kernel of an array statement; it reports false, and
+// why, when the statement stays on the host.
+func (f *flattener) arrayStep(s *ir.Stm) (ok bool, why string) {
 	if len(s.Pat) != 1 || s.Pat[0].T.Rank() == 0 {
-		return false
+		return false, "not an array statement a kernel makes"
 	}
 	onDevice := func(names ...string) bool {
 		for _, n := range names {
@@ -46,12 +48,14 @@ func (f *flattener) arrayStep(s *ir.Stm) (ok bool) {
 		ok = onDevice(e.Arr)
 	case *ir.ConcatE:
 		ok = onDevice(e.Arrs...)
+	case *ir.ArrayE:
+		return false, "an array literal, built by the host"
 	default:
-		return false
+		return false, fmt.Sprintf("%s is not made a kernel at the top level", expName(s.E))
 	}
 	if _, gen := s.E.(*ir.IotaE); !ok && !gen {
 		if _, rep := s.E.(*ir.ReplicateE); !rep {
-			return false
+			return false, "what it reads is on the host"
 		}
 	}
 	saved, nk := len(f.steps), f.nk
@@ -60,12 +64,12 @@ func (f *flattener) arrayStep(s *ir.Stm) (ok bool) {
 			if _, isNF := r.(*NotFlattened); !isNF {
 				panic(r)
 			}
-			f.steps, f.nk, ok = f.steps[:saved], nk, false
+			f.steps, f.nk, ok, why = f.steps[:saved], nk, false, r.(*NotFlattened).Reason
 		}
 	}()
 	if u, isUpdate := s.E.(*ir.UpdateE); isUpdate {
 		f.update(s, u)
-		return true
+		return true, ""
 	}
 	prm := s.Pat[0]
 	b := f.newKernel("array", s)
@@ -101,7 +105,7 @@ func (f *flattener) arrayStep(s *ir.Stm) (ok bool) {
 		b.write(out, b.read(b.arr(prm.Name), is...), is...)
 	}
 	f.emit(b, &kernel.Map{Dims: dims, Idx: idx, Body: b.cur})
-	return true
+	return true, ""
 }
 
 // concatElem writes element is of a concatenation: from the part whose
