@@ -471,11 +471,15 @@ func (f *flattener) destination(what, dest string) {
 }
 
 func (f *flattener) scatter(s *ir.Stm, e *ir.ScatterE) {
-	f.checkInputs("scatter", e.Arrs, e.Map)
-	f.destination("scatter", e.Dest)
 	if len(e.Map.Ret) != 2 {
 		fail("a scatter with %d results per element is not flattened yet", len(e.Map.Ret))
 	}
+	if e.Map.Ret[1].Rank() > 0 {
+		f.scatterRows(s, e)
+		return
+	}
+	f.checkInputs("scatter", e.Arrs, e.Map)
+	f.destination("scatter", e.Dest)
 	b := f.newKernel("scatter", s)
 	n := b.size(e.W)
 	i := b.fresh("i", kernel.I64)
@@ -483,6 +487,44 @@ func (f *flattener) scatter(s *ir.Stm, e *ir.ScatterE) {
 	res := b.element(e.Arrs, e.Index, e.Map, i)
 	dest := b.inPlace(e.Dest, s.Pat[0])
 	f.emit(b, &kernel.Scatter{N: n, I: i, Body: b.cur, Dest: []*kernel.Param{dest}, Idx: []kernel.Exp{toI64(res[0])}, Vals: []kernel.Exp{res[1]}})
+}
+
+// scatterRows is a scatter of rows: a Map kernel that writes each row to
+// the destination's row at its index when that is in range. A row that
+// is a row of an input is copied by a thread per element; a row the
+// lambda computes, by the thread that computes it.
+func (f *flattener) scatterRows(s *ir.Stm, e *ir.ScatterE) {
+	b := f.newKernel("scatter", s)
+	rowDims := e.Map.Ret[1].Shape
+	perElem := false
+	for _, p := range e.Map.Params {
+		perElem = perElem || p.Name == e.Map.Body.Res[1].Name
+	}
+	dims := []kernel.Exp{b.size(e.W)}
+	idx := []kernel.Var{b.fresh("i", kernel.I64)}
+	tdims := []ir.Atom{e.W}
+	if perElem {
+		for _, d := range rowDims {
+			dims = append(dims, b.size(d))
+			idx = append(idx, b.fresh("k", kernel.I64))
+		}
+		tdims = append(tdims, rowDims...)
+	}
+	b.threads(tdims, idx...)
+	res := b.element(e.Arrs, e.Index, e.Map, idx[0])
+	dest := bufView(b.inPlace(e.Dest, s.Pat[0]))
+	at := toI64(res[0])
+	src := b.arr(e.Map.Body.Res[1].Name)
+	body := b.cur
+	b.cur = nil
+	if perElem {
+		rest := toExps(idx[1:])
+		b.write(dest, b.read(src, rest...), append([]kernel.Exp{at}, rest...)...)
+	} else {
+		b.copyTo(dest.rowsOf(at), src)
+	}
+	b.cur = append(body, &kernel.If{Cond: inRange(at, dest.shape[0]), Then: b.cur})
+	f.emit(b, &kernel.Map{Dims: dims, Idx: idx, Body: b.cur})
 }
 
 func (f *flattener) hist(s *ir.Stm, e *ir.HistE) {

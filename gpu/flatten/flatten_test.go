@@ -138,6 +138,9 @@ var cases = []struct {
 	{"update_row_top", `let a = map (map (*2)) m let a[3] = v in map (map (+1)) a`, "map,map,map"},
 	{"iota_top", `let a = iota 1000 in map (\i -> xs[i] * 2) a`, "map"},
 	{"variant_neutral", `map (\x -> reduce (+) (x - x) (map (*x) (take 10 xs)) + x) xs`, "map"},
+	{"scan_columns_ne", `scan (map2 (+)) (map (*0) v) m`, "map,map"},
+	{"scatter_rows", `scatter (copy m) [3, 0, 45, -1] (map (map (*2)) m[10:14])`, "map"},
+	{"scatter_rows_elems", `let a = map (map (*2)) m in scatter (copy m) [3, 0, 45, -1] a[10:14]`, "map,map,map"},
 	{"transpose_inside", `map (\r -> let t = transpose (unflatten (r :> [5*10]f32) :> [5][10]f32) in map (\c -> reduce (+) 0 c) t) m`, "map"},
 }
 

@@ -63,7 +63,7 @@ func (f *flattener) vecReduce(s *ir.Stm, e *ir.ScremaE) bool {
 	if nRed == 0 {
 		return false
 	}
-	width, maps, nes, ok := f.vecOps(e.Reds)
+	width, maps, nes, ok := f.vecOps(e.Reds, false)
 	if !ok {
 		return false
 	}
@@ -116,7 +116,7 @@ func (f *flattener) vecReduce(s *ir.Stm, e *ir.ScremaE) bool {
 // are not of that form.
 func (f *flattener) vecScan(s *ir.Stm, e *ir.ScremaE) bool {
 	nScan := arity(e.Scans)
-	width, maps, nes, ok := f.vecOps(e.Scans)
+	width, maps, nes, ok := f.vecOps(e.Scans, true)
 	if !ok {
 		return false
 	}
@@ -124,7 +124,14 @@ func (f *flattener) vecScan(s *ir.Stm, e *ir.ScremaE) bool {
 	m, n := b.size(width), b.size(e.W)
 	col := b.fresh("col", kernel.I64)
 	b.threads([]ir.Atom{width}, col)
-	l := &kernel.Loop{N: n, I: b.fresh("i", kernel.I64), Init: b.atoms(nes)}
+	l := &kernel.Loop{N: n, I: b.fresh("i", kernel.I64)}
+	for _, ne := range nes {
+		if b.isArr(ne) { // the column's own neutral element
+			l.Init = append(l.Init, b.read(b.arr(ne.Name), col))
+			continue
+		}
+		l.Init = append(l.Init, b.atom(ne))
+	}
 	for k := range nScan {
 		l.Params = append(l.Params, b.fresh(s.Pat[k].Name, l.Init[k].Type()))
 	}
@@ -165,9 +172,11 @@ func (f *flattener) vecScan(s *ir.Stm, e *ir.ScremaE) bool {
 }
 
 // vecOps checks that ops are vectorised operators over arrays of one
-// width known at the top level, with replicated scalar neutral elements,
-// and returns the width, the maps and the scalar neutral elements.
-func (f *flattener) vecOps(ops []*ir.SegOp) (width ir.Atom, maps []*ir.ScremaE, nes []ir.Atom, ok bool) {
+// width known at the top level, with replicated scalar neutral elements
+// (or, with arrays set, any top-level arrays), and returns the width, the
+// maps and the neutral elements (scalars, or arrays where not
+// replicates).
+func (f *flattener) vecOps(ops []*ir.SegOp, arrays bool) (width ir.Atom, maps []*ir.ScremaE, nes []ir.Atom, ok bool) {
 	for _, op := range ops {
 		m := vecOp(op)
 		if m == nil || !f.topSize(m.W) || width.Name != "" && width != m.W {
@@ -177,10 +186,14 @@ func (f *flattener) vecOps(ops []*ir.SegOp) (width ir.Atom, maps []*ir.ScremaE, 
 		maps = append(maps, m)
 		for _, ne := range op.Nes {
 			x, ok := f.scalarNeutral(ne)
-			if !ok {
+			switch {
+			case ok:
+				nes = append(nes, x)
+			case arrays && !ne.IsConst() && f.types[ne.Name].Rank() == 1:
+				nes = append(nes, ne)
+			default:
 				return width, nil, nil, false
 			}
-			nes = append(nes, x)
 		}
 	}
 	return width, maps, nes, true
