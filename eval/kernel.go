@@ -445,23 +445,8 @@ func intrinsicType(name string, args []value.PrimType) value.PrimType {
 	if strings.HasPrefix(name, "to_") {
 		return value.ParsePrimType(name[3:])
 	}
-	switch name {
-	case "popc", "clz", "ctz":
-		return value.I32
-	case "isnan", "isinf":
-		return value.Bool
-	case "f16_from_bits":
-		return value.F16
-	case "f32_from_bits":
-		return value.F32
-	case "f64_from_bits":
-		return value.F64
-	case "f16_to_bits":
-		return value.U16
-	case "f32_to_bits":
-		return value.U32
-	case "f64_to_bits":
-		return value.U64
+	if t, ok := value.FixedResult(name); ok {
+		return t
 	}
 	if len(args) > 0 {
 		return args[0]

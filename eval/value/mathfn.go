@@ -68,3 +68,20 @@ func FMA(a, b, c Prim) Prim {
 	}
 	return MkFloat(a.T, math.FMA(a.Float(), b.Float(), c.Float()))
 }
+
+// fixedResults are the scalar functions whose result type does not
+// follow their argument's: the bit counts, the float classifications
+// and the bit casts.
+var fixedResults = map[string]PrimType{
+	"popc": I32, "clz": I32, "ctz": I32,
+	"isnan": Bool, "isinf": Bool,
+	"f16_from_bits": F16, "f32_from_bits": F32, "f64_from_bits": F64,
+	"f16_to_bits": U16, "f32_to_bits": U32, "f64_to_bits": U64,
+}
+
+// FixedResult is the result type of a scalar function whose result type
+// is not its argument's (ok false for the others).
+func FixedResult(name string) (PrimType, bool) {
+	t, ok := fixedResults[name]
+	return t, ok
+}

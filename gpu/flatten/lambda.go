@@ -312,11 +312,11 @@ func (b *kbuild) unop(e *ir.UnOpE) kernel.Exp {
 	case "mad_hi":
 		return kernel.Bin("+", kernel.Call{Fn: "mul_hi", Args: args[:2]}, args[2])
 	case "f16_to_bits", "f32_to_bits", "f64_to_bits":
-		res := map[string]kernel.Type{"f16_to_bits": kernel.U16, "f32_to_bits": kernel.U32, "f64_to_bits": kernel.U64}[e.Op]
-		return kernel.Call{Fn: "to_bits", Args: args, Res: res}
+		res, _ := value.FixedResult(e.Op)
+		return kernel.Call{Fn: "to_bits", Args: args, Res: ktype(res)}
 	case "f16_from_bits", "f32_from_bits", "f64_from_bits":
-		res := map[string]kernel.Type{"f16_from_bits": kernel.F16, "f32_from_bits": kernel.F32, "f64_from_bits": kernel.F64}[e.Op]
-		return kernel.Call{Fn: "from_bits", Args: args, Res: res}
+		res, _ := value.FixedResult(e.Op)
+		return kernel.Call{Fn: "from_bits", Args: args, Res: ktype(res)}
 	case "lerp":
 		// a + (b - a)·t, as the reference evaluates it
 		return kernel.Bin("+", args[0], kernel.Bin("*", kernel.Bin("-", args[1], args[0]), args[2]))

@@ -13,23 +13,8 @@ import (
 
 // unOpResult is the primitive type of op applied to operands of type t.
 func unOpResult(op string, t Prim) Prim {
-	switch op {
-	case "isnan", "isinf":
-		return value.Bool
-	case "popc", "clz", "ctz":
-		return value.I32
-	case "f16_from_bits":
-		return value.F16
-	case "f32_from_bits":
-		return value.F32
-	case "f64_from_bits":
-		return value.F64
-	case "f16_to_bits":
-		return value.U16
-	case "f32_to_bits":
-		return value.U32
-	case "f64_to_bits":
-		return value.U64
+	if r, ok := value.FixedResult(op); ok {
+		return r
 	}
 	return t
 }
