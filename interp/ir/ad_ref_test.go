@@ -69,42 +69,7 @@ func TestADAgainstReference(t *testing.T) {
 	ctx := context.Background()
 	s := newSession(t, "testdata/ad/defs.fut")
 	for _, src := range adForms {
-		want, err := s.EvalExpr(ctx, src)
-		if err != nil {
-			t.Errorf("%s: reference: %s", src, s.FormatError(err))
-			continue
-		}
-		p, args, err := s.LowerIR(src)
-		if err != nil {
-			t.Errorf("%s: %v", src, err)
-			continue
-		}
-		_, stages, err := ir.Run(p, "")
-		if err != nil {
-			t.Errorf("%s: %v", src, err)
-			continue
-		}
-		for _, st := range stages {
-			q, err := ir.Parse(st.Text)
-			if err != nil {
-				t.Errorf("%s: %s does not parse: %v", src, st.Name, err)
-				break
-			}
-			if err := ir.Verify(q); err != nil {
-				t.Errorf("%s: %s: %v", src, st.Name, err)
-				break
-			}
-			got, err := ir.EvalAll(ctx, q, args)
-			if err != nil {
-				t.Errorf("%s: %s: %v", src, st.Name, err)
-				break
-			}
-			w := flatRecords(want.Value)
-			if !close(value.Tuple(got), value.Tuple(w)) {
-				t.Errorf("%s: %s gives %s, the reference %s", src, st.Name, value.String(value.Tuple(got)), value.String(want.Value))
-				break
-			}
-		}
+		checkStages(ctx, t, s, src)
 	}
 }
 

@@ -200,6 +200,52 @@ func countSOACs(p *ir.Prog) int {
 	return n
 }
 
+// checkStages checks src through the offload pipeline: the reference
+// value, the lowering, and every pass's program, which must print and
+// parse back, verify, and evaluate to the reference's value. It returns
+// the final program, its arguments and the reference's result, or ok
+// false after reporting what failed.
+func checkStages(ctx context.Context, t *testing.T, s *interp.Session, src string) (final *ir.Prog, args []value.Value, want *interp.Result, ok bool) {
+	t.Helper()
+	want, err := s.EvalExpr(ctx, src)
+	if err != nil {
+		t.Errorf("%s: reference: %s", src, s.FormatError(err))
+		return nil, nil, nil, false
+	}
+	p, args, err := s.LowerIR(src)
+	if err != nil {
+		t.Errorf("%s: %v", src, err)
+		return nil, nil, nil, false
+	}
+	final, stages, err := ir.Run(p, "")
+	if err != nil {
+		t.Errorf("%s: %v", src, err)
+		return nil, nil, nil, false
+	}
+	w := value.Tuple(flatRecords(want.Value))
+	for _, st := range stages {
+		q, err := ir.Parse(st.Text)
+		if err != nil {
+			t.Errorf("%s: %s does not parse: %v", src, st.Name, err)
+			return nil, nil, nil, false
+		}
+		if err := ir.Verify(q); err != nil {
+			t.Errorf("%s: %s: %v", src, st.Name, err)
+			return nil, nil, nil, false
+		}
+		got, err := ir.EvalAll(ctx, q, args)
+		if err != nil {
+			t.Errorf("%s: %s: %v", src, st.Name, err)
+			return nil, nil, nil, false
+		}
+		if !close(value.Tuple(got), w) {
+			t.Errorf("%s: %s gives %s, the reference %s", src, st.Name, value.String(value.Tuple(got)), value.String(want.Value))
+			return nil, nil, nil, false
+		}
+	}
+	return final, args, want, true
+}
+
 // close compares values, floats within a relative 1e-5 (reductions may
 // associate differently).
 func close(a, b value.Value) bool {

@@ -104,40 +104,9 @@ func TestExprs(t *testing.T) {
 	ctx := context.Background()
 	s := newSession(t, "testdata/exprs.fut")
 	for _, src := range exprs {
-		want, err := s.EvalExpr(ctx, src)
-		if err != nil {
-			t.Errorf("%s: reference: %s", src, s.FormatError(err))
+		final, args, want, ok := checkStages(ctx, t, s, src)
+		if !ok {
 			continue
-		}
-		p, args, err := s.LowerIR(src)
-		if err != nil {
-			t.Errorf("%s: %v", src, err)
-			continue
-		}
-		final, stages, err := ir.Run(p, "")
-		if err != nil {
-			t.Errorf("%s: %v", src, err)
-			continue
-		}
-		for _, st := range stages {
-			q, err := ir.Parse(st.Text)
-			if err != nil {
-				t.Errorf("%s: %s does not parse: %v", src, st.Name, err)
-				break
-			}
-			got, err := ir.EvalAll(ctx, q, args)
-			if err != nil {
-				t.Errorf("%s: %s: %v", src, st.Name, err)
-				break
-			}
-			w := flat([]value.Value{want.Value})
-			if rec, ok := want.Value.(*value.Record); ok {
-				w = flat(rec.Fields)
-			}
-			if !close(value.Tuple(got), value.Tuple(w)) {
-				t.Errorf("%s: %s gives %v, the reference %s", src, st.Name, got, value.String(want.Value))
-				break
-			}
 		}
 		fc, err := ir.FusedCost(ctx, final, args)
 		if err != nil {

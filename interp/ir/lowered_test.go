@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"fut/eval/value"
 	"fut/interp/ir"
 )
 
@@ -51,38 +50,7 @@ func TestLoweredForms(t *testing.T) {
 	ctx := context.Background()
 	s := newSession(t, "testdata/exprs.fut")
 	for _, src := range loweredForms {
-		want, err := s.EvalExpr(ctx, src)
-		if err != nil {
-			t.Errorf("%s: reference: %s", src, s.FormatError(err))
-			continue
-		}
-		p, args, err := s.LowerIR(src)
-		if err != nil {
-			t.Errorf("%s: %v", src, err)
-			continue
-		}
-		_, stages, err := ir.Run(p, "")
-		if err != nil {
-			t.Errorf("%s: %v", src, err)
-			continue
-		}
-		for _, st := range stages {
-			q, err := ir.Parse(st.Text)
-			if err != nil {
-				t.Errorf("%s: %s does not parse: %v", src, st.Name, err)
-				break
-			}
-			got, err := ir.EvalAll(ctx, q, args)
-			if err != nil {
-				t.Errorf("%s: %s: %v", src, st.Name, err)
-				break
-			}
-			w := flat([]value.Value{want.Value})
-			if !close(value.Tuple(got), value.Tuple(w)) {
-				t.Errorf("%s: %s gives %v, the reference %s", src, st.Name, got, value.String(want.Value))
-				break
-			}
-		}
+		checkStages(ctx, t, s, src)
 	}
 }
 
