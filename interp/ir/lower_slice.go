@@ -302,24 +302,9 @@ func (l *lowerer) rangeExpr(b *builder, env *lenv, e *syntax.Range, hint Prim) l
 // rangeDynamic is rangeExpr for a step known only at run time: the same
 // rule, with the step's sign tested when the program runs.
 func (l *lowerer) rangeDynamic(b *builder, e *syntax.Range, start *lvAtom, a, z, step Atom) lv {
-	i64, bt := Scalar(value.I64), Scalar(value.Bool)
-	op := func(o string, x, y Atom) Atom {
-		t := i64
-		if bop, _ := value.LookupBinOp(o); bop.IsComparison() || o == "&&" || o == "||" {
-			t = bt
-		}
-		if x.IsConst() && y.IsConst() {
-			if r, err := binop(o, x.Val, y.Val); err == nil {
-				return C(r)
-			}
-		}
-		return b.let1("rg", &BinOpE{Op: o, X: x, Y: y}, t).a
-	}
-	not := func(x Atom) Atom { return b.let1("rg", &UnOpE{Op: "not", Args: []Atom{x}}, bt).a }
-	sel := func(c, x, y Atom) Atom {
-		ie := &IfE{Cond: c, Then: &Body{Res: []Atom{x}}, Else: &Body{Res: []Atom{y}}, Ret: []Type{i64}}
-		return b.let1("rg", ie, i64).a
-	}
+	i64 := Scalar(value.I64)
+	d := dyn{b, "rg"}
+	op, not, sel := d.op, d.not, d.sel
 	pos, neg := op(">", step, I64(0)), op("<", step, I64(0))
 	absStep := op("max", sel(pos, step, op("-", I64(0), step)), I64(1)) // never 0 below
 	var bad, n Atom
@@ -458,23 +443,8 @@ func (l *lowerer) updateSlice(b *builder, env *lenv, dest lv, indices []*syntax.
 // sliceDimDynamic is sliceDim for a stride known only at run time: the
 // defaults and the check depend on its sign, tested when the program runs.
 func (l *lowerer) sliceDimDynamic(b *builder, env *lenv, d *syntax.DimIndex, dim, stride Atom, at syntax.Node) dimSlice {
-	i64, bt := Scalar(value.I64), Scalar(value.Bool)
-	op := func(o string, x, y Atom) Atom {
-		t := i64
-		if bop, _ := value.LookupBinOp(o); bop.IsComparison() || o == "&&" || o == "||" {
-			t = bt
-		}
-		if x.IsConst() && y.IsConst() {
-			if r, err := binop(o, x.Val, y.Val); err == nil {
-				return C(r)
-			}
-		}
-		return b.let1("sl", &BinOpE{Op: o, X: x, Y: y}, t).a
-	}
-	sel := func(c, x, y Atom) Atom {
-		ie := &IfE{Cond: c, Then: &Body{Res: []Atom{x}}, Else: &Body{Res: []Atom{y}}, Ret: []Type{i64}}
-		return b.let1("sl", ie, i64).a
-	}
+	dy := dyn{b, "sl"}
+	op, sel, not := dy.op, dy.sel, dy.not
 	pos := op(">", stride, I64(0))
 	var start, end Atom
 	if d.Start != nil {
@@ -495,11 +465,43 @@ func (l *lowerer) sliceDimDynamic(b *builder, env *lenv, d *syntax.DimIndex, dim
 	inb := op("&&", op("<=", I64(0), last), op("<", last, dim))
 	fwd := op("&&", op("&&", op("<=", I64(0), start), op("<=", start, end)), inb)
 	bwd := op("&&", op("&&", op("<=", I64(-1), end), op("<=", end, start)), op("&&", inb, op("<", start, dim)))
-	notPos := b.let1("sl", &UnOpE{Op: "not", Args: []Atom{pos}}, bt).a
+	notPos := not(pos)
 	dirOK := op("||", op("&&", pos, fwd), op("&&", notPos, bwd))
 	ok := op("||", op("==", n, I64(0)), dirOK)
-	notZero := b.let1("sl", &UnOpE{Op: "not", Args: []Atom{zero}}, bt).a
+	notZero := not(zero)
 	l.check(b, op("&&", notZero, ok), "Index out of bounds", at)
 	n = op("max", n, I64(0))
 	return dimSlice{start: start, n: n, stride: stride}
+}
+
+// dyn builds the i64 and bool arithmetic of run-time checks (a range's or
+// a slice's with a step known only when run) in b, folding constants;
+// base names its variables.
+type dyn struct {
+	b    *builder
+	base string
+}
+
+func (d dyn) op(o string, x, y Atom) Atom {
+	t := Scalar(value.I64)
+	if bop, _ := value.LookupBinOp(o); bop.IsComparison() || o == "&&" || o == "||" {
+		t = Scalar(value.Bool)
+	}
+	if x.IsConst() && y.IsConst() {
+		if r, err := binop(o, x.Val, y.Val); err == nil {
+			return C(r)
+		}
+	}
+	return d.b.let1(d.base, &BinOpE{Op: o, X: x, Y: y}, t).a
+}
+
+func (d dyn) not(x Atom) Atom {
+	return d.b.let1(d.base, &UnOpE{Op: "not", Args: []Atom{x}}, Scalar(value.Bool)).a
+}
+
+// sel is if c then x else y on i64s.
+func (d dyn) sel(c, x, y Atom) Atom {
+	i64 := Scalar(value.I64)
+	ie := &IfE{Cond: c, Then: &Body{Res: []Atom{x}}, Else: &Body{Res: []Atom{y}}, Ret: []Type{i64}}
+	return d.b.let1(d.base, ie, i64).a
 }
