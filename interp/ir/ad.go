@@ -93,7 +93,7 @@ func jvpIn(lam *Lambda, fresh func(string) string, env map[string]Type) (lam2 *L
 			j.tan[p.Name] = V(dp.Name)
 		}
 	}
-	body := j.body(lam.Body, lam.Ret)
+	body := j.body(lam.Body, lam.Ret, false)
 	ret := append(append([]Type{}, lam.Ret...), lam.Ret...)
 	return &Lambda{Params: params, Ret: ret, Body: body}, nil
 }
@@ -183,8 +183,9 @@ func (j *jvper) resultTan(a Atom, t Type) Atom {
 }
 
 // body differentiates b into a new body returning b's results and then
-// their tangents (ret are the results' types).
-func (j *jvper) body(b *Body, ret []Type) *Body {
+// their tangents (ret are the results' types): of every result, or with
+// onlyDiff of the differentiable ones only.
+func (j *jvper) body(b *Body, ret []Type, onlyDiff bool) *Body {
 	saved := j.out
 	j.out = nil
 	for _, st := range b.Stms {
@@ -192,24 +193,10 @@ func (j *jvper) body(b *Body, ret []Type) *Body {
 	}
 	res := append([]Atom{}, b.Res...)
 	for i, a := range b.Res {
-		res = append(res, j.resultTan(a, ret[i]))
-	}
-	out := &Body{Stms: j.out, Res: res}
-	j.out = saved
-	return out
-}
-
-// bodyTans differentiates b into a body returning b's results and the
-// tangents of the differentiable ones only.
-func (j *jvper) bodyTans(b *Body, ret []Type) *Body {
-	saved := j.out
-	j.out = nil
-	for _, st := range b.Stms {
-		j.stm(st)
-	}
-	res := append([]Atom{}, b.Res...)
-	for i, a := range b.Res {
-		if diff(ret[i]) {
+		switch {
+		case !onlyDiff:
+			res = append(res, j.resultTan(a, ret[i]))
+		case diff(ret[i]):
 			res = append(res, j.tanOf(a, ret[i]))
 		}
 	}

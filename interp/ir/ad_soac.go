@@ -72,8 +72,8 @@ func (j *jvper) bindTans(pat []Param) []Param {
 }
 
 func (j *jvper) ifStm(st *Stm, e *IfE) {
-	th := j.bodyTans(e.Then, e.Ret)
-	el := j.bodyTans(e.Else, e.Ret)
+	th := j.body(e.Then, e.Ret, true)
+	el := j.body(e.Else, e.Ret, true)
 	ret := append(append([]Type{}, e.Ret...), tanTypes(e.Ret)...)
 	pat := append(append([]Param{}, st.Pat...), j.bindTans(st.Pat)...)
 	j.emit(pat, &IfE{Cond: e.Cond, Then: th, Else: el, Ret: ret})
@@ -269,16 +269,24 @@ func (j *jvper) scatterStm(st *Stm, e *ScatterE) {
 	if e.Index != "" {
 		j.typ[e.Index] = Scalar(value.I64)
 	}
-	m := j.lam(freshLambda(e.Map, j.fresh), with)
-	lam := &Lambda{Params: m.params, Ret: e.Map.Ret, Body: &Body{Stms: m.stms, Res: []Atom{m.res[0], m.dres[1]}}}
-	idx := e.Index
-	if idx != "" {
-		idx = j.fresh(idx)
-		lam = subst{e.Index: V(idx)}.lambda(lam)
-	}
+	lam, idx := j.indexTanLambda(e.Map, e.Index, with)
 	dp := Param{j.fresh("d_" + p.Name), p.T}
 	j.emit([]Param{dp}, &ScatterE{Dest: dDest.Name, W: e.W, Arrs: append(append([]string{}, e.Arrs...), extra...), Index: idx, Gens: e.Gens, Map: lam})
 	j.tan[p.Name] = V(dp.Name)
+}
+
+// indexTanLambda is the lambda of a scatter's or histogram's tangent: it
+// gives each element's index and its value's tangent (the lambda lam
+// differentiated, with the tangent inputs with), under a fresh index
+// name (returned) where lam has one.
+func (j *jvper) indexTanLambda(lam *Lambda, index string, with []bool) (*Lambda, string) {
+	m := j.lam(freshLambda(lam, j.fresh), with)
+	out := &Lambda{Params: m.params, Ret: lam.Ret, Body: &Body{Stms: m.stms, Res: []Atom{m.res[0], m.dres[1]}}}
+	if index == "" {
+		return out, ""
+	}
+	idx := j.fresh(index)
+	return subst{index: V(idx)}.lambda(out), idx
 }
 
 func (j *jvper) histStm(st *Stm, e *HistE) {
@@ -297,13 +305,7 @@ func (j *jvper) histStm(st *Stm, e *HistE) {
 	if e.Index != "" {
 		j.typ[e.Index] = Scalar(value.I64)
 	}
-	m := j.lam(freshLambda(e.Map, j.fresh), with)
-	lam := &Lambda{Params: m.params, Ret: e.Map.Ret, Body: &Body{Stms: m.stms, Res: []Atom{m.res[0], m.dres[1]}}}
-	idx := e.Index
-	if idx != "" {
-		idx = j.fresh(idx)
-		lam = subst{e.Index: V(idx)}.lambda(lam)
-	}
+	lam, idx := j.indexTanLambda(e.Map, e.Index, with)
 	op := freshLambda(e.Op.Lam, j.fresh)
 	dp := Param{j.fresh("d_" + p.Name), p.T}
 	j.emit([]Param{dp}, &HistE{Dest: dDest.Name, W: e.W, Arrs: append(append([]string{}, e.Arrs...), extra...), Index: idx, Gens: e.Gens,
