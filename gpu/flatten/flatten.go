@@ -528,6 +528,9 @@ func (f *flattener) scatterRows(s *ir.Stm, e *ir.ScatterE) {
 }
 
 func (f *flattener) hist(s *ir.Stm, e *ir.HistE) {
+	if len(e.Map.Ret) == 2 && e.Map.Ret[1].Rank() > 0 && f.vecHist(s, e) {
+		return
+	}
 	f.checkInputs("hist", e.Arrs, e.Map)
 	f.destination("hist", e.Dest)
 	if e.Op.Arity() != 1 || len(e.Map.Ret) != 2 {

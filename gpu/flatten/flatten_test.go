@@ -141,6 +141,8 @@ var cases = []struct {
 	{"scan_columns_ne", `scan (map2 (+)) (map (*0) v) m`, "map,map"},
 	{"scatter_rows", `scatter (copy m) [3, 0, 45, -1] (map (map (*2)) m[10:14])`, "map"},
 	{"scatter_rows_elems", `let a = map (map (*2)) m in scatter (copy m) [3, 0, 45, -1] a[10:14]`, "map,map,map"},
+	{"hist_rows", `hist (map2 (+)) (replicate 50 0f32) 7 (map (\i -> i64.f32 (f32.abs i) % 8) xs[0:40]) m`, "map,map,hist"},
+	{"hist_rows_max", `reduce_by_index (replicate 7 (replicate 50 f32.lowest)) (map2 f32.max) (replicate 50 f32.lowest) (map (\i -> i % 7) (iota 40)) m`, "map,map,hist"},
 	{"transpose_inside", `map (\r -> let t = transpose (unflatten (r :> [5*10]f32) :> [5][10]f32) in map (\c -> reduce (+) 0 c) t) m`, "map"},
 }
 

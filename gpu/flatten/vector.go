@@ -198,3 +198,52 @@ func (f *flattener) vecOps(ops []*ir.SegOp, arrays bool) (width ir.Atom, maps []
 	}
 	return width, maps, nes, true
 }
+
+// vecHist makes a histogram of rows whose operator is vectorised (hist
+// (map2 (+)) (replicate d 0) k bins rows, as in k-means) one Hist kernel
+// with a thread per element of each row: the destination, viewed as one
+// dimension, gets element j of row i in bin bins[i]·d + j. It reports
+// false when the histogram is not of that form.
+func (f *flattener) vecHist(s *ir.Stm, e *ir.HistE) bool {
+	m := vecOp(e.Op)
+	dt := f.types[e.Dest]
+	if m == nil || e.Op.Arity() != 1 || dt.Rank() != 2 || !f.topSize(m.W) || !f.topSize(dt.Shape[0]) {
+		return false
+	}
+	ne, ok := f.scalarNeutral(e.Op.Nes[0])
+	if !ok {
+		return false
+	}
+	b := f.newKernel("hist", s)
+	bins, width := b.size(dt.Shape[0]), b.size(m.W)
+	n := kernel.Bin("*", b.size(e.W), width)
+	t := b.fresh("t", kernel.I64)
+	i, j := b.fresh("i", kernel.I64), b.fresh("j", kernel.I64)
+	b.cur = append(b.cur, kernel.L(i, kernel.Bin("/", t, width)), kernel.L(j, kernel.Bin("%", t, width)))
+	b.threads([]ir.Atom{e.W}, i)
+	res := b.element(e.Arrs, e.Index, e.Map, i)
+	at := toI64(res[0])
+	v := b.read(b.arr(e.Map.Body.Res[1].Name), j)
+	bin := b.fresh("bin", kernel.I64)
+	b.cur = append(b.cur, kernel.L(bin, kernel.Sel(inRange(at, bins), kernel.Bin("+", kernel.Bin("*", at, width), j), kernel.I64C(-1))))
+	body := b.cur
+	b.cur = nil
+	x, y := b.fresh("x", ktype(dt.Elem)), b.fresh("y", ktype(dt.Elem))
+	if m.Index != "" {
+		b.env[m.Index] = j
+	}
+	comp := map[string]kernel.Var{e.Op.Lam.Params[0].Name: x, e.Op.Lam.Params[1].Name: y}
+	for k, a := range m.Arrs {
+		b.env[m.Map.Params[k].Name] = comp[a]
+	}
+	b.run(m.Map.Body)
+	op := kernel.Lambda{X: []kernel.Var{x}, Y: []kernel.Var{y}, Body: b.cur, Res: b.atoms(m.Map.Body.Res)}
+	b.cur = nil
+	dest := b.addParam(kernel.Buf("p_"+cname(e.Dest)+"_flat", ktype(dt.Elem), kernel.Bin("*", bins, width)), Arg{Var: e.Dest, Binds: s.Pat[0].Name})
+	name := opName(&ir.SegOp{Lam: m.Map, Nes: []ir.Atom{ne}})
+	if name == "*" {
+		name = "" // the runtime has atomics for +, min and max only
+	}
+	f.emit(b, &kernel.Hist{N: n, I: t, Body: body, Dest: dest, Bin: bin, Val: v, Op: op, OpName: name, Neutral: b.atom(ne)})
+	return true
+}
