@@ -84,6 +84,8 @@ type Arg struct {
 	// buffer, zeroed before the launch, where a thread whose array does
 	// not fit writes the capacity it needs.
 	Capacity, Flag bool
+	// F16: the variable is of f16, held on the device as f32 (ktype).
+	F16 bool
 	// Binds names the variable that an input buffer updated in place
 	// (a scatter's or hist's destination) becomes after the launch.
 	Binds string
@@ -545,8 +547,8 @@ func (f *flattener) hist(s *ir.Stm, e *ir.HistE) {
 	op, nes, _ := b.segops([]*ir.SegOp{e.Op})
 	dest := b.inPlace(e.Dest, s.Pat[0])
 	name := opName(e.Op)
-	if name == "*" {
-		name = "" // the runtime has atomics for +, min and max only
+	if name == "*" || f.types[e.Dest].Elem == value.F16 {
+		name = "" // atomics for +, min and max only; f16 rounds each step
 	}
 	f.emit(b, &kernel.Hist{N: n, I: i, Body: body, Dest: dest, Bin: toI64(res[0]), Val: res[1], Op: op, OpName: name, Neutral: nes[0]})
 }
@@ -596,8 +598,14 @@ func cname(s string) string {
 	return b.String()
 }
 
-// ktype is the kernel type of an IR primitive type.
+// ktype is the kernel type of an IR primitive type. Kernels compute f16
+// in f32, rounding each result to half precision (let), and hold f16
+// arrays as f32 on the device (the run converts at the host boundary):
+// many devices (PoCL, NVIDIA's OpenCL) have no cl_khr_fp16.
 func ktype(t ir.Prim) kernel.Type {
+	if t == value.F16 {
+		return kernel.F32
+	}
 	k := runtime.TypeOf(t)
 	if k == kernel.NoType {
 		fail("values of type %v cannot live on the device", t)

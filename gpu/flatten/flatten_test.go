@@ -143,6 +143,13 @@ var cases = []struct {
 	{"scatter_rows_elems", `let a = map (map (*2)) m in scatter (copy m) [3, 0, 45, -1] a[10:14]`, "map,map,map"},
 	{"hist_rows", `hist (map2 (+)) (replicate 50 0f32) 7 (map (\i -> i64.f32 (f32.abs i) % 8) xs[0:40]) m`, "map,map,hist"},
 	{"hist_rows_max", `reduce_by_index (replicate 7 (replicate 50 f32.lowest)) (map2 f32.max) (replicate 50 f32.lowest) (map (\i -> i % 7) (iota 40)) m`, "map,map,hist"},
+	// f16, computed in f32 and rounded after each operation
+	{"f16_map", `map (\x -> let h = f16.f32 x in f16.sqrt (f16.abs h) * 3 + h / 7) xs`, "map"},
+	{"f16_reduce", `reduce (+) 0f16 (map (\x -> f16.f32 x * 0.01) xs)`, "reduce"},
+	{"f16_scan_max", `scan f16.max f16.lowest (map f16.f32 xs)`, "scan"},
+	{"f16_bits", `map (\x -> f16.to_bits (f16.f32 x) + u16.i32 (i32.f16 (f16.from_bits (f16.to_bits (f16.f32 x))))) xs`, "map"},
+	{"f16_hist", `hist (+) 0f16 5 (map (\i -> i % 5) (iota 1000)) (map (\i -> f16.i64 (i % 3)) (iota 1000))`, "map,hist"},
+	{"f16_rows", `map (\r -> map (\x -> f16.f32 x * 2) r) m |> map (\r -> reduce (+) 0 r)`, "reduce"},
 	{"transpose_inside", `map (\r -> let t = transpose (unflatten (r :> [5*10]f32) :> [5][10]f32) in map (\c -> reduce (+) 0 c) t) m`, "map"},
 }
 

@@ -98,7 +98,7 @@ func (b *kbuild) buffer(name string) *kernel.Param {
 	if !ok || t.Rank() == 0 {
 		fail("%s is not a top-level array", name)
 	}
-	p := b.addParam(kernel.Buf("p_"+cname(name), ktype(t.Elem), b.shape(t)...), Arg{Var: name})
+	p := b.addParam(kernel.Buf("p_"+cname(name), ktype(t.Elem), b.shape(t)...), Arg{Var: name, F16: t.Elem == value.F16})
 	b.byName[name] = p
 	return p
 }
@@ -118,7 +118,7 @@ func (b *kbuild) output(prm ir.Param, scalar bool) *kernel.Param {
 		}
 		p = kernel.Buf("o_"+cname(prm.Name), ktype(prm.T.Elem), b.shape(prm.T)...)
 	}
-	return b.addParam(p, Arg{Var: prm.Name, Out: true, Scalar: scalar, Shape: prm.T.Shape})
+	return b.addParam(p, Arg{Var: prm.Name, Out: true, Scalar: scalar, Shape: prm.T.Shape, F16: prm.T.Elem == value.F16})
 }
 
 // inPlace is the destination buffer of a scatter or hist: the input
@@ -182,8 +182,21 @@ func (b *kbuild) let(prm ir.Param, e kernel.Exp) {
 	if e.Type() != v.T {
 		fail("%s: a %v bound to an expression of type %v", prm.Name, v.T, e.Type())
 	}
+	if prm.T.Elem == value.F16 {
+		e = roundF16(e)
+	}
 	b.cur = append(b.cur, kernel.L(v, e))
 	b.env[prm.Name] = v
+}
+
+// roundF16 rounds an f16 computed in f32 to half precision, unless it is
+// one already (a variable, a constant, a read).
+func roundF16(e kernel.Exp) kernel.Exp {
+	switch e.(type) {
+	case kernel.Var, kernel.Const, kernel.Read:
+		return e
+	}
+	return kernel.Call{Fn: "f16_round", Args: []kernel.Exp{e}, Res: kernel.F32}
 }
 
 func (b *kbuild) atom(a ir.Atom) kernel.Exp {

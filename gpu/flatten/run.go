@@ -25,6 +25,7 @@ type slot struct {
 	host   value.Value
 	dev    *runtime.Array
 	scalar bool
+	f16    bool // dev holds f16 values as f32 (ktype)
 }
 
 type runner struct {
@@ -93,9 +94,14 @@ func (r *runner) hostValue(name string) (value.Value, error) {
 		return nil, err
 	}
 	r.stats.Downloads++
-	if s.scalar {
+	switch {
+	case s.scalar && s.f16:
+		s.host = value.MkFloat(value.F16, primAt(a, 0).Float())
+	case s.scalar:
 		s.host = primAt(a, 0)
-	} else {
+	case s.f16:
+		s.host = toF16(a)
+	default:
 		s.host = a
 	}
 	return s.host, nil
@@ -113,6 +119,11 @@ func (r *runner) device(name string) (*runtime.Array, error) {
 	a, ok := s.host.(*value.Array)
 	if !ok || a.Kind != value.KPrim {
 		return nil, fmt.Errorf("flatten: %s is not an array of a primitive type", name)
+	}
+	if a.T == value.F16 { // held as f32 on the device (ktype)
+		f32 := *a
+		f32.T = value.F32
+		a = &f32
 	}
 	da, err := r.d.UploadValue(a)
 	if err != nil {
@@ -169,9 +180,9 @@ func (r *runner) launchOnce(st Step, capacity int64) (need int64, err error) {
 	k := st.Kernel
 	args := make([]any, len(st.Args))
 	type bind struct {
-		name   string
-		a      *runtime.Array
-		scalar bool
+		name        string
+		a           *runtime.Array
+		scalar, f16 bool
 	}
 	var binds []bind
 	var flag *runtime.Array
@@ -218,7 +229,7 @@ func (r *runner) launchOnce(st Step, capacity int64) (need int64, err error) {
 				continue
 			}
 			outs = append(outs, arr)
-			binds = append(binds, bind{a.Var, arr, a.Scalar})
+			binds = append(binds, bind{a.Var, arr, a.Scalar, a.F16})
 		case prm.Buffer:
 			arr, err := r.device(a.Var)
 			if err != nil {
@@ -226,7 +237,7 @@ func (r *runner) launchOnce(st Step, capacity int64) (need int64, err error) {
 			}
 			args[i] = arr
 			if a.Binds != "" {
-				binds = append(binds, bind{a.Binds, arr, false})
+				binds = append(binds, bind{a.Binds, arr, false, a.F16})
 			}
 		default:
 			x, err := r.scalarArg(ir.V(a.Var))
@@ -254,9 +265,21 @@ func (r *runner) launchOnce(st Step, capacity int64) (need int64, err error) {
 	r.owned = append(r.owned, outs...)
 	r.stats.Launches = append(r.stats.Launches, k.Name)
 	for _, b := range binds {
-		r.env[b.name] = &slot{dev: b.a, scalar: b.scalar}
+		r.env[b.name] = &slot{dev: b.a, scalar: b.scalar, f16: b.f16}
 	}
 	return 0, nil
+}
+
+// toF16 is an array of f16 held as f32 on the device, as f16 values
+// (rounded: an atomic histogram's sums are not rounded as they go).
+func toF16(a *value.Array) *value.Array {
+	if xs, ok := a.Data.([]float32); ok {
+		for i, x := range xs {
+			xs[i] = float32(value.MkFloat(value.F16, float64(x)).Float())
+		}
+	}
+	a.T = value.F16
+	return a
 }
 
 func toInt(x any) int64 {

@@ -85,6 +85,9 @@ func (c Call) Type() Type {
 	case "isnan", "isinf":
 		return Bool
 	case "to_bits":
+		if c.Res != NoType { // U16 of an f16 held in an f32
+			return c.Res
+		}
 		switch c.Args[0].Type() {
 		case F16:
 			return U16

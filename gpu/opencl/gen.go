@@ -321,9 +321,17 @@ func (g *gen) call(e kernel.Call) string {
 	switch e.Fn {
 	case "isnan", "isinf":
 		return fmt.Sprintf("(%s(%s) != 0)", e.Fn, args[0])
+	case "f16_round": // an f16 value computed in f32 (see prelude)
+		return fmt.Sprintf("fut_r16(%s)", args[0])
 	case "to_bits":
+		if t == kernel.F32 && e.Res == kernel.U16 { // an f16 held in an f32
+			return fmt.Sprintf("fut_f16_bits(%s)", args[0])
+		}
 		return fmt.Sprintf("as_%s(%s)", utype(t), args[0])
 	case "from_bits":
+		if t == kernel.U16 && e.Res == kernel.F32 {
+			return fmt.Sprintf("fut_f16_from_bits(%s)", args[0])
+		}
 		g.checkType(e.Res)
 		return fmt.Sprintf("as_%s(%s)", ctype(e.Res), args[0])
 	case "mul_hi":

@@ -89,6 +89,14 @@ func prelude(caps Caps) string {
 	if caps.Int64Atomics {
 		b.WriteString("#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable\n")
 	}
+	// f16 values computed in f32: rounded to half precision (to nearest,
+	// ties to even) after each operation, through the half storage
+	// functions that OpenCL has without cl_khr_fp16.
+	b.WriteString(`
+static inline float fut_r16(float x) { ushort u; vstore_half_rte(x, 0, (__private half *)&u); return vload_half(0, (__private half *)&u); }
+static inline ushort fut_f16_bits(float x) { ushort u; vstore_half_rte(x, 0, (__private half *)&u); return u; }
+static inline float fut_f16_from_bits(ushort u) { return vload_half(0, (__private half *)&u); }
+`)
 	b.WriteString(`
 static inline void fut_fail(__global long *err, long kind) {
   if (atomic_cmpxchg((volatile __global int *)err, 0, 1) == 0) { err[1] = kind; err[2] = 0; }
