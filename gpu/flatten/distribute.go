@@ -169,14 +169,15 @@ func (f *flattener) distribute(s *ir.Stm, e *ir.ScremaE) []*ir.Stm {
 }
 
 // parallelInner reports whether a statement of a map's body is an inner
-// SOAC that distribution makes parallel: a map, or a reduction of
-// scalars from neutral elements known outside the map, over a width
-// known at the top level. Other inner SOACs (scans, reductions of arrays
-// or from a neutral element that depends on the element) run in a
-// thread, with the statements around them.
+// SOAC that distribution makes parallel: a map, or a reduction or scan
+// of scalars from neutral elements known outside the map (a segmented
+// reduction or scan), over a width known at the top level. Other inner
+// SOACs (reductions of arrays or from a neutral element that depends on
+// the element, filters, histograms) run in a thread, with the statements
+// around them.
 func (f *flattener) parallelInner(st *ir.Stm, hoisted []*ir.Stm) bool {
 	e, ok := st.E.(*ir.ScremaE)
-	if !ok || len(e.Scans) > 0 {
+	if !ok || len(e.Scans) > 0 && len(e.Reds) > 0 {
 		return false
 	}
 	known := func(a ir.Atom) bool {
@@ -185,13 +186,13 @@ func (f *flattener) parallelInner(st *ir.Stm, hoisted []*ir.Stm) bool {
 	if !known(e.W) {
 		return false
 	}
-	if len(e.Reds) == 0 {
+	if len(e.Reds) == 0 && len(e.Scans) == 0 {
 		return true
 	}
-	if !scalarRets(e.Map) {
+	if !scalarRets(e.Map) || arity(e.Scans)+arity(e.Reds) != len(e.Map.Ret) {
 		return false
 	}
-	for _, op := range e.Reds {
+	for _, op := range append(append([]*ir.SegOp(nil), e.Scans...), e.Reds...) {
 		for _, ne := range op.Nes {
 			if !known(ne) {
 				return false

@@ -103,9 +103,9 @@ var cases = []struct {
 	{"hist", `reduce_by_index (replicate 5 0i32) (+) 0 (map (\i -> i64.i32 (i % 5)) (map i32.abs is)) is`, "map,hist"},
 	// arrays built inside a thread (arrays.go)
 	{"replicate_in_nest", `map (\r -> map (\x -> replicate 2 x) r) m`, "map"},
-	{"scan_then_index", `map (\r -> let t = scan (+) 0 r in t[0] + t[1]) m`, "map"},
+	{"scan_then_index", `map (\r -> let t = scan (+) 0 r in t[0] + t[1]) m`, "scan,map"},
 	{"norm_rows", `map (\r -> let s = reduce (+) 0 r in map (\x -> x / s) r) m`, "reduce,map"},
-	{"scan_scan", `map (\r -> scan (+) 0 (scan (*) 1 r)) m`, "map"},
+	{"scan_scan", `map (\r -> scan (+) 0 (scan (*) 1 r)) m`, "scan,scan"},
 	{"loop_array", `map (\x -> loop acc = replicate 4 x for i < 3 do map (\a -> a * 2 + f32.i64 i) acc) xs`, "map"},
 	{"loop_update", `map (\r -> loop acc = copy r for i < 5 do acc with [i] = acc[i] * 2 + acc[i + 1]) m`, "map"},
 	{"loop_swap", `map (\r -> let (a, b) = loop (a, b) = (r, map (+1) r) for i < 3 do (b, map (*2) a) in map2 (-) a b) m`, "map,map,map"},
@@ -150,6 +150,12 @@ var cases = []struct {
 	{"f16_bits", `map (\x -> f16.to_bits (f16.f32 x) + u16.i32 (i32.f16 (f16.from_bits (f16.to_bits (f16.f32 x))))) xs`, "map"},
 	{"f16_hist", `hist (+) 0f16 5 (map (\i -> i % 5) (iota 1000)) (map (\i -> f16.i64 (i % 3)) (iota 1000))`, "map,hist"},
 	{"f16_rows", `map (\r -> map (\x -> f16.f32 x * 2) r) m |> map (\r -> reduce (+) 0 r)`, "reduce"},
+	// segmented scans: the operator lifted to (flag, value) pairs
+	{"segscan", `map (\r -> scan (+) 0 r) m`, "scan"},
+	{"segscan_max", `map (scan f32.max f32.lowest) (map (map (\x -> x * x - 3)) m)`, "scan"},
+	{"segscan_2d", `map (\i -> map (\r -> scan (+) 0 (map (+ f32.i64 i) r)) m) (iota 3)`, "scan"},
+	{"segscan_pairs", `unzip (map (\r -> unzip (scan (\(a, b) (c, d) -> (a + c, b * d)) (0, 1) (zip r (map (\x -> x / 10 + 1) r)))) m)`, "scan"},
+	{"segscan_empty_rows", `map (\r -> scan (+) 0 r) (replicate 5 (take 0 v))`, "scan,map"},
 	{"transpose_inside", `map (\r -> let t = transpose (unflatten (r :> [5*10]f32) :> [5][10]f32) in map (\c -> reduce (+) 0 c) t) m`, "map"},
 }
 

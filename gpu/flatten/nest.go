@@ -1,6 +1,8 @@
 package flatten
 
 import (
+	"fmt"
+
 	"fut/gpu/kernel"
 	"fut/interp/ir"
 )
@@ -12,38 +14,43 @@ import (
 // Reduce with one segment per point of the outer dimensions.
 
 // nestLevels returns the map-only levels of the nest that e starts, and
-// the innermost reduction (of scalars) when the nest ends in one. Other
-// statements of the innermost body (a scan, a reduction of arrays) run
-// sequentially in each point of the outer levels.
-func (f *flattener) nestLevels(e *ir.ScremaE) (levels []*ir.ScremaE, red *ir.ScremaE) {
+// the innermost reduction or scan (of scalars, from neutral elements
+// known at the top level) when the nest ends in one. Other statements of
+// the innermost body (a reduction of arrays, say) run sequentially in
+// each point of the outer levels.
+func (f *flattener) nestLevels(e *ir.ScremaE) (levels []*ir.ScremaE, red, scn *ir.ScremaE) {
 	cur := e
 	for len(cur.Scans) == 0 && len(cur.Reds) == 0 {
 		levels = append(levels, cur)
 		body := cur.Map.Body
 		if len(body.Stms) == 0 {
-			return levels, nil
+			return levels, nil, nil
 		}
 		last := body.Stms[len(body.Stms)-1]
 		inner, ok := last.E.(*ir.ScremaE)
 		if !ok || !sameAtoms(body.Res, last.Pat) || !f.topSize(inner.W) {
-			return levels, nil
+			return levels, nil, nil
 		}
 		for _, st := range body.Stms[:len(body.Stms)-1] {
 			for _, prm := range st.Pat {
 				if _, isIndex := st.E.(*ir.IndexE); prm.T.Rank() > 0 && !isIndex {
-					return levels, nil
+					return levels, nil, nil
 				}
 			}
 		}
 		if len(inner.Scans) > 0 || len(inner.Reds) > 0 {
-			if len(inner.Scans) == 0 && arity(inner.Reds) == len(inner.Map.Ret) && scalarRets(inner.Map) && f.topNeutrals(inner.Reds) {
-				return levels, inner
+			switch {
+			case !scalarRets(inner.Map):
+			case len(inner.Scans) == 0 && arity(inner.Reds) == len(inner.Map.Ret) && f.topNeutrals(inner.Reds):
+				return levels, inner, nil
+			case len(inner.Reds) == 0 && arity(inner.Scans) == len(inner.Map.Ret) && f.topNeutrals(inner.Scans):
+				return levels, nil, inner
 			}
-			return levels, nil
+			return levels, nil, nil
 		}
 		cur = inner
 	}
-	return levels, nil
+	return levels, nil, nil
 }
 
 // topNeutrals reports whether the operators' neutral elements are known
@@ -95,7 +102,11 @@ func sameAtoms(res []ir.Atom, pat []ir.Param) bool {
 // nest makes one kernel of a perfect nest of depth two or more, or of a
 // map over a reduction; it reports false when e starts no such nest.
 func (f *flattener) nest(s *ir.Stm, e *ir.ScremaE) bool {
-	levels, red := f.nestLevels(e)
+	levels, red, scn := f.nestLevels(e)
+	if scn != nil {
+		f.segScan(s, levels, scn)
+		return true
+	}
 	if red == nil && len(levels) < 2 {
 		return false
 	}
@@ -171,6 +182,68 @@ func (f *flattener) nest(s *ir.Stm, e *ir.ScremaE) bool {
 	}
 	f.emit(b, &kernel.Reduce{Segments: segs, N: b.size(red.W), Seg: seg, I: i, Body: body, Elems: elems, Op: op, Neutral: nes, Comm: comm, Out: outs})
 	return true
+}
+
+// segScan makes a nest that ends in a scan one Scan kernel over all its
+// elements with the operator lifted to segments: each element carries a
+// flag that starts a segment (its inner index is 0), and
+// (f, x) ⊕ (g, y) = (f || g, if g then y else x ⊕ y), whose neutral
+// element is (false, ne). One segment per point of the outer levels.
+func (f *flattener) segScan(s *ir.Stm, levels []*ir.ScremaE, scn *ir.ScremaE) {
+	b := f.newKernel("segscan", s)
+	dims := make([]kernel.Exp, len(levels))
+	idx := make([]kernel.Var, len(levels))
+	var tdims []ir.Atom
+	for l, lv := range levels {
+		dims[l] = b.size(lv.W)
+		idx[l] = b.fresh("i", kernel.I64)
+		tdims = append(tdims, lv.W)
+	}
+	m := b.size(scn.W)
+	n := m
+	for _, d := range dims {
+		n = kernel.Bin("*", n, d)
+	}
+	t, j := b.fresh("t", kernel.I64), b.fresh("j", kernel.I64)
+	b.cur = append(b.cur, kernel.L(j, kernel.Bin("%", t, m)))
+	var rest kernel.Exp = kernel.Bin("/", t, m)
+	for l := len(levels) - 1; l >= 0; l-- {
+		b.cur = append(b.cur, kernel.L(idx[l], kernel.Bin("%", rest, dims[l])))
+		if l > 0 {
+			q := b.fresh("q", kernel.I64)
+			b.cur = append(b.cur, kernel.L(q, kernel.Bin("/", rest, dims[l])))
+			rest = q
+		}
+	}
+	b.threads(append(tdims, scn.W), append(idx, j)...)
+	for l, lv := range levels {
+		b.bindElem(lv.Arrs, lv.Index, lv.Map, idx[l])
+		stms := lv.Map.Body.Stms
+		for _, st := range stms[:len(stms)-1] {
+			b.stm(st)
+		}
+	}
+	elems := b.element(scn.Arrs, scn.Index, scn.Map, j)
+	start := b.fresh("start", kernel.Bool)
+	b.cur = append(b.cur, kernel.L(start, kernel.Bin("==", j, kernel.I64C(0))))
+	body := b.cur
+	op, nes, _ := b.segops(scn.Scans)
+	fx, fy := b.fresh("fx", kernel.Bool), b.fresh("fy", kernel.Bool)
+	lifted := kernel.Lambda{X: append([]kernel.Var{fx}, op.X...), Y: append([]kernel.Var{fy}, op.Y...), Body: op.Body}
+	lifted.Res = []kernel.Exp{kernel.Bin("||", fx, fy)}
+	for k, r := range op.Res {
+		lifted.Res = append(lifted.Res, kernel.Sel(fy, op.Y[k], r))
+	}
+	var tall []ir.Atom
+	for _, lv := range levels {
+		tall = append(tall, lv.W)
+	}
+	flags := b.addParam(kernel.Buf(fmt.Sprintf("s_flags_%d", b.n), kernel.Bool, n), Arg{Out: true, Scratch: true, Shape: append(tall, scn.W)})
+	outs := []*kernel.Param{flags}
+	for _, prm := range s.Pat {
+		outs = append(outs, b.output(prm, false))
+	}
+	f.emit(b, &kernel.Scan{N: n, I: t, Body: body, Elems: append([]kernel.Exp{start}, elems...), Op: lifted, Neutral: append([]kernel.Exp{kernel.BoolC(false)}, nes...), Out: outs})
 }
 
 func toExps(vs []kernel.Var) []kernel.Exp {
