@@ -45,9 +45,9 @@ func (f *flattener) distribute(s *ir.Stm, e *ir.ScremaE) []*ir.Stm {
 	}
 	var groups [][]*ir.Stm
 	soacs := 0
-	open := false
+	open := false // the last group takes more statements
 	for _, st := range body.Stms {
-		if f.parallelInner(st, hoisted) {
+		if f.parallelInner(st, hoisted) || f.interchangeable(st, hoisted) {
 			groups = append(groups, []*ir.Stm{st})
 			soacs++
 			open = false
@@ -59,11 +59,19 @@ func (f *flattener) distribute(s *ir.Stm, e *ir.ScremaE) []*ir.Stm {
 		}
 		groups[len(groups)-1] = append(groups[len(groups)-1], st)
 	}
-	if soacs == 0 || len(groups) < 2 {
+	groups = mergeScalars(groups, body.Res)
+	if soacs == 0 {
 		return done()
 	}
-	if len(groups) == 2 && soacs == 1 && !open && sameAtoms(body.Res, groups[1][0].Pat) {
-		return done() // scalar statements, then the inner SOAC: a perfect nest
+	if len(groups) == 1 && !loopOnly(groups[0]) {
+		// Scalar statements, then the inner SOAC: a perfect nest if the
+		// body returns what the SOAC binds. Distributing is progress
+		// only when it then returns exactly that, with the rest (rows of
+		// the arrays, variables of the top level) copied beside it.
+		last := groups[0][len(groups[0])-1]
+		if _, ok := last.E.(*ir.ScremaE); !ok || sameAtoms(body.Res, last.Pat) || !returnsAllOf(body.Res, groups[0], last) {
+			return done()
+		}
 	}
 	// used[g]: the names groups after g and the results use
 	later := make([]map[string]bool, len(groups))
@@ -98,47 +106,45 @@ func (f *flattener) distribute(s *ir.Stm, e *ir.ScremaE) []*ir.Stm {
 	}
 	expanded := map[string]ir.Param{} // a body variable → its array
 	out := hoisted
+	// expand names the array of a crossing variable
+	expand := func(p ir.Param) (ir.Param, bool) {
+		for _, d := range p.T.Shape {
+			if !d.IsConst() && !f.topSize(d) && !isHoisted(hoisted, d.Name) {
+				return ir.Param{}, false // a crossing array of irregular size
+			}
+		}
+		name := resultName[p.Name]
+		if name == "" {
+			f.nk++
+			name = fmt.Sprintf("dist_%d_%s", f.nk, p.Name)
+		}
+		return ir.Param{Name: name, T: ir.Type{Elem: p.T.Elem, Shape: append([]ir.Atom{e.W}, p.T.Shape...)}}, true
+	}
 	for g, stms := range groups {
+		if l, ok := stms[0].E.(*ir.LoopE); ok && len(stms) == 1 && f.interchangeable(stms[0], hoisted) {
+			ss, ok := f.interchange(e, stms[0], l, expanded, expand)
+			if !ok {
+				return done()
+			}
+			out = append(out, ss...)
+			continue
+		}
 		lam := &ir.Lambda{Body: &ir.Body{Stms: stms}}
 		st := &ir.Stm{}
-		se := &ir.ScremaE{W: e.W, Index: e.Index, Map: lam}
 		used := map[string]bool{}
 		for _, x := range stms {
 			ir.Uses(x.E, func(n string) { used[n] = true })
 		}
-		for t, p := range e.Map.Params {
-			if used[p.Name] {
-				lam.Params = append(lam.Params, p)
-				se.Arrs = append(se.Arrs, e.Arrs[t])
-			}
-		}
-		names := make([]string, 0, len(used))
-		for n := range used {
-			names = append(names, n)
-		}
-		sort.Strings(names) // plans must not depend on map order
-		for _, n := range names {
-			if x, ok := expanded[n]; ok {
-				lam.Params = append(lam.Params, ir.Param{Name: n, T: rowType(x.T)})
-				se.Arrs = append(se.Arrs, x.Name)
-			}
-		}
+		se := f.mapOver(e, lam, used, expanded)
 		for _, x := range stms {
 			for _, p := range x.Pat {
 				if !later[g][p.Name] {
 					continue
 				}
-				for _, d := range p.T.Shape {
-					if !d.IsConst() && !f.topSize(d) && !isHoisted(hoisted, d.Name) {
-						return done() // a crossing array of irregular size
-					}
+				xp, ok := expand(p)
+				if !ok {
+					return done()
 				}
-				name := resultName[p.Name]
-				if name == "" {
-					f.nk++
-					name = fmt.Sprintf("dist_%d_%s", f.nk, p.Name)
-				}
-				xp := ir.Param{Name: name, T: ir.Type{Elem: p.T.Elem, Shape: append([]ir.Atom{e.W}, p.T.Shape...)}}
 				expanded[p.Name] = xp
 				lam.Body.Res = append(lam.Body.Res, ir.V(p.Name))
 				lam.Ret = append(lam.Ret, p.T)
@@ -166,6 +172,188 @@ func (f *flattener) distribute(s *ir.Stm, e *ir.ScremaE) []*ir.Stm {
 		}
 	}
 	return out
+}
+
+// loopOnly reports whether a group is one loop (to interchange).
+func loopOnly(g []*ir.Stm) bool {
+	_, ok := g[0].E.(*ir.LoopE)
+	return ok && len(g) == 1
+}
+
+// returnsAllOf reports whether the results res name, of what the group
+// binds, exactly the variables last binds.
+func returnsAllOf(res []ir.Atom, group []*ir.Stm, last *ir.Stm) bool {
+	bound := map[string]bool{}
+	for _, st := range group {
+		for _, p := range st.Pat {
+			bound[p.Name] = true
+		}
+	}
+	inRes := map[string]bool{}
+	for _, a := range res {
+		if bound[a.Name] {
+			inRes[a.Name] = true
+		}
+	}
+	if len(inRes) != len(last.Pat) {
+		return false
+	}
+	for _, p := range last.Pat {
+		if !inRes[p.Name] {
+			return false
+		}
+	}
+	return true
+}
+
+// mergeScalars joins a group of scalar statements to the inner map,
+// reduction or scan after it when nothing after that uses what the
+// group binds: the pair is then one perfect nest, one kernel instead of
+// two and no array for the group's results.
+func mergeScalars(groups [][]*ir.Stm, res []ir.Atom) [][]*ir.Stm {
+	isSOAC := func(g []*ir.Stm) bool {
+		_, ok := g[len(g)-1].E.(*ir.ScremaE)
+		return ok && len(g) == 1
+	}
+	var out [][]*ir.Stm
+	for g := 0; g < len(groups); g++ {
+		_, loop := groups[g][0].E.(*ir.LoopE) // maybe interchanged: kept apart
+		if g+1 < len(groups) && !isSOAC(groups[g]) && isSOAC(groups[g+1]) && !(loop && len(groups[g]) == 1) {
+			{
+				used := map[string]bool{}
+				for _, a := range res {
+					used[a.Name] = true
+				}
+				for _, later := range groups[g+2:] {
+					for _, st := range later {
+						ir.Uses(st.E, func(n string) { used[n] = true })
+					}
+				}
+				free := true // and binds scalars only, as a perfect nest must
+				for _, st := range groups[g] {
+					_, row := st.E.(*ir.IndexE)
+					for _, p := range st.Pat {
+						free = free && !used[p.Name] && (p.T.Rank() == 0 || row)
+					}
+				}
+				if free {
+					out = append(out, append(append([]*ir.Stm(nil), groups[g]...), groups[g+1]...))
+					g++
+					continue
+				}
+			}
+		}
+		out = append(out, groups[g])
+	}
+	return out
+}
+
+// mapOver makes a map over e's elements with the lambda lam (its body and
+// results set by the caller, its parameters here): a row of each of e's
+// arrays whose parameter used names, and of each expanded variable it
+// uses.
+func (f *flattener) mapOver(e *ir.ScremaE, lam *ir.Lambda, used map[string]bool, expanded map[string]ir.Param) *ir.ScremaE {
+	se := &ir.ScremaE{W: e.W, Index: e.Index, Map: lam}
+	for t, p := range e.Map.Params {
+		if used[p.Name] {
+			lam.Params = append(lam.Params, p)
+			se.Arrs = append(se.Arrs, e.Arrs[t])
+		}
+	}
+	names := make([]string, 0, len(used))
+	for n := range used {
+		names = append(names, n)
+	}
+	sort.Strings(names) // plans must not depend on map order
+	for _, n := range names {
+		if x, ok := expanded[n]; ok {
+			lam.Params = append(lam.Params, ir.Param{Name: n, T: rowType(x.T)})
+			se.Arrs = append(se.Arrs, x.Name)
+		}
+	}
+	return se
+}
+
+// interchangeable reports whether a statement of a map's body is a loop
+// to interchange with the map: a for loop whose count is known outside
+// the map and whose body holds an inner SOAC that distribution makes
+// parallel. Its parameters become arrays with a row per element, and
+// each iteration a map over them (the thesis's loop–map interchange).
+func (f *flattener) interchangeable(st *ir.Stm, hoisted []*ir.Stm) bool {
+	l, ok := st.E.(*ir.LoopE)
+	if !ok || l.While != nil || len(l.Over) > 0 {
+		return false
+	}
+	if !l.Bound.IsConst() && !f.topSize(l.Bound) && !isHoisted(hoisted, l.Bound.Name) {
+		return false
+	}
+	for _, b := range l.Body.Stms {
+		if f.parallelInner(b, hoisted) {
+			return true
+		}
+	}
+	return false
+}
+
+// interchange turns the loop st of e's body into top-level statements: a
+// map computing each element's initial values, and a loop whose body is
+// a map of the loop's body over the elements and the parameters' rows.
+func (f *flattener) interchange(e *ir.ScremaE, st *ir.Stm, l *ir.LoopE, expanded map[string]ir.Param, expand func(ir.Param) (ir.Param, bool)) ([]*ir.Stm, bool) {
+	var out []*ir.Stm
+	// the initial values, one row per element
+	initLam := &ir.Lambda{Body: &ir.Body{Res: l.Init}}
+	used := map[string]bool{}
+	for _, a := range l.Init {
+		used[a.Name] = true
+	}
+	initMap := f.mapOver(e, initLam, used, expanded)
+	initStm := &ir.Stm{E: initMap}
+	accs := make([]ir.Param, len(l.Params))
+	for k, p := range l.Params {
+		f.nk++
+		x, ok := expand(ir.Param{Name: fmt.Sprintf("init_%d_%s", f.nk, p.Name), T: p.T})
+		if !ok {
+			return nil, false
+		}
+		initStm.Pat = append(initStm.Pat, x)
+		initLam.Ret = append(initLam.Ret, p.T)
+		f.nk++
+		accs[k] = ir.Param{Name: fmt.Sprintf("acc_%d_%s", f.nk, p.Name), T: x.T}
+	}
+	out = append(out, initStm)
+	// the loop over a map of its body
+	bodyLam := &ir.Lambda{Body: l.Body, Ret: make([]ir.Type, len(l.Params))}
+	used = map[string]bool{}
+	for _, b := range l.Body.Stms {
+		ir.Uses(b.E, func(n string) { used[n] = true })
+	}
+	for _, a := range l.Body.Res {
+		used[a.Name] = true
+	}
+	bodyMap := f.mapOver(e, bodyLam, used, expanded)
+	next := &ir.Stm{E: bodyMap}
+	for k, p := range l.Params {
+		bodyLam.Params = append(bodyLam.Params, p)
+		bodyMap.Arrs = append(bodyMap.Arrs, accs[k].Name)
+		bodyLam.Ret[k] = p.T
+		f.nk++
+		next.Pat = append(next.Pat, ir.Param{Name: fmt.Sprintf("next_%d_%s", f.nk, p.Name), T: accs[k].T})
+	}
+	loop := &ir.LoopE{Params: accs, I: l.I, Bound: l.Bound, Body: &ir.Body{Stms: []*ir.Stm{next}}}
+	for k := range l.Params {
+		loop.Init = append(loop.Init, ir.V(initStm.Pat[k].Name))
+		loop.Body.Res = append(loop.Body.Res, ir.V(next.Pat[k].Name))
+	}
+	ls := &ir.Stm{E: loop}
+	for _, p := range st.Pat {
+		x, ok := expand(p)
+		if !ok {
+			return nil, false
+		}
+		expanded[p.Name] = x
+		ls.Pat = append(ls.Pat, x)
+	}
+	return append(out, ls), true
 }
 
 // parallelInner reports whether a statement of a map's body is an inner

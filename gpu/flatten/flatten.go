@@ -189,6 +189,7 @@ type flattener struct {
 	types map[string]ir.Type // top-level variables
 	host  map[string]bool    // top-level variables whose values are on the host
 	defs  map[string]ir.Exp  // what the statements of one variable bound it to
+	depth int                // of distributions in progress
 	steps []Step
 	nk    int
 }
@@ -355,6 +356,11 @@ func arity(ops []*ir.SegOp) int {
 
 func (f *flattener) screma(s *ir.Stm, e *ir.ScremaE) {
 	if ss := f.distribute(s, e); ss != nil {
+		f.depth++
+		defer func() { f.depth-- }()
+		if f.depth > 64 {
+			fail("map distribution nests deeper than 64 levels (a bug in the flattener)")
+		}
 		for _, st := range ss {
 			f.stm(st)
 			for _, prm := range st.Pat {
