@@ -335,6 +335,16 @@ func (b *kbuild) unop(e *ir.UnOpE) kernel.Exp {
 		return kernel.Bin("+", args[0], kernel.Bin("*", kernel.Bin("-", args[1], args[0]), args[2]))
 	case "not":
 		return kernel.UnOp{Op: "!", X: args[0]}
+	case "fma", "ldexp":
+		return kernel.Call{Fn: e.Op, Args: args}
+	case "mad":
+		// a·b + c rounded as the reference computes it: in f64, once
+		t := args[0].Type()
+		if t == kernel.F64 {
+			return kernel.Bin("+", kernel.Bin("*", args[0], args[1]), args[2])
+		}
+		d := func(x kernel.Exp) kernel.Exp { return kernel.Cv(kernel.F64, x) }
+		return kernel.Cv(t, kernel.Bin("+", kernel.Bin("*", d(args[0]), d(args[1])), d(args[2])))
 	case "isnan", "isinf":
 		return kernel.Call{Fn: e.Op, Args: args}
 	}

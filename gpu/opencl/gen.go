@@ -305,7 +305,7 @@ var mathFns = map[string]int{
 	"fma": 3, "cbrt": 1, "erf": 1, "erfc": 1, "lgamma": 1, "gamma": 1, "copysign": 2,
 	"log1p": 1, "expm1": 1, "exp10": 1, "rsqrt": 1, "sinpi": 1, "cospi": 1, "tanpi": 1,
 	"asinpi": 1, "acospi": 1, "atanpi": 1, "atan2pi": 2, "nextafter": 2, "fmin": 2, "fmax": 2,
-	"fmod": 2, "fabs": 1, "mad": 3,
+	"fmod": 2, "fabs": 1, "mad": 3, "ldexp": 2,
 }
 
 func (g *gen) call(e kernel.Call) string {
@@ -348,6 +348,8 @@ func (g *gen) call(e kernel.Call) string {
 	}
 	fn := e.Fn
 	switch fn {
+	case "ldexp":
+		return fmt.Sprintf("ldexp(%s, (int)(%s))", args[0], args[1])
 	case "round":
 		fn = "rint" // half to even
 	case "gamma":
