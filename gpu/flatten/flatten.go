@@ -442,7 +442,9 @@ func (f *flattener) screma(s *ir.Stm, e *ir.ScremaE) {
 // the count (the last offset), and a scatter of the kept elements to
 // their offsets.
 func (f *flattener) filter(s *ir.Stm, e *ir.FilterE) {
-	f.checkInputs("filter", e.Arrs, e.Map)
+	if e.Map.Ret[0].Rank() > 0 {
+		fail("a filter whose condition is an array (a bug)")
+	}
 	for _, prm := range s.Pat {
 		f.types[prm.Name] = prm.T
 	}
@@ -476,12 +478,16 @@ func (f *flattener) filter(s *ir.Stm, e *ir.FilterE) {
 	b = f.newKernel("scatter", s)
 	n = b.size(e.W)
 	i = b.fresh("i", kernel.I64)
+	b.threads([]ir.Atom{e.W}, i)
 	res = b.element(e.Arrs, e.Index, e.Map, i)
 	o, at := b.fresh("off", kernel.I64), b.fresh("at", kernel.I64)
 	b.cur = append(b.cur, kernel.L(o, kernel.Rd(b.buffer(offs.Name), i)),
 		kernel.L(at, kernel.Sel(res[0], kernel.Bin("-", o, one), kernel.I64C(-1))))
 	sc := &kernel.Scatter{N: n, I: i, Body: b.cur}
 	for k, prm := range s.Pat[1:] {
+		if prm.T.Rank() > 1 {
+			continue // rows: below
+		}
 		sc.Dest = append(sc.Dest, b.output(prm, false))
 		sc.Idx = append(sc.Idx, at)
 		sc.Vals = append(sc.Vals, res[1+k])
@@ -489,6 +495,36 @@ func (f *flattener) filter(s *ir.Stm, e *ir.FilterE) {
 	if len(sc.Dest) > 0 {
 		f.emit(b, sc)
 	}
+	for k, prm := range s.Pat[1:] {
+		if prm.T.Rank() > 1 {
+			f.filterRows(s, e, offs.Name, 1+k, prm)
+		}
+	}
+}
+
+// filterRows writes the kept rows of a filter's value k: a thread per
+// element of each row.
+func (f *flattener) filterRows(s *ir.Stm, e *ir.FilterE, offs string, k int, prm ir.Param) {
+	b := f.newKernel("scatter", s)
+	rowDims := e.Map.Ret[k].Shape
+	dims := []kernel.Exp{b.size(e.W)}
+	idx := []kernel.Var{b.fresh("i", kernel.I64)}
+	for _, d := range rowDims {
+		dims = append(dims, b.size(d))
+		idx = append(idx, b.fresh("k", kernel.I64))
+	}
+	b.threads(append([]ir.Atom{e.W}, rowDims...), idx...)
+	res := b.element(e.Arrs, e.Index, e.Map, idx[0])
+	o := b.fresh("off", kernel.I64)
+	b.cur = append(b.cur, kernel.L(o, kernel.Rd(b.buffer(offs), idx[0])))
+	rest := toExps(idx[1:])
+	v := b.read(b.arr(e.Map.Body.Res[k].Name), rest...)
+	body := b.cur
+	b.cur = nil
+	out := bufView(b.output(prm, false))
+	b.write(out, v, append([]kernel.Exp{kernel.Bin("-", o, kernel.I64C(1))}, rest...)...)
+	b.cur = append(body, &kernel.If{Cond: res[0], Then: b.cur})
+	f.emit(b, &kernel.Map{Dims: dims, Idx: idx, Body: b.cur})
 }
 
 // destination checks a scatter or hist destination: one-dimensional.

@@ -143,6 +143,8 @@ var cases = []struct {
 	{"scatter_rows_elems", `let a = map (map (*2)) m in scatter (copy m) [3, 0, 45, -1] a[10:14]`, "map,map,map"},
 	{"hist_rows", `hist (map2 (+)) (replicate 50 0f32) 7 (map (\i -> i64.f32 (f32.abs i) % 8) xs[0:40]) m`, "map,map,hist"},
 	{"hist_rows_max", `reduce_by_index (replicate 7 (replicate 50 f32.lowest)) (map2 f32.max) (replicate 50 f32.lowest) (map (\i -> i % 7) (iota 40)) m`, "map,map,hist"},
+	{"filter_rows", `filter (\r -> r[0] > 0) m`, "scan,map,map"},
+	{"filter_rows_zip", `let (a, b) = unzip (filter (\(r, x) -> x > 0) (zip m (map (\r -> r[3]) m))) in (map (map (+1)) a, b)`, "scan,map,scatter,map,map"},
 	{"fma_mad_ldexp", `map (\x -> f32.fma x 3 1 + f32.mad x x 2 + f32.ldexp x 3 + f32.f64 (f64.fma (f64.f32 x) 2 1)) xs`, "map"},
 	// f16, computed in f32 and rounded after each operation
 	{"f16_map", `map (\x -> let h = f16.f32 x in f16.sqrt (f16.abs h) * 3 + h / 7) xs`, "map"},
