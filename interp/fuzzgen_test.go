@@ -217,7 +217,7 @@ func (g *gen) bool(d int) string {
 }
 
 func (g *gen) arr(d int) string {
-	switch g.pick(16) {
+	switch g.pick(17) {
 	case 0:
 		return g.leaf(tArrI32)
 	case 1:
@@ -256,13 +256,16 @@ func (g *gen) arr(d int) string {
 	case 14:
 		a := g.fresh()
 		return fmt.Sprintf("(let %s = %s in %s[%d:])", a, g.expr(tArrI32, d), a, g.pick(3))
+	case 15: // a filter inside a map
+		r, f := g.fresh(), g.fresh()
+		return fmt.Sprintf("(map (\\%s -> let %s = filter (> 0) %s in i32.i64 (length %s) + reduce (+) 0 %s) %s)", r, f, r, f, f, g.expr(tArr2I32, d))
 	default:
 		return fmt.Sprintf("(map i32.i64 (iota (i64.i32 (%s %% 50))))", g.expr(tI32, d))
 	}
 }
 
 func (g *gen) arr2(d int) string {
-	switch g.pick(6) {
+	switch g.pick(11) {
 	case 0:
 		return g.leaf(tArr2I32)
 	case 1:
@@ -274,6 +277,22 @@ func (g *gen) arr2(d int) string {
 		return fmt.Sprintf("(replicate %d %s)", g.pick(4), g.expr(tArrI32, d))
 	case 4:
 		return fmt.Sprintf("(map reverse %s)", g.expr(tArr2I32, d))
+	// nests the flattener distributes, scans by segments, interchanges
+	// with a loop, or runs in a thread
+	case 6:
+		r, s, x := g.fresh(), g.fresh(), g.fresh()
+		return fmt.Sprintf("(map (\\%s -> let %s = reduce (+) 0 %s in map (\\%s -> %s - %s) %s) %s)", r, s, r, x, x, s, r, g.expr(tArr2I32, d))
+	case 7:
+		return fmt.Sprintf("(map (scan (+) 0) %s)", g.expr(tArr2I32, d))
+	case 8:
+		r, i, x := g.fresh(), g.fresh(), g.fresh()
+		return fmt.Sprintf("(map (\\%s -> loop %s = %s for %s < 3 do map (\\%s -> %s * 2 + i32.i64 %s) %s) %s)", r, r, r, i, x, x, i, r, g.expr(tArr2I32, d))
+	case 9:
+		r, x := g.fresh(), g.fresh()
+		return fmt.Sprintf("(map (\\%s -> hist (+) 0 3 (map (\\%s -> i64.i32 (%s %%%% 3)) %s) %s) %s)", r, x, x, r, r, g.expr(tArr2I32, d))
+	case 10:
+		r, t := g.fresh(), g.fresh()
+		return fmt.Sprintf("(map (\\%s -> let %s = scan (+) 0 %s in map2 (+) %s (reverse %s)) %s)", r, t, r, t, r, g.expr(tArr2I32, d))
 	default:
 		a := g.fresh()
 		return fmt.Sprintf("(let %s = copy %s in if length %s == 0 || length %s[0] == 0 then %s else %s with [0, 0] = %s)",
