@@ -60,7 +60,7 @@ func (f *flattener) distribute(s *ir.Stm, e *ir.ScremaE) []*ir.Stm {
 		groups[len(groups)-1] = append(groups[len(groups)-1], st)
 	}
 	groups = mergeScalars(groups, body.Res)
-	if soacs == 0 {
+	if soacs == 0 || len(groups) > maxGroups {
 		return done()
 	}
 	if len(groups) == 1 && !loopOnly(groups[0]) {
@@ -356,6 +356,17 @@ func (f *flattener) interchange(e *ir.ScremaE, st *ir.Stm, l *ir.LoopE, expanded
 	return append(out, ls), true
 }
 
+// minParallelWidth is the narrowest inner SOAC of a width fixed in the
+// program that distribution makes a parallel level: narrower ones (the
+// dot products of 4×4 matrices, say) cost less in the thread than as
+// kernels of their own.
+const minParallelWidth = 32
+
+// maxGroups bounds the maps one distribution makes: a body with more
+// parallel inner SOACs runs in a thread rather than as that many kernels
+// (each built once, and launched per call).
+const maxGroups = 24
+
 // parallelInner reports whether a statement of a map's body is an inner
 // SOAC that distribution makes parallel: a map, or a reduction or scan
 // of scalars from neutral elements known outside the map (a segmented
@@ -371,7 +382,7 @@ func (f *flattener) parallelInner(st *ir.Stm, hoisted []*ir.Stm) bool {
 	known := func(a ir.Atom) bool {
 		return a.IsConst() || f.topSize(a) || isHoisted(hoisted, a.Name)
 	}
-	if !known(e.W) {
+	if !known(e.W) || e.W.IsConst() && e.W.Val.AsInt64() < minParallelWidth {
 		return false
 	}
 	if len(e.Reds) == 0 && len(e.Scans) == 0 {

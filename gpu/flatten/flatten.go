@@ -21,9 +21,11 @@
 //     (distribute.go): what does not depend on the element is hoisted,
 //     and the body splits at each inner map or scalar reduction into maps
 //     of their own, the variables crossing a split expanded into arrays.
-//     The rule is static: inner maps and reductions become parallel
-//     levels; inner scans, filters, histograms, scatters, loops and ifs
-//     run sequentially inside the thread of the enclosing level;
+//     The rule: inner maps, scalar reductions and scalar scans at least
+//     32 wide (sizes are the call's own, plans being specialised) and
+//     for loops around them become parallel levels, at most 24 per
+//     map; narrower ones, filters, histograms, scatters, while loops
+//     and ifs run sequentially inside the thread of the enclosing level;
 //   - inside a thread, arrays are views or storage (arrays.go): rows,
 //     slices, transposes and reverses are views; what the thread builds
 //     lives in its row of scratch memory, or in its output row when it is

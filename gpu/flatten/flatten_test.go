@@ -106,7 +106,7 @@ var cases = []struct {
 	{"scan_then_index", `map (\r -> let t = scan (+) 0 r in t[0] + t[1]) m`, "scan,map"},
 	{"norm_rows", `map (\r -> let s = reduce (+) 0 r in map (\x -> x / s) r) m`, "reduce,map"},
 	{"scan_scan", `map (\r -> scan (+) 0 (scan (*) 1 r)) m`, "scan,scan"},
-	{"loop_array", `map (\x -> loop acc = replicate 4 x for i < 3 do map (\a -> a * 2 + f32.i64 i) acc) xs`, "map,map,map"},
+	{"loop_array", `map (\x -> loop acc = replicate 4 x for i < 3 do map (\a -> a * 2 + f32.i64 i) acc) xs`, "map"},
 	{"loop_update", `map (\r -> loop acc = copy r for i < 5 do acc with [i] = acc[i] * 2 + acc[i + 1]) m`, "map"},
 	{"loop_swap", `map (\r -> let (a, b) = loop (a, b) = (r, map (+1) r) for i < 3 do (b, map (*2) a) in map2 (-) a b) m`, "map,map,map,map,map"},
 	{"loop_reverse", `map (\r -> loop a = r for i < 3 do map (+1) (reverse a)) m`, "map,map,map"},
@@ -162,7 +162,7 @@ var cases = []struct {
 	// loop–map interchange
 	{"interchange", `map (\r -> loop acc = r for i < 3 do map (\x -> x * 2 + f32.i64 i) acc) m`, "map,map"},
 	{"interchange_reduce", `map (\r -> loop (acc, s) = (r, 0f32) for i < 4 do let t = reduce (+) 0 acc in (map (\x -> x - t / 50) acc, s + t)) m |> unzip |> (.1)`, "map,reduce,map,map"},
-	{"transpose_inside", `map (\r -> let t = transpose (unflatten (r :> [5*10]f32) :> [5][10]f32) in map (\c -> reduce (+) 0 c) t) m`, "map,reduce"},
+	{"transpose_inside", `map (\r -> let t = transpose (unflatten (r :> [5*10]f32) :> [5][10]f32) in map (\c -> reduce (+) 0 c) t) m`, "map"},
 }
 
 // TestPlans checks which kernels each expression flattens to (no device
