@@ -13,7 +13,7 @@ import (
 
 // cmdTest runs the test blocks of every .fut file under the given paths.
 func cmdTest(args []string) int {
-	const use = "test [--backend NAME] [--pipeline reference|fused] [--timeout SECONDS] [--max-memory SIZE] [--json FILE] PATH..."
+	const use = "test [--backend NAME] [--pipeline reference|fused] [-t] [-s] [--timeout SECONDS] [--max-memory SIZE] [--json FILE] PATH..."
 	fs := newFlagSet("test", use)
 	backend := fs.String("backend", "interp", "where entry points run: interp, opencl or auto")
 	interpOnly := fs.Bool("i", false, "the reference path only (as --backend=interp), as futhark test -i")
@@ -23,6 +23,8 @@ func cmdTest(args []string) int {
 	timeout := timeoutFlag(fs, "how long each program may run")
 	jsonFile := fs.String("json", "", "write the results as JSON to this file")
 	verbose := fs.Bool("v", false, "print every program as it is run")
+	typeCheck := fs.Bool("t", false, "type-check the programs but do not run them, as futhark test -t")
+	structure := fs.Bool("s", false, "structure tests only, as futhark test -s: fut has no intermediate code to compare, so each program is skipped and says so")
 	pipeline := fs.String("pipeline", "reference", "reference: the tree-walking evaluator; fused: the core IR after fusion")
 	maxMem := memoryFlag(fs)
 	paths, err := parseInterspersed(fs, args)
@@ -51,11 +53,12 @@ func cmdTest(args []string) int {
 	}
 	ctx, stop := interruptible(context.Background())
 	defer stop()
-	opts := testrun.Options{Timeout: timeout.d, MaxMemory: maxMem.n, Pipeline: *pipeline, Backend: be, Exclude: exclude}
+	opts := testrun.Options{Timeout: timeout.d, MaxMemory: maxMem.n, Pipeline: *pipeline, Backend: be, Exclude: exclude,
+		TypeCheckOnly: *typeCheck, Structure: *structure}
 	var results []*testrun.Result
 	var passed, failed, skipped int
 	var casesPassed, casesFailed, casesSkipped int
-	skipReasons := map[string]int{}
+	skipReasons, programSkips := map[string]int{}, map[string]int{}
 	var fusedCases, fallbackCases int
 	for _, f := range files {
 		if ctx.Err() != nil {
@@ -93,6 +96,9 @@ func cmdTest(args []string) int {
 			passed++
 		case testrun.Skipped:
 			skipped++
+			if r.Msg != "" {
+				programSkips[oneLine(r.Msg)]++
+			}
 		default:
 			failed++
 			if r.Msg != "" {
@@ -119,6 +125,14 @@ func cmdTest(args []string) int {
 		for _, r := range reasons {
 			fmt.Printf("skipped %d case%s: %s\n", skipReasons[r], plural(skipReasons[r]), r)
 		}
+	}
+	reasons := make([]string, 0, len(programSkips))
+	for r := range programSkips {
+		reasons = append(reasons, r)
+	}
+	sort.Strings(reasons)
+	for _, r := range reasons {
+		fmt.Printf("skipped %d program%s: %s\n", programSkips[r], plural(programSkips[r]), r)
 	}
 	fmt.Printf("programs: %d passed, %d failed, %d skipped\n", passed, failed, skipped)
 	fmt.Printf("cases: %d passed, %d failed, %d skipped\n", casesPassed, casesFailed, casesSkipped)

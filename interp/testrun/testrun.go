@@ -41,6 +41,14 @@ type Options struct {
 	// (offloaded wherever the entry point lowers and flattens, the
 	// reference path otherwise) or auto.
 	Backend interp.Backend
+	// TypeCheckOnly checks the programs without running them (futhark
+	// test -t): a program passes when it type-checks, or when it fails to
+	// with the error its test block expects.
+	TypeCheckOnly bool
+	// Structure asks for structure tests only (futhark test -s), which
+	// compare the compiler's intermediate code; fut has none to compare,
+	// so each program is skipped, saying so.
+	Structure bool
 }
 
 // Status is how a program or a case ended.
@@ -158,12 +166,21 @@ func runFile(ctx context.Context, file string, opts Options) (res *Result) {
 		opts.Tolerance = 0.002
 	}
 
+	if opts.Structure {
+		res.Status, res.Msg = Skipped, "structure tests compare Futhark's intermediate code, which fut does not have"
+		return res
+	}
 	s, err := interp.NewSession(interp.Options{MaxMemory: opts.MaxMemory})
 	if err != nil {
 		res.Status, res.Msg = Failed, err.Error()
 		return res
 	}
-	loadErr := s.LoadFile(ctx, file)
+	var loadErr error
+	if opts.TypeCheckOnly {
+		loadErr = s.CheckFile(file)
+	} else {
+		loadErr = s.LoadFile(ctx, file)
+	}
 
 	// A block expecting a compile-time error decides the whole program.
 	for _, b := range spec.Blocks {
@@ -188,6 +205,10 @@ func runFile(ctx context.Context, file string, opts Options) (res *Result) {
 	}
 	if loadErr != nil {
 		res.Status, res.Msg = Failed, s.FormatError(loadErr)
+		return res
+	}
+	if opts.TypeCheckOnly {
+		res.Status = Passed
 		return res
 	}
 

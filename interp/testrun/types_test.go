@@ -111,3 +111,36 @@ func TestExclude(t *testing.T) {
 		t.Errorf("case tag: %+v", r.Cases)
 	}
 }
+
+// TestTypeCheckOnly: -t passes a program that type-checks without
+// running it (a wrong output goes unnoticed, a type error does not), and
+// an expected compile-time error still decides; -s skips, saying why.
+func TestTypeCheckOnly(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) string {
+		f := filepath.Join(dir, name)
+		if err := os.WriteFile(f, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	wrong := write("wrong.fut", "-- ==\n-- input { 1 } output { 7 }\ndef main (x: i32) = x + 1\n")
+	bad := write("bad.fut", "-- ==\n-- input { 1 } output { 2 }\ndef main (x: i32) = x + true\n")
+	expected := write("expected.fut", "-- ==\n-- error: Cannot\ndef main (x: i32) = x + true\n")
+	opts := Options{TypeCheckOnly: true}
+	if r := RunFile(context.Background(), wrong, opts); r.Status != Passed || len(r.Cases) != 0 {
+		t.Errorf("-t on a program with a wrong output: %s %s, %d cases run", r.Status, r.Msg, len(r.Cases))
+	}
+	if r := RunFile(context.Background(), wrong, Options{}); r.Status != Failed {
+		t.Errorf("without -t the wrong output must fail: %s", r.Status)
+	}
+	if r := RunFile(context.Background(), bad, opts); r.Status != Failed {
+		t.Errorf("-t on a type error: %s", r.Status)
+	}
+	if r := RunFile(context.Background(), expected, opts); r.Status != Passed {
+		t.Errorf("-t on an expected compile-time error: %s %s", r.Status, r.Msg)
+	}
+	if r := RunFile(context.Background(), wrong, Options{Structure: true}); r.Status != Skipped || !strings.Contains(r.Msg, "structure") {
+		t.Errorf("-s: %s %s", r.Status, r.Msg)
+	}
+}
