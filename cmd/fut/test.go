@@ -7,6 +7,8 @@ import (
 	"os"
 	"sort"
 
+	"github.com/chzyer/readline"
+
 	"fut/interp"
 	"fut/interp/testrun"
 )
@@ -23,6 +25,7 @@ func cmdTest(args []string) int {
 	timeout := timeoutFlag(fs, "how long each program may run")
 	jsonFile := fs.String("json", "", "write the results as JSON to this file")
 	verbose := fs.Bool("v", false, "print every program as it is run")
+	noTerminal := fs.Bool("no-terminal", false, "report progress as lines at most once a minute, not a status line (as when the output is not a terminal)")
 	typeCheck := fs.Bool("t", false, "type-check the programs but do not run them, as futhark test -t")
 	structure := fs.Bool("s", false, "structure tests only, as futhark test -s: fut has no intermediate code to compare, so each program is skipped and says so")
 	pipeline := fs.String("pipeline", "reference", "reference: the tree-walking evaluator; fused: the core IR after fusion")
@@ -60,7 +63,8 @@ func cmdTest(args []string) int {
 	var casesPassed, casesFailed, casesSkipped int
 	skipReasons, programSkips := map[string]int{}, map[string]int{}
 	var fusedCases, fallbackCases int
-	for _, f := range files {
+	prog := newProgress(os.Stdout, !*noTerminal && readline.IsTerminal(int(os.Stdout.Fd())), len(files))
+	for done, f := range files {
 		if ctx.Err() != nil {
 			break
 		}
@@ -91,6 +95,7 @@ func cmdTest(args []string) int {
 				fallbackCases++
 			}
 		}
+		prog.clear()
 		switch r.Status {
 		case testrun.Passed:
 			passed++
@@ -110,7 +115,9 @@ func cmdTest(args []string) int {
 				}
 			}
 		}
+		prog.update(done+1, passed, failed, skipped)
 	}
+	prog.clear()
 	if be != interp.BackendInterp {
 		fmt.Printf("backend %s: %d cases ran on the device, %d stayed on the reference path\n", be, fusedCases, fallbackCases)
 	} else if *pipeline == "fused" {
