@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"fut/eval/value"
 	"fut/gpu/kernel"
 )
 
@@ -19,6 +20,7 @@ type gen struct {
 	used   map[string]bool
 	tmp    int
 	pre    []string // statements that must precede the expression being emitted
+	f16    bool     // an emulated f16 occurs (see emu)
 	err    error
 }
 
@@ -68,12 +70,33 @@ func (g *gen) fresh(prefix string) string {
 	return fmt.Sprintf("t%s%d", prefix, g.tmp)
 }
 
+// emu reports whether t is an f16 emulated in float: without
+// cl_khr_fp16, half is only a storage type (buffers, local memory, read
+// and written with vload_half and vstore_half_rte); values live in float
+// registers, and every operation's result is rounded to half precision
+// (fut_r16, to nearest, ties to even), as the reference evaluator rounds
+// every f16 operation.
+func (g *gen) emu(t kernel.Type) bool {
+	if t == kernel.F16 && !g.caps.F16 {
+		g.f16 = true
+		return true
+	}
+	return false
+}
+
+// ctype is the C type of a local value of t on this device.
+func (g *gen) ctype(t kernel.Type) string {
+	if g.emu(t) {
+		return "float"
+	}
+	return ctype(t)
+}
+
 func (g *gen) checkType(t kernel.Type) {
+	g.emu(t)
 	switch {
 	case t == kernel.F64 && !g.caps.F64:
 		g.fail("f64 is not supported by this device")
-	case t == kernel.F16 && !g.caps.F16:
-		g.fail("f16 is not supported by this device (no cl_khr_fp16)")
 	case t == kernel.NoType || t > kernel.F64:
 		g.fail("invalid type %v", t)
 	}
@@ -127,14 +150,17 @@ func (g *gen) constant(c kernel.Const) string {
 		f := c.F
 		switch {
 		case math.IsNaN(f):
-			return fmt.Sprintf("((%s)NAN)", ctype(t))
+			return fmt.Sprintf("((%s)NAN)", g.ctype(t))
 		case math.IsInf(f, 1):
-			return fmt.Sprintf("((%s)INFINITY)", ctype(t))
+			return fmt.Sprintf("((%s)INFINITY)", g.ctype(t))
 		case math.IsInf(f, -1):
-			return fmt.Sprintf("((%s)-INFINITY)", ctype(t))
+			return fmt.Sprintf("((%s)-INFINITY)", g.ctype(t))
 		}
 		if t == kernel.F64 {
 			return fmt.Sprintf("((double)%s)", strconv.FormatFloat(f, 'x', -1, 64))
+		}
+		if g.emu(t) { // a float constant holding the f16 value (exact in float)
+			return fmt.Sprintf("((float)%sf)", strconv.FormatFloat(value.RoundF16(f), 'x', -1, 32))
 		}
 		return fmt.Sprintf("((%s)%sf)", ctype(t), strconv.FormatFloat(float64(float32(f)), 'x', -1, 32))
 	case t == kernel.I64:
@@ -207,6 +233,27 @@ func (g *gen) binop(e kernel.BinOp) string {
 		case ">>>":
 			return fmt.Sprintf("lshr_%s(%s, %s)", n, x, y)
 		}
+	case g.emu(t):
+		switch e.Op {
+		case "+", "-", "*":
+			// float has 24 >= 2*11+2 bits: rounding to float, then to
+			// half, rounds these once (as the reference, through f64)
+			return fmt.Sprintf("fut_r16(%s %s %s)", x, e.Op, y)
+		case "/":
+			return g.wide("%s / %s", x, y)
+		case "%":
+			return fmt.Sprintf("mod_f16(%s, %s)", x, y)
+		case "%%": // exact
+			return fmt.Sprintf("fmod(%s, %s)", x, y)
+		case "//":
+			return g.wide("trunc(%s / %s)", x, y)
+		case "**":
+			return g.wide("pow(%s, %s)", x, y)
+		case "min":
+			return fmt.Sprintf("fmin(%s, %s)", x, y)
+		case "max":
+			return fmt.Sprintf("fmax(%s, %s)", x, y)
+		}
 	case t.IsFloat():
 		switch e.Op {
 		case "+", "-", "*", "/":
@@ -227,6 +274,19 @@ func (g *gen) binop(e kernel.BinOp) string {
 	}
 	g.fail("operator %s is not defined on %v", e.Op, t)
 	return "0"
+}
+
+// wide computes an emulated f16 operation (format, on args) in double
+// where the device has it, rounded once to half precision (as the
+// reference evaluator computes f16 in f64), else in float.
+func (g *gen) wide(format string, args ...any) string {
+	if !g.caps.F64 {
+		return "fut_r16(" + fmt.Sprintf(format, args...) + ")"
+	}
+	for i, a := range args {
+		args[i] = fmt.Sprintf("(double)(%s)", a)
+	}
+	return "fut_d2h(" + fmt.Sprintf(format, args...) + ")"
 }
 
 func (g *gen) unop(e kernel.UnOp) string {
@@ -281,6 +341,7 @@ func (g *gen) unop(e kernel.UnOp) string {
 func (g *gen) conv(e kernel.Conv) string {
 	x := g.exp(e.X)
 	from, to := e.X.Type(), e.To
+	g.checkType(from)
 	g.checkType(to)
 	switch {
 	case from == to:
@@ -288,14 +349,20 @@ func (g *gen) conv(e kernel.Conv) string {
 	case to == kernel.Bool:
 		return fmt.Sprintf("(%s != 0)", x)
 	case from == kernel.Bool:
-		return fmt.Sprintf("((%s)(%s ? 1 : 0))", ctype(to), x)
+		return fmt.Sprintf("((%s)(%s ? 1 : 0))", g.ctype(to), x)
 	case from.IsFloat() && to.IsInt():
 		return fmt.Sprintf("f2i_%s_%s(%s)", from, to, x)
+	case g.emu(to) && from == kernel.F64:
+		return fmt.Sprintf("fut_d2h(%s)", x)
+	case g.emu(to):
+		// integers of more than 24 bits round to float first, but then
+		// are far beyond 65504: infinity either way
+		return fmt.Sprintf("fut_r16((float)%s)", x)
 	case from.IsSigned() && to.IsUnsigned():
 		// Futhark zero-extends unless both types are signed
 		return fmt.Sprintf("((%s)(%s)%s)", ctype(to), utype(from), x)
 	}
-	return fmt.Sprintf("((%s)%s)", ctype(to), x)
+	return fmt.Sprintf("((%s)%s)", g.ctype(to), x)
 }
 
 var mathFns = map[string]int{
@@ -324,12 +391,12 @@ func (g *gen) call(e kernel.Call) string {
 	case "f16_round": // an f16 value computed in f32 (see prelude)
 		return fmt.Sprintf("fut_r16(%s)", args[0])
 	case "to_bits":
-		if t == kernel.F32 && e.Res == kernel.U16 { // an f16 held in an f32
+		if t == kernel.F32 && e.Res == kernel.U16 || g.emu(t) { // an f16 held in an f32, or emulated
 			return fmt.Sprintf("fut_f16_bits(%s)", args[0])
 		}
 		return fmt.Sprintf("as_%s(%s)", utype(t), args[0])
 	case "from_bits":
-		if t == kernel.U16 && e.Res == kernel.F32 {
+		if t == kernel.U16 && e.Res == kernel.F32 || g.emu(e.Res) {
 			return fmt.Sprintf("fut_f16_from_bits(%s)", args[0])
 		}
 		g.checkType(e.Res)
@@ -346,6 +413,9 @@ func (g *gen) call(e kernel.Call) string {
 		g.fail("%s takes %d arguments", e.Fn, n)
 		return "0"
 	}
+	if g.emu(t) {
+		return g.emuCall(e.Fn, args)
+	}
 	fn := e.Fn
 	switch fn {
 	case "ldexp":
@@ -356,6 +426,30 @@ func (g *gen) call(e kernel.Call) string {
 		fn = "tgamma"
 	}
 	return fmt.Sprintf("%s(%s)", fn, strings.Join(args, ", "))
+}
+
+// emuCall is a math function on emulated f16 (see emu): the exact ones
+// in float, the others as the reference evaluator computes them (in
+// f64, then rounded to f16; nextafter too, so it rarely moves).
+func (g *gen) emuCall(fn string, args []string) string {
+	switch fn {
+	case "floor", "ceil", "trunc", "fabs", "copysign", "fmin", "fmax", "fmod":
+		return fmt.Sprintf("%s(%s)", fn, strings.Join(args, ", "))
+	case "round":
+		return fmt.Sprintf("rint(%s)", args[0])
+	case "ldexp": // exact in float wherever the result is a finite f16
+		return fmt.Sprintf("fut_r16(ldexp(%s, (int)(%s)))", args[0], args[1])
+	case "mad": // as the reference: a*b (exact in f64 and in float), then +c
+		return g.wide("%s * %s + %s", args[0], args[1], args[2])
+	case "gamma":
+		fn = "tgamma"
+	}
+	as := make([]any, len(args))
+	fs := make([]string, len(args))
+	for i, a := range args {
+		as[i], fs[i] = a, "%s"
+	}
+	return g.wide(fn+"("+strings.Join(fs, ", ")+")", as...)
 }
 
 // index emits the bounds check of buf[idx…] into g.pre and returns the
@@ -403,22 +497,42 @@ func (g *gen) index(buf *kernel.Param, idx []kernel.Exp) (ok, flat string) {
 func (g *gen) read(r kernel.Read) string {
 	g.checkType(r.Buf.T)
 	_, flat := g.index(r.Buf, r.Idx)
-	return g.load(r.Buf.T, fmt.Sprintf("%s[%s]", g.name(r.Buf.Name), flat))
+	return g.load(r.Buf.T, at(g.name(r.Buf.Name), flat))
 }
 
-// load converts a stored element to a local value; store the reverse.
-func (g *gen) load(t kernel.Type, s string) string {
-	if t == kernel.Bool {
-		return "(" + s + " != 0)"
+// ref is element i of the buffer (global or local memory) p.
+type ref struct{ p, i string }
+
+func at(p, i string) ref { return ref{p, i} }
+
+// load converts a stored element to a local value.
+func (g *gen) load(t kernel.Type, r ref) string {
+	switch {
+	case t == kernel.Bool:
+		return fmt.Sprintf("(%s[%s] != 0)", r.p, r.i)
+	case g.emu(t):
+		return fmt.Sprintf("vload_half(%s, %s)", r.i, r.p)
 	}
-	return s
+	return fmt.Sprintf("%s[%s]", r.p, r.i)
 }
 
-func (g *gen) store(t kernel.Type, s string) string {
-	if t == kernel.Bool {
-		return "((uchar)" + s + ")"
+// put is the statement storing the local value v into r.
+func (g *gen) put(t kernel.Type, r ref, v string) string {
+	switch {
+	case t == kernel.Bool:
+		return fmt.Sprintf("%s[%s] = ((uchar)%s);", r.p, r.i, v)
+	case g.emu(t): // v is an f16 already: rte changes nothing
+		return fmt.Sprintf("vstore_half_rte(%s, %s, %s);", v, r.i, r.p)
 	}
-	return s
+	return fmt.Sprintf("%s[%s] = %s;", r.p, r.i, v)
+}
+
+// copyElem is the statement copying element src to dst.
+func (g *gen) copyElem(t kernel.Type, dst, src ref) string {
+	if g.emu(t) {
+		return g.put(t, dst, g.load(t, src))
+	}
+	return fmt.Sprintf("%s[%s] = %s[%s];", dst.p, dst.i, src.p, src.i)
 }
 
 // stmts emits a body.
@@ -437,7 +551,7 @@ func (g *gen) stmt(s kernel.Stmt) {
 			g.fail("let %s: %v bound to an expression of type %v", s.V.Name, s.V.T, s.E.Type())
 		}
 		g.flushPre()
-		g.line("%s %s = %s;", ctype(s.V.T), g.name(s.V.Name), e)
+		g.line("%s %s = %s;", g.ctype(s.V.T), g.name(s.V.Name), e)
 	case *kernel.Write:
 		v := g.exp(s.V)
 		if s.V.Type() != s.Buf.T {
@@ -445,7 +559,7 @@ func (g *gen) stmt(s kernel.Stmt) {
 		}
 		ok, flat := g.index(s.Buf, s.Idx)
 		g.flushPre()
-		g.line("if (%s) %s[%s] = %s;", ok, g.name(s.Buf.Name), flat, g.store(s.Buf.T, v))
+		g.line("if (%s) %s", ok, g.put(s.Buf.T, at(g.name(s.Buf.Name), flat), v))
 	case *kernel.Assert:
 		c := g.exp(s.Cond)
 		g.flushPre()
@@ -455,7 +569,7 @@ func (g *gen) stmt(s kernel.Stmt) {
 		g.flushPre()
 		for _, r := range s.Res {
 			g.checkType(r.T)
-			g.line("%s %s;", ctype(r.T), g.name(r.Name))
+			g.line("%s %s;", g.ctype(r.T), g.name(r.Name))
 		}
 		g.line("if (%s) {", c)
 		g.branch(s.Then, s.ThenRes, s.Res)
@@ -495,7 +609,7 @@ func (g *gen) loop(l *kernel.Loop) {
 	g.flushPre()
 	for i, p := range l.Params {
 		g.checkType(p.T)
-		g.line("%s %s = %s;", ctype(p.T), g.name(p.Name), inits[i])
+		g.line("%s %s = %s;", g.ctype(p.T), g.name(p.Name), inits[i])
 	}
 	if l.While != nil {
 		g.line("for (;;) {")
@@ -521,7 +635,7 @@ func (g *gen) loop(l *kernel.Loop) {
 	tmps := make([]string, len(nexts))
 	for i, p := range l.Params {
 		tmps[i] = g.fresh("nx")
-		g.line("%s %s = %s;", ctype(p.T), tmps[i], nexts[i])
+		g.line("%s %s = %s;", g.ctype(p.T), tmps[i], nexts[i])
 	}
 	for i, p := range l.Params {
 		g.line("%s = %s;", g.name(p.Name), tmps[i])

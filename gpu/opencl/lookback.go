@@ -14,7 +14,7 @@ func lookBackOK(s *kernel.Scan, caps Caps) bool {
 		return false
 	}
 	t := s.Elems[0].Type()
-	return t != kernel.F16 && t.Size() <= 4
+	return t != kernel.F16 && t.Size() <= 4 // f16: lb_pre, toBits and fromBits would need a case
 }
 
 func toBits(t kernel.Type, x string) string {
@@ -110,11 +110,19 @@ func (g *gen) genScanLookBack(p *Program, s *kernel.Scan) {
 	inc := g.declareFrom("inc", ts, run)
 	g.applyOp(s.Op, inc, inc, agg)
 	g.line("atom_xchg(&state[grp], (2UL << 32) | %s);", toBits(t, inc[0]))
-	g.line("lb_pre = %s;", g.store(t, run[0]))
+	if t == kernel.Bool {
+		g.line("lb_pre = ((uchar)%s);", run[0])
+	} else {
+		g.line("lb_pre = %s;", run[0])
+	}
 	g.indent--
 	g.line("}")
 	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
-	pre := g.declareFrom("pf", ts, []string{g.load(t, "lb_pre")})
+	lbPre := "lb_pre"
+	if t == kernel.Bool {
+		lbPre = "(lb_pre != 0)"
+	}
+	pre := g.declareFrom("pf", ts, []string{lbPre})
 	g.line("if (lid > 0) {")
 	g.indent++
 	ex1 := g.declareFrom("ex", ts, g.loads(ts, idx(acc, "lid - 1")))
@@ -131,7 +139,7 @@ func (g *gen) genScanLookBack(p *Program, s *kernel.Scan) {
 	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
 	g.line("for (long q = 0; q < sk; q++) {")
 	g.line("  long jj = base + q * L + lid;")
-	g.line("  if (jj < end) %s[jj] = %s[PAD(q * L + lid)];", g.name(s.Out[0].Name), tile[0])
+	g.line("  if (jj < end) %s", g.copyElem(t, at(g.name(s.Out[0].Name), "jj"), at(tile[0], "PAD(q * L + lid)")))
 	g.line("}")
 	g.line("#undef PAD")
 	g.end()

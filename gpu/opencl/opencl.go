@@ -50,8 +50,6 @@ func Generate(k *kernel.Kernel, caps Caps) (*Program, error) {
 	}
 	g := newGen(k, caps)
 	p := &Program{Kernel: k}
-	g.b.WriteString(prelude(caps))
-	g.b.WriteString("\n")
 	for _, prm := range k.Params {
 		g.checkType(prm.T)
 		g.name(prm.Name)
@@ -73,7 +71,8 @@ func Generate(k *kernel.Kernel, caps Caps) (*Program, error) {
 	if g.err != nil {
 		return nil, g.err
 	}
-	p.Source = g.b.String()
+	// the prelude last: it has the emulated f16 helpers only where used
+	p.Source = prelude(caps, g.f16) + "\n" + g.b.String()
 	return p, nil
 }
 
@@ -91,6 +90,9 @@ func (g *gen) header(p *Program, suffix string, extras []string, extraDecls []st
 		case prm.T == kernel.Bool:
 			ps = append(ps, "uchar a_"+n)
 			unpack = append(unpack, fmt.Sprintf("bool %s = a_%s != 0;", n, n))
+		case g.emu(prm.T): // the half's bits (a half argument needs cl_khr_fp16)
+			ps = append(ps, "ushort a_"+n)
+			unpack = append(unpack, fmt.Sprintf("float %s = fut_f16_from_bits(a_%s);", n, n))
 		default:
 			ps = append(ps, fmt.Sprintf("%s %s", ctype(prm.T), n))
 		}
@@ -178,7 +180,7 @@ func (g *gen) genScatter(p *Program, s *kernel.Scatter) {
 		ln := g.long("len", d.Shape[0])
 		ix := g.fresh("ix")
 		g.line("long %s = (long)%s;", ix, i)
-		g.line("if (%s >= 0 && %s < %s) %s[%s] = %s;", ix, ix, ln, g.name(d.Name), ix, g.store(d.T, v))
+		g.line("if (%s >= 0 && %s < %s) %s", ix, ix, ln, g.put(d.T, at(g.name(d.Name), ix), v))
 	}
 	g.end()
 }

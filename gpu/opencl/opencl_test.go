@@ -19,10 +19,11 @@ func TestCapabilities(t *testing.T) {
 	if _, err := Generate(mapOf(F64), Caps{}); err == nil || !strings.Contains(err.Error(), "f64 is not supported") {
 		t.Fatalf("f64 without cl_khr_fp64: %v", err)
 	}
-	if _, err := Generate(mapOf(F16), Caps{F64: true}); err == nil || !strings.Contains(err.Error(), "f16 is not supported") {
-		t.Fatalf("f16 without cl_khr_fp16: %v", err)
+	p, err := Generate(mapOf(F16), Caps{F64: true})
+	if err != nil || strings.Contains(p.Source, "cl_khr_fp16") || !strings.Contains(p.Source, "__global half *v_x") || !strings.Contains(p.Source, "vload_half(") {
+		t.Fatalf("f16 without cl_khr_fp16 is emulated: %v", err)
 	}
-	p, err := Generate(mapOf(F16), Caps{F16: true})
+	p, err = Generate(mapOf(F16), Caps{F16: true})
 	if err != nil || !strings.Contains(p.Source, "cl_khr_fp16") || !strings.Contains(p.Source, "__global half *v_x") {
 		t.Fatalf("f16 with cl_khr_fp16: %v", err)
 	}

@@ -75,8 +75,9 @@ func utype(t kernel.Type) string {
 	return "ulong"
 }
 
-// prelude is the helper code every program starts with.
-func prelude(caps Caps) string {
+// prelude is the helper code every program starts with; f16: the
+// program has emulated f16 (no cl_khr_fp16, see gen.emu).
+func prelude(caps Caps, f16 bool) string {
 	var b strings.Builder
 	// a*b+c must round twice, as in the reference evaluator
 	b.WriteString("#pragma OPENCL FP_CONTRACT OFF\n")
@@ -97,6 +98,16 @@ static inline float fut_r16(float x) { ushort u; vstore_half_rte(x, 0, (__privat
 static inline ushort fut_f16_bits(float x) { ushort u; vstore_half_rte(x, 0, (__private half *)&u); return u; }
 static inline float fut_f16_from_bits(ushort u) { return vload_half(0, (__private half *)&u); }
 `)
+	if f16 && caps.F64 {
+		// f64 to f16 rounded once: to float rounding to odd (toward zero,
+		// then the last bit set where inexact; 24 >= 11+2 bits), then to half.
+		b.WriteString(`static inline float fut_d2h(double x) {
+  float f = convert_float_rtz(x);
+  if ((double)f != x && !isnan(x)) f = as_float(as_uint(f) | 1u);
+  return fut_r16(f);
+}
+`)
+	}
 	b.WriteString(`
 static inline void fut_fail(__global long *err, long kind) {
   if (atomic_cmpxchg((volatile __global int *)err, 0, 1) == 0) { err[1] = kind; err[2] = 0; }
@@ -163,14 +174,23 @@ static inline %[1]s sgn_%[2]s(%[1]s x) { return (%[1]s)(x != 0); }
 	if caps.F64 {
 		floats = append(floats, kernel.F64)
 	}
-	if caps.F16 {
+	if caps.F16 || f16 {
 		floats = append(floats, kernel.F16)
 	}
 	for _, t := range floats {
 		c, n := ctype(t), t.String()
-		fmt.Fprintf(&b, `static inline %[1]s mod_%[2]s(%[1]s x, %[1]s y) { %[1]s r = fmod(x, y); if (r != 0 && ((r < 0) != (y < 0))) r += y; return r; }
+		if t == kernel.F16 && f16 {
+			// emulated f16 (see gen.emu) is held in float: fmod is
+			// exact, r + y rounds once (as for + in gen.binop)
+			c = "float"
+			fmt.Fprintf(&b, `static inline float mod_f16(float x, float y) { return fut_r16(mod_f32(x, y)); }
+static inline float sgn_f16(float x) { return sgn_f32(x); }
+`)
+		} else {
+			fmt.Fprintf(&b, `static inline %[1]s mod_%[2]s(%[1]s x, %[1]s y) { %[1]s r = fmod(x, y); if (r != 0 && ((r < 0) != (y < 0))) r += y; return r; }
 static inline %[1]s sgn_%[2]s(%[1]s x) { return x > 0 ? (%[1]s)1 : (x < 0 ? (%[1]s)-1 : x); }
 `, c, n)
+		}
 		// float to integer: NaN and infinities give 0; saturate to 64 bits, then wrap.
 		for _, it := range intTypes {
 			if it.IsUnsigned() {

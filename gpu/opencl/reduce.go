@@ -27,7 +27,7 @@ func (g *gen) declare(prefix string, ts []kernel.Type, init []kernel.Exp) []stri
 	names := make([]string, len(ts))
 	for i, t := range ts {
 		names[i] = g.fresh(prefix)
-		g.line("%s %s = %s;", ctype(t), names[i], vals[i])
+		g.line("%s %s = %s;", g.ctype(t), names[i], vals[i])
 	}
 	return names
 }
@@ -37,7 +37,7 @@ func (g *gen) declareFrom(prefix string, ts []kernel.Type, vals []string) []stri
 	names := make([]string, len(ts))
 	for i, t := range ts {
 		names[i] = g.fresh(prefix)
-		g.line("%s %s = %s;", ctype(t), names[i], vals[i])
+		g.line("%s %s = %s;", g.ctype(t), names[i], vals[i])
 	}
 	return names
 }
@@ -51,10 +51,10 @@ func (g *gen) applyOp(op kernel.Lambda, dst, xs, ys []string) {
 	g.line("{")
 	g.indent++
 	for i, x := range op.X {
-		g.line("%s %s = %s;", ctype(x.T), g.name(x.Name), xs[i])
+		g.line("%s %s = %s;", g.ctype(x.T), g.name(x.Name), xs[i])
 	}
 	for i, y := range op.Y {
-		g.line("%s %s = %s;", ctype(y.T), g.name(y.Name), ys[i])
+		g.line("%s %s = %s;", g.ctype(y.T), g.name(y.Name), ys[i])
 	}
 	g.stmts(op.Body)
 	res := make([]string, len(op.Res))
@@ -84,25 +84,25 @@ func (g *gen) close() {
 	g.line("}")
 }
 
-func idx(names []string, i string) []string {
-	out := make([]string, len(names))
+func idx(names []string, i string) []ref {
+	out := make([]ref, len(names))
 	for k, n := range names {
-		out[k] = fmt.Sprintf("%s[%s]", n, i)
+		out[k] = at(n, i)
 	}
 	return out
 }
 
-func (g *gen) loads(ts []kernel.Type, ss []string) []string {
-	out := make([]string, len(ss))
-	for k, s := range ss {
-		out[k] = g.load(ts[k], s)
+func (g *gen) loads(ts []kernel.Type, rs []ref) []string {
+	out := make([]string, len(rs))
+	for k, r := range rs {
+		out[k] = g.load(ts[k], r)
 	}
 	return out
 }
 
-func (g *gen) stores(ts []kernel.Type, dst, vals []string) {
+func (g *gen) stores(ts []kernel.Type, dst []ref, vals []string) {
 	for k := range dst {
-		g.line("%s = %s;", dst[k], g.store(ts[k], vals[k]))
+		g.line("%s", g.put(ts[k], dst[k], vals[k]))
 	}
 }
 
@@ -243,8 +243,8 @@ func (g *gen) genReduce(p *Program, r *kernel.Reduce) {
 	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
 	g.tree(r.Op, ts, r.Comm)
 	g.line("if (lid == 0) {")
-	for k := range ts {
-		g.line("  %s[grp] = %s[0];", part[k], acc[k])
+	for k, t := range ts {
+		g.line("  %s", g.copyElem(t, at(part[k], "grp"), at(acc[k], "0")))
 	}
 	g.line("}")
 	g.end()
@@ -262,8 +262,8 @@ func (g *gen) genReduce(p *Program, r *kernel.Reduce) {
 	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
 	g.tree(r.Op, ts, r.Comm)
 	g.line("if (lid == 0) {")
-	for k := range ts {
-		g.line("  %s[grp] = %s[0];", g.name(r.Out[k].Name), acc[k])
+	for k, t := range ts {
+		g.line("  %s", g.copyElem(t, at(g.name(r.Out[k].Name), "grp"), at(acc[k], "0")))
 	}
 	g.line("}")
 	g.end()

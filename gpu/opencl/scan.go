@@ -50,8 +50,8 @@ func (g *gen) genScan(p *Program, s *kernel.Scan) {
 	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
 	g.tree(s.Op, ts, s.Comm)
 	g.line("if (lid == 0) {")
-	for k := range ts {
-		g.line("  %s[grp] = %s[0];", part[k], acc[k])
+	for k, t := range ts {
+		g.line("  %s", g.copyElem(t, at(part[k], "grp"), at(acc[k], "0")))
 	}
 	g.line("}")
 	g.end()
@@ -73,7 +73,7 @@ func (g *gen) genScan(p *Program, s *kernel.Scan) {
 	run := g.declare("r", ts, s.Neutral)
 	g.line("if (lid > 0) {")
 	for k := range ts {
-		g.line("  %s = %s;", run[k], g.load(ts[k], fmt.Sprintf("%s[lid - 1]", acc[k])))
+		g.line("  %s = %s;", run[k], g.load(ts[k], at(acc[k], "lid - 1")))
 	}
 	g.line("}")
 	g.line("for (long j = js; j < je; j++) {")
@@ -141,8 +141,8 @@ func (g *gen) genScan(p *Program, s *kernel.Scan) {
 	g.line("for (long q = 0; q < sk; q++) {")
 	g.line("  long jj = base + q * L + lid;")
 	g.line("  if (jj < end) {")
-	for k := range ts {
-		g.line("    %s[jj] = %s[PAD(q * L + lid)];", g.name(s.Out[k].Name), tile[k])
+	for k, t := range ts {
+		g.line("    %s", g.copyElem(t, at(g.name(s.Out[k].Name), "jj"), at(tile[k], "PAD(q * L + lid)")))
 	}
 	g.line("  }")
 	g.line("}")
