@@ -361,6 +361,9 @@ func (l *lowerer) resized(b *builder, x *lvAtom, want Type, at syntax.Node) *lvA
 	return b.let1("sized", &ReshapeE{Arr: x.a.Name, Shape: want.Shape}, want)
 }
 
+// checkNonNegative asserts that a size is not negative, as iota and
+// replicate check on the reference path (a fused iota would otherwise be an
+// empty generator).
 func (l *lowerer) checkNonNegative(b *builder, n Atom, at syntax.Node) {
 	if n.IsConst() && n.Val.AsInt64() >= 0 {
 		return

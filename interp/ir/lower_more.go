@@ -6,12 +6,6 @@ import (
 	"fut/interp/types"
 )
 
-// generator).
-
-// generator).
-
-// generator).
-
 func (l *lowerer) arrayCompare(b *builder, op string, x, y *lvAtom, at syntax.Node) lv {
 	if op != "==" && op != "!=" {
 		l.fail(at, "the operator %s on arrays", op)
@@ -67,10 +61,6 @@ func (l *lowerer) arrayCompare(b *builder, op string, x, y *lvAtom, at syntax.No
 	return r
 }
 
-// generator).
-
-// generator).
-
 func (l *lowerer) check(b *builder, cond Atom, msg string, at syntax.Node) {
 	if cond.IsConst() && cond.Val.Bool() {
 		return
@@ -78,66 +68,6 @@ func (l *lowerer) check(b *builder, cond Atom, msg string, at syntax.Node) {
 	where := l.userWhere(at)
 	b.let("check", &AssertE{Cond: cond, Msg: msg, Where: where}, Scalar(value.Bool))
 }
-
-// generator).
-
-// generator).
-
-// generator).
-
-// generator).
-
-// generator).
-
-// generator).
-
-// generator).
-
-// generator).
-
-// generator).
-
-// generator).
-
-// generator).
-
-// generator).
-
-// generator).
-
-// generator).
-
-// generator).
-
-// generator).
-
-// generator).
-
-// generator).
-
-// generator).
-
-// generator).
-
-// generator).
-
-// generator).
-
-// generator).
-
-// generator).
-
-// generator).
-
-// generator).
-
-// generator).
-
-// generator).
-
-// generator).
-
-// generator).
 
 func (l *lowerer) userWhere(at syntax.Node) string {
 	if l.fset == nil {
@@ -157,42 +87,6 @@ func (l *lowerer) userWhere(at syntax.Node) string {
 	return l.fset.Position(n.Pos()).String()
 }
 
-// generator).
-
-// generator).
-
-// generator).
-
-// generator).
-
-// generator).
-
-// generator).
-
-// generator).
-
-// generator).
-
-// generator).
-
-// generator).
-
-// generator).
-
-// generator).
-
-// generator).
-
-// generator).
-
-// generator).
-
-// generator).
-
-// generator).
-
-// generator).
-
 func (l *lowerer) followPath(b *builder, env *lenv, v lv, path []syntax.PathElem, at syntax.Node) lv {
 	for _, pe := range path {
 		if pe.Field != "" {
@@ -204,25 +98,9 @@ func (l *lowerer) followPath(b *builder, env *lenv, v lv, path []syntax.PathElem
 	return v
 }
 
-// generator).
-
-// generator).
-
 func (l *lowerer) holeValue(b *builder, env *lenv, t types.Type, at syntax.Node) lv {
 	if _, ok := types.Resolve(t).(*types.Arrow); ok {
 		return &lvHole{t: t}
 	}
 	return l.zero(b, env, t, at)
 }
-
-// generator).
-
-// generator).
-
-// generator).
-
-// generator).
-
-// generator).
-
-// generator).
