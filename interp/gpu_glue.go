@@ -106,8 +106,13 @@ func runPlan(ctx context.Context, plan *flatten.Plan, args []value.Value, t type
 		if ctx.Err() != nil {
 			return nil, false, "", ctx.Err()
 		}
+		if _, _, ok := Located(err); ok {
+			return nil, false, "", err
+		}
 		var ke *runtime.KernelError
-		if errors.As(err, &ke) {
+		var ae *ir.AssertError
+		var re *ir.RuntimeError
+		if errors.As(err, &ke) || errors.As(err, &ae) || errors.As(err, &re) {
 			return nil, false, "the kernel failed (" + err.Error() + "); the reference path reports it with its position", nil
 		}
 		return nil, false, "device failure: " + err.Error(), nil

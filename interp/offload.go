@@ -56,65 +56,75 @@ type Offloaded struct {
 // When it cannot (the entry point does not lower or flatten, the policy
 // says no, no device, a build or launch failure), it returns a nil
 // result and why, and the caller uses the reference path; results equal
-// the reference evaluator's (floats up to the order of reductions).
-func (s *Session) CallEntryOffload(ctx context.Context, b Backend, name string, args []value.Value) (off *Offloaded, why string) {
+// the reference evaluator's (floats up to the order of reductions). An
+// error of the program that the device or a host step finds at a known
+// source position is err (Located), the reference path's message there.
+func (s *Session) CallEntryOffload(ctx context.Context, b Backend, name string, args []value.Value) (off *Offloaded, why string, err error) {
 	if b == BackendInterp {
-		return nil, "the backend is interp"
+		return nil, "the backend is interp", nil
 	}
 	defer func() {
 		// A bug in the offload path never costs the user the result: the
 		// reference path runs instead.
 		if p := recover(); p != nil {
-			off, why = nil, fmt.Sprintf("internal error in the offload path (a bug in fut): %v", p)
+			off, why, err = nil, fmt.Sprintf("internal error in the offload path (a bug in fut): %v", p), nil
 		}
 	}()
 	_, results, ok := s.EntryPoint(name)
 	if !ok {
-		return nil, fmt.Sprintf("no entry point %q", name)
+		return nil, fmt.Sprintf("no entry point %q", name), nil
 	}
 	prog, irArgs, err := s.LowerEntryIR(name, copyArrays(args))
 	if err != nil {
-		return nil, err.Error()
+		return nil, err.Error(), nil
 	}
 	if b == BackendAuto {
 		if n := estimateElements(prog, irArgs); n < AutoThreshold {
-			return nil, fmt.Sprintf("auto: about %d elements, below the offload threshold of %d", n, AutoThreshold)
+			return nil, fmt.Sprintf("auto: about %d elements, below the offload threshold of %d", n, AutoThreshold), nil
 		}
 	}
 	fused, _, err := ir.Run(prog, "")
 	if err != nil {
-		return nil, "the IR passes failed: " + err.Error()
+		return nil, "the IR passes failed: " + err.Error(), nil
 	}
 	plan, err := flatten.Flatten(fused)
 	if err != nil {
-		return nil, err.Error()
+		return nil, err.Error(), nil
 	}
 	var rest []value.Value = make([]value.Value, len(plan.Prog.Ret))
 	for _, t := range results {
 		var ok bool
 		if _, rest, ok = rebuild(types.Resolve(t), rest); !ok {
-			return nil, fmt.Sprintf("a result of type %s is not rebuilt from the flat results yet", t)
+			return nil, fmt.Sprintf("a result of type %s is not rebuilt from the flat results yet", t), nil
 		}
 	}
 	if len(rest) != 0 {
-		return nil, "the results do not match the entry point's type"
+		return nil, "the results do not match the entry point's type", nil
 	}
 	d, err := OffloadDevice()
 	if err != nil {
-		return nil, "no OpenCL device: " + err.Error()
+		return nil, "no OpenCL device: " + err.Error(), nil
 	}
 	before := kernelTime(d)
 	untimedBefore, _ := d.Profile.Untimed()
 	vs, stats, err := plan.Run(ctx, d, irArgs)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, "interrupted"
+			return nil, "interrupted", nil
+		}
+		if _, _, ok := Located(err); ok {
+			// an error of the program at a known source position (a
+			// kernel's or a host step's): reported as the reference
+			// path reports it, without running that
+			return nil, "", err
 		}
 		var ke *runtime.KernelError
-		if errors.As(err, &ke) {
-			return nil, "the kernel failed (" + err.Error() + "); the reference path reports it with its position"
+		var ae *ir.AssertError
+		var re *ir.RuntimeError
+		if errors.As(err, &ke) || errors.As(err, &ae) || errors.As(err, &re) {
+			return nil, "the kernel failed (" + err.Error() + "); the reference path reports it with its position", nil
 		}
-		return nil, "device failure: " + err.Error()
+		return nil, "device failure: " + err.Error(), nil
 	}
 	out := &Offloaded{Launches: len(stats.Launches), KernelTime: kernelTime(d) - before}
 	if n, why := d.Profile.Untimed(); n > untimedBefore {
@@ -125,7 +135,7 @@ func (s *Session) CallEntryOffload(ctx context.Context, b Backend, name string, 
 		v, vs, _ = rebuild(types.Resolve(t), vs)
 		out.Values = append(out.Values, v)
 	}
-	return out, ""
+	return out, "", nil
 }
 
 // estimateElements is the auto policy's estimate of a program's work: the

@@ -29,9 +29,14 @@ func (s *Session) CallEntryFused(ctx context.Context, name string, args []value.
 	}
 	out, err = ir.EvalAll(ctx, fused, irArgs)
 	if err != nil && ctx.Err() == nil {
-		// The IR has no source positions: an error found on the fused path
-		// is reported by the reference path, with its position and call
-		// stack. If the reference path finds none, the fused path is wrong.
+		// A failing statement names its source position (the lowering
+		// gives it the reference path's); only an error without one is
+		// reported by running the reference path, with its position and
+		// call stack. If the reference path finds none, the fused path is
+		// wrong.
+		if _, _, ok := Located(err); ok {
+			return nil, true, "", err
+		}
 		if _, _, rerr := s.CallEntry(ctx, name, args); rerr != nil {
 			return nil, true, "", rerr
 		}

@@ -186,7 +186,28 @@ func (s *Session) FormatError(err error) string {
 	if errors.As(err, &re) {
 		return re.Format(s.Fset)
 	}
+	if where, msg, ok := Located(err); ok {
+		return "Error at " + where + ":\n" + msg
+	}
 	return s.Fset.FormatAll(err)
+}
+
+// located is an error of the program found off the reference path (the
+// fused IR, a kernel) that names its source position.
+type located interface {
+	error
+	Located() (where, msg string)
+}
+
+// Located is the source position and message of an error that the fused
+// IR or the device found at a statement with a known position.
+func Located(err error) (where, msg string, ok bool) {
+	var l located
+	if !errors.As(err, &l) {
+		return "", "", false
+	}
+	where, msg = l.Located()
+	return where, msg, where != ""
 }
 
 // traceWhere is a trace event's position, with its tag (#[trace(tag)]).

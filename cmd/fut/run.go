@@ -85,7 +85,12 @@ func runMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return 1
 	}
 	var out []value.Value
-	if off, why := s.CallEntryOffload(ctx, be, *entry, vals); off != nil {
+	if off, why, oerr := s.CallEntryOffload(ctx, be, *entry, vals); oerr != nil {
+		err = oerr
+		if *verbose {
+			fmt.Fprintln(stderr, "fut: the program failed on opencl")
+		}
+	} else if off != nil {
 		out = off.Values
 		if *verbose {
 			fmt.Fprintf(stderr, "ran on opencl: %d kernel launches, %s of device time\n", off.Launches, off.KernelTime)

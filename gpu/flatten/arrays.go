@@ -41,10 +41,13 @@ type view struct {
 	// whole: the view is a whole storage (a buffer, or a thread's row of
 	// scratch, or an output row), unpermuted.
 	whole bool
+	// plain: at(idx) is a fixed prefix followed by idx, so the buffer's
+	// check of a read reports the source's indices last.
+	plain bool
 }
 
 func bufView(p *kernel.Param) view {
-	return view{buf: p, shape: p.Shape, at: func(idx []kernel.Exp) []kernel.Exp { return idx }, exact: true, whole: true}
+	return view{buf: p, shape: p.Shape, at: func(idx []kernel.Exp) []kernel.Exp { return idx }, exact: true, whole: true, plain: true}
 }
 
 func (v view) elem() kernel.Type { return v.buf.T }
@@ -58,20 +61,31 @@ func (v view) rowsOf(idx ...kernel.Exp) view {
 		fail("indexing a %d-dimensional array with %d indices", len(v.shape), len(idx))
 	}
 	at, pre := v.at, append([]kernel.Exp(nil), idx...)
-	return view{buf: v.buf, shape: v.shape[len(idx):], exact: v.exact, at: func(rest []kernel.Exp) []kernel.Exp {
+	return view{buf: v.buf, shape: v.shape[len(idx):], exact: v.exact, plain: v.plain, at: func(rest []kernel.Exp) []kernel.Exp {
 		return at(append(append([]kernel.Exp(nil), pre...), rest...))
 	}}
 }
 
-// check adds bounds checks of idx against v's shape where the buffer's
-// own checks would not catch an index outside it.
+// check adds a bounds check of idx against v's shape where the buffer's
+// own check would not catch an index outside it, or (in a statement of
+// the source, b.site) would not report it as the reference path does: the
+// source's indices and the dimensions of the array they index.
 func (b *kbuild) check(v view, idx []kernel.Exp) {
-	if v.exact {
+	if v.exact && (b.site == 0 || v.plain && len(idx) == len(v.shape)) {
 		return
 	}
 	zero := kernel.I64C(0)
+	var ok kernel.Exp
 	for k, i := range idx {
-		b.cur = append(b.cur, &kernel.Assert{Cond: kernel.Bin("&&", kernel.Bin(">=", i, zero), kernel.Bin("<", i, v.shape[k]))})
+		c := kernel.Bin("&&", kernel.Bin(">=", i, zero), kernel.Bin("<", i, v.shape[k]))
+		if ok == nil {
+			ok = c
+		} else {
+			ok = kernel.Bin("&&", ok, c)
+		}
+	}
+	if ok != nil {
+		b.cur = append(b.cur, &kernel.Assert{Cond: ok, Idx: idx, Shape: v.shape})
 	}
 }
 

@@ -2,9 +2,12 @@ package flatten_test
 
 import (
 	"context"
+	"regexp"
+	"strings"
 	"testing"
 
 	"fut/eval/value"
+	"fut/interp"
 )
 
 // TestEdgeCases: empty arrays, kernel failures, several results, scalars
@@ -40,7 +43,28 @@ func TestEdgeCases(t *testing.T) {
 			ref, refErr := s.EvalExpr(ctx, c.src)
 			v, off, why, err := s.EvalOffload(ctx, c.src)
 			if err != nil {
-				t.Fatalf("EvalOffload: %v", err)
+				// an error of the program, found on the device: it must
+				// be the reference path's, at the same position (each
+				// evaluation is a new <repl:N>; whichever thread fails
+				// first names its own index)
+				if _, _, ok := interp.Located(err); !ok || refErr == nil {
+					t.Fatalf("EvalOffload: %v (reference: %v)", err, refErr)
+				}
+				got, want := s.FormatError(err), s.FormatError(refErr)
+				if i := strings.Index(want, "\n\nBacktrace:"); i >= 0 {
+					want = want[:i]
+				}
+				norm := func(s string) string {
+					s = regexp.MustCompile(`<repl:\d+>`).ReplaceAllString(s, "<repl>")
+					if i := strings.Index(s, "\n"); i >= 0 {
+						s = s[:i] + regexp.MustCompile(`\d+`).ReplaceAllString(s[i:], "N")
+					}
+					return s
+				}
+				if norm(got) != norm(want) {
+					t.Fatalf("the device reports\n%s\nthe reference path\n%s", got, want)
+				}
+				return
 			}
 			if !off {
 				if c.mustOffload {

@@ -320,12 +320,19 @@ func (b *kbuild) outRow(prm ir.Param, idx ...kernel.Var) view {
 func (f *flattener) newKernel(shape string, s *ir.Stm) *kbuild {
 	f.nk++
 	name := fmt.Sprintf("k%d_%s_%s", f.nk, shape, cname(s.Pat[0].Name))
-	return &kbuild{f: f, k: &kernel.Kernel{Name: name}, byName: map[string]*kernel.Param{}, env: map[string]kernel.Exp{},
+	b := &kbuild{f: f, k: &kernel.Kernel{Name: name}, byName: map[string]*kernel.Param{}, env: map[string]kernel.Exp{},
 		views: map[string]view{}, owned: map[string]bool{}, dest: map[string]view{}, placed: map[string]bool{}}
+	// a kernel made of one statement (an index, an array step) raises
+	// that statement's errors
+	b.site = b.k.AddSite(siteOf(s))
+	return b
 }
 
 func (f *flattener) emit(b *kbuild, shape kernel.Shape) {
 	b.k.Shape = shape
+	if m, ok := shape.(*kernel.Map); ok && b.site != 0 {
+		kernel.Stamp(m.Body, b.site)
+	}
 	if b.capParam != nil {
 		for _, a := range b.args {
 			if a.Binds != "" {

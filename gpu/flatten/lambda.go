@@ -30,6 +30,7 @@ type kbuild struct {
 	scopes []*scope        // the bodies being translated, innermost last
 	tdims  []ir.Atom       // the index space of the kernel's threads (scratch rows)
 	tidx   []kernel.Exp    // a thread's point in it
+	site   int             // the kernel.Site of the statement being translated
 	// irregular storage: its capacity and the flag a thread sets when
 	// an array does not fit
 	capParam, flag *kernel.Param
@@ -248,6 +249,37 @@ var binOps = map[string]bool{
 
 // stm translates one statement of a lambda body into b.cur.
 func (b *kbuild) stm(s *ir.Stm) {
+	saved, start := b.site, len(b.cur)
+	b.site = b.k.AddSite(siteOf(s))
+	defer func() {
+		if b.site != 0 && len(b.cur) >= start {
+			kernel.Stamp(b.cur[start:], b.site)
+		}
+		b.site = saved
+	}()
+	b.stm1(s)
+}
+
+// siteOf is the source position of an IR statement, for the errors of the
+// kernel statements it becomes.
+func siteOf(s *ir.Stm) kernel.Site {
+	site := kernel.Site{Where: s.Where}
+	switch e := s.E.(type) {
+	case *ir.AssertE:
+		// an approximate message leaves the report to the reference path
+		site.Msg = e.Msg
+		if site.Where == "" && !e.Approx {
+			site.Where = e.Where
+		}
+	case *ir.IndexE:
+		site.Rank = len(e.Idx)
+	case *ir.UpdateE:
+		site.Rank = len(e.Idx)
+	}
+	return site
+}
+
+func (b *kbuild) stm1(s *ir.Stm) {
 	one := func() ir.Param {
 		if len(s.Pat) != 1 {
 			fail("a statement binding %d values", len(s.Pat))

@@ -177,23 +177,70 @@ func MaxValue(t Type) Const {
 // Stmt is a statement of a body.
 type Stmt interface{ stmt() }
 
-// Let binds V to E.
+// Let binds V to E. Site (as in Write and Assert) is the statement's
+// source position, a number in the kernel's Sites (0: none): an error the
+// statement raises (a read out of bounds, a division by zero) names it.
 type Let struct {
-	V Var
-	E Exp
+	V    Var
+	E    Exp
+	Site int
 }
 
 // Write stores V at Buf[Idx…], bounds-checked.
 type Write struct {
-	Buf *Param
-	Idx []Exp
-	V   Exp
+	Buf  *Param
+	Idx  []Exp
+	V    Exp
+	Site int
 }
 
-// Assert sets the kernel's error flag (kind ErrAssert) when Cond is false:
-// a check of the source (assert, a size coercion, a slice's bounds).
+// Assert sets the kernel's error flag when Cond is false: a check of the
+// source (assert, a size coercion, a slice's bounds). With Idx set it is
+// a bounds check of the source's indices Idx (the first len(Idx)
+// dimensions) in an array of the dimensions Shape (of kind ErrBounds,
+// reporting both, as the reference path reports an index out of bounds);
+// otherwise of kind ErrAssert.
 type Assert struct {
-	Cond Exp
+	Cond       Exp
+	Idx, Shape []Exp
+	Site       int
+}
+
+// Site is a source position of a kernel's statements: Where as
+// file:line:col, the message of a failed check (Msg; "" where the error's
+// kind says what failed) and, for an index of the source, how many
+// indices it has (Rank): a read out of bounds reports the last Rank of the
+// buffer's indices and dimensions (the others fix the row the source's
+// array is, in a buffer of several).
+type Site struct {
+	Where, Msg string
+	Rank       int
+}
+
+// Stamp sets the site of the statements of ss (nested ones included)
+// that have none.
+func Stamp(ss []Stmt, site int) {
+	for _, s := range ss {
+		switch s := s.(type) {
+		case *Let:
+			if s.Site == 0 {
+				s.Site = site
+			}
+		case *Write:
+			if s.Site == 0 {
+				s.Site = site
+			}
+		case *Assert:
+			if s.Site == 0 {
+				s.Site = site
+			}
+		case *If:
+			Stamp(s.Then, site)
+			Stamp(s.Else, site)
+		case *Loop:
+			Stamp(s.Body, site)
+		}
+	}
 }
 
 // If binds Res to ThenRes or ElseRes.
@@ -233,10 +280,10 @@ func Bin(op string, x, y Exp) BinOp { return BinOp{op, x, y} }
 func Rd(p *Param, idx ...Exp) Read { return Read{p, idx} }
 
 // Wr is a write statement.
-func Wr(p *Param, v Exp, idx ...Exp) *Write { return &Write{p, idx, v} }
+func Wr(p *Param, v Exp, idx ...Exp) *Write { return &Write{Buf: p, Idx: idx, V: v} }
 
 // L is a Let statement.
-func L(v Var, e Exp) *Let { return &Let{v, e} }
+func L(v Var, e Exp) *Let { return &Let{V: v, E: e} }
 
 // BinLambda is the lambda x op y on one component of type t.
 func BinLambda(op string, t Type) Lambda {

@@ -101,6 +101,24 @@ type Kernel struct {
 	Name   string // a C identifier prefix; must be unique per program
 	Params []*Param
 	Shape  Shape
+	// Sites are the source positions its statements' Site fields number
+	// (from 1).
+	Sites []Site
+}
+
+// AddSite is the number of the site s, added to k.Sites if new (0 for
+// an unknown position).
+func (k *Kernel) AddSite(s Site) int {
+	if s.Where == "" && s.Msg == "" {
+		return 0
+	}
+	for i, t := range k.Sites {
+		if t == s {
+			return i + 1
+		}
+	}
+	k.Sites = append(k.Sites, s)
+	return len(k.Sites)
 }
 
 // Shape is one of *Map, *Reduce, *Scan, *Scatter, *Hist.

@@ -94,7 +94,11 @@ func (p *printer) stmt(s Stmt) {
 	case *Write:
 		p.line("%s%s <- %s", s.Buf.Name, indices(s.Idx), ExpString(s.V))
 	case *Assert:
-		p.line("assert %s", ExpString(s.Cond))
+		if len(s.Idx) > 0 {
+			p.line("assert %s -- bounds %s of %s", ExpString(s.Cond), indices(s.Idx), indices(s.Shape))
+		} else {
+			p.line("assert %s", ExpString(s.Cond))
+		}
 	case *If:
 		p.line("let (%s) = if %s then {", vars(s.Res), ExpString(s.Cond))
 		p.body(s.Then)

@@ -146,6 +146,11 @@ func (v *verifier) stmts(ss []Stmt) {
 			v.exp(s.V)
 		case *Assert:
 			v.exp(s.Cond)
+			v.exps(s.Idx)
+			v.exps(s.Shape)
+			if len(s.Idx) > len(s.Shape) {
+				v.fail("a bounds check of %d indices against %d dimensions", len(s.Idx), len(s.Shape))
+			}
 			if s.Cond.Type() != Bool {
 				v.fail("assert of a %v", s.Cond.Type())
 			}

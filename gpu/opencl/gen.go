@@ -21,6 +21,7 @@ type gen struct {
 	tmp    int
 	pre    []string // statements that must precede the expression being emitted
 	f16    bool     // an emulated f16 occurs (see emu)
+	site   int      // the Site of the statement being emitted
 	err    error
 }
 
@@ -212,13 +213,13 @@ func (g *gen) binop(e kernel.BinOp) string {
 			return fmt.Sprintf("mul_%s(%s, %s)", n, x, y)
 		case "/", "%", "**":
 			f := map[string]string{"/": "div", "%": "mod", "**": "pow"}[e.Op]
-			return fmt.Sprintf("%s_%s(%s, %s, err)", f, n, x, y)
+			return fmt.Sprintf("%s_%s(%s, %s, err, %d)", f, n, x, y, g.site)
 		case "//", "%%":
 			f := map[string]string{"//": "quot", "%%": "rem"}[e.Op]
 			if t.IsUnsigned() {
 				f = map[string]string{"//": "div", "%%": "mod"}[e.Op]
 			}
-			return fmt.Sprintf("%s_%s(%s, %s, err)", f, n, x, y)
+			return fmt.Sprintf("%s_%s(%s, %s, err, %d)", f, n, x, y, g.site)
 		case "min", "max":
 			return fmt.Sprintf("%s(%s, %s)", e.Op, x, y)
 		case "&", "|", "^":
@@ -479,19 +480,29 @@ func (g *gen) index(buf *kernel.Param, idx []kernel.Exp) (ok, flat string) {
 		conds = append(conds, fmt.Sprintf("%s >= 0 && %s < %s", is[k], is[k], ds[k]))
 	}
 	g.pre = append(g.pre, fmt.Sprintf("bool %s = %s;", ok, strings.Join(conds, " && ")))
-	var rec strings.Builder
-	fmt.Fprintf(&rec, "if (!%s && atomic_cmpxchg((volatile __global int *)err, 0, 1) == 0) { err[1] = %d; err[2] = %d;", ok, ErrBounds, len(is))
-	for k := range is {
-		fmt.Fprintf(&rec, " err[%d] = %s; err[%d] = %s;", 3+k, is[k], 3+MaxRank+k, ds[k])
-	}
-	rec.WriteString(" }")
-	g.pre = append(g.pre, rec.String())
+	g.pre = append(g.pre, g.boundsFail("!"+ok, is, ds))
 	f := is[0]
 	for k := 1; k < len(is); k++ {
 		f = fmt.Sprintf("(%s * %s + %s)", f, ds[k], is[k])
 	}
 	g.pre = append(g.pre, fmt.Sprintf("long %s = %s ? %s : 0;", flat, ok, f))
 	return ok, flat
+}
+
+// boundsFail is the statement recording, when cond holds, an index out of
+// bounds: the indices is (C expressions of type long) and the dimensions
+// ds, and the statement's site.
+func (g *gen) boundsFail(cond string, is, ds []string) string {
+	var rec strings.Builder
+	fmt.Fprintf(&rec, "if (%s && atomic_cmpxchg((volatile __global int *)err, 0, 1) == 0) { err[1] = %d; err[2] = %d; err[%d] = %d;", cond, ErrBounds, len(is)|len(ds)<<8, ErrSite, g.site)
+	for k := range is {
+		fmt.Fprintf(&rec, " err[%d] = %s;", 3+k, is[k])
+	}
+	for k := range ds {
+		fmt.Fprintf(&rec, " err[%d] = %s;", 3+MaxRank+k, ds[k])
+	}
+	rec.WriteString(" }")
+	return rec.String()
 }
 
 func (g *gen) read(r kernel.Read) string {
@@ -543,6 +554,16 @@ func (g *gen) stmts(ss []kernel.Stmt) {
 }
 
 func (g *gen) stmt(s kernel.Stmt) {
+	saved := g.site
+	defer func() { g.site = saved }()
+	switch s := s.(type) {
+	case *kernel.Let:
+		g.site = s.Site
+	case *kernel.Write:
+		g.site = s.Site
+	case *kernel.Assert:
+		g.site = s.Site
+	}
 	switch s := s.(type) {
 	case *kernel.Let:
 		g.checkType(s.V.T)
@@ -562,8 +583,24 @@ func (g *gen) stmt(s kernel.Stmt) {
 		g.line("if (%s) %s", ok, g.put(s.Buf.T, at(g.name(s.Buf.Name), flat), v))
 	case *kernel.Assert:
 		c := g.exp(s.Cond)
+		if len(s.Idx) > 0 {
+			if len(s.Idx) > len(s.Shape) || len(s.Shape) > MaxRank {
+				g.fail("a bounds check of %d indices against %d dimensions", len(s.Idx), len(s.Shape))
+			}
+			is := make([]string, len(s.Idx))
+			ds := make([]string, len(s.Shape))
+			for k := range s.Idx {
+				is[k] = "(long)" + g.exp(s.Idx[k])
+			}
+			for k := range s.Shape {
+				ds[k] = "(long)" + g.exp(s.Shape[k])
+			}
+			g.flushPre()
+			g.line("%s", g.boundsFail("!("+c+")", is, ds))
+			break
+		}
 		g.flushPre()
-		g.line("if (!(%s) && atomic_cmpxchg((volatile __global int *)err, 0, 1) == 0) { err[1] = %d; }", c, ErrAssert)
+		g.line("if (!(%s) && atomic_cmpxchg((volatile __global int *)err, 0, 1) == 0) { err[1] = %d; err[%d] = %d; }", c, ErrAssert, ErrSite, g.site)
 	case *kernel.If:
 		c := g.exp(s.Cond)
 		g.flushPre()

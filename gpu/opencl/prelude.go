@@ -16,11 +16,14 @@ const (
 )
 
 // ErrWords is the number of 64-bit words of the error buffer: err[0]'s low
-// 32 bits are the flag, err[1] the kind, err[2] the rank, then the indices
-// and the dimensions (at most MaxRank each).
+// 32 bits are the flag, err[1] the kind, err[2] the number of indices
+// plus 256 times the number of dimensions, then the indices and the
+// dimensions (at most MaxRank each), then at ErrSite the site of
+// the failing statement (its number in the kernel's Sites, 0 for none).
 const (
 	MaxRank  = 8
-	ErrWords = 3 + 2*MaxRank
+	ErrSite  = 3 + 2*MaxRank
+	ErrWords = ErrSite + 1
 )
 
 var intTypes = []kernel.Type{kernel.I8, kernel.I16, kernel.I32, kernel.I64, kernel.U8, kernel.U16, kernel.U32, kernel.U64}
@@ -108,11 +111,11 @@ static inline float fut_f16_from_bits(ushort u) { return vload_half(0, (__privat
 }
 `)
 	}
-	b.WriteString(`
-static inline void fut_fail(__global long *err, long kind) {
-  if (atomic_cmpxchg((volatile __global int *)err, 0, 1) == 0) { err[1] = kind; err[2] = 0; }
+	fmt.Fprintf(&b, `
+static inline void fut_fail(__global long *err, long kind, long site) {
+  if (atomic_cmpxchg((volatile __global int *)err, 0, 1) == 0) { err[1] = kind; err[2] = 0; err[%d] = site; }
 }
-`)
+`, ErrSite)
 	for _, t := range intTypes {
 		c, u, w, n := ctype(t), utype(t), t.Bits(), t.String()
 		fmt.Fprintf(&b, `static inline %[1]s add_%[4]s(%[1]s x, %[1]s y) { return (%[1]s)((%[2]s)x + (%[2]s)y); }
@@ -124,33 +127,33 @@ static inline %[1]s lshr_%[4]s(%[1]s x, %[1]s y) { return ((%[2]s)y >= %[3]d) ? 
 static inline int ctz_%[4]s(%[1]s x) { %[2]s u = (%[2]s)x; return (int)popcount((%[2]s)((u & (%[2]s)(-u)) - (%[2]s)1)); }
 `, c, u, w, n)
 		if t.IsSigned() {
-			fmt.Fprintf(&b, `static inline %[1]s div_%[3]s(%[1]s x, %[1]s y, __global long *err) {
-  if (y == 0) { fut_fail(err, %[4]d); return 0; }
+			fmt.Fprintf(&b, `static inline %[1]s div_%[3]s(%[1]s x, %[1]s y, __global long *err, long site) {
+  if (y == 0) { fut_fail(err, %[4]d, site); return 0; }
   if (y == -1) return neg_%[3]s(x);
   %[1]s q = x / y, r = x %% y;
   if (r != 0 && ((r < 0) != (y < 0))) q--;
   return q;
 }
-static inline %[1]s mod_%[3]s(%[1]s x, %[1]s y, __global long *err) {
-  if (y == 0) { fut_fail(err, %[4]d); return 0; }
+static inline %[1]s mod_%[3]s(%[1]s x, %[1]s y, __global long *err, long site) {
+  if (y == 0) { fut_fail(err, %[4]d, site); return 0; }
   if (y == -1) return 0;
   %[1]s r = x %% y;
   if (r != 0 && ((r < 0) != (y < 0))) r += y;
   return r;
 }
-static inline %[1]s quot_%[3]s(%[1]s x, %[1]s y, __global long *err) {
-  if (y == 0) { fut_fail(err, %[4]d); return 0; }
+static inline %[1]s quot_%[3]s(%[1]s x, %[1]s y, __global long *err, long site) {
+  if (y == 0) { fut_fail(err, %[4]d, site); return 0; }
   if (y == -1) return neg_%[3]s(x);
   return x / y;
 }
-static inline %[1]s rem_%[3]s(%[1]s x, %[1]s y, __global long *err) {
-  if (y == 0) { fut_fail(err, %[4]d); return 0; }
+static inline %[1]s rem_%[3]s(%[1]s x, %[1]s y, __global long *err, long site) {
+  if (y == 0) { fut_fail(err, %[4]d, site); return 0; }
   if (y == -1) return 0;
   return x %% y;
 }
 static inline %[1]s ashr_%[3]s(%[1]s x, %[1]s y) { long s = (y < 0 || y >= 64) ? 63 : (long)y; return (%[1]s)((long)x >> s); }
-static inline %[1]s pow_%[3]s(%[1]s x, %[1]s y, __global long *err) {
-  if (y < 0) { fut_fail(err, %[5]d); return 0; }
+static inline %[1]s pow_%[3]s(%[1]s x, %[1]s y, __global long *err, long site) {
+  if (y < 0) { fut_fail(err, %[5]d, site); return 0; }
   %[2]s r = 1, b = (%[2]s)x; ulong e = (ulong)y;
   while (e > 0) { if (e & 1) r *= b; b *= b; e >>= 1; }
   return (%[1]s)r;
@@ -159,9 +162,9 @@ static inline %[1]s abs_%[3]s(%[1]s x) { return x < 0 ? neg_%[3]s(x) : x; }
 static inline %[1]s sgn_%[3]s(%[1]s x) { return (%[1]s)((x > 0) - (x < 0)); }
 `, c, u, n, ErrDivZero, ErrNegExp)
 		} else {
-			fmt.Fprintf(&b, `static inline %[1]s div_%[2]s(%[1]s x, %[1]s y, __global long *err) { if (y == 0) { fut_fail(err, %[3]d); return 0; } return x / y; }
-static inline %[1]s mod_%[2]s(%[1]s x, %[1]s y, __global long *err) { if (y == 0) { fut_fail(err, %[3]d); return 0; } return x %% y; }
-static inline %[1]s pow_%[2]s(%[1]s x, %[1]s y, __global long *err) {
+			fmt.Fprintf(&b, `static inline %[1]s div_%[2]s(%[1]s x, %[1]s y, __global long *err, long site) { if (y == 0) { fut_fail(err, %[3]d, site); return 0; } return x / y; }
+static inline %[1]s mod_%[2]s(%[1]s x, %[1]s y, __global long *err, long site) { if (y == 0) { fut_fail(err, %[3]d, site); return 0; } return x %% y; }
+static inline %[1]s pow_%[2]s(%[1]s x, %[1]s y, __global long *err, long site) {
   %[1]s r = 1, b = x; ulong e = (ulong)y;
   while (e > 0) { if (e & 1) r *= b; b *= b; e >>= 1; }
   return r;

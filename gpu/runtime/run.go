@@ -16,12 +16,26 @@ import (
 // evaluator's.
 type KernelError struct {
 	Kernel  string
-	Kind    int // opencl.ErrBounds, ErrDivZero, ErrNegExp
+	Kind    int // opencl.ErrBounds, ErrDivZero, ErrNegExp, ErrAssert
 	Indices []int64
 	Shape   []int64
+	// the failing statement's source position and check message, where
+	// the kernel knows them (kernel.Site)
+	Where, Msg string
 }
 
+// Located is the source position and message of the failure, as the
+// reference path reports them ("" where the kernel does not know it).
+func (e *KernelError) Located() (where, msg string) { return e.Where, e.message() }
+
 func (e *KernelError) Error() string {
+	if e.Where != "" {
+		return e.Where + ": " + e.message()
+	}
+	return e.message()
+}
+
+func (e *KernelError) message() string {
 	switch e.Kind {
 	case opencl.ErrBounds:
 		is := make([]string, len(e.Indices))
@@ -38,6 +52,9 @@ func (e *KernelError) Error() string {
 	case opencl.ErrNegExp:
 		return "negative exponent in integer power"
 	case opencl.ErrAssert:
+		if e.Msg != "" {
+			return e.Msg
+		}
 		return "a check of the program failed (an assertion, a size coercion or a slice's bounds)"
 	}
 	return fmt.Sprintf("kernel %s failed (error %d)", e.Kernel, e.Kind)
@@ -127,11 +144,11 @@ func (d *Device) Run(k *kernel.Kernel, args ...any) error {
 	if err != nil {
 		return err
 	}
-	return d.checkError(k.Name)
+	return d.checkError(k)
 }
 
 // checkError reads the error flag (which also waits for the queue).
-func (d *Device) checkError(name string) error {
+func (d *Device) checkError(k *kernel.Kernel) error {
 	var w [opencl.ErrWords]int64
 	if err := d.ctx.Read(d.errBuf, 0, unsafe.Pointer(&w[0]), 8); err != nil {
 		return err
@@ -145,10 +162,21 @@ func (d *Device) checkError(name string) error {
 	if err := d.ctx.Fill(d.errBuf, make([]byte, 8), 0, 8*opencl.ErrWords); err != nil {
 		return err
 	}
-	e := &KernelError{Kernel: name, Kind: int(w[1])}
-	if r := int(w[2]); r > 0 && r <= opencl.MaxRank {
+	e := &KernelError{Kernel: k.Name, Kind: int(w[1])}
+	if r, sr := int(w[2]&0xff), int(w[2]>>8&0xff); r > 0 && r <= opencl.MaxRank && sr <= opencl.MaxRank {
+		if sr == 0 {
+			sr = r
+		}
 		e.Indices = append(e.Indices, w[3:3+r]...)
-		e.Shape = append(e.Shape, w[3+opencl.MaxRank:3+opencl.MaxRank+r]...)
+		e.Shape = append(e.Shape, w[3+opencl.MaxRank:3+opencl.MaxRank+sr]...)
+	}
+	if s := int(w[opencl.ErrSite]); s > 0 && s <= len(k.Sites) {
+		site := k.Sites[s-1]
+		e.Where, e.Msg = site.Where, site.Msg
+		// a read of a row of a buffer: the source's indices are the last
+		if r := site.Rank; e.Kind == opencl.ErrBounds && r > 0 && r < len(e.Indices) && len(e.Indices) == len(e.Shape) {
+			e.Indices, e.Shape = e.Indices[len(e.Indices)-r:], e.Shape[len(e.Shape)-r:]
+		}
 	}
 	return e
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 
 	"fut/eval/value"
 )
@@ -54,13 +56,55 @@ type machine struct {
 }
 
 // RuntimeError is an error in the evaluated program (an index out of
-// bounds, a division by zero), as opposed to a malformed program.
-type RuntimeError struct{ Msg string }
+// bounds, a division by zero), as opposed to a malformed program: the
+// reference path's message and, where the statement has one, its Where.
+type RuntimeError struct{ Msg, Where string }
 
-func (e *RuntimeError) Error() string { return e.Msg }
+func (e *RuntimeError) Error() string {
+	if e.Where == "" {
+		return e.Msg
+	}
+	return e.Where + ": " + e.Msg
+}
+
+// Located is the message and source position of the error, as the
+// reference path would report them.
+func (e *RuntimeError) Located() (where, msg string) { return e.Where, e.Msg }
+
+// Located is the message and source position of the failed check ("" for
+// the position where the message is not the reference path's).
+func (e *AssertError) Located() (where, msg string) {
+	if e.Approx {
+		return "", e.Msg
+	}
+	return e.Where, e.Msg
+}
+
+// outOfBounds is the reference path's message for idx outside shape.
+func outOfBounds(idx []int64, shape []int64) error {
+	is := make([]string, len(idx))
+	for i, x := range idx {
+		is[i] = strconv.FormatInt(x, 10)
+	}
+	return &RuntimeError{Msg: fmt.Sprintf("Index [%s] out of bounds for array of shape %s.", strings.Join(is, ", "), value.ShapeString(shape))}
+}
 
 func rtErr(format string, args ...any) error {
-	return &RuntimeError{fmt.Sprintf(format, args...)}
+	return &RuntimeError{Msg: fmt.Sprintf(format, args...)}
+}
+
+// ints is the values of the indices idx, the k-th (which failed) being
+// ik: all of them where the later ones are integers already.
+func (m *machine) ints(idx []Atom, k int, ik int64) []int64 {
+	out := make([]int64, len(idx))
+	for j, a := range idx {
+		if j == k {
+			out[j] = ik
+		} else {
+			out[j] = m.int(a)
+		}
+	}
+	return out
 }
 
 func (m *machine) atom(a Atom) value.Value {
@@ -95,6 +139,9 @@ func (m *machine) body(b *Body) ([]value.Value, stepCost, error) {
 	for i, st := range b.Stms {
 		vs, c, err := m.exp(st.E)
 		if err != nil {
+			if re, ok := err.(*RuntimeError); ok && re.Where == "" && st.Where != "" {
+				err = &RuntimeError{Msg: re.Msg, Where: st.Where}
+			}
 			return nil, total, err
 		}
 		if checks[i] {
@@ -200,7 +247,7 @@ func (m *machine) exp(e Exp) ([]value.Value, stepCost, error) {
 		return one(value.Convert(m.prim(e.X), e.To)), scalarStep(e.X), nil
 	case *AssertE:
 		if !m.prim(e.Cond).Bool() {
-			return nil, stepCost{}, &AssertError{Msg: e.Msg, Where: e.Where}
+			return nil, stepCost{}, &AssertError{Msg: e.Msg, Where: e.Where, Approx: e.Approx}
 		}
 		// A check costs nothing: the reference path charges none for
 		// coercions and bounds, and assert's own cost is its operand's.
@@ -221,11 +268,12 @@ func (m *machine) exp(e Exp) ([]value.Value, stepCost, error) {
 		return m.loop(e)
 	case *IndexE:
 		v := m.atom(V(e.Arr))
-		for _, ia := range e.Idx {
+		shape := v.(*value.Array).Shape
+		for k, ia := range e.Idx {
 			a := v.(*value.Array)
 			i := m.int(ia)
 			if i < 0 || i >= a.Len() {
-				return nil, stepCost{}, rtErr("index %d out of bounds for array of %d elements", i, a.Len())
+				return nil, stepCost{}, outOfBounds(m.ints(e.Idx, k, i), shape)
 			}
 			v = a.Index(i)
 		}
@@ -241,7 +289,7 @@ func (m *machine) exp(e Exp) ([]value.Value, stepCost, error) {
 		for k, ia := range e.Idx {
 			i := m.int(ia)
 			if i < 0 || i >= row.Len() {
-				return nil, stepCost{}, rtErr("index %d out of bounds for array of %d elements", i, row.Len())
+				return nil, stepCost{}, outOfBounds(m.ints(e.Idx, k, i), a.Shape)
 			}
 			if k == len(e.Idx)-1 {
 				if err := row.SetRow(i, m.atom(e.X)); err != nil {

@@ -85,9 +85,35 @@ type Body struct {
 }
 
 // Stm binds the results of an expression: let (x: t, …) = e.
+//
+// Where is the source position (file:line:col) that an error of the
+// statement names, as the reference path names it: set by the lowering on
+// statements that can fail (an index or update out of bounds, a division
+// by zero, a size that does not fit), "" elsewhere. Passes keep it; the
+// evaluator and the device report it, so that an error on the fused path
+// or in a kernel names its source without running the reference path.
 type Stm struct {
-	Pat []Param
-	E   Exp
+	Pat   []Param
+	E     Exp
+	Where string
+}
+
+// CanFail says whether evaluating e can fail at run time with an error of
+// the program whose message is the reference path's (an index out of
+// bounds, a division by zero, a negative exponent): the statements whose
+// Where the lowering sets. The others that can fail (a slice, a size) are
+// preceded by assertions (AssertE) with the message.
+func CanFail(e Exp) bool {
+	switch e := e.(type) {
+	case *IndexE, *UpdateE:
+		return true
+	case *BinOpE:
+		switch e.Op {
+		case "/", "%", "//", "%%", "**":
+			return true
+		}
+	}
+	return false
 }
 
 // Lambda is an anonymous function of a SOAC, first order.
@@ -132,10 +158,15 @@ type (
 	// makes too. Where is the source position (file:line:col) the error
 	// names. It binds Cond, true afterwards; simplification keeps it
 	// unless Cond is the constant true.
+	//
+	// Approx marks a message that is not the reference path's (which
+	// names values known only when it fails: shapes, a slice as written):
+	// its failure is then reported by running the reference path.
 	AssertE struct {
-		Cond  Atom
-		Msg   string
-		Where string
+		Cond   Atom
+		Msg    string
+		Where  string
+		Approx bool
 	}
 	// IfE chooses a branch.
 	IfE struct {

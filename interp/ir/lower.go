@@ -242,6 +242,9 @@ type lowerer struct {
 	// calls are the call sites of the functions being inlined, innermost
 	// last (an error in the prelude is reported at the user's call).
 	calls []syntax.Node
+	// site is the expression being lowered, innermost: the statements
+	// that can fail take their Where from it (see whereOf).
+	site syntax.Node
 	// sizeScope holds the size parameters of the function whose
 	// parameters are being bound.
 	sizeScope map[string]bool
@@ -291,7 +294,11 @@ func (b *builder) let(base string, e Exp, ts ...Type) []Atom {
 		pat[i] = Param{b.l.fresh(base), t}
 		out[i] = V(pat[i].Name)
 	}
-	b.stms = append(b.stms, &Stm{Pat: pat, E: e})
+	st := &Stm{Pat: pat, E: e}
+	if _, ok := e.(*BinOpE); CanFail(e) && (!ok || len(ts) == 1 && ts[0].Elem.IsInt()) {
+		st.Where = b.l.whereOf(b.l.site)
+	}
+	b.stms = append(b.stms, st)
 	return out
 }
 

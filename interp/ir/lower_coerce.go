@@ -107,13 +107,13 @@ func (l *lowerer) wantDims(b *builder, env *lenv, shape []Atom, dims []syntax.Ex
 		if wa.IsConst() && shape[i].IsConst() {
 			if wa.Val.AsInt64() != shape[i].Val.AsInt64() {
 				// fails when run, before anything uses the new size
-				l.check(b, C(value.MkBool(false)), "size coercion fails", at)
+				l.checkUnlike(b, C(value.MkBool(false)), "size coercion fails", at)
 				out[i] = wa
 			}
 			continue
 		}
 		eq := l.binop(b, "==", &lvAtom{shape[i], Scalar(value.I64)}, &lvAtom{wa, Scalar(value.I64)}, at)
-		l.check(b, eq.a, "size coercion fails", at)
+		l.checkUnlike(b, eq.a, "size coercion fails", at)
 		out[i] = wa
 	}
 	return out
@@ -280,12 +280,12 @@ func (l *lowerer) checkSize(b *builder, got, want Atom, at syntax.Node) Atom {
 	}
 	if want.IsConst() && got.IsConst() {
 		if want.Val.AsInt64() != got.Val.AsInt64() {
-			l.check(b, C(value.MkBool(false)), "size coercion fails", at)
+			l.checkUnlike(b, C(value.MkBool(false)), "size coercion fails", at)
 		}
 		return want
 	}
 	eq := l.binop(b, "==", &lvAtom{got, Scalar(value.I64)}, &lvAtom{want, Scalar(value.I64)}, at)
-	l.check(b, eq.a, "size coercion fails", at)
+	l.checkUnlike(b, eq.a, "size coercion fails", at)
 	return want
 }
 
@@ -336,7 +336,7 @@ func (l *lowerer) sameSize(b *builder, a Atom, t Type, w Atom, at syntax.Node) (
 		}
 	} else {
 		eq := l.binop(b, "==", &lvAtom{t.Shape[0], i64}, &lvAtom{w, i64}, at)
-		l.check(b, eq.a, "arrays of different sizes", at)
+		l.checkUnlike(b, eq.a, "arrays of different sizes", at)
 	}
 	nt := Type{Elem: t.Elem, Shape: append([]Atom{w}, t.Shape[1:]...)}
 	return b.let1("sized", &ReshapeE{Arr: a.Name, Shape: nt.Shape}, nt).a, nt
@@ -356,7 +356,7 @@ func (l *lowerer) resized(b *builder, x *lvAtom, want Type, at syntax.Node) *lvA
 			l.fail(at, "a value of type %s where %s is needed", x.t, want)
 		}
 		eq := l.binop(b, "==", &lvAtom{d, i64}, &lvAtom{w, i64}, at)
-		l.check(b, eq.a, "arrays of different sizes", at)
+		l.checkUnlike(b, eq.a, "arrays of different sizes", at)
 	}
 	return b.let1("sized", &ReshapeE{Arr: x.a.Name, Shape: want.Shape}, want)
 }
@@ -369,5 +369,5 @@ func (l *lowerer) checkNonNegative(b *builder, n Atom, at syntax.Node) {
 		return
 	}
 	ok := l.binop(b, "<=", &lvAtom{I64(0), Scalar(value.I64)}, &lvAtom{n, Scalar(value.I64)}, at)
-	l.check(b, ok.a, "negative size", at)
+	l.checkUnlike(b, ok.a, "negative size", at)
 }

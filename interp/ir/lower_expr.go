@@ -13,6 +13,9 @@ const maxInlineDepth = 200
 // expr lowers e, emitting statements into b. hint is the primitive type an
 // overloaded literal should take when the checker left it open.
 func (l *lowerer) expr(b *builder, env *lenv, e syntax.Expr, hint Prim) lv {
+	saved := l.site
+	l.site = e
+	defer func() { l.site = saved }()
 	switch e := e.(type) {
 	case *syntax.IntLit:
 		return &lvAtom{C(l.intLit(e, e.Value, hint)), Scalar(l.litType(e, hint, value.I32))}
@@ -124,7 +127,11 @@ func (l *lowerer) expr(b *builder, env *lenv, e syntax.Expr, hint Prim) lv {
 		return l.expr(b, env.bind(e.Dest.Name.Name, v), e.Body, hint)
 	case *syntax.Assert:
 		c := l.scalar(b, env, e.Cond, value.Bool)
-		l.check(b, c.a, "Assertion is false", e)
+		cond := e.Cond
+		for p, ok := cond.(*syntax.Paren); ok; p, ok = cond.(*syntax.Paren) {
+			cond = p.X
+		}
+		l.check(b, c.a, "Assertion is false: "+l.sourceText(cond), e)
 		return l.expr(b, env, e.X, hint)
 	case *syntax.QualParen:
 		// M.(e): the checker resolved e's names with M open.

@@ -1,6 +1,8 @@
 package ir
 
 import (
+	"strings"
+
 	"fut/eval/value"
 	"fut/interp/syntax"
 	"fut/interp/types"
@@ -61,12 +63,41 @@ func (l *lowerer) arrayCompare(b *builder, op string, x, y *lvAtom, at syntax.No
 	return r
 }
 
+// check asserts cond, failing with msg, the reference path's message, at
+// at's position.
 func (l *lowerer) check(b *builder, cond Atom, msg string, at syntax.Node) {
 	if cond.IsConst() && cond.Val.Bool() {
 		return
 	}
 	where := l.userWhere(at)
 	b.let("check", &AssertE{Cond: cond, Msg: msg, Where: where}, Scalar(value.Bool))
+}
+
+// checkUnlike is check for a message that is not the reference path's
+// (which names values known only when it fails: shapes, a slice as
+// written): the assertion is Approx, and its failure is reported by
+// running the reference path.
+func (l *lowerer) checkUnlike(b *builder, cond Atom, msg string, at syntax.Node) {
+	if cond.IsConst() && cond.Val.Bool() {
+		return
+	}
+	b.let("check", &AssertE{Cond: cond, Msg: msg, Where: l.userWhere(at), Approx: true}, Scalar(value.Bool))
+}
+
+// sourceText is the text of n as written ("<expression>" where unknown).
+func (l *lowerer) sourceText(n syntax.Node) string {
+	if l.fset == nil {
+		return "<expression>"
+	}
+	f := l.fset.File(n.Pos())
+	if f == nil {
+		return "<expression>"
+	}
+	a, e := f.Offset(n.Pos()), f.Offset(n.End())
+	if a < 0 || e > len(f.Src) || a >= e {
+		return "<expression>"
+	}
+	return strings.TrimSpace(string(f.Src[a:e]))
 }
 
 func (l *lowerer) userWhere(at syntax.Node) string {
@@ -104,3 +135,40 @@ func (l *lowerer) holeValue(b *builder, env *lenv, t types.Type, at syntax.Node)
 	}
 	return l.zero(b, env, t, at)
 }
+
+// whereOf is the position an error of the expression at names, as the
+// reference path names it: an operator's own position for an infix
+// application, the first index for an index or an update, the call in the
+// user's code for an error inside the prelude.
+func (l *lowerer) whereOf(at syntax.Node) string {
+	if at == nil || l.fset == nil {
+		return ""
+	}
+	var idx []*syntax.DimIndex
+	switch e := at.(type) {
+	case *syntax.Binary:
+		if e.OpSpan.Start.IsValid() {
+			at = posNode(e.OpSpan.Start)
+		}
+	case *syntax.Index:
+		idx = e.Indices
+	case *syntax.LetWith:
+		if len(e.Path) > 0 {
+			idx = e.Path[0].Indices
+		}
+	case *syntax.Update:
+		if len(e.Path) > 0 {
+			idx = e.Path[0].Indices
+		}
+	}
+	if len(idx) > 0 && idx[0].Pos().IsValid() {
+		at = posNode(idx[0].Pos())
+	}
+	return l.userWhere(at)
+}
+
+// posNode is a position as a syntax.Node.
+type posNode syntax.Pos
+
+func (p posNode) Pos() syntax.Pos { return syntax.Pos(p) }
+func (p posNode) End() syntax.Pos { return syntax.Pos(p) }

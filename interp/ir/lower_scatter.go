@@ -140,7 +140,7 @@ func (l *lowerer) unflatten(b *builder, n, m *lvAtom, xs lv, at syntax.Node) lv 
 	prod := l.arith(b, "*", na, ma)
 	same := l.binop(b, "==", &lvAtom{prod, Scalar(value.I64)}, &lvAtom{shape[0], Scalar(value.I64)}, at)
 	all := l.binop(b, "&&", ok, same, at)
-	l.check(b, all.a, "Cannot unflatten", at)
+	l.checkUnlike(b, all.a, "Cannot unflatten", at)
 	as, ts := l.flatten(xs, at)
 	outs := make([]Atom, len(as))
 	outTs := make([]Type, len(as))

@@ -77,7 +77,7 @@ func (l *lowerer) sliceDim(b *builder, env *lenv, d *syntax.DimIndex, dim Atom, 
 	}
 	s := stride.Val.AsInt64()
 	if s == 0 {
-		l.check(b, C(value.MkBool(false)), "slice with stride 0", at)
+		l.checkUnlike(b, C(value.MkBool(false)), "slice with stride 0", at)
 		return dimSlice{start: I64(0), n: I64(0), stride: stride}
 	}
 	if d.Start == nil && d.End == nil && (s == 1 || s == -1) {
@@ -128,7 +128,7 @@ func (l *lowerer) sliceDim(b *builder, env *lenv, d *syntax.DimIndex, dim Atom, 
 			op("&&", op("&&", op("<=", I64(0), lastEl), op("<", lastEl, dim)), op("<", start, dim)))
 	}
 	ok = op("||", op("==", n, I64(0)), ok)
-	l.check(b, ok, "Index out of bounds", at)
+	l.checkUnlike(b, ok, "Index out of bounds", at)
 	n = op("max", n, I64(0))
 	return dimSlice{start: start, n: n, stride: stride}
 }
@@ -279,7 +279,7 @@ func (l *lowerer) rangeExpr(b *builder, env *lenv, e *syntax.Range, hint Prim) l
 		} else {
 			ok = b.let1("ok", &UnOpE{Op: "not", Args: []Atom{bad}}, Scalar(value.Bool)).a
 		}
-		l.check(b, ok, "Range is invalid", e)
+		l.checkUnlike(b, ok, "Range is invalid", e)
 		// an invalid range stops at the check; n stays sound for the types
 		n = l.binop(b, "max", &lvAtom{n, i64}, &lvAtom{I64(0), i64}, e).a
 	}
@@ -320,7 +320,7 @@ func (l *lowerer) rangeDynamic(b *builder, e *syntax.Range, start *lvAtom, a, z,
 		bad = op("||", not(neg), op(">", z, a))
 		n = op("//", op("+", op("-", a, z), op("-", absStep, I64(1))), absStep)
 	}
-	l.check(b, not(bad), "Range is invalid", e)
+	l.checkUnlike(b, not(bad), "Range is invalid", e)
 	n = op("max", n, I64(0))
 	t := start.t
 	i := Param{l.fresh("i"), i64}
@@ -370,13 +370,13 @@ func (l *lowerer) updateSlice(b *builder, env *lenv, dest lv, indices []*syntax.
 	}
 	for k, n := range lens {
 		eq := l.binop(b, "==", &lvAtom{vshape[k], i64}, &lvAtom{n, i64}, at)
-		l.check(b, eq.a, "Shape of the value does not match the slice", at)
+		l.checkUnlike(b, eq.a, "Shape of the value does not match the slice", at)
 	}
 	for k, d := range ds {
 		if d.fix {
 			in := l.binop(b, "&&", l.binop(b, "<=", &lvAtom{I64(0), i64}, &lvAtom{d.i, i64}, at),
 				l.binop(b, "<", &lvAtom{d.i, i64}, &lvAtom{shape[k], i64}, at), at)
-			l.check(b, in.a, "Index out of bounds", at)
+			l.checkUnlike(b, in.a, "Index out of bounds", at)
 		}
 	}
 	// q runs over the slice's elements; its position in dest, flattened
@@ -469,7 +469,7 @@ func (l *lowerer) sliceDimDynamic(b *builder, env *lenv, d *syntax.DimIndex, dim
 	dirOK := op("||", op("&&", pos, fwd), op("&&", notPos, bwd))
 	ok := op("||", op("==", n, I64(0)), dirOK)
 	notZero := not(zero)
-	l.check(b, op("&&", notZero, ok), "Index out of bounds", at)
+	l.checkUnlike(b, op("&&", notZero, ok), "Index out of bounds", at)
 	n = op("max", n, I64(0))
 	return dimSlice{start: start, n: n, stride: stride}
 }

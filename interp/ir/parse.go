@@ -325,7 +325,11 @@ func (p *parser) body() *Body {
 		p.expect("(")
 		pat := p.paramList(")")
 		p.expect("=")
-		b.Stms = append(b.Stms, &Stm{Pat: pat, E: p.exp()})
+		st := &Stm{Pat: pat, E: p.exp()}
+		if p.accept("@") {
+			st.Where = p.str()
+		}
+		b.Stms = append(b.Stms, st)
 	}
 	p.word("return")
 	b.Res = p.atomList("(", ")")
@@ -378,7 +382,9 @@ func (p *parser) exp() Exp {
 		p.next()
 		c := p.atom()
 		msg := p.str()
-		return &AssertE{Cond: c, Msg: msg, Where: p.str()}
+		a := &AssertE{Cond: c, Msg: msg, Where: p.str()}
+		a.Approx = p.accept("approx")
+		return a
 	case "if":
 		p.next()
 		c := p.atom()

@@ -90,6 +90,9 @@ func (pr *printer) body(b *Body) {
 		pr.params(st.Pat)
 		pr.s(") = ")
 		pr.exp(st.E)
+		if st.Where != "" {
+			pr.s(" @ " + strconv.Quote(st.Where))
+		}
 	}
 	pr.nl()
 	pr.s("return ")
@@ -132,6 +135,9 @@ func (pr *printer) exp(e Exp) {
 		pr.s("conv " + e.To.String() + " " + e.X.String())
 	case *AssertE:
 		pr.s("assert " + e.Cond.String() + " " + strconv.Quote(e.Msg) + " " + strconv.Quote(e.Where))
+		if e.Approx {
+			pr.s(" approx")
+		}
 	case *IfE:
 		pr.s("if " + e.Cond.String() + " then ")
 		pr.body(e.Then)

@@ -92,8 +92,9 @@ func EvalScalar(e Exp, known map[string]value.Prim) (value.Prim, bool) {
 // AssertError is a failed AssertE: the message and source position of the
 // check, as the reference path reports it.
 type AssertError struct {
-	Msg   string
-	Where string
+	Msg    string
+	Where  string
+	Approx bool // Msg is not the reference path's
 }
 
 func (e *AssertError) Error() string {

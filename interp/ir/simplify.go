@@ -125,7 +125,7 @@ func (s *simplifier) body(b *Body, cse map[string][]Atom) *Body {
 			}
 			cse[key] = as
 		}
-		out.Stms = append(out.Stms, &Stm{Pat: pat, E: e})
+		out.Stms = append(out.Stms, &Stm{Pat: pat, E: e, Where: st.Where})
 	}
 	out.Res = s.sub.atoms(b.Res)
 	return out

@@ -287,7 +287,7 @@ func (s subst) types(ts []Type) []Type {
 func (s subst) body(b *Body) *Body {
 	out := &Body{Res: s.atoms(b.Res)}
 	for _, st := range b.Stms {
-		out.Stms = append(out.Stms, &Stm{Pat: s.params(st.Pat), E: s.exp(st.E)})
+		out.Stms = append(out.Stms, &Stm{Pat: s.params(st.Pat), E: s.exp(st.E), Where: st.Where})
 	}
 	return out
 }
@@ -316,7 +316,7 @@ func (s subst) exp(e Exp) Exp {
 	case *ConvE:
 		return &ConvE{e.To, s.atom(e.X)}
 	case *AssertE:
-		return &AssertE{s.atom(e.Cond), e.Msg, e.Where}
+		return &AssertE{s.atom(e.Cond), e.Msg, e.Where, e.Approx}
 	case *IfE:
 		return &IfE{s.atom(e.Cond), s.body(e.Then), s.body(e.Else), s.types(e.Ret)}
 	case *LoopE:

@@ -233,7 +233,11 @@ func FutharkJSON(results []*BenchResult) map[string]any {
 // profiling of the kernels.
 func benchOffload(ctx context.Context, s *interp.Session, entry string, args []value.Value, d *Dataset, opts BenchOptions, check func([]value.Value) bool) *Dataset {
 	for i := 0; i <= opts.Runs; i++ {
-		off, why := s.CallEntryOffload(ctx, opts.Backend, entry, args)
+		off, why, err := s.CallEntryOffload(ctx, opts.Backend, entry, args)
+		if err != nil {
+			d.Err = firstLine(s.FormatError(err))
+			return d
+		}
 		if off == nil {
 			d.Err = "not offloaded: " + firstLine(why)
 			return d

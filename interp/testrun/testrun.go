@@ -265,7 +265,10 @@ func runCase(ctx context.Context, s *interp.Session, file, entry string, c *test
 	var out []value.Value
 	cr.Pipeline = "reference"
 	if opts.Backend != "" && opts.Backend != interp.BackendInterp {
-		if off, why := s.CallEntryOffload(ctx, opts.Backend, entry, args); off != nil {
+		if off, why, oerr := s.CallEntryOffload(ctx, opts.Backend, entry, args); oerr != nil {
+			// an error of the program, found on the device
+			err, cr.Pipeline = oerr, string(opts.Backend)
+		} else if off != nil {
 			out, cr.Pipeline = off.Values, string(opts.Backend)
 		} else {
 			cr.Pipeline = "reference (" + firstLine(why) + ")"
