@@ -20,6 +20,7 @@ import (
 
 	"fut/eval"
 	"fut/eval/value"
+	"fut/interp/ir"
 	"fut/interp/syntax"
 	"fut/interp/types"
 	"fut/prelude"
@@ -187,7 +188,16 @@ func (s *Session) FormatError(err error) string {
 		return re.Format(s.Fset)
 	}
 	if where, msg, ok := Located(err); ok {
-		return "Error at " + where + ":\n" + msg
+		pos, frames := ir.SplitWhere(where)
+		var b strings.Builder
+		fmt.Fprintf(&b, "Error at %s:\n%s", pos, msg)
+		if len(frames) > 0 {
+			b.WriteString("\n\nBacktrace:")
+			for i, f := range frames {
+				fmt.Fprintf(&b, "\n-> #%d %s", i, f)
+			}
+		}
+		return b.String()
 	}
 	return s.Fset.FormatAll(err)
 }

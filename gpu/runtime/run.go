@@ -30,7 +30,8 @@ func (e *KernelError) Located() (where, msg string) { return e.Where, e.message(
 
 func (e *KernelError) Error() string {
 	if e.Where != "" {
-		return e.Where + ": " + e.message()
+		pos, _, _ := strings.Cut(e.Where, " <- ") // the backtrace follows
+		return pos + ": " + e.message()
 	}
 	return e.message()
 }

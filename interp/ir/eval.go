@@ -64,7 +64,8 @@ func (e *RuntimeError) Error() string {
 	if e.Where == "" {
 		return e.Msg
 	}
-	return e.Where + ": " + e.Msg
+	pos, _ := SplitWhere(e.Where)
+	return pos + ": " + e.Msg
 }
 
 // Located is the message and source position of the error, as the

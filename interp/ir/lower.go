@@ -109,6 +109,10 @@ func LowerFun(fset *syntax.FileSet, info Resolver, g Globals, fb *syntax.FunBind
 			prog, runArgs, err = nil, nil, nl
 		}
 	}()
+	if fset != nil {
+		// the entry's own frame, as the reference path's backtrace ends
+		l.frames = []string{fb.Name + " called at " + fset.Position(fb.Pos()).String()}
+	}
 	var env *lenv
 	l.sizeScope = sizeParams(fb)
 	for i, p := range fb.Params {
@@ -242,6 +246,10 @@ type lowerer struct {
 	// calls are the call sites of the functions being inlined, innermost
 	// last (an error in the prelude is reported at the user's call).
 	calls []syntax.Node
+	// frames are the calls of the backtrace an error names ("f called at
+	// file:line:col"), outermost first: the entry point's, then those of
+	// the functions being inlined.
+	frames []string
 	// site is the expression being lowered, innermost: the statements
 	// that can fail take their Where from it (see whereOf).
 	site syntax.Node

@@ -74,7 +74,7 @@ func (l *lowerer) expr(b *builder, env *lenv, e syntax.Expr, hint Prim) lv {
 		}
 		return l.apply(b, f, args, e)
 	case *syntax.Lambda:
-		return &lvClosure{name: "lambda", params: e.Params, body: e.Body, env: env, inst: l.inst}
+		return &lvClosure{params: e.Params, body: e.Body, env: env, inst: l.inst}
 	case *syntax.OpSection:
 		return l.use(b, env, e)
 	case *syntax.LeftSection:

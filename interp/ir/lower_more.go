@@ -69,8 +69,42 @@ func (l *lowerer) check(b *builder, cond Atom, msg string, at syntax.Node) {
 	if cond.IsConst() && cond.Val.Bool() {
 		return
 	}
-	where := l.userWhere(at)
+	where := l.traced(l.userWhere(at))
 	b.let("check", &AssertE{Cond: cond, Msg: msg, Where: where}, Scalar(value.Bool))
+}
+
+// frame is a call's line of a backtrace.
+func (l *lowerer) frame(name string, at syntax.Node) string {
+	if name == "" {
+		name = "<lambda>"
+	}
+	pos := "<unknown>"
+	if l.fset != nil && at != nil && at.Pos().IsValid() {
+		pos = l.fset.Position(at.Pos()).String()
+	}
+	return name + " called at " + pos
+}
+
+// traced is where followed by the backtrace of the calls being inlined,
+// innermost first, each after " <- " (see SplitWhere).
+func (l *lowerer) traced(where string) string {
+	if where == "" {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(where)
+	for i := len(l.frames) - 1; i >= 0; i-- {
+		b.WriteString(" <- ")
+		b.WriteString(l.frames[i])
+	}
+	return b.String()
+}
+
+// SplitWhere is the source position of a statement's Where and the
+// backtrace that follows it (innermost call first).
+func SplitWhere(where string) (pos string, frames []string) {
+	parts := strings.Split(where, " <- ")
+	return parts[0], parts[1:]
 }
 
 // checkUnlike is check for a message that is not the reference path's
@@ -81,7 +115,7 @@ func (l *lowerer) checkUnlike(b *builder, cond Atom, msg string, at syntax.Node)
 	if cond.IsConst() && cond.Val.Bool() {
 		return
 	}
-	b.let("check", &AssertE{Cond: cond, Msg: msg, Where: l.userWhere(at), Approx: true}, Scalar(value.Bool))
+	b.let("check", &AssertE{Cond: cond, Msg: msg, Where: l.traced(l.userWhere(at)), Approx: true}, Scalar(value.Bool))
 }
 
 // sourceText is the text of n as written ("<expression>" where unknown).
@@ -164,7 +198,7 @@ func (l *lowerer) whereOf(at syntax.Node) string {
 	if len(idx) > 0 && idx[0].Pos().IsValid() {
 		at = posNode(idx[0].Pos())
 	}
-	return l.userWhere(at)
+	return l.traced(l.userWhere(at))
 }
 
 // posNode is a position as a syntax.Node.

@@ -101,7 +101,8 @@ func (e *AssertError) Error() string {
 	if e.Where == "" {
 		return e.Msg
 	}
-	return e.Where + ": " + e.Msg
+	pos, _ := SplitWhere(e.Where)
+	return pos + ": " + e.Msg
 }
 
 // checkOnly marks the statements of b that are assertions or scalar
