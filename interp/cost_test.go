@@ -57,3 +57,38 @@ func TestCostReduceIotaFormula(t *testing.T) {
 		}
 	}
 }
+
+// The fused plan never costs more work or depth than the source
+// (COST_MODEL.md: lowering adds no cost of its own), loops with converted
+// indices and indexing included.
+func TestFusedNotDearer(t *testing.T) {
+	s, err := NewSession(Options{Cost: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, src := range []string{
+		"loop s = 0 for i < 1000 do s + i",
+		"let xs = iota 100 in loop s = 0 for i < 100 do s + xs[i]",
+		"loop s = 0i64 for i < 50i32 do s + i64.i32 i",
+		"let xs = map (+1) (iota 64) in loop (a, b) = (0, 1) for i < 32 do (b, a + b + i32.i64 xs[i])",
+		`map (\i -> loop acc = 0f32 for j < 10 do acc + f32.i32 j * f32.i64 i) (iota 20)`,
+		"reduce (+) 0 (map (\\x -> x * 2) (iota 1000))",
+		"(iota 10)[2:8]",
+		"reverse (iota 10)",
+		"let xs = iota 10 in xs with [3] = 7",
+		"f32.i32 3",
+	} {
+		r, err := s.EvalExpr(ctx, src)
+		if err != nil {
+			t.Fatalf("%s: %s", src, s.FormatError(err))
+		}
+		f, err := s.FusedCost(ctx, src)
+		if err != nil {
+			t.Fatalf("%s: fused: %v", src, err)
+		}
+		if f.Work > r.Cost.Work || f.Depth > r.Cost.Depth {
+			t.Errorf("%s: fused (W %d, D %d) dearer than written (W %d, D %d)", src, f.Work, f.Depth, r.Cost.Work, r.Cost.Depth)
+		}
+	}
+}

@@ -245,6 +245,9 @@ func (m *machine) exp(e Exp) ([]value.Value, stepCost, error) {
 		}
 		return one(r), scalarStep(e.Args...), nil
 	case *ConvE:
+		if e.Implicit {
+			return one(value.Convert(m.prim(e.X), e.To)), stepCost{}, nil
+		}
 		return one(value.Convert(m.prim(e.X), e.To)), scalarStep(e.X), nil
 	case *AssertE:
 		if !m.prim(e.Cond).Bool() {

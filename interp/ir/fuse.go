@@ -317,7 +317,7 @@ func (f *fuser) fuseInto(pst *Stm, cp soacParts) map[string]Atom {
 			t := pst.Pat[0].T.Row()
 			if t.Elem != value.I64 {
 				c := Param{f.fresh("conv"), t}
-				pre = append(pre, &Stm{Pat: []Param{c}, E: &ConvE{To: t.Elem, X: x}})
+				pre = append(pre, &Stm{Pat: []Param{c}, E: &ConvE{To: t.Elem, X: x, Implicit: true}})
 				x = V(c.Name)
 			}
 			e := Param{f.fresh("elem"), t}

@@ -148,10 +148,15 @@ type (
 		Op   string
 		Args []Atom
 	}
-	// ConvE converts a scalar to another primitive type.
+	// ConvE converts a scalar to another primitive type. Implicit marks
+	// a conversion the lowering or a pass introduced (a loop index, an
+	// index widened to i64), not one of the source: it costs nothing, as
+	// lowering adds no cost of its own (COST_MODEL.md, the fused plan).
+	// Its text form is cast instead of conv.
 	ConvE struct {
-		To Prim
-		X  Atom
+		To       Prim
+		X        Atom
+		Implicit bool
 	}
 	// AssertE fails with Msg when Cond is false: a check of the source
 	// (assert, a size coercion, a slice's bounds) that the reference path

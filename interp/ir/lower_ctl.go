@@ -202,7 +202,7 @@ func (l *lowerer) loopWith(b *builder, env *lenv, e *syntax.Loop, init lv, ext m
 		loopE.Bound = l.toI64(b, n)
 		var iv lv = &lvAtom{V(loopE.I), Scalar(value.I64)}
 		if n.t.Elem != value.I64 {
-			iv = lb.let1(f.I.Name, &ConvE{To: n.t.Elem, X: V(loopE.I)}, n.t)
+			iv = lb.let1(f.I.Name, &ConvE{To: n.t.Elem, X: V(loopE.I), Implicit: true}, n.t)
 		}
 		inner = inner.bind(f.I.Name, iv)
 	case *syntax.ForIn:
@@ -321,7 +321,7 @@ func (l *lowerer) toI64(b *builder, x *lvAtom) Atom {
 	if x.a.IsConst() {
 		return C(value.Convert(x.a.Val, value.I64))
 	}
-	return b.let("i64", &ConvE{To: value.I64, X: x.a}, Scalar(value.I64))[0]
+	return b.let("i64", &ConvE{To: value.I64, X: x.a, Implicit: true}, Scalar(value.I64))[0]
 }
 
 func (l *lowerer) index(b *builder, env *lenv, e *syntax.Index) lv {

@@ -291,7 +291,7 @@ func (l *lowerer) rangeExpr(b *builder, env *lenv, e *syntax.Range, hint Prim) l
 	lb := &builder{l: l}
 	off := lb.let1("off", &BinOpE{Op: "*", X: V(i.Name), Y: step}, i64).a
 	if t.Elem != value.I64 {
-		off = lb.let1("off", &ConvE{To: t.Elem, X: off}, t).a
+		off = lb.let1("off", &ConvE{To: t.Elem, X: off, Implicit: true}, t).a
 	}
 	x := lb.let1("x", &BinOpE{Op: "+", X: start.a, Y: off}, t).a
 	iota := b.let1("iota", &IotaE{N: n}, Type{Elem: value.I64, Shape: []Atom{n}})
@@ -327,7 +327,7 @@ func (l *lowerer) rangeDynamic(b *builder, e *syntax.Range, start *lvAtom, a, z,
 	lb := &builder{l: l}
 	off := lb.let1("off", &BinOpE{Op: "*", X: V(i.Name), Y: step}, i64).a
 	if t.Elem != value.I64 {
-		off = lb.let1("off", &ConvE{To: t.Elem, X: off}, t).a
+		off = lb.let1("off", &ConvE{To: t.Elem, X: off, Implicit: true}, t).a
 	}
 	x := lb.let1("x", &BinOpE{Op: "+", X: start.a, Y: off}, t).a
 	iota := b.let1("iota", &IotaE{N: n}, Type{Elem: value.I64, Shape: []Atom{n}})

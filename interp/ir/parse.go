@@ -374,10 +374,10 @@ func (p *parser) exp() Exp {
 		p.next()
 		op := p.ident()
 		return &UnOpE{Op: op, Args: p.atomList("(", ")")}
-	case "conv":
-		p.next()
+	case "conv", "cast":
+		implicit := p.next() == "cast"
 		t := p.typ()
-		return &ConvE{To: t.Elem, X: p.atom()}
+		return &ConvE{To: t.Elem, X: p.atom(), Implicit: implicit}
 	case "assert":
 		p.next()
 		c := p.atom()

@@ -132,7 +132,11 @@ func (pr *printer) exp(e Exp) {
 		pr.s("un " + e.Op + " ")
 		pr.atoms(e.Args)
 	case *ConvE:
-		pr.s("conv " + e.To.String() + " " + e.X.String())
+		kw := "conv "
+		if e.Implicit {
+			kw = "cast "
+		}
+		pr.s(kw + e.To.String() + " " + e.X.String())
 	case *AssertE:
 		pr.s("assert " + e.Cond.String() + " " + strconv.Quote(e.Msg) + " " + strconv.Quote(e.Where))
 		if e.Approx {

@@ -314,7 +314,7 @@ func (s subst) exp(e Exp) Exp {
 	case *UnOpE:
 		return &UnOpE{e.Op, s.atoms(e.Args)}
 	case *ConvE:
-		return &ConvE{e.To, s.atom(e.X)}
+		return &ConvE{e.To, s.atom(e.X), e.Implicit}
 	case *AssertE:
 		return &AssertE{s.atom(e.Cond), e.Msg, e.Where, e.Approx}
 	case *IfE:
