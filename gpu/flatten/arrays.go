@@ -278,6 +278,18 @@ func (b *kbuild) arr(name string) view {
 	if v, ok := b.views[name]; ok {
 		return v
 	}
+	if t, ok := b.f.defs[name].(*ir.TransposeE); ok && b.viewTransposes && b.f.types[t.Arr].Rank() >= 2 && b.f.uses[t.Arr] == 1 {
+		// a top-level transpose read as a view of its operand, where
+		// reads are staged through local memory (tiling): no transposed
+		// copy is made, on the host or the device (the operand has no
+		// other use that could update it in place first)
+		v := b.alias(t.Arr)
+		at := v.at
+		sh := append([]kernel.Exp{v.shape[1], v.shape[0]}, v.shape[2:]...)
+		return view{buf: v.buf, shape: sh, exact: v.exact, at: func(idx []kernel.Exp) []kernel.Exp {
+			return at(append([]kernel.Exp{idx[1], idx[0]}, idx[2:]...))
+		}}
+	}
 	return bufView(b.buffer(name))
 }
 

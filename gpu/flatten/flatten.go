@@ -57,6 +57,7 @@ package flatten
 
 import (
 	"fmt"
+	"os"
 	"strings"
 
 	"fut/eval/value"
@@ -194,12 +195,16 @@ type flattener struct {
 	depth int                // of distributions in progress
 	steps []Step
 	nk    int
+	// noTiling keeps segmented reductions where tiling applies
+	// (FUT_TILING=off, to compare the two)
+	noTiling bool
+	uses     map[string]int // how many times the program reads each top-level name
 }
 
 // Flatten turns a fused program into a plan, or says why it cannot
 // (a *NotFlattened error).
 func Flatten(p *ir.Prog) (plan *Plan, err error) {
-	f := &flattener{types: map[string]ir.Type{}, host: map[string]bool{}, defs: map[string]ir.Exp{}}
+	f := &flattener{types: map[string]ir.Type{}, host: map[string]bool{}, defs: map[string]ir.Exp{}, noTiling: os.Getenv("FUT_TILING") == "off"}
 	defer func() {
 		if r := recover(); r != nil {
 			nf, ok := r.(*NotFlattened)
@@ -212,6 +217,13 @@ func Flatten(p *ir.Prog) (plan *Plan, err error) {
 	for _, prm := range p.Params {
 		f.types[prm.Name] = prm.T
 		f.host[prm.Name] = true
+	}
+	f.uses = map[string]int{}
+	for _, s := range p.Body.Stms {
+		ir.Uses(s.E, func(n string) { f.uses[n]++ })
+	}
+	for _, a := range p.Body.Res {
+		f.uses[a.Name]++
 	}
 	for _, s := range p.Body.Stms {
 		f.stm(s)

@@ -31,6 +31,8 @@ type kbuild struct {
 	tdims  []ir.Atom       // the index space of the kernel's threads (scratch rows)
 	tidx   []kernel.Exp    // a thread's point in it
 	site   int             // the kernel.Site of the statement being translated
+	// viewTransposes reads top-level transposes as views (tile.go)
+	viewTransposes bool
 	// irregular storage: its capacity and the flag a thread sets when
 	// an array does not fit
 	capParam, flag *kernel.Param

@@ -176,6 +176,11 @@ func dropDead(p *ir.Prog, steps []Step) []Step {
 			if st.Kernel != nil && !binds(st) && !anyUsed(st, used) {
 				continue
 			}
+			if st.Host != nil && !used[st.Host.Pat[0].Name] {
+				if _, pure := st.Host.E.(*ir.TransposeE); pure {
+					continue // a transpose that kernels read as a view
+				}
+			}
 			kept = append(kept, st)
 		}
 		if len(kept) == len(steps) {

@@ -110,6 +110,9 @@ func (f *flattener) nest(s *ir.Stm, e *ir.ScremaE) bool {
 	if red == nil && len(levels) < 2 {
 		return false
 	}
+	if red != nil && f.tiledNest(s, levels, red) {
+		return true
+	}
 	shape := "map"
 	if red != nil {
 		shape = "segred"

@@ -197,7 +197,31 @@ type Hist struct {
 	Neutral Exp
 }
 
+// Tiled is a map over one or two dimensions (Dims, the point Idx) whose
+// every point folds, in order, the elements Elems that Body computes for
+// T < K with Op from Neutral, writing component k to Out[k] at the point
+// (row-major): a matrix product, all-pairs interactions. The reads of Body
+// from the buffers Tiles are of the forms buf[T], buf[Idx[d], T] or
+// buf[T, Idx[d]] over the whole buffer (its shape is K, or K and Dims[d]);
+// the work-group stages them through local memory a block at a time, so
+// each element is read from global memory once per block of points rather
+// than once per point (block tiling), and each thread computes several
+// points (register tiling).
+type Tiled struct {
+	Dims    []Exp
+	Idx     []Var // i64, one per dimension
+	K       Exp
+	T       Var // i64
+	Body    []Stmt
+	Elems   []Exp
+	Op      Lambda
+	Neutral []Exp
+	Out     []*Param
+	Tiles   []*Param
+}
+
 func (*Map) shape()     {}
+func (*Tiled) shape()   {}
 func (*Reduce) shape()  {}
 func (*Scan) shape()    {}
 func (*Scatter) shape() {}
@@ -216,6 +240,8 @@ func ShapeName(s Shape) string {
 		return "scatter"
 	case *Hist:
 		return "hist"
+	case *Tiled:
+		return "tiled"
 	}
 	return "?"
 }

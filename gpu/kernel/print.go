@@ -45,6 +45,17 @@ func (k *Kernel) String() string {
 		p.body(s.Body)
 		p.line("  yield %s", exps(s.Elems))
 		p.line("} with %s from %s into %s", lambdaString(s.Op), exps(s.Neutral), params(s.Out))
+	case *Tiled:
+		var ix []string
+		for i, v := range s.Idx {
+			if i < len(s.Dims) {
+				ix = append(ix, fmt.Sprintf("%s < %s", v.Name, ExpString(s.Dims[i])))
+			}
+		}
+		p.line("tiled (%s) fold (%s < %s) tiling %s {", strings.Join(ix, ", "), s.T.Name, ExpString(s.K), params(s.Tiles))
+		p.body(s.Body)
+		p.line("  yield %s", exps(s.Elems))
+		p.line("} with %s from %s into %s", lambdaString(s.Op), exps(s.Neutral), params(s.Out))
 	case *Scan:
 		p.line("scan (%s < %s) {", s.I.Name, ExpString(s.N))
 		p.body(s.Body)

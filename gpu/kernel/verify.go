@@ -44,6 +44,26 @@ func Verify(k *Kernel) error {
 		v.exps(s.Neutral)
 		v.lambda(s.Op, len(s.Elems))
 		v.outs(s.Out, len(s.Elems))
+	case *Tiled:
+		if len(s.Dims) != len(s.Idx) || len(s.Dims) == 0 || len(s.Dims) > 2 {
+			v.fail("tiled map with %d dimensions and %d indices", len(s.Dims), len(s.Idx))
+		}
+		v.exps(s.Dims)
+		v.exp(s.K)
+		for _, i := range s.Idx {
+			v.bind(i)
+		}
+		v.bind(s.T)
+		v.stmts(s.Body)
+		v.exps(s.Elems)
+		v.exps(s.Neutral)
+		v.lambda(s.Op, len(s.Elems))
+		v.outs(s.Out, len(s.Elems))
+		for _, t := range s.Tiles {
+			if !v.bufs[t] {
+				v.fail("tile of %s, not a buffer parameter", t.Name)
+			}
+		}
 	case *Scan:
 		v.exp(s.N)
 		v.bind(s.I)

@@ -22,7 +22,10 @@ type gen struct {
 	pre    []string // statements that must precede the expression being emitted
 	f16    bool     // an emulated f16 occurs (see emu)
 	site   int      // the Site of the statement being emitted
-	err    error
+	// tiles gives the local memory reads that replace reads of the tiled
+	// buffers of a Tiled kernel (tile.go)
+	tiles map[*kernel.Param]func(kernel.Read) (string, bool)
+	err   error
 }
 
 func newGen(k *kernel.Kernel, caps Caps) *gen {
@@ -506,6 +509,11 @@ func (g *gen) boundsFail(cond string, is, ds []string) string {
 }
 
 func (g *gen) read(r kernel.Read) string {
+	if f, ok := g.tiles[r.Buf]; ok {
+		if s, ok := f(r); ok {
+			return s
+		}
+	}
 	g.checkType(r.Buf.T)
 	_, flat := g.index(r.Buf, r.Idx)
 	return g.load(r.Buf.T, at(g.name(r.Buf.Name), flat))

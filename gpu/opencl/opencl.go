@@ -65,6 +65,8 @@ func Generate(k *kernel.Kernel, caps Caps) (*Program, error) {
 		g.genScatter(p, s)
 	case *kernel.Hist:
 		g.genHist(p, s)
+	case *kernel.Tiled:
+		g.genTiled(p, s)
 	default:
 		return nil, fmt.Errorf("opencl: kernel %s has no shape", k.Name)
 	}

@@ -31,6 +31,8 @@ func (l *launch) run() error {
 			return err
 		}
 		return l.enqueue(0, nil, n)
+	case *kernel.Tiled:
+		return l.tiled(s)
 	case *kernel.Reduce:
 		return l.reduce(s, L)
 	case *kernel.Scan:
@@ -316,4 +318,38 @@ func toInt64(v any) int64 {
 		return int64(x)
 	}
 	return 0
+}
+
+// tiled launches a Tiled kernel: one work-group of opencl.TileGroup work
+// items per block of points.
+func (l *launch) tiled(s *kernel.Tiled) error {
+	if int64(l.c.group) < opencl.TileGroup {
+		return fmt.Errorf("runtime: kernel %s: tiled kernels need work-groups of %d work items; the device allows %d", l.k.Name, opencl.TileGroup, l.c.group)
+	}
+	dims := make([]int64, len(s.Dims))
+	points := int64(1)
+	for i, e := range s.Dims {
+		n, err := l.size(e, 0)
+		if err != nil {
+			return err
+		}
+		dims[i] = n
+		points *= n
+	}
+	if _, err := l.size(s.K, 0); err != nil {
+		return err
+	}
+	for _, o := range s.Out {
+		if a := l.outLen(o); a < points {
+			return fmt.Errorf("runtime: kernel %s: output %s holds %d of %d elements", l.k.Name, o.Name, a, points)
+		}
+	}
+	if points == 0 {
+		return nil
+	}
+	if len(dims) == 1 {
+		return l.enqueueLocal(0, nil, ceilDiv(dims[0], opencl.TileGroup)*opencl.TileGroup, opencl.TileGroup)
+	}
+	nbi, nbj := ceilDiv(dims[0], opencl.TileBlock), ceilDiv(dims[1], opencl.TileBlock)
+	return l.enqueueLocal(0, map[string]any{"nbj": nbj}, nbi*nbj*opencl.TileGroup, opencl.TileGroup)
 }

@@ -241,6 +241,11 @@ func (l *launch) size(e kernel.Exp, def int64) (int64, error) {
 
 // enqueue sets the arguments of entry e and launches groups×L work items.
 func (l *launch) enqueue(entry int, extras map[string]any, global int64) error {
+	return l.enqueueLocal(entry, extras, global, int64(l.c.group))
+}
+
+// enqueueLocal is enqueue with work-groups of L work items.
+func (l *launch) enqueueLocal(entry int, extras map[string]any, global, L int64) error {
 	e := l.c.gen.Entries[entry]
 	kr := l.c.kernels[e.Name]
 	i := 0
@@ -264,7 +269,6 @@ func (l *launch) enqueue(entry int, extras map[string]any, global int64) error {
 		}
 		i++
 	}
-	L := int64(l.c.group)
 	global = (global + L - 1) / L * L
 	if global == 0 {
 		return nil

@@ -1,0 +1,78 @@
+package flatten_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"fut/eval/value"
+)
+
+// TestTiling: map nests over folds whose reads rows and columns share
+// become Tiled kernels (block and register tiling), agree with the
+// reference path (exactly on integers, for operators that do not commute
+// too: each point folds in order), and stay segmented reductions where
+// the rule says tiling does not pay.
+func TestTiling(t *testing.T) {
+	device(t)
+	s := session(t)
+	ctx := context.Background()
+	for _, d := range []string{
+		`def ta = tabulate_2d 130 100 (\i j -> f32.i64 ((i * 7 + j * 3) % 11) - 5)`,
+		`def tb = tabulate_2d 100 70 (\i j -> f32.i64 ((i * 5 + j) % 13) / 4)`,
+		`def ia = tabulate_2d 200 33 (\i j -> i32.i64 ((i * 7 + j * 3) % 11) - 5)`,
+		`def ib = tabulate_2d 33 129 (\i j -> i32.i64 ((i * 5 + j) % 13) - 6)`,
+		`def la = tabulate_2d 97 80 (\i j -> (i * 3 + j) % 5 - 2)`,
+		`def lb = tabulate_2d 80 65 (\i j -> (i + 2 * j) % 7 - 3)`,
+		`def px = map (\i -> f64.i64 (i % 97) / 7) (iota 5000)`,
+	} {
+		if _, err := s.Enter(ctx, d); err != nil {
+			t.Fatalf("%s: %v", d, err)
+		}
+	}
+	for _, c := range []struct {
+		name, src string
+		tiled     bool
+	}{
+		{"matmul_f32", `map (\r -> map (\c -> f32.sum (map2 (*) r c)) (transpose tb)) ta`, true},
+		{"matmul_i32", `map (\r -> map (\c -> i32.sum (map2 (*) r c)) (transpose ib)) ia`, true},
+		{"by_column", `tabulate_2d 200 129 (\i j -> reduce (+) 0 (map (\k -> ia[i, k] * ib[k, j]) (iota 33)))`, true},
+		// composition of affine maps: associative, not commutative
+		{"affine", `let rs = map (\r -> map (\c -> reduce (\(a, b) (c, d) -> (a * c, b * c + d)) (1i64, 0i64) (zip r c)) (transpose lb)) la in (map (map (.0)) rs, map (map (.1)) rs)`, true},
+		// one buffer read by rows and by columns: not tiled yet
+		{"a_at", `map (\r -> map (\c -> i64.sum (map2 (*) r c)) la) la`, false},
+		{"pairs", `map (\x -> reduce (+) 0 (map (\y -> f64.abs (x - y)) px)) px`, true},
+		{"small", `map (\r -> map (\c -> f32.sum (map2 (*) r c)) (transpose m)) (transpose m)`, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			plan, _, _, why, err := s.OffloadPlan(c.src)
+			if err != nil || why != "" {
+				t.Fatalf("not flattened: %v %s", err, why)
+			}
+			if got := strings.Contains(shapes(plan), "tiled"); got != c.tiled {
+				t.Errorf("kernels %s: tiled %v, want %v", shapes(plan), got, c.tiled)
+			}
+			ref, err := s.EvalExpr(ctx, c.src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, off, why, err := s.EvalOffload(ctx, c.src)
+			if err != nil || !off {
+				t.Fatalf("not offloaded: %v %s", err, why)
+			}
+			if !value.Equal(ref.Value, v, 1e-5) {
+				t.Errorf("offloaded %.200s\nreference %.200s", value.String(v), value.String(ref.Value))
+			}
+		})
+	}
+	t.Run("off", func(t *testing.T) {
+		t.Setenv("FUT_TILING", "off")
+		plan, _, _, why, err := s.OffloadPlan(`map (\r -> map (\c -> i32.sum (map2 (*) r c)) (transpose ib)) ia`)
+		if err != nil || why != "" {
+			t.Fatalf("not flattened: %v %s", err, why)
+		}
+		if strings.Contains(shapes(plan), "tiled") {
+			t.Errorf("FUT_TILING=off and still tiled: %s", shapes(plan))
+		}
+	})
+}

@@ -1,0 +1,247 @@
+package opencl
+
+import (
+	"fmt"
+
+	"fut/gpu/kernel"
+)
+
+// Block and register tiling of a Tiled kernel (a map over one or two
+// dimensions of in-order folds over T < K).
+//
+// Two dimensions: a work-group of TileThreads×TileThreads threads computes
+// a block of TileBlock×TileBlock points, each thread TileReg×TileReg of
+// them, strided by TileThreads (point (i0 + ly + TileThreads·ry,
+// j0 + lx + TileThreads·rx)), so that neighbouring threads write
+// neighbouring outputs. T runs in steps of TileK: the group loads, for
+// each tiled buffer indexed by a point's coordinate, a TileBlock×TileK
+// tile (its rows the block's rows or columns), and for a buffer indexed by
+// T alone its TileK elements, into local memory, coalesced along the
+// buffer's contiguous dimension; then every thread folds the step's TileK
+// elements of each of its points from local memory. A tile's rows are
+// padded by one element so that the threads of a row of the group read
+// different banks.
+//
+// One dimension: a work-group of TileGroup threads, one point each, stages
+// the buffers indexed by T alone, TileGroup elements at a time (the
+// all-pairs pattern of n-body); reads indexed by the point are the
+// thread's own and stay in global memory.
+//
+// Every fold runs in the order of T, as the source's reduction would run
+// sequentially; points outside Dims take part in the loads and barriers
+// only.
+const (
+	TileThreads = 16
+	TileReg     = 4
+	TileBlock   = TileThreads * TileReg
+	TileK       = 16
+	TileGroup   = 256 // threads of a work-group of a tiled kernel
+)
+
+// tileRole is how Body reads a tiled buffer: indexed by T alone (dim
+// -1), or by Idx[dim] and T, with T last (kLast) or first.
+type tileRole struct {
+	dim   int
+	kLast bool
+	local string // the local memory array
+}
+
+// tileRoles finds each tiled buffer's role from Body's reads, or fails.
+func (g *gen) tileRoles(t *kernel.Tiled) map[*kernel.Param]*tileRole {
+	roles := map[*kernel.Param]*tileRole{}
+	for _, p := range t.Tiles {
+		roles[p] = nil
+	}
+	var visit func(e kernel.Exp)
+	visit = func(e kernel.Exp) {
+		kernel.WalkExp(e, func(x kernel.Exp) {
+			r, ok := x.(kernel.Read)
+			if !ok {
+				return
+			}
+			if _, tiled := roles[r.Buf]; !tiled {
+				return
+			}
+			dim, kLast, ok := kernel.TileForm(r, t.Idx, t.T)
+			if !ok {
+				return // read from global memory
+			}
+			if old := roles[r.Buf]; old != nil && (old.dim != dim || old.kLast != kLast) {
+				g.fail("reads of the tiled buffer %s of different forms", r.Buf.Name)
+				return
+			}
+			roles[r.Buf] = &tileRole{dim: dim, kLast: kLast}
+		})
+	}
+	kernel.WalkStmts(t.Body, visit)
+	for _, e := range t.Elems {
+		visit(e)
+	}
+	for p, r := range roles {
+		if r == nil {
+			g.fail("the tiled buffer %s is not read", p.Name)
+		} else if r.dim >= 0 && len(t.Dims) == 1 {
+			g.fail("the tiled buffer %s is read by the point: nothing to share in one dimension", p.Name)
+		}
+	}
+	return roles
+}
+
+func (g *gen) genTiled(p *Program, t *kernel.Tiled) {
+	ts := g.checkOp(t.Op, t.Elems, t.Neutral, t.Out)
+	roles := g.tileRoles(t)
+	if g.err != nil {
+		return
+	}
+	two := len(t.Dims) == 2
+	var extra, decls []string
+	if two {
+		extra, decls = []string{"nbj"}, []string{"long nbj"}
+	}
+	name := cident(g.k.Name) + "_tiled"
+	g.b.WriteString(fmt.Sprintf("__attribute__((reqd_work_group_size(%d, 1, 1)))\n", TileGroup))
+	g.header(p, "_tiled", extra, decls)
+	_ = name
+	dims := make([]string, len(t.Dims))
+	for i, d := range t.Dims {
+		dims[i] = g.long("d", d)
+	}
+	K := g.long("k", t.K)
+	g.line("long lid = get_local_id(0), grp = get_group_id(0);")
+	R, TT, blk, tk := 1, TileGroup, TileGroup, TileGroup
+	if two {
+		R, TT, blk, tk = TileReg, TileThreads, TileBlock, TileK
+		g.line("long lx = lid %% %d, ly = lid / %d;", TT, TT)
+		g.line("long b0 = (grp / nbj) * %d, b1 = (grp %% nbj) * %d;", blk, blk)
+	} else {
+		g.line("long b0 = grp * %d;", blk)
+	}
+	// local memory: one array per tiled buffer, in the order of Tiles
+	for _, buf := range t.Tiles {
+		r := roles[buf]
+		r.local = g.fresh("tile")
+		size := tk
+		if r.dim >= 0 {
+			size = blk * (tk + 1)
+		}
+		g.line("__local %s %s[%d];", btype(buf.T), r.local, size)
+	}
+	// accumulators: component k of point (ry, rx)
+	acc := make([]string, len(ts))
+	nes := make([]string, len(ts))
+	for k, e := range t.Neutral {
+		nes[k] = g.exp(e)
+	}
+	g.flushPre()
+	for k, ty := range ts {
+		acc[k] = g.fresh("acc")
+		g.line("%s %s[%d][%d];", g.ctype(ty), acc[k], R, R)
+		g.line("for (int ry = 0; ry < %d; ry++) for (int rx = 0; rx < %d; rx++) %s[ry][rx] = %s;", R, R, acc[k], nes[k])
+	}
+	g.line("for (long t0 = 0; t0 < %s; t0 += %d) {", K, tk)
+	g.indent++
+	// the loads
+	for _, buf := range t.Tiles {
+		r := roles[buf]
+		bn := g.name(buf.Name)
+		if r.dim < 0 {
+			g.line("for (long e = lid; e < %d; e += %d) %s[e] = (t0 + e < %s) ? %s[t0 + e] : 0;", tk, TileGroup, r.local, K, bn)
+			continue
+		}
+		extent := dims[r.dim]
+		g.line("for (long e = lid; e < %d; e += %d) {", blk*tk, TileGroup)
+		g.indent++
+		if r.kLast { // buf[o][k]: consecutive threads along k
+			g.line("long c = e %% %d, rr = e / %d;", tk, tk)
+		} else { // buf[k][o]: consecutive threads along o
+			g.line("long rr = e %% %d, c = e / %d;", blk, blk)
+		}
+		g.line("long o = b%d + rr, kk = t0 + c;", r.dim)
+		src := fmt.Sprintf("%s[o * %s + kk]", bn, K)
+		if !r.kLast {
+			src = fmt.Sprintf("%s[kk * %s + o]", bn, extent)
+		}
+		g.line("%s[rr * %d + c] = (o < %s && kk < %s) ? %s : 0;", r.local, tk+1, extent, K, src)
+		g.indent--
+		g.line("}")
+	}
+	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
+	g.line("long tn = min((long)%d, %s - t0);", tk, K)
+	g.line("for (long tt = 0; tt < tn; tt++) {")
+	g.indent++
+	g.line("for (int ry = 0; ry < %d; ry++) {", R)
+	g.line("for (int rx = 0; rx < %d; rx++) {", R)
+	g.indent++
+	point := g.pointVars(t, dims, R, TT, two)
+	g.line("if (%s) {", point)
+	g.indent++
+	g.line("long %s = t0 + tt;", g.name(t.T.Name))
+	saved := g.tiles
+	g.tiles = map[*kernel.Param]func(kernel.Read) (string, bool){}
+	for buf, r := range roles {
+		r := r
+		g.tiles[buf] = func(rd kernel.Read) (string, bool) {
+			if _, _, ok := kernel.TileForm(rd, t.Idx, t.T); !ok {
+				return "", false
+			}
+			switch r.dim {
+			case -1:
+				return fmt.Sprintf("%s[tt]", r.local), true
+			case 0:
+				return fmt.Sprintf("%s[(ly + %d * ry) * %d + tt]", r.local, TT, tk+1), true
+			}
+			return fmt.Sprintf("%s[(lx + %d * rx) * %d + tt]", r.local, TT, tk+1), true
+		}
+	}
+	g.stmts(t.Body)
+	es := g.declare("e", ts, t.Elems)
+	g.tiles = saved
+	cur := make([]string, len(ts))
+	for k := range ts {
+		cur[k] = fmt.Sprintf("%s[ry][rx]", acc[k])
+	}
+	g.applyOp(t.Op, cur, cur, es)
+	g.indent--
+	g.line("}")
+	g.indent--
+	g.line("}")
+	g.line("}")
+	g.indent--
+	g.line("}")
+	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
+	g.indent--
+	g.line("}")
+	// the results
+	g.line("for (int ry = 0; ry < %d; ry++) {", R)
+	g.line("for (int rx = 0; rx < %d; rx++) {", R)
+	g.indent++
+	point = g.pointVars(t, dims, R, TT, two)
+	g.line("if (%s) {", point)
+	g.indent++
+	flat := g.name(t.Idx[0].Name)
+	if two {
+		flat = fmt.Sprintf("%s * %s + %s", g.name(t.Idx[0].Name), dims[1], g.name(t.Idx[1].Name))
+	}
+	for k, ty := range ts {
+		g.line("%s", g.put(ty, at(g.name(t.Out[k].Name), flat), fmt.Sprintf("%s[ry][rx]", acc[k])))
+	}
+	g.indent--
+	g.line("}")
+	g.indent--
+	g.line("}")
+	g.line("}")
+	g.end()
+}
+
+// pointVars declares the point (ry, rx) of the thread and returns the
+// condition that it lies inside Dims.
+func (g *gen) pointVars(t *kernel.Tiled, dims []string, R, TT int, two bool) string {
+	i := g.name(t.Idx[0].Name)
+	if !two {
+		g.line("long %s = b0 + lid;", i)
+		return fmt.Sprintf("%s < %s", i, dims[0])
+	}
+	j := g.name(t.Idx[1].Name)
+	g.line("long %s = b0 + ly + %d * ry, %s = b1 + lx + %d * rx;", i, TT, j, TT)
+	return fmt.Sprintf("%s < %s && %s < %s", i, dims[0], j, dims[1])
+}
