@@ -30,6 +30,9 @@ type Program struct {
 	Atomic  bool // Hist only: the single-kernel atomic version
 	// LookBack (Scan only): Entries[3] is the single-pass scan "_scanlb".
 	LookBack bool
+	// TileBlock (Tiled, two dimensions): the points of a work-group's
+	// block along each dimension.
+	TileBlock int
 }
 
 // Entry is one OpenCL kernel of a program. Extra lists its arguments after

@@ -350,6 +350,10 @@ func (l *launch) tiled(s *kernel.Tiled) error {
 	if len(dims) == 1 {
 		return l.enqueueLocal(0, nil, ceilDiv(dims[0], opencl.TileGroup)*opencl.TileGroup, opencl.TileGroup)
 	}
-	nbi, nbj := ceilDiv(dims[0], opencl.TileBlock), ceilDiv(dims[1], opencl.TileBlock)
+	blk := int64(l.c.gen.TileBlock)
+	if blk <= 0 {
+		return fmt.Errorf("runtime: kernel %s: a tiled program without its block size", l.k.Name)
+	}
+	nbi, nbj := ceilDiv(dims[0], blk), ceilDiv(dims[1], blk)
 	return l.enqueueLocal(0, map[string]any{"nbj": nbj}, nbi*nbj*opencl.TileGroup, opencl.TileGroup)
 }
