@@ -60,9 +60,6 @@ type Offloaded struct {
 // error of the program that the device or a host step finds at a known
 // source position is err (Located), the reference path's message there.
 func (s *Session) CallEntryOffload(ctx context.Context, b Backend, name string, args []value.Value) (off *Offloaded, why string, err error) {
-	if b == BackendInterp {
-		return nil, "the backend is interp", nil
-	}
 	defer func() {
 		// A bug in the offload path never costs the user the result: the
 		// reference path runs instead.
@@ -70,72 +67,141 @@ func (s *Session) CallEntryOffload(ctx context.Context, b Backend, name string, 
 			off, why, err = nil, fmt.Sprintf("internal error in the offload path (a bug in fut): %v", p), nil
 		}
 	}()
+	call, why := s.PrepareOffload(b, name, args)
+	if call == nil {
+		return nil, why, nil
+	}
+	res, out, why, err := call.Run(ctx, nil, false)
+	if res == nil {
+		return nil, why, err
+	}
+	out.Values, err = call.Values(res)
+	if err != nil {
+		return nil, "device failure: " + err.Error(), nil
+	}
+	return out, "", nil
+}
+
+// OffloadCall is an entry point's call made ready for the device: lowered
+// with its arguments, fused and flattened (the plan is for those
+// arguments' sizes).
+type OffloadCall struct {
+	plan    *flatten.Plan
+	args    []value.Value
+	results []types.Type
+	d       *runtime.Device
+}
+
+// PrepareOffload makes the call of the entry point on args ready for the
+// device, or says why it stays on the reference path.
+func (s *Session) PrepareOffload(b Backend, name string, args []value.Value) (call *OffloadCall, why string) {
+	if b == BackendInterp {
+		return nil, "the backend is interp"
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			call, why = nil, fmt.Sprintf("internal error in the offload path (a bug in fut): %v", p)
+		}
+	}()
 	_, results, ok := s.EntryPoint(name)
 	if !ok {
-		return nil, fmt.Sprintf("no entry point %q", name), nil
+		return nil, fmt.Sprintf("no entry point %q", name)
 	}
 	prog, irArgs, err := s.LowerEntryIR(name, copyArrays(args))
 	if err != nil {
-		return nil, err.Error(), nil
+		return nil, err.Error()
 	}
 	if b == BackendAuto {
 		if n := estimateElements(prog, irArgs); n < AutoThreshold {
-			return nil, fmt.Sprintf("auto: about %d elements, below the offload threshold of %d", n, AutoThreshold), nil
+			return nil, fmt.Sprintf("auto: about %d elements, below the offload threshold of %d", n, AutoThreshold)
 		}
 	}
 	fused, _, err := ir.Run(prog, "")
 	if err != nil {
-		return nil, "the IR passes failed: " + err.Error(), nil
+		return nil, "the IR passes failed: " + err.Error()
 	}
 	plan, err := flatten.Flatten(fused)
 	if err != nil {
-		return nil, err.Error(), nil
+		return nil, err.Error()
 	}
 	var rest []value.Value = make([]value.Value, len(plan.Prog.Ret))
 	for _, t := range results {
 		var ok bool
 		if _, rest, ok = rebuild(types.Resolve(t), rest); !ok {
-			return nil, fmt.Sprintf("a result of type %s is not rebuilt from the flat results yet", t), nil
+			return nil, fmt.Sprintf("a result of type %s is not rebuilt from the flat results yet", t)
 		}
 	}
 	if len(rest) != 0 {
-		return nil, "the results do not match the entry point's type", nil
+		return nil, "the results do not match the entry point's type"
 	}
 	d, err := OffloadDevice()
 	if err != nil {
-		return nil, "no OpenCL device: " + err.Error(), nil
+		return nil, "no OpenCL device: " + err.Error()
 	}
+	return &OffloadCall{plan: plan, args: irArgs, results: results, d: d}, ""
+}
+
+// Upload copies the arguments that can stay on the device between runs
+// there (see flatten.Plan.Upload); the caller releases them.
+func (c *OffloadCall) Upload() ([]*runtime.Array, error) {
+	rs, err := c.plan.Upload(c.d, c.args)
+	if err == nil {
+		err = c.d.Finish()
+	}
+	return rs, err
+}
+
+// Run runs the call once, with the resident arguments (from Upload, or
+// nil) and, with keep, its array results left on the device. It returns
+// nil and why where the call fails on the device (and the reference path
+// is to run it), or a located error of the program.
+func (c *OffloadCall) Run(ctx context.Context, resident []*runtime.Array, keep bool) (res *flatten.Results, out *Offloaded, why string, err error) {
+	d := c.d
 	before := kernelTime(d)
 	untimedBefore, _ := d.Profile.Untimed()
-	vs, stats, err := plan.Run(ctx, d, irArgs)
+	res, stats, err := c.plan.RunOn(ctx, d, c.args, resident, keep)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, "interrupted", nil
+			return nil, nil, "interrupted", nil
 		}
 		if _, _, ok := Located(err); ok {
 			// an error of the program at a known source position (a
 			// kernel's or a host step's): reported as the reference
 			// path reports it, without running that
-			return nil, "", err
+			return nil, nil, "", err
 		}
 		var ke *runtime.KernelError
 		var ae *ir.AssertError
 		var re *ir.RuntimeError
 		if errors.As(err, &ke) || errors.As(err, &ae) || errors.As(err, &re) {
-			return nil, "the kernel failed (" + err.Error() + "); the reference path reports it with its position", nil
+			return nil, nil, "the kernel failed (" + err.Error() + "); the reference path reports it with its position", nil
 		}
-		return nil, "device failure: " + err.Error(), nil
+		return nil, nil, "device failure: " + err.Error(), nil
 	}
-	out := &Offloaded{Launches: len(stats.Launches), KernelTime: kernelTime(d) - before}
+	if err := d.Finish(); err != nil {
+		res.Release()
+		return nil, nil, "device failure: " + err.Error(), nil
+	}
+	out = &Offloaded{Launches: len(stats.Launches), KernelTime: kernelTime(d) - before}
 	if n, why := d.Profile.Untimed(); n > untimedBefore {
 		out.Untimed, out.UntimedWhy = n-untimedBefore, why
 	}
-	for _, t := range results {
+	return res, out, "", nil
+}
+
+// Values downloads a run's results and rebuilds the entry point's values.
+func (c *OffloadCall) Values(res *flatten.Results) ([]value.Value, error) {
+	vs, err := res.Download()
+	if err != nil {
+		return nil, err
+	}
+	var out []value.Value
+	for _, t := range c.results {
 		var v value.Value
 		v, vs, _ = rebuild(types.Resolve(t), vs)
-		out.Values = append(out.Values, v)
+		out = append(out, v)
 	}
-	return out, "", nil
+	return out, nil
 }
 
 // estimateElements is the auto policy's estimate of a program's work: the

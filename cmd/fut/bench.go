@@ -67,7 +67,12 @@ func cmdBench(args []string) int {
 			lo, hi := d.Interval95()
 			extra := ""
 			if d.Launches > 0 {
-				extra = fmt.Sprintf(", %d kernels a run, device time", d.Launches)
+				where := "arguments on the device"
+				if !d.Resident {
+					where = "arguments uploaded each run"
+				}
+				extra = fmt.Sprintf(", wall time of the call, %s; kernels %s; %d kernels a run; upload %s, download %s",
+					where, ms(d.KernelMedian()), d.Launches, ms(d.Upload), ms(d.Download))
 			}
 			if d.OutputChecked {
 				extra += ", results as expected"

@@ -42,34 +42,145 @@ type runner struct {
 // the run are released before it returns. Any error (a device failure, a
 // kernel's failed bounds check) leaves no partial result.
 func (p *Plan) Run(ctx context.Context, d *runtime.Device, args []value.Value) ([]value.Value, Stats, error) {
+	res, stats, err := p.RunOn(ctx, d, args, nil, false)
+	if err != nil {
+		return nil, stats, err
+	}
+	out, err := res.Download()
+	res.Release()
+	return out, stats, err
+}
+
+// Results are a run's results, some of them arrays left on the device.
+type Results struct {
+	host []value.Value
+	dev  []*slot // a result on the device (nil: in host)
+}
+
+// Download copies the results left on the device to the host (once).
+func (rs *Results) Download() ([]value.Value, error) {
+	for i, s := range rs.dev {
+		if s == nil {
+			continue
+		}
+		r := &runner{}
+		r.env = map[string]*slot{"x": s}
+		v, err := r.hostValue("x")
+		if err != nil {
+			return nil, err
+		}
+		rs.host[i] = v
+		s.dev.Release()
+		rs.dev[i] = nil
+	}
+	return rs.host, nil
+}
+
+// Release frees the results left on the device.
+func (rs *Results) Release() {
+	for i, s := range rs.dev {
+		if s != nil {
+			s.dev.Release()
+			rs.dev[i] = nil
+		}
+	}
+}
+
+// Upload copies the arguments that can stay on the device between runs
+// to it: the arrays of primitive types (held as RunOn wants them), when
+// no step of the plan updates an array in place or loops (which could
+// then update an argument); nil for the others.
+func (p *Plan) Upload(d *runtime.Device, args []value.Value) ([]*runtime.Array, error) {
+	out := make([]*runtime.Array, len(args))
+	if !residentSafe(p.Steps) {
+		return out, nil
+	}
+	r := &runner{d: d, env: map[string]*slot{}}
+	for i, prm := range p.Prog.Params {
+		if a, ok := args[i].(*value.Array); !ok || a.Kind != value.KPrim {
+			continue
+		}
+		r.env[prm.Name] = &slot{host: args[i]}
+		da, err := r.device(prm.Name)
+		if err != nil {
+			for _, a := range out {
+				if a != nil {
+					a.Release()
+				}
+			}
+			return nil, err
+		}
+		out[i] = da
+	}
+	return out, nil
+}
+
+func residentSafe(ss []Step) bool {
+	for _, s := range ss {
+		if s.Loop != nil || s.If != nil {
+			return false
+		}
+		for _, a := range s.Args {
+			if a.Binds != "" {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// RunOn is Run with the arguments that resident holds (from Upload; nil
+// entries and a nil resident: none) already on the device, where the run
+// neither uploads nor releases them; with keep, the array results made on
+// the device stay there, for Results.Download.
+func (p *Plan) RunOn(ctx context.Context, d *runtime.Device, args []value.Value, resident []*runtime.Array, keep bool) (*Results, Stats, error) {
 	if len(args) != len(p.Prog.Params) {
 		return nil, Stats{}, fmt.Errorf("flatten: %d arguments for %d parameters", len(args), len(p.Prog.Params))
 	}
 	r := &runner{d: d, env: map[string]*slot{}}
+	kept := map[*runtime.Array]bool{}
 	defer func() {
 		for _, a := range append(r.owned, r.uploads...) {
-			a.Release()
+			if !kept[a] {
+				a.Release()
+			}
 		}
 	}()
 	for i, prm := range p.Prog.Params {
 		r.env[prm.Name] = &slot{host: args[i]}
+		if i < len(resident) && resident[i] != nil {
+			r.env[prm.Name].dev = resident[i]
+		}
 	}
 	if err := r.steps(ctx, p.Steps); err != nil {
 		return nil, r.stats, err
 	}
-	out := make([]value.Value, len(p.Prog.Body.Res))
+	owned := map[*runtime.Array]bool{}
+	for _, a := range r.owned {
+		owned[a] = true
+	}
+	res := &Results{host: make([]value.Value, len(p.Prog.Body.Res)), dev: make([]*slot, len(p.Prog.Body.Res))}
 	for i, a := range p.Prog.Body.Res {
 		if a.IsConst() {
-			out[i] = a.Val
+			res.host[i] = a.Val
+			continue
+		}
+		s, err := r.slot(a.Name)
+		if err != nil {
+			return nil, r.stats, err
+		}
+		if keep && s.host == nil && !s.scalar && owned[s.dev] && !kept[s.dev] {
+			res.dev[i] = &slot{dev: s.dev, f16: s.f16}
+			kept[s.dev] = true
 			continue
 		}
 		v, err := r.hostValue(a.Name)
 		if err != nil {
 			return nil, r.stats, err
 		}
-		out[i] = v
+		res.host[i] = v
 	}
-	return out, r.stats, nil
+	return res, r.stats, nil
 }
 
 func (r *runner) slot(name string) (*slot, error) {

@@ -44,14 +44,30 @@ type Dataset struct {
 	// Bytes is the size of the arguments and results (8 bytes a scalar),
 	// for futhark bench's "bytes" (memory by space: here all "default").
 	Bytes int64 `json:"bytes,omitempty"`
+	// On the device: Runtimes are wall times of the call (arguments
+	// already there, results left there: every kernel, host step and copy
+	// between them); KernelTimes the device's time of its kernels in the
+	// same runs; Upload the copy of the arguments to the device (once;
+	// Resident says some stayed there between runs), Download that of the
+	// results from it.
+	KernelTimes      []time.Duration `json:"-"`
+	Upload, Download time.Duration   `json:"-"`
+	Resident         bool            `json:"-"`
+}
+
+// KernelMedian is the median of KernelTimes.
+func (d *Dataset) KernelMedian() time.Duration {
+	return median(d.KernelTimes)
 }
 
 // Median returns the median runtime.
-func (d *Dataset) Median() time.Duration {
-	if len(d.Runtimes) == 0 {
+func (d *Dataset) Median() time.Duration { return median(d.Runtimes) }
+
+func median(ts []time.Duration) time.Duration {
+	if len(ts) == 0 {
 		return 0
 	}
-	s := slices.Clone(d.Runtimes)
+	s := slices.Clone(ts)
 	slices.Sort(s)
 	if len(s)%2 == 1 {
 		return s[len(s)/2]
@@ -221,54 +237,102 @@ func FutharkJSON(results []*BenchResult) map[string]any {
 			if d.Entry != "main" {
 				name = d.Entry + ":" + name
 			}
-			ds[name] = map[string]any{"runtimes": us, "bytes": map[string]int64{"default": d.Bytes}}
+			entry := map[string]any{"runtimes": us, "bytes": map[string]int64{"default": d.Bytes}}
+			if len(d.KernelTimes) > 0 {
+				ks := make([]int64, len(d.KernelTimes))
+				for i, t := range d.KernelTimes {
+					ks[i] = t.Microseconds()
+				}
+				entry["kernel_runtimes"] = ks
+				entry["upload_us"] = d.Upload.Microseconds()
+				entry["download_us"] = d.Download.Microseconds()
+			}
+			ds[name] = entry
 		}
 		out[r.File] = map[string]any{"datasets": ds}
 	}
 	return out
 }
 
-// benchOffload times an entry point on the device: one warm-up run (which
-// builds the kernels), then opts.Runs runs timed by the device's own
-// profiling of the kernels.
+// benchOffload times an entry point on the device as a user of the
+// device sees a call: the plan is made once (lowered, fused, flattened for
+// these arguments), the arguments uploaded once (timed apart), then one
+// warm-up run (which builds the kernels; its results are downloaded,
+// timed apart, and checked) and opts.Runs runs timed by the host's clock
+// from the first step to the last kernel's end, with the arguments
+// already on the device and the results left there. The device's own
+// time of the kernels of each run is recorded beside.
 func benchOffload(ctx context.Context, s *interp.Session, entry string, args []value.Value, d *Dataset, opts BenchOptions, check func([]value.Value) bool) *Dataset {
+	call, why := s.PrepareOffload(opts.Backend, entry, args)
+	if call == nil {
+		d.Err = "not offloaded: " + firstLine(why)
+		return d
+	}
+	t0 := time.Now()
+	resident, err := call.Upload()
+	if err != nil {
+		d.Err = "upload: " + firstLine(err.Error())
+		return d
+	}
+	d.Upload = time.Since(t0)
+	for _, a := range resident {
+		d.Resident = d.Resident || a != nil
+	}
+	defer func() {
+		for _, a := range resident {
+			if a != nil {
+				a.Release()
+			}
+		}
+	}()
 	for i := 0; i <= opts.Runs; i++ {
-		off, why, err := s.CallEntryOffload(ctx, opts.Backend, entry, args)
+		t0 := time.Now()
+		res, off, why, err := call.Run(ctx, resident, true)
+		wall := time.Since(t0)
 		if err != nil {
 			d.Err = firstLine(s.FormatError(err))
 			return d
 		}
-		if off == nil {
+		if res == nil {
 			d.Err = "not offloaded: " + firstLine(why)
 			return d
 		}
 		d.Launches = off.Launches
-		if i == 0 && !check(off.Values) {
-			return d
-		}
-		if i == 0 {
-			if opts.Check {
-				want, _, err := s.CallEntry(ctx, entry, args)
-				if err != nil {
-					d.Err = "reference: " + firstLine(s.FormatError(err))
-					return d
-				}
-				for j := range want {
-					if j >= len(off.Values) || !value.Equal(off.Values[j], want[j], value.DefaultTolerance) {
-						d.Err = fmt.Sprintf("result %d differs from the reference path's", j)
-						return d
-					}
-				}
-				d.Checked = true
+		if i > 0 {
+			res.Release()
+			if off.Untimed > 0 {
+				// a kernel time of zero would be a lie
+				d.Err = fmt.Sprintf("the device gave no time for %d kernel launches (%v)", off.Untimed, off.UntimedWhy)
+				return d
 			}
+			d.Runtimes = append(d.Runtimes, wall)
+			d.KernelTimes = append(d.KernelTimes, off.KernelTime)
 			continue
 		}
-		if off.Untimed > 0 {
-			// a kernel time of zero would be a lie
-			d.Err = fmt.Sprintf("the device gave no time for %d kernel launches (%v)", off.Untimed, off.UntimedWhy)
+		t1 := time.Now()
+		vals, err := call.Values(res)
+		d.Download = time.Since(t1)
+		if err != nil {
+			d.Err = "download: " + firstLine(err.Error())
 			return d
 		}
-		d.Runtimes = append(d.Runtimes, off.KernelTime)
+		if !check(vals) {
+			return d
+		}
+		if opts.Check {
+			want, _, err := s.CallEntry(ctx, entry, args)
+			if err != nil {
+				d.Err = "reference: " + firstLine(s.FormatError(err))
+				return d
+			}
+			for j := range want {
+				if j >= len(vals) || !value.Equal(vals[j], want[j], value.DefaultTolerance) {
+					d.Err = fmt.Sprintf("result %d differs from the reference path's", j)
+					return d
+				}
+			}
+			d.Checked = true
+		}
 	}
 	return d
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"fut/interp"
 )
 
 // TestInputTypes: a case whose input or expected output does not have the
@@ -142,5 +144,39 @@ func TestTypeCheckOnly(t *testing.T) {
 	}
 	if r := RunFile(context.Background(), wrong, Options{Structure: true}); r.Status != Skipped || !strings.Contains(r.Msg, "structure") {
 		t.Errorf("-s: %s %s", r.Status, r.Msg)
+	}
+}
+
+// TestBenchOffload: on the device, a benchmark times the call with its
+// arguments on the device (wall time, kernel time beside it, the upload
+// and download apart), checks the warm-up run's results, and a wrong
+// result on the device is an error there too.
+func TestBenchOffload(t *testing.T) {
+	if _, err := interp.OffloadDevice(); err != nil {
+		t.Skipf("no OpenCL device (%v): install pocl-opencl-icd", err)
+	}
+	dir := t.TempDir()
+	file := filepath.Join(dir, "saxpy.fut")
+	src := "-- ==\n-- input { [1f32, 2f32, 3f32] [4f32, 5f32, 6f32] } output { [6f32, 9f32, 12f32] }\n" +
+		"-- input { [1f32, 2f32] [1f32, 1f32] } output { [3f32, 4f32] }\n" +
+		"entry main [n] (xs: [n]f32) (ys: [n]f32) : [n]f32 = map2 (\\x y -> 2 * x + y) xs ys\n"
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := BenchFile(context.Background(), file, BenchOptions{Runs: 3, Backend: interp.BackendOpenCL})
+	if len(r.Datasets) != 2 {
+		t.Fatalf("%d datasets, want 2", len(r.Datasets))
+	}
+	d := r.Datasets[0]
+	if d.Err != "" || !d.OutputChecked || len(d.Runtimes) != 3 || len(d.KernelTimes) != 3 || !d.Resident || d.Launches != 1 {
+		t.Errorf("the device run: %+v", d)
+	}
+	for i := range d.Runtimes {
+		if d.KernelTimes[i] > d.Runtimes[i] {
+			t.Errorf("run %d: kernels %v longer than the call %v", i, d.KernelTimes[i], d.Runtimes[i])
+		}
+	}
+	if d := r.Datasets[1]; !strings.Contains(d.Err, "differs") || len(d.Runtimes) != 0 {
+		t.Errorf("a wrong result on the device was timed: %+v", d)
 	}
 }
