@@ -87,17 +87,18 @@ func (rs *Results) Release() {
 }
 
 // Upload copies the arguments that can stay on the device between runs
-// to it: the arrays of primitive types (held as RunOn wants them), when
-// no step of the plan updates an array in place or loops (which could
-// then update an argument); nil for the others.
+// to it: the arrays of primitive types (held as RunOn wants them) that no
+// step updates in place, when the plan has no loop or branch steps (whose
+// parameters could come to hold an argument); nil for the others.
 func (p *Plan) Upload(d *runtime.Device, args []value.Value) ([]*runtime.Array, error) {
 	out := make([]*runtime.Array, len(args))
-	if !residentSafe(p.Steps) {
+	updated := map[string]bool{}
+	if !residentSafe(p.Steps, updated) {
 		return out, nil
 	}
 	r := &runner{d: d, env: map[string]*slot{}}
 	for i, prm := range p.Prog.Params {
-		if a, ok := args[i].(*value.Array); !ok || a.Kind != value.KPrim {
+		if a, ok := args[i].(*value.Array); !ok || a.Kind != value.KPrim || updated[prm.Name] {
 			continue
 		}
 		r.env[prm.Name] = &slot{host: args[i]}
@@ -115,14 +116,16 @@ func (p *Plan) Upload(d *runtime.Device, args []value.Value) ([]*runtime.Array, 
 	return out, nil
 }
 
-func residentSafe(ss []Step) bool {
+// residentSafe reports whether the steps have no loop or branch, and
+// records in updated the variables they update in place.
+func residentSafe(ss []Step, updated map[string]bool) bool {
 	for _, s := range ss {
 		if s.Loop != nil || s.If != nil {
 			return false
 		}
 		for _, a := range s.Args {
 			if a.Binds != "" {
-				return false
+				updated[a.Var] = true
 			}
 		}
 	}

@@ -29,8 +29,19 @@ func (a *Array) NumElems() int64 {
 // Bytes is the size of the elements on the device.
 func (a *Array) Bytes() int { return int(a.NumElems()) * a.T.Size() }
 
-// Release frees the device memory (safe to call twice).
-func (a *Array) Release() { a.buf.Release() }
+// Release gives the device memory back (to the device's pool of buffers
+// for later arrays of the same size; safe to call twice).
+func (a *Array) Release() {
+	if a.buf == nil {
+		return
+	}
+	if a.d != nil && !a.d.isClosed() {
+		a.d.pool.put(a.buf)
+	} else {
+		a.buf.Release()
+	}
+	a.buf = nil
+}
 
 // Alloc allocates an uninitialised array.
 func (d *Device) Alloc(t kernel.Type, shape ...int64) (*Array, error) {
@@ -40,7 +51,7 @@ func (d *Device) Alloc(t kernel.Type, shape ...int64) (*Array, error) {
 			return nil, fmt.Errorf("runtime: negative dimension in %v", shape)
 		}
 	}
-	b, err := d.ctx.CreateBuffer(cl.MemReadWrite, a.Bytes())
+	b, err := d.newBuffer(a.Bytes())
 	if err != nil {
 		return nil, err
 	}

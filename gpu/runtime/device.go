@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"fut/gpu/cl"
 	"fut/gpu/kernel"
@@ -149,6 +150,8 @@ type Device struct {
 	maxPrograms, maxKernels int
 	errBuf                  *cl.Buffer
 	scratch                 []*cl.Buffer
+	pool                    pool // buffers of released arrays (pool.go)
+	closedFlag              atomic.Bool
 	group                   int
 	closed                  bool
 }
@@ -182,6 +185,8 @@ func OpenDevice(info *cl.Device, cfg Config) (*Device, error) {
 			Int64Atomics: info.HasExtension("cl_khr_int64_base_atomics") && info.HasExtension("cl_khr_int64_extended_atomics"),
 		},
 	}
+	// the pool keeps at most a quarter of the device's memory
+	d.pool.limit = int64(info.GlobalMem / 4)
 	d.group = cfg.GroupSize
 	if d.group <= 0 {
 		d.group = 256
@@ -208,12 +213,14 @@ func (d *Device) Close() {
 		return
 	}
 	d.closed = true
+	d.closedFlag.Store(true)
 	for _, c := range d.bySrc {
 		c.release()
 	}
 	for _, b := range d.scratch {
 		b.Release()
 	}
+	d.pool.drain()
 	d.errBuf.Release()
 	d.ctx.Release()
 }
