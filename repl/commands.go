@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"fut/docs"
 	"fut/gpu/runtime"
 	"fut/interp"
 )
@@ -52,12 +53,23 @@ func init() {
 		{name: "mtype", args: "MODEXPR", short: "show the signature of a module", arg: argExpr, run: (*REPL).cmdMtype,
 			long: "Lists the module's values with their types (from the type checker), its types and its sub-modules.\nParametric modules and module applications are not supported."},
 		{name: "doc", args: "NAME", short: "show the documentation comment of a name", arg: argExpr, run: (*REPL).cmdDoc},
-		{name: "cost", args: "[-p P] EXPR", short: "evaluate and show work, depth, parallelism, space and Brent's bound", arg: argExpr, run: (*REPL).cmdCost,
-			long: "work W and depth D count the steps of the cost model (COST_MODEL.md); parallelism is W/D;\n" +
-				"seq. space and par. space are the peak live words of a sequential and of a fully parallel run;\n" +
-				"W/P + D bounds the steps on P processors (Brent). -p P sets P for this and later :cost (default 1).\n" +
-				"The row \"as written\" is the reference evaluator's; \"fused\" is the plan after lowering to the\n" +
-				"core IR, simplification and fusion, when the IR can take the expression."},
+		{name: "cost", args: "[-p P] [--explain] EXPR [| EXPR]", short: "W, D, W/D, S1, S∞ and Brent's bound, as written and fused", arg: argExpr, run: (*REPL).cmdCost,
+			long: "W (work) and D (depth) count steps; S1 and S∞ are the peak words live in a sequential and in a\n" +
+				"fully parallel run; W/D is the parallelism; W/P + D bounds the steps on P processors (Brent).\n" +
+				"P is the OpenCL device's processing elements, else the CPU's cores; -p P sets it for this and later\n" +
+				":cost. The row \"as written\" is the reference evaluator's; \"fused\" is the plan after lowering to\n" +
+				"the core IR, simplification and fusion, when the IR can take the expression.\n" +
+				"e1 | e2 | … puts several expressions side by side (write a bitwise or in parentheses: (a | b)).\n" +
+				"--explain breaks the figures down by let-binding and by the operands of the top-level construct:\n" +
+				"each part's W and D with its share, and where S1 and S∞ reach their peaks.\n" +
+				"See also :sweep, for how the figures grow with a size."},
+		{name: "sweep", args: "[--plot F] VAR=A..B EXPR", short: "the figures at each size of VAR, and their growth", arg: argExpr, run: (*REPL).cmdSweep,
+			long: "Also VAR=a,b,c; EXPR | EXPR | … sweeps several; where NAME = EXPR, NAME = EXPR gives inputs.\n" +
+				"VAR is replaced by each size in the expressions; A..B doubles from A to B, a,b,c lists the sizes (2^k works).\n" +
+				"The growth of each figure, as written and fused, is fitted over the largest sizes: 1, log n, log^2 n,\n" +
+				"n, n log n, n^2, n^2 log n, n^3, or n^k. where NAME = EXPR defines inputs at each size before the\n" +
+				"expression is costed (their own cost is not counted; the names stay defined). --plot FILE.svg or\n" +
+				"FILE.png draws the four figures against the size on log–log axes."},
 		{name: "time", args: "[N] EXPR", short: "evaluate N times (default 1) and show the median wall time", arg: argExpr, run: (*REPL).cmdTime,
 			long: "The expression is parsed and checked once; only evaluation is timed, without cost accounting."},
 		{name: "ir", args: "EXPR [STAGE]", short: "show an expression at a stage of the compiler", arg: argExpr, run: (*REPL).cmdIR,
@@ -140,6 +152,9 @@ func (r *REPL) cmdHelp(_ context.Context, arg string) {
 		r.printf("%s\n  %s\n", r.pal.head(strings.TrimSpace(":"+c.name+" "+c.args)), c.short)
 		if c.long != "" {
 			r.printf("%s\n", indent(c.long, "  "))
+		}
+		if c.name == "cost" || c.name == "sweep" {
+			r.printf("\n%s", indent(strings.TrimRight(docs.CostSummary(), "\n"), "  ")+"\n")
 		}
 		return
 	}

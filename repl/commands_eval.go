@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"fut/eval"
 	"fut/interp"
 	"fut/interp/ir"
 	"fut/interp/syntax"
@@ -151,110 +150,6 @@ func (r *REPL) cmdDoc(ctx context.Context, arg string) {
 		doc = "(no documentation)"
 	}
 	r.printf("%s\n", indent(strings.TrimSpace(doc), "  "))
-}
-
-// cmdCost evaluates with costs and prints the cost table: the
-// expression as written (the reference evaluator) and its fused plan
-// (lowered to the core IR, simplified and fused).
-func (r *REPL) cmdCost(ctx context.Context, arg string) {
-	if f := strings.Fields(arg); len(f) >= 2 && f[0] == "-p" {
-		p, err := strconv.ParseInt(f[1], 10, 64)
-		if err != nil || p < 1 {
-			r.printf("%s-p wants a number of processors ≥ 1, not %q\n", r.pal.err("error: "), f[1])
-			return
-		}
-		r.procs = p
-		arg = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(strings.TrimPrefix(arg, "-p")), f[1]))
-	}
-	if arg == "" {
-		r.usageError(mustCommand("cost"))
-		return
-	}
-	res, err := r.evalExpr(ctx, arg)
-	if err != nil {
-		r.printError(err)
-		return
-	}
-	r.printResult(res)
-	rows := []costRow{{label: "as written", cost: res.Cost}}
-	fused := costRow{label: "fused"}
-	err = r.interruptible(ctx, func(ctx context.Context) error {
-		var err error
-		fused.cost, err = r.sess.FusedCost(ctx, arg)
-		return err
-	})
-	switch {
-	case interp.Interrupted(err):
-		fused.note = "interrupted"
-	case ir.IsNotLowered(err):
-		fused.note = "(" + err.Error() + ")"
-	case err != nil:
-		fused.note = "(error: " + firstLine(err.Error()) + ")"
-	}
-	r.printCostRows(append(rows, fused))
-}
-
-func firstLine(s string) string {
-	line, _, _ := strings.Cut(s, "\n")
-	return line
-}
-
-// costRow is one line of the cost table; note replaces the figures.
-type costRow struct {
-	label string
-	cost  eval.Cost
-	note  string
-}
-
-// printCost prints the cost table of an evaluation.
-func (r *REPL) printCost(c eval.Cost) {
-	r.printCostRows([]costRow{{label: "as written", cost: c}})
-}
-
-// printCostRows prints aligned columns: work, depth, parallelism W/D,
-// sequential and parallel space, and Brent's bound W/P + D.
-func (r *REPL) printCostRows(rows []costRow) {
-	heads := []string{"work", "depth", "parallelism", "seq. space", "par. space", fmt.Sprintf("W/P + D (P = %d)", r.procs)}
-	cells := make([][]string, len(rows))
-	labelW := 0
-	widths := make([]int, len(heads))
-	for i, h := range heads {
-		widths[i] = len(h)
-	}
-	for i, row := range rows {
-		labelW = max(labelW, len(row.label))
-		if row.note != "" {
-			continue
-		}
-		c := row.cost
-		par := "-"
-		if c.Depth > 0 {
-			par = strconv.FormatFloat(float64(c.Work)/float64(c.Depth), 'f', 2, 64)
-		}
-		brent := strconv.FormatFloat(float64(c.Work)/float64(r.procs)+float64(c.Depth), 'f', 2, 64)
-		cells[i] = []string{strconv.FormatInt(c.Work, 10), strconv.FormatInt(c.Depth, 10), par,
-			strconv.FormatInt(c.SpaceSeq, 10), strconv.FormatInt(c.SpacePar, 10), brent}
-		for j, cell := range cells[i] {
-			widths[j] = max(widths[j], len(cell))
-		}
-	}
-	var h strings.Builder
-	h.WriteString(strings.Repeat(" ", labelW))
-	for j, head := range heads {
-		fmt.Fprintf(&h, "  %*s", widths[j], head)
-	}
-	r.printf("%s\n", r.pal.head(h.String()))
-	for i, row := range rows {
-		var v strings.Builder
-		fmt.Fprintf(&v, "%-*s", labelW, row.label)
-		if row.note != "" {
-			v.WriteString("  " + r.pal.dim(row.note))
-		}
-		for j, cell := range cells[i] {
-			fmt.Fprintf(&v, "  %s", r.pal.num(fmt.Sprintf("%*s", widths[j], cell)))
-		}
-		r.printf("%s\n", v.String())
-	}
 }
 
 // cmdTime evaluates an expression N times without cost accounting and

@@ -23,6 +23,7 @@ import (
 
 	"fut/eval/value"
 	"fut/interp"
+	"fut/interp/costs"
 	"fut/interp/syntax"
 )
 
@@ -46,6 +47,10 @@ type Config struct {
 	Signals bool
 	// Banner is printed once at the start ("" for none).
 	Banner string
+	// DeviceSpec is the OpenCL device chosen (--device), whose processing
+	// elements are P in Brent's bound; Procs, when set, is P instead.
+	DeviceSpec string
+	Procs      costs.Procs
 }
 
 // TerminalConfig is the configuration for an interactive session on the
@@ -81,7 +86,7 @@ type REPL struct {
 	print PrintOptions
 	// showCost prints the cost after every expression (:set cost on).
 	showCost bool
-	procs    int64 // P in Brent's bound, :cost -p
+	procs    costs.Procs // P in Brent's bound: :cost -p, or found on first use
 	quit     bool
 
 	brk       *breakState // the break point we are stopped at, if any
@@ -101,7 +106,7 @@ func New(sess *interp.Session, cfg Config) (*REPL, error) {
 		cfg.Out = os.Stdout
 	}
 	r := &REPL{sess: sess, cfg: cfg, out: cfg.Out, pal: newPalette(cfg.Color),
-		print: DefaultPrintOptions, procs: 1, unbroken: map[syntax.Pos]bool{}}
+		print: DefaultPrintOptions, unbroken: map[syntax.Pos]bool{}}
 	r.names = newPreludeIndex()
 	if cfg.Terminal {
 		in, err := newReadlineReader(r)
@@ -258,7 +263,7 @@ func (r *REPL) handle(ctx context.Context, src string) {
 		r.printf("%s\n", r.pal.dim("(on the reference path: "+entry.Why+")"))
 	}
 	if r.showCost {
-		r.printCost(entry.Result.Cost)
+		r.printCost(entry.Result)
 	}
 }
 

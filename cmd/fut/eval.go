@@ -8,26 +8,8 @@ import (
 
 	"fut/eval/value"
 	"fut/interp"
+	"fut/interp/costs"
 )
-
-type costJSON struct {
-	Work     int64 `json:"work"`
-	Depth    int64 `json:"depth"`
-	SpaceSeq int64 `json:"space_seq"`
-	SpacePar int64 `json:"space_par"`
-}
-
-type evalJSON struct {
-	Expr  string    `json:"expr"`
-	Value string    `json:"value,omitempty"`
-	Type  string    `json:"type,omitempty"`
-	Cost  *costJSON `json:"cost,omitempty"`
-	// Fused is the cost of the fused plan (the core IR after its passes);
-	// FusedError says why there is none when the expression was not lowered.
-	Fused      *costJSON `json:"fused,omitempty"`
-	FusedError string    `json:"fused_error,omitempty"`
-	Error      string    `json:"error,omitempty"`
-}
 
 // cmdEval evaluates expressions, optionally with a file's definitions in
 // scope, and prints each value (and its cost).
@@ -35,8 +17,8 @@ func cmdEval(args []string) int {
 	const use = "eval [-f FILE] [--cost] [--json] [--timeout D] [--max-memory SIZE] EXPR..."
 	fs := newFlagSet("eval", use)
 	file := fs.String("f", "", "a file whose definitions are in scope")
-	withCost := fs.Bool("cost", false, "print work, depth and space after each value")
-	asJSON := fs.Bool("json", false, "print one JSON object per expression")
+	withCost := fs.Bool("cost", false, "print W, D, S1 and S∞ (as written and fused) after each value; fut cost shows more")
+	asJSON := fs.Bool("json", false, "print one JSON object per expression, with its figures (as fut cost --json)")
 	timeoutF := timeoutFlag(fs, "stop after this long in all")
 	maxMem := memoryFlag(fs)
 	exprs, err := parseInterspersed(fs, args)
@@ -66,27 +48,21 @@ func cmdEval(args []string) int {
 	}
 	status := 0
 	enc := json.NewEncoder(os.Stdout)
+	enc.SetEscapeHTML(false)
 	for _, src := range exprs {
 		r, err := s.EvalExpr(ctx, src)
 		if err != nil && ctx.Err() == context.DeadlineExceeded {
 			err = fmt.Errorf("%s: timed out (--timeout %s)", src, timeoutF.d)
 		}
 		if *asJSON {
-			out := evalJSON{Expr: src}
 			if err != nil {
-				out.Error = s.FormatError(err)
+				_ = enc.Encode(costs.CostJSON{Expr: src, Error: s.FormatError(err)})
 				status = 1
-			} else {
-				out.Value = value.String(r.Value)
-				out.Type = r.Type
-				out.Cost = &costJSON{r.Cost.Work, r.Cost.Depth, r.Cost.SpaceSeq, r.Cost.SpacePar}
-				if fc, ferr := s.FusedCost(ctx, src); ferr != nil {
-					out.FusedError = oneLine(s.FormatError(ferr))
-				} else {
-					out.Fused = &costJSON{fc.Work, fc.Depth, fc.SpaceSeq, fc.SpacePar}
-				}
+				continue
 			}
-			_ = enc.Encode(out)
+			m := &costs.Measured{Expr: src, Value: r.Value, Type: r.Type, AsWritten: costs.FromCost(r.Cost)}
+			m.Fused, m.FusedNote = costs.FusedFigures(ctx, s, src)
+			_ = enc.Encode(m.JSON(costs.DetectProcs(deviceSpec)))
 			continue
 		}
 		if err != nil {
@@ -96,14 +72,18 @@ func cmdEval(args []string) int {
 		}
 		fmt.Println(value.String(r.Value))
 		if *withCost {
-			c := r.Cost
-			fmt.Printf("work %d  depth %d  space_seq %d  space_par %d\n", c.Work, c.Depth, c.SpaceSeq, c.SpacePar)
-			if fc, ferr := s.FusedCost(ctx, src); ferr == nil {
-				fmt.Printf("fused: work %d  depth %d  space_seq %d  space_par %d\n", fc.Work, fc.Depth, fc.SpaceSeq, fc.SpacePar)
+			fmt.Println("as written: " + figuresLine(costs.FromCost(r.Cost)))
+			if f, note := costs.FusedFigures(ctx, s, src); f != nil {
+				fmt.Println("fused:      " + figuresLine(*f))
 			} else {
-				fmt.Printf("fused: not lowered (%s)\n", oneLine(s.FormatError(ferr)))
+				fmt.Println("fused:      " + note)
 			}
 		}
 	}
 	return status
+}
+
+// figuresLine is the four figures on a line, with their units.
+func figuresLine(f costs.Figures) string {
+	return fmt.Sprintf("W %d steps, D %d steps, S1 %d words, S∞ %d words", f.W, f.D, f.S1, f.Sinf)
 }

@@ -5,6 +5,7 @@
 //	fut check FILE...             type-check programs
 //	fut run FILE [-e ENTRY] [-b]  run an entry point on arguments read from stdin
 //	fut eval [-f FILE] [--cost] [--json] EXPR...
+//	fut cost [-f FILE] [--json] [--explain] [--sweep VAR=A..B] EXPR...
 //	fut test [--timeout S] [--json FILE] PATH...
 package main
 
@@ -33,6 +34,7 @@ func init() {
 		{"check", "check FILE...: type-check Futhark programs", cmdCheck},
 		{"run", "run FILE [-e ENTRY] [-b]: run an entry point, arguments on stdin", cmdRun},
 		{"eval", "eval [-f FILE] [--cost] [--json] EXPR...: evaluate expressions", cmdEval},
+		{"cost", "cost [-f FILE] [--json] [--explain] [--sweep VAR=A..B [--plot FILE]] EXPR...: W, D, S1, S∞ as written and fused", cmdCost},
 		{"test", "test [--timeout S] [--json FILE] PATH...: run the test blocks of programs", cmdTest},
 		{"ir", "ir [-f FILE] [--stage NAME] [--dump-after NAME] EXPR: the core IR after each pass, the kernels, the OpenCL C", cmdIR},
 		{"bench", "bench [--runs N] [--json FILE] PATH...: time the datasets of programs' test blocks", cmdBench},
@@ -113,6 +115,7 @@ func deviceFlags(cmd string, args []string) ([]string, bool) {
 		return nil, false
 	}
 	interp.SetDeviceConfig(cfg)
+	deviceSpec = cfg.Spec()
 	var out []string
 	for _, a := range rest {
 		if a == "-P" {

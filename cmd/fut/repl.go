@@ -26,6 +26,7 @@ func cmdRepl(args []string) int {
 		return 2
 	}
 	cfg := repl.TerminalConfig()
+	cfg.DeviceSpec = deviceSpec
 	if *noColor {
 		cfg.Color = false
 	}
