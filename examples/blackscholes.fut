@@ -2,6 +2,11 @@
 --
 -- Cost growth for n options: work Θ(n), depth Θ(1) (every option is
 -- priced independently), space Θ(n).
+--
+-- cost of main s x t 0.02 0.3
+--   where s = map (\i -> 50 + f32.i64 (i % 100)) (iota n), x = replicate n 80f32, t = replicate n 1f32
+--   for n = 2^8..2^12
+--   as written: W n, D 1, S1 n, S∞ n
 -- ==
 -- input { [100f32, 50f32] [100f32, 60f32] [1f32, 0.5f32] 0.02f32 0.3f32 }
 -- output { [12.821585f32, 1.3552379f32] [10.841452f32, 10.758228f32] }

@@ -3,6 +3,12 @@
 -- Cost growth for vectors of length n: work Θ(n), depth Θ(log n),
 -- sequential space Θ(n) as written (map2's products are materialised),
 -- Θ(1) once map2 is fused into the reduction.
+--
+-- cost of main xs xs
+--   where xs = map f64.i64 (iota n)
+--   for n = 2^8..2^13
+--   as written: W n, D log n, S1 n, S∞ n
+--   fused: W n, D log n, S1 1
 -- ==
 -- input { [1.0, 2.0, 3.0] [4.0, 5.0, 6.0] }
 -- output { 32.0 }

@@ -3,6 +3,11 @@
 --
 -- Cost growth for n points, k centres, d dimensions, t iterations:
 -- work Θ(t·n·k·d), depth Θ(t·(log k + log n)), space Θ(n + k·d).
+--
+-- cost of main 4 3 ps
+--   where ps = map (\i -> [f32.i64 (i % 7), f32.i64 (i % 5)]) (iota n)
+--   for n = 2^6..2^10
+--   as written: W n, D log n, S1 n, S∞ n
 -- ==
 -- input { 2i64 5i32 [[0f32, 0f32], [10f32, 10f32], [0f32, 1f32], [10f32, 11f32], [1f32, 0f32]] }
 -- output { [[0.33333334f32, 0.33333334f32], [10f32, 10.5f32]] }

@@ -4,6 +4,10 @@
 -- Cost growth for an h×w image and limit k: work Θ(h·w·k) at worst,
 -- depth Θ(k) (each pixel's loop is sequential, the pixels parallel),
 -- space Θ(h·w).
+--
+-- cost of main n n 32
+--   for n = 2^2..2^6
+--   as written: W n^2, D 1, S1 n^2, S∞ n^2
 -- ==
 -- input { 4i64 4i64 16i32 }
 -- output { [[1i32, 2i32, 2i32, 2i32], [1i32, 3i32, 6i32, 5i32], [16i32, 16i32, 16i32, 16i32], [1i32, 3i32, 6i32, 5i32]] }

@@ -3,6 +3,11 @@
 --
 -- Cost growth for n keys of b bits: work Θ(b·n), depth Θ(b·log n)
 -- (each pass is a scan), space Θ(n).
+--
+-- cost of main xs
+--   where xs = map (\i -> u32.i64 ((i * 7919) % 10007)) (iota n)
+--   for n = 2^6..2^10
+--   as written: W n, D log n, S1 n, S∞ n
 -- ==
 -- input { [5u32, 3u32, 9u32, 1u32, 3u32, 0u32] }
 -- output { [0u32, 1u32, 3u32, 3u32, 5u32, 9u32] }

@@ -3,7 +3,13 @@
 --
 -- Cost growth for r rows and z non-zeros: work Θ(r + z), depth
 -- Θ(log z) (one segmented reduction per row, done in parallel), space
--- Θ(r + z).
+-- Θ(r + z). The sweep below keeps three non-zeros per row, so there
+-- the depth does not grow.
+--
+-- cost of main offsets cols vals x
+--   where offsets = map (\i -> 3 * i) (iota (n + 1)), cols = map (\j -> (j * 7) % n) (iota (3 * n)), vals = replicate (3 * n) 1.0, x = replicate n 2.0
+--   for n = 2^6..2^11
+--   as written: W n, D 1, S1 n, S∞ n
 -- ==
 -- input { [0i64, 2i64, 3i64, 5i64] [0i64, 2i64, 1i64, 0i64, 2i64] [1.0, 2.0, 3.0, 4.0, 5.0] [1.0, 2.0, 3.0] }
 -- output { [7.0, 6.0, 19.0] }

@@ -4,6 +4,11 @@
 -- Cost growth: work Θ(n²), depth Θ(log n); sequential space Θ(n) as
 -- written (one inner array at a time plus the outer array), parallel
 -- space Θ(n²) since every inner array exists at once.
+--
+-- cost of main n
+--   for n = 2^4..2^9
+--   as written: W n^2, D log n, S1 n, S∞ n^2
+--   fused: S1 1
 -- ==
 -- input { 1i64 }
 -- output { 0.0 }

@@ -220,3 +220,30 @@ func TestCostExplainHelpAndErrors(t *testing.T) {
 		t.Errorf("a sweep without its variable: %d %s", code, out)
 	}
 }
+
+// TestTestCostClaims: fut test checks the growth that a program claims,
+// and --no-cost skips it.
+func TestTestCostClaims(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "claims.fut")
+	src := `-- cost of main n
+--   for n = 2^6..2^9
+--   as written: W n, D n
+-- ==
+-- input { 3i64 }
+-- output { 3i64 }
+entry main (n: i64) : i64 = reduce (+) 0 (iota n)
+`
+	os.WriteFile(file, []byte(src), 0o644)
+	out, code := futArgs(t, "test", file)
+	if code != 1 || !strings.Contains(out, "as written D is log n, not n as claimed") {
+		t.Errorf("a false claim: %d\n%s", code, out)
+	}
+	if out, code := futArgs(t, "test", "--no-cost", file); code != 0 {
+		t.Errorf("--no-cost: %d\n%s", code, out)
+	}
+	os.WriteFile(file, []byte(strings.Replace(src, "D n", "D log n", 1)), 0o644)
+	if out, code := futArgs(t, "test", file); code != 0 || !strings.Contains(out, "cases: 2 passed") {
+		t.Errorf("a true claim: %d\n%s", code, out)
+	}
+}

@@ -29,6 +29,7 @@ func cmdTest(args []string) int {
 	typeCheck := fs.Bool("t", false, "type-check the programs but do not run them, as futhark test -t")
 	structure := fs.Bool("s", false, "structure tests only, as futhark test -s: fut has no intermediate code to compare, so each program is skipped and says so")
 	pipeline := fs.String("pipeline", "reference", "reference: the tree-walking evaluator; fused: the core IR after fusion")
+	noCost := fs.Bool("no-cost", false, "do not check the growth that programs claim in `-- cost of` comments (docs/cost.md)")
 	maxMem := memoryFlag(fs)
 	paths, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -72,6 +73,9 @@ func cmdTest(args []string) int {
 			fmt.Fprintf(os.Stderr, "%s\n", f)
 		}
 		r := testrun.RunFile(ctx, f, opts)
+		if !*noCost && !*typeCheck && !*structure {
+			checkCostClaims(ctx, r, opts)
+		}
 		results = append(results, r)
 		for _, c := range r.Cases {
 			switch c.Status {

@@ -1,6 +1,11 @@
 -- | GPU benchmark: Black-Scholes call and put prices with r = 0.02 and
 -- v = 0.30, the formula of the peers' script (BENCHMARKS.md:
 -- blackscholes, 2^25 options, f32).
+--
+-- cost of main ps ps ts
+--   where ps = map (\i -> 10 + f32.i64 (i % 20)) (iota n), ts = replicate n 1f32
+--   for n = 2^8..2^12
+--   as written: W n, D 1, S1 n, S∞ n
 -- ==
 -- input { [10f32, 20f32] [12f32, 15f32] [1f32, 2f32] }
 -- output { [0.59975857f32, 6.4851603f32] [2.3621426f32, 0.89700186f32] }

@@ -1,6 +1,11 @@
 -- | GPU benchmark: the sum of log i for i in 1..n in f32 (BENCHMARKS.md:
 -- logsum, n = 2^30): nothing is in memory, so fused it is pure
 -- computation.
+--
+-- cost of main n
+--   for n = 2^8..2^13
+--   as written: W n, D log n, S1 n
+--   fused: W n, D log n, S1 1
 -- ==
 -- input { 10i64 }
 -- output { 15.104412f32 }

@@ -1,6 +1,10 @@
 -- | GPU benchmark: escape counts over [-2,1]×[-1.5,1.5] with limit 255
 -- (BENCHMARKS.md: mandelbrot, 4096×4096, f32). The grid is linspace as
 -- in the peers' script: pixel x of w is at -2 + 3x/(w-1).
+--
+-- cost of main n n
+--   for n = 2^3..2^6
+--   as written: W n^2, S1 n^2, S∞ n^2
 -- ==
 -- input { 3i64 3i64 }
 -- output { [[1i32, 2i32, 2i32], [255i32, 255i32, 3i32], [1i32, 2i32, 2i32]] }
