@@ -2,6 +2,11 @@
 -- with masses (BENCHMARKS.md: nbody, 2^15 bodies, f32). Written with a
 -- record vector type as examples/nbody.fut is; the map over bodies of a
 -- reduction over bodies becomes one tiled kernel.
+--
+-- cost of main xs xs xs xs
+--   where xs = map (\i -> f32.i64 i) (iota n)
+--   for n = 16..256
+--   as written: W n^2, D log n
 -- ==
 -- input { [0f32, 1f32] [0f32, 0f32] [0f32, 0f32] [1f32, 2f32] }
 -- output { [1.999997f32, -0.9999985f32] [0f32, 0f32] [0f32, 0f32] }
