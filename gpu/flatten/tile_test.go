@@ -2,6 +2,8 @@ package flatten_test
 
 import (
 	"context"
+	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -75,4 +77,60 @@ func TestTiling(t *testing.T) {
 			t.Errorf("FUT_TILING=off and still tiled: %s", shapes(plan))
 		}
 	})
+}
+
+// TestTilingRandom: tiled nests of random sizes around the blocks' edges
+// (sizes that are and are not multiples of the block and the step) and
+// several bodies (reads by rows, by columns, by the fold's index alone,
+// operators that do not commute), on integers, where the device must
+// give exactly the reference path's result.
+func TestTilingRandom(t *testing.T) {
+	device(t)
+	s := session(t)
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(7, 11))
+	bodies := []string{
+		// a product, B read by columns through a transpose
+		`map (\r -> map (\c -> i64.sum (map2 (*) r c)) (transpose qb)) qa`,
+		// B read by columns directly, and a vector read by the fold's index
+		`tabulate_2d N M (\i j -> reduce (+) 0 (map (\k -> qa[i, k] * qb[k, j] + qv[k]) (iota K)))`,
+		// a fold that does not commute: the last k where the sum is largest
+		`let rs = tabulate_2d N M (\i j -> reduce (\(x, a) (y, b) -> if y >= x then (y, b) else (x, a)) (i64.lowest, -1) (map (\k -> (qa[i, k] + qb[k, j], k)) (iota K))) in (map (map (.0)) rs, map (map (.1)) rs)`,
+	}
+	for round := 0; round < 4; round++ {
+		n, m, k := 64+r.Int64N(100), 64+r.Int64N(100), 16+r.Int64N(80)
+		if round == 0 {
+			n, m, k = 128, 128, 32 // whole blocks and steps
+		}
+		for _, d := range []string{
+			fmt.Sprintf(`def N = %di64`, n), fmt.Sprintf(`def M = %di64`, m), fmt.Sprintf(`def K = %di64`, k),
+			fmt.Sprintf(`def qa = tabulate_2d N K (\i j -> (i * %d + j * %d) %% 19 - 9)`, r.IntN(50)+1, r.IntN(50)+1),
+			fmt.Sprintf(`def qb = tabulate_2d K M (\i j -> (i * %d + j * %d) %% 23 - 11)`, r.IntN(50)+1, r.IntN(50)+1),
+			fmt.Sprintf(`def qv = map (\i -> i %% %d) (iota K)`, r.IntN(9)+2),
+		} {
+			if _, err := s.Enter(ctx, d); err != nil {
+				t.Fatalf("%s: %v", d, err)
+			}
+		}
+		for bi, src := range bodies {
+			plan, _, _, why, err := s.OffloadPlan(src)
+			if err != nil || why != "" {
+				t.Fatalf("%d×%d×%d, body %d: not flattened: %v %s", n, m, k, bi, err, why)
+			}
+			if !strings.Contains(shapes(plan), "tiled") {
+				t.Errorf("%d×%d×%d, body %d: not tiled: %s", n, m, k, bi, shapes(plan))
+			}
+			ref, err := s.EvalExpr(ctx, src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, off, why, err := s.EvalOffload(ctx, src)
+			if err != nil || !off {
+				t.Fatalf("%d×%d×%d, body %d: not offloaded: %v %s", n, m, k, bi, err, why)
+			}
+			if !value.Equal(ref.Value, v, 0) {
+				t.Errorf("%d×%d×%d, body %d: the device differs from the reference path", n, m, k, bi)
+			}
+		}
+	}
 }
