@@ -107,10 +107,15 @@ func (f *flattener) nest(s *ir.Stm, e *ir.ScremaE) bool {
 		f.segScan(s, levels, scn)
 		return true
 	}
+	if red == nil {
+		if lv, r, post, res, ok := f.postNest(e); ok && f.tiledNest(s, lv, r, post, res) {
+			return true
+		}
+	}
 	if red == nil && len(levels) < 2 {
 		return false
 	}
-	if red != nil && f.tiledNest(s, levels, red) {
+	if red != nil && f.tiledNest(s, levels, red, nil, nil) {
 		return true
 	}
 	shape := "map"

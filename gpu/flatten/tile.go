@@ -29,7 +29,7 @@ const tileMinPoints = 4096
 // tiledNest makes a Tiled kernel of a nest of one or two map levels over a
 // reduction, when the rule above holds; it reports false otherwise (the
 // caller then makes the segmented reduction).
-func (f *flattener) tiledNest(s *ir.Stm, levels []*ir.ScremaE, red *ir.ScremaE) (ok bool) {
+func (f *flattener) tiledNest(s *ir.Stm, levels []*ir.ScremaE, red *ir.ScremaE, post []*ir.Stm, res []ir.Atom) (ok bool) {
 	if f.noTiling || len(levels) > 2 || !red.W.IsConst() {
 		return false
 	}
@@ -68,7 +68,11 @@ func (f *flattener) tiledNest(s *ir.Stm, levels []*ir.ScremaE, red *ir.ScremaE) 
 	for l, lv := range levels {
 		b.bindElem(lv.Arrs, lv.Index, lv.Map, idx[l])
 		stms := lv.Map.Body.Stms
-		for _, st := range stms[:len(stms)-1] {
+		end := len(stms) - 1
+		if l == len(levels)-1 {
+			end -= len(post)
+		}
+		for _, st := range stms[:end] {
 			b.stm(st)
 		}
 	}
@@ -76,6 +80,27 @@ func (f *flattener) tiledNest(s *ir.Stm, levels []*ir.ScremaE, red *ir.ScremaE) 
 	body := b.cur
 	op, nes, _ := b.segops(red.Reds)
 	kexp := b.size(red.W)
+	var postIn []kernel.Var
+	var postBody []kernel.Stmt
+	var postRes []kernel.Exp
+	if res != nil {
+		// the statements after the reduction, from its results
+		inner := levels[len(levels)-1].Map.Body.Stms
+		redStm := inner[len(inner)-1-len(post)]
+		b.cur = nil
+		for _, prm := range redStm.Pat {
+			v := b.fresh(prm.Name, ktype(prm.T.Elem))
+			postIn = append(postIn, v)
+			b.env[prm.Name] = v
+		}
+		for _, st := range post {
+			b.stm(st)
+		}
+		for _, a := range res {
+			postRes = append(postRes, b.atom(a))
+		}
+		postBody = b.cur
+	}
 	tiles := tileable(body, elems, dims, idx, kexp, t)
 	if len(tiles) == 0 {
 		return false
@@ -84,8 +109,69 @@ func (f *flattener) tiledNest(s *ir.Stm, levels []*ir.ScremaE, red *ir.ScremaE) 
 	for _, prm := range s.Pat {
 		outs = append(outs, b.output(prm, false))
 	}
-	f.emit(b, &kernel.Tiled{Dims: dims, Idx: idx, K: kexp, T: t, Body: body, Elems: elems, Op: op, Neutral: nes, Out: outs, Tiles: tiles})
+	f.emit(b, &kernel.Tiled{Dims: dims, Idx: idx, K: kexp, T: t, Body: body, Elems: elems, Op: op, Neutral: nes, Out: outs, Tiles: tiles,
+		PostIn: postIn, Post: postBody, PostRes: postRes})
 	return true
+}
+
+// postNest finds a nest of one or two map levels whose innermost body
+// ends in a reduction of scalars followed by scalar statements on its
+// results (a square root of a sum of squares, a scaled sum): the levels,
+// the reduction, those statements and the body's results.
+func (f *flattener) postNest(e *ir.ScremaE) (levels []*ir.ScremaE, red *ir.ScremaE, post []*ir.Stm, res []ir.Atom, ok bool) {
+	cur := e
+	for len(levels) < 2 {
+		if len(cur.Scans) > 0 || len(cur.Reds) > 0 {
+			return nil, nil, nil, nil, false
+		}
+		levels = append(levels, cur)
+		body := cur.Map.Body
+		at := -1
+		for i, st := range body.Stms {
+			if _, isScrema := st.E.(*ir.ScremaE); isScrema {
+				at = i
+			}
+		}
+		if at < 0 || !f.topSize(body.Stms[at].E.(*ir.ScremaE).W) {
+			return nil, nil, nil, nil, false
+		}
+		inner := body.Stms[at].E.(*ir.ScremaE)
+		for _, st := range body.Stms[:at] {
+			for _, prm := range st.Pat {
+				if _, isIndex := st.E.(*ir.IndexE); prm.T.Rank() > 0 && !isIndex {
+					return nil, nil, nil, nil, false
+				}
+			}
+		}
+		if at == len(body.Stms)-1 && sameAtoms(body.Res, body.Stms[at].Pat) && len(inner.Reds) == 0 && len(inner.Scans) == 0 {
+			cur = inner // a map level
+			continue
+		}
+		if len(inner.Scans) > 0 || len(inner.Reds) == 0 || !scalarRets(inner.Map) || arity(inner.Reds) != len(inner.Map.Ret) || !f.topNeutrals(inner.Reds) {
+			return nil, nil, nil, nil, false
+		}
+		post = body.Stms[at+1:]
+		if len(post) == 0 {
+			return nil, nil, nil, nil, false // a plain nest: nestLevels has it
+		}
+		for _, st := range post {
+			switch st.E.(type) {
+			case *ir.BinOpE, *ir.UnOpE, *ir.ConvE, *ir.AtomE:
+			default:
+				return nil, nil, nil, nil, false
+			}
+			for _, prm := range st.Pat {
+				if prm.T.Rank() > 0 {
+					return nil, nil, nil, nil, false
+				}
+			}
+		}
+		if !scalarRets(cur.Map) {
+			return nil, nil, nil, nil, false
+		}
+		return levels, inner, post, body.Res, true
+	}
+	return nil, nil, nil, nil, false
 }
 
 // tileable lists the buffers read in body and elems in a tiled form

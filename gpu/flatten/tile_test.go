@@ -44,6 +44,9 @@ func TestTiling(t *testing.T) {
 		// one buffer read by rows and by columns: not tiled yet
 		{"a_at", `map (\r -> map (\c -> i64.sum (map2 (*) r c)) la) la`, false},
 		{"pairs", `map (\x -> reduce (+) 0 (map (\y -> f64.abs (x - y)) px)) px`, true},
+		// scalar statements after the fold: Euclidean distances
+		{"distances", `map (\a -> map (\b -> f32.sqrt (f32.sum (map2 (\x y -> (x - y) * (x - y)) a b))) (transpose tb)) ta`, true},
+		{"pairs_scaled", `map (\x -> 2 * reduce (+) 0 (map (\y -> f64.abs (x - y)) px) + x) px`, true},
 		{"small", `map (\r -> map (\c -> f32.sum (map2 (*) r c)) (transpose m)) (transpose m)`, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -96,6 +99,8 @@ func TestTilingRandom(t *testing.T) {
 		`tabulate_2d N M (\i j -> reduce (+) 0 (map (\k -> qa[i, k] * qb[k, j] + qv[k]) (iota K)))`,
 		// a fold that does not commute: the last k where the sum is largest
 		`let rs = tabulate_2d N M (\i j -> reduce (\(x, a) (y, b) -> if y >= x then (y, b) else (x, a)) (i64.lowest, -1) (map (\k -> (qa[i, k] + qb[k, j], k)) (iota K))) in (map (map (.0)) rs, map (map (.1)) rs)`,
+		// statements after the fold, on a component of its result
+		`tabulate_2d N M (\i j -> (reduce (\(x, a) (y, b) -> if y >= x then (y, b) else (x, a)) (i64.lowest, -1) (map (\k -> (qa[i, k] + qb[k, j], k)) (iota K))).1 * 3 + i)`,
 	}
 	for round := 0; round < 4; round++ {
 		n, m, k := 64+r.Int64N(100), 64+r.Int64N(100), 16+r.Int64N(80)

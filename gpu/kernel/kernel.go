@@ -218,6 +218,12 @@ type Tiled struct {
 	Neutral []Exp
 	Out     []*Param
 	Tiles   []*Param
+	// Post (optional) computes a point's results PostRes from its folds'
+	// results, bound to PostIn (one per component), before they are
+	// written to Out (one per PostRes): a square root of a sum of squares.
+	PostIn  []Var
+	Post    []Stmt
+	PostRes []Exp
 }
 
 func (*Map) shape()     {}

@@ -55,7 +55,14 @@ func (k *Kernel) String() string {
 		p.line("tiled (%s) fold (%s < %s) tiling %s {", strings.Join(ix, ", "), s.T.Name, ExpString(s.K), params(s.Tiles))
 		p.body(s.Body)
 		p.line("  yield %s", exps(s.Elems))
-		p.line("} with %s from %s into %s", lambdaString(s.Op), exps(s.Neutral), params(s.Out))
+		if s.PostRes != nil {
+			p.line("} with %s from %s then \\(%s) -> {", lambdaString(s.Op), exps(s.Neutral), vars(s.PostIn))
+			p.body(s.Post)
+			p.line("  yield %s", exps(s.PostRes))
+			p.line("} into %s", params(s.Out))
+		} else {
+			p.line("} with %s from %s into %s", lambdaString(s.Op), exps(s.Neutral), params(s.Out))
+		}
 	case *Scan:
 		p.line("scan (%s < %s) {", s.I.Name, ExpString(s.N))
 		p.body(s.Body)

@@ -58,7 +58,19 @@ func Verify(k *Kernel) error {
 		v.exps(s.Elems)
 		v.exps(s.Neutral)
 		v.lambda(s.Op, len(s.Elems))
-		v.outs(s.Out, len(s.Elems))
+		if s.PostRes != nil {
+			if len(s.PostIn) != len(s.Elems) {
+				v.fail("tiled map: %d inputs of its last statements for %d components", len(s.PostIn), len(s.Elems))
+			}
+			for _, x := range s.PostIn {
+				v.bind(x)
+			}
+			v.stmts(s.Post)
+			v.exps(s.PostRes)
+			v.outs(s.Out, len(s.PostRes))
+		} else {
+			v.outs(s.Out, len(s.Elems))
+		}
 		for _, t := range s.Tiles {
 			if !v.bufs[t] {
 				v.fail("tile of %s, not a buffer parameter", t.Name)

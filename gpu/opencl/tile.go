@@ -91,7 +91,20 @@ func (g *gen) tileRoles(t *kernel.Tiled) map[*kernel.Param]*tileRole {
 }
 
 func (g *gen) genTiled(p *Program, t *kernel.Tiled) {
-	ts := g.checkOp(t.Op, t.Elems, t.Neutral, t.Out)
+	var ts []kernel.Type
+	if t.PostRes != nil {
+		ts = g.checkOp(t.Op, t.Elems, t.Neutral, nil)
+		if len(t.Out) != len(t.PostRes) {
+			g.fail("%d outputs for %d results", len(t.Out), len(t.PostRes))
+		}
+		for k, r := range t.PostRes {
+			if k < len(t.Out) && (t.Out[k].T != r.Type() || !t.Out[k].Buffer) {
+				g.fail("result %d: no output buffer of %v", k, r.Type())
+			}
+		}
+	} else {
+		ts = g.checkOp(t.Op, t.Elems, t.Neutral, t.Out)
+	}
 	roles := g.tileRoles(t)
 	if g.err != nil {
 		return
@@ -220,8 +233,23 @@ func (g *gen) genTiled(p *Program, t *kernel.Tiled) {
 	if two {
 		flat = fmt.Sprintf("%s * %s + %s", g.name(t.Idx[0].Name), dims[1], g.name(t.Idx[1].Name))
 	}
-	for k, ty := range ts {
-		g.line("%s", g.put(ty, at(g.name(t.Out[k].Name), flat), fmt.Sprintf("%s[ry][rx]", acc[k])))
+	if t.PostRes == nil {
+		for k, ty := range ts {
+			g.line("%s", g.put(ty, at(g.name(t.Out[k].Name), flat), fmt.Sprintf("%s[ry][rx]", acc[k])))
+		}
+	} else {
+		for k, x := range t.PostIn {
+			g.line("%s %s = %s[ry][rx];", g.ctype(x.T), g.name(x.Name), acc[k])
+		}
+		g.stmts(t.Post)
+		rs := make([]string, len(t.PostRes))
+		for k, r := range t.PostRes {
+			rs[k] = g.exp(r)
+		}
+		g.flushPre()
+		for k, r := range t.PostRes {
+			g.line("%s", g.put(r.Type(), at(g.name(t.Out[k].Name), flat), rs[k]))
+		}
 	}
 	g.indent--
 	g.line("}")
