@@ -470,7 +470,13 @@ func (f *flattener) filter(s *ir.Stm, e *ir.FilterE) {
 		f.types[prm.Name] = prm.T
 	}
 	count := s.Pat[0]
-	offs := ir.Param{Name: fmt.Sprintf("offs_%d_%s", f.nk+1, count.Name), T: ir.Type{Elem: value.I64, Shape: []ir.Atom{e.W}}}
+	// the offsets are i32 where the size is known to fit (half the bytes
+	// written by the scan and read by the scatter), else i64
+	ot, kt := value.I64, kernel.I64
+	if e.W.IsConst() && e.W.Val.AsInt64() < 1<<31-1 {
+		ot, kt = value.I32, kernel.I32
+	}
+	offs := ir.Param{Name: fmt.Sprintf("offs_%d_%s", f.nk+1, count.Name), T: ir.Type{Elem: ot, Shape: []ir.Atom{e.W}}}
 	f.types[offs.Name] = offs.T
 	one, zero := kernel.I64C(1), kernel.I64C(0)
 
@@ -478,10 +484,10 @@ func (f *flattener) filter(s *ir.Stm, e *ir.FilterE) {
 	n := b.size(e.W)
 	i := b.fresh("i", kernel.I64)
 	res := b.element(e.Arrs, e.Index, e.Map, i)
-	flag := b.fresh("flag", kernel.I64)
-	b.cur = append(b.cur, kernel.L(flag, kernel.Sel(res[0], one, zero)))
+	flag := b.fresh("flag", kt)
+	b.cur = append(b.cur, kernel.L(flag, kernel.Sel(res[0], kernel.Int(kt, 1), kernel.Int(kt, 0))))
 	out := b.output(offs, false)
-	f.emit(b, &kernel.Scan{N: n, I: i, Body: b.cur, Elems: []kernel.Exp{flag}, Op: kernel.BinLambda("+", kernel.I64), Neutral: []kernel.Exp{zero}, Comm: true, Out: []*kernel.Param{out}})
+	f.emit(b, &kernel.Scan{N: n, I: i, Body: b.cur, Elems: []kernel.Exp{flag}, Op: kernel.BinLambda("+", kt), Neutral: []kernel.Exp{kernel.Int(kt, 0)}, Comm: true, Out: []*kernel.Param{out}})
 
 	b = f.newKernel("count", s)
 	n = b.size(e.W)
@@ -491,7 +497,7 @@ func (f *flattener) filter(s *ir.Stm, e *ir.FilterE) {
 	cnt := b.output(count, true)
 	b.cur = append(b.cur, &kernel.If{
 		Cond: kernel.Bin(">", n, zero),
-		Then: []kernel.Stmt{kernel.L(last, kernel.Rd(ob, kernel.Bin("-", n, one)))}, ThenRes: []kernel.Exp{last},
+		Then: []kernel.Stmt{kernel.L(last, toI64(kernel.Rd(ob, kernel.Bin("-", n, one))))}, ThenRes: []kernel.Exp{last},
 		ElseRes: []kernel.Exp{zero}, Res: []kernel.Var{r},
 	}, kernel.Wr(cnt, r, zero))
 	f.emit(b, &kernel.Map{Dims: []kernel.Exp{one}, Idx: []kernel.Var{j}, Body: b.cur})
@@ -502,7 +508,7 @@ func (f *flattener) filter(s *ir.Stm, e *ir.FilterE) {
 	b.threads([]ir.Atom{e.W}, i)
 	res = b.element(e.Arrs, e.Index, e.Map, i)
 	o, at := b.fresh("off", kernel.I64), b.fresh("at", kernel.I64)
-	b.cur = append(b.cur, kernel.L(o, kernel.Rd(b.buffer(offs.Name), i)),
+	b.cur = append(b.cur, kernel.L(o, toI64(kernel.Rd(b.buffer(offs.Name), i))),
 		kernel.L(at, kernel.Sel(res[0], kernel.Bin("-", o, one), kernel.I64C(-1))))
 	sc := &kernel.Scatter{N: n, I: i, Body: b.cur}
 	for k, prm := range s.Pat[1:] {
@@ -537,7 +543,7 @@ func (f *flattener) filterRows(s *ir.Stm, e *ir.FilterE, offs string, k int, prm
 	b.threads(append([]ir.Atom{e.W}, rowDims...), idx...)
 	res := b.element(e.Arrs, e.Index, e.Map, idx[0])
 	o := b.fresh("off", kernel.I64)
-	b.cur = append(b.cur, kernel.L(o, kernel.Rd(b.buffer(offs), idx[0])))
+	b.cur = append(b.cur, kernel.L(o, toI64(kernel.Rd(b.buffer(offs), idx[0]))))
 	rest := toExps(idx[1:])
 	v := b.read(b.arr(e.Map.Body.Res[k].Name), rest...)
 	body := b.cur
