@@ -77,6 +77,28 @@ type Result struct {
 	// RanOn says where it was evaluated: "interp" (the reference path,
 	// which also computed Cost) or "opencl (device)".
 	RanOn string
+	// Src is the expression's text where it ran on the device: Cost is
+	// then not computed (costs are the program's, from the reference
+	// path: ReferenceCost).
+	Src string
+}
+
+// Offloaded reports whether the result was computed on the device (its
+// Cost then not computed).
+func (r *Result) Offloaded() bool { return r.RanOn != "" && r.RanOn != "interp" }
+
+// ReferenceCost is the cost of the expression of a result computed on the
+// device, by the reference path's rules (it evaluates the expression
+// there), or the result's Cost.
+func (s *Session) ReferenceCost(ctx context.Context, r *Result) (eval.Cost, error) {
+	if !r.Offloaded() || r.Src == "" {
+		return r.Cost, nil
+	}
+	ref, err := s.EvalExpr(ctx, r.Src)
+	if err != nil {
+		return eval.Cost{}, err
+	}
+	return ref.Cost, nil
 }
 
 // nextEntryName names the next REPL entry's pseudo-file.

@@ -330,7 +330,7 @@ func (s *Session) tryOffload(ctx context.Context, b Backend, src string) (res *R
 		return nil, why, err
 	}
 	d, _ := OffloadDevice()
-	return &Result{Value: v, Type: t.String(), RanOn: "opencl (" + d.Name() + ")"}, "", nil
+	return &Result{Value: v, Type: t.String(), RanOn: "opencl (" + d.Name() + ")", Src: src}, "", nil
 }
 
 // OpenCLSource is the offload path's last stage, for :ir: the OpenCL C of

@@ -55,3 +55,43 @@ func TestBackendOpenCL(t *testing.T) {
 		}
 	}
 }
+
+// With costs shown after every expression, a value computed on the device
+// shows the program's costs (the reference path's), never zeros, and
+// says where the value was computed.
+func TestOffloadedCosts(t *testing.T) {
+	if _, err := interp.OffloadDevice(); err != nil {
+		t.Skipf("no OpenCL device (%v): install pocl-opencl-icd", err)
+	}
+	run := func(lines ...string) string {
+		sess, err := interp.NewSession(interp.Options{Cost: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		r, err := New(sess, Config{In: strings.NewReader(strings.Join(lines, "\n") + "\n"), Out: &out})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		r.Run(context.Background())
+		return out.String()
+	}
+	expr := `reduce (+) 0 (map (\x -> x * 2) (iota 100000))`
+	dev := run(":set cost on", ":backend opencl", expr)
+	ref := run(":set cost on", ":backend interp", expr)
+	row := func(s string) string {
+		for _, l := range strings.Split(s, "\n") {
+			if strings.HasPrefix(l, "as written") {
+				return l
+			}
+		}
+		return ""
+	}
+	if row(dev) == "" || row(dev) != row(ref) {
+		t.Errorf("the device's cost row %q differs from the reference path's %q:\n%s", row(dev), row(ref), dev)
+	}
+	if !strings.Contains(dev, "the value was computed on opencl") {
+		t.Errorf("the device's value does not say where it was computed:\n%s", dev)
+	}
+}

@@ -108,9 +108,31 @@ func (r *REPL) cmdCost(ctx context.Context, arg string) {
 	costs.WriteTable(r.out, costs.Rows(ms), r.costProcs(), r.costPaint())
 }
 
-// printCost prints the cost table of an evaluation (:set cost on).
+// printCost prints the cost table of an evaluation (:set cost on). A
+// value computed on the device has its costs from the reference path
+// (costs are the program's), which evaluates the expression again.
 func (r *REPL) printCost(res *interp.Result) {
-	costs.WriteTable(r.out, []costs.Row{{Label: "as written", Fig: costs.FromCost(res.Cost)}}, r.costProcs(), r.costPaint())
+	c := res.Cost
+	if res.Offloaded() {
+		err := r.interruptible(context.Background(), func(ctx context.Context) error {
+			var err error
+			c, err = r.sess.ReferenceCost(ctx, res)
+			return err
+		})
+		if err != nil {
+			r.printf("%s\n", r.pal.dim("(no costs: the reference path did not finish: "+firstLineOf(err.Error())+")"))
+			return
+		}
+		r.printf("%s\n", r.pal.dim("(the value was computed on "+res.RanOn+"; the costs are the program's, from the reference path)"))
+	}
+	costs.WriteTable(r.out, []costs.Row{{Label: "as written", Fig: costs.FromCost(c)}}, r.costProcs(), r.costPaint())
+}
+
+func firstLineOf(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
 }
 
 // cmdSweep evaluates expressions at a range of sizes and prints their
