@@ -25,7 +25,7 @@ func init() {
 
 		"length": intrLength, "iota": intrIota, "replicate": intrReplicate,
 		"copy": intrCopy, "manifest": intrCopy, "concat": intrConcat,
-		"transpose": intrTranspose, "rotate": intrRotate, "flatten": intrFlatten,
+		"transpose": intrTranspose, "rotate": intrRotate, "flatten": intrFlatten, "reverse": intrReverse,
 		"unflatten": intrUnflatten,
 		"zip":       intrZip, "zip3": intrZip, "zip4": intrZip, "zip5": intrZip,
 		"unzip": unzipN(2), "unzip3": unzipN(3), "unzip4": unzipN(4), "unzip5": unzipN(5),

@@ -268,6 +268,24 @@ func intrFlatten(t *thread, pos syntax.Pos, args []value.Value) (value.Value, er
 	return a.Reshape(shape), nil
 }
 
+// intrReverse is the rows of an array in reverse order, a view: it costs
+// (1, 1, 0) as COST_MODEL.md's table says.
+func intrReverse(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error) {
+	a, err := asArray(t, args[0], pos, "reverse")
+	if err != nil {
+		return nil, err
+	}
+	n := a.Len()
+	idx := make([]int64, n)
+	for i := range idx {
+		idx[i] = n - 1 - int64(i)
+	}
+	if t.cost {
+		t.step(t.live, 1, 1, 0, 0)
+	}
+	return a.Gather(idx), nil
+}
+
 func intrUnflatten(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error) {
 	np, ok1 := primOf(args[0])
 	mp, ok2 := primOf(args[1])

@@ -92,3 +92,24 @@ func TestFusedNotDearer(t *testing.T) {
 		}
 	}
 }
+
+// reverse is a view: (1, 1, 0), as COST_MODEL.md's table says.
+func TestReverseCost(t *testing.T) {
+	s, err := NewSession(Options{Cost: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	a, err := s.EvalExpr(ctx, "let xs = iota 10 in reverse xs")
+	if err != nil {
+		t.Fatal(s.FormatError(err))
+	}
+	b, err := s.EvalExpr(ctx, "let xs = iota 10 in xs")
+	if err != nil {
+		t.Fatal(s.FormatError(err))
+	}
+	d := eval.Cost{Work: a.Cost.Work - b.Cost.Work, Depth: a.Cost.Depth - b.Cost.Depth, SpaceSeq: a.Cost.SpaceSeq - b.Cost.SpaceSeq}
+	if d != (eval.Cost{Work: 1, Depth: 1}) {
+		t.Errorf("reverse adds %+v, want W 1, D 1, no space", d)
+	}
+}

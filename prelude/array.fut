@@ -36,7 +36,7 @@ def split [n] [m] 't (xs: [n + m]t) : ([n]t, [m]t) =
   (xs[0:n] :> [n]t, xs[n:] :> [m]t)
 
 -- | The elements in reverse order (a view). Work 2, depth 2.
-def reverse [n] 't (x: [n]t) : [n]t = x[::-1]
+def reverse [n] 't (x: [n]t) : [n]t = intrinsics.reverse x
 
 -- | Concatenation of two arrays. Work n + m, depth 1.
 def (++) [n] [m] 't (xs: [n]t) (ys: [m]t) : *[n + m]t = intrinsics.concat xs ys

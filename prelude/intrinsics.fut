@@ -71,6 +71,8 @@ val concat 't [n] [m]: [n]t -> [m]t -> *[n + m]t
 val transpose 't [n] [m]: [n][m]t -> *[m][n]t
 -- | Rotate left by r (right when r is negative): element i of the result is a[(i + r) mod n]. Work ‖result‖ elements, depth 1, space ‖result‖.
 val rotate 't [n]: i64 -> [n]t -> *[n]t
+-- | The rows in reverse order (a view). Work 1, depth 1, no fresh space.
+val reverse 't [n]: [n]t -> [n]t
 -- | Merge the two outer dimensions (a view). Work 1, depth 1, no fresh space.
 val flatten 't [n] [m]: [n][m]t -> [n * m]t
 -- | Split the outer dimension in two (a view); an error when n · m is not the size. Work 1, depth 1, no fresh space.

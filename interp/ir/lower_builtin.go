@@ -18,7 +18,7 @@ var intrinsics = map[string]int{
 	"hist": 5, "reduce_by_index": 5, "reduce_by_index_2d": 5, "reduce_by_index_3d": 5,
 	"reduce_stream": 3, "reduce_stream_per": 3, "map_stream": 2, "map_stream_per": 2,
 	"length": 1, "iota": 1, "replicate": 2, "copy": 1, "manifest": 1, "concat": 2,
-	"transpose": 1, "rotate": 2, "flatten": 1, "unflatten": 3,
+	"transpose": 1, "rotate": 2, "flatten": 1, "reverse": 1, "unflatten": 3,
 	"zip": 2, "zip3": 3, "zip4": 4, "zip5": 5, "unzip": 1, "unzip3": 1, "unzip4": 1, "unzip5": 1,
 	"opaque": 1, "trace": 1, "break": 1, "jvp2": 3, "vjp2": 3,
 	"mul_hi": 2, "mad_hi": 3, "fma": 3, "mad": 3, "lerp": 3, "ldexp": 2,
@@ -285,7 +285,7 @@ func (l *lowerer) callBuiltin(b *builder, name string, args []lv, at syntax.Node
 			outs[i] = b.let("concat", &ConcatE{N: n, Arrs: []string{xa[i].Name, ya[i].Name}}, outTs[i])[0]
 		}
 		return rebuild(args[0], outs, outTs, 0)
-	case "flatten":
+	case "flatten", "reverse":
 		as, ts := l.flatten(args[0], at)
 		outs := make([]Atom, len(as))
 		outTs := make([]Type, len(as))
