@@ -101,15 +101,48 @@ func (s *Session) ReferenceCost(ctx context.Context, r *Result) (eval.Cost, erro
 	return ref.Cost, nil
 }
 
-// nextEntryName names the next REPL entry's pseudo-file.
-func (s *Session) nextEntryName() string {
+// BeginEntry starts the next REPL entry and returns its number, the
+// one the REPL shows in its prompt: until end is called, everything
+// parsed from text typed by the user (Enter, EvalExpr, TypeOf, Prepare,
+// IR, FusedCost, the offload path, however often a command parses its
+// argument) is the pseudo-file <repl:n>, so that positions in messages
+// name the entry the user sees. Entries may nest (an entry typed at a
+// break point during another): end returns to the enclosing one.
+func (s *Session) BeginEntry() (n int, end func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.entries++
-	return fmt.Sprintf("<repl:%d>", s.entries)
+	prev := s.entry
+	s.entry = s.entries
+	return s.entry, func() {
+		s.mu.Lock()
+		s.entry = prev
+		s.mu.Unlock()
+	}
+}
+
+// NextEntry is the number the next BeginEntry gives.
+func (s *Session) NextEntry() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.entries + 1
+}
+
+// entryName names the pseudo-file of source typed by the user: the
+// entry begun, or outside any (fut eval, fut ir), a new number per parse.
+func (s *Session) entryName() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.entry == 0 {
+		s.entries++
+		return fmt.Sprintf("<repl:%d>", s.entries)
+	}
+	return fmt.Sprintf("<repl:%d>", s.entry)
 }
 
 // ParseExpr parses an expression typed by the user.
 func (s *Session) ParseExpr(src string) (syntax.Expr, error) {
-	return syntax.ParseExpr(s.Fset, s.nextEntryName(), []byte(src))
+	return syntax.ParseExpr(s.Fset, s.entryName(), []byte(src))
 }
 
 // TypeOf type-checks an expression and returns its type.
@@ -153,7 +186,7 @@ type Entry struct {
 // evaluates it. Declarations stay in scope for later entries; on error
 // nothing changes.
 func (s *Session) Enter(ctx context.Context, src string) (*Entry, error) {
-	decls, e, err := syntax.ParseEntry(s.Fset, s.nextEntryName(), []byte(src))
+	decls, e, err := syntax.ParseEntry(s.Fset, s.entryName(), []byte(src))
 	if err != nil {
 		return nil, err
 	}

@@ -46,6 +46,7 @@ type Session struct {
 	mu       sync.Mutex
 	imported map[string]*syntax.Program // by cleaned path
 	entries  int                        // REPL entries read so far
+	entry    int                        // the entry begun (BeginEntry), 0 outside one
 	lastLoad string
 	backend  Backend // the offload policy of expressions entered (Enter)
 }

@@ -2,7 +2,7 @@ package repl
 
 // Break points. The evaluator calls onBreak at #[break] e (and break x)
 // on the evaluating goroutine and waits; onBreak runs a nested prompt,
-// fut[break]>, until :continue, :unbreak, :quit or the end of input.
+// fut[break] N>, until :continue, :unbreak, :quit or the end of input.
 // Expressions typed there see the break point's local variables: each
 // printable local is bound by a let around the expression, with its value
 // written as a Futhark literal.
@@ -46,7 +46,7 @@ func (r *REPL) onBreak(b eval.BreakInfo) {
 		if ctx.Err() != nil {
 			return
 		}
-		src, err := r.readEntry(breakPrompt)
+		src, err := r.readEntry(r.prompt(breakPrompt))
 		if err == io.EOF {
 			return
 		}

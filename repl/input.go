@@ -71,7 +71,6 @@ func newReadlineReader(r *REPL) (*rlReader, error) {
 		_ = os.MkdirAll(filepath.Dir(r.cfg.HistoryFile), 0o755)
 	}
 	rl, err := readline.NewEx(&readline.Config{
-		Prompt:                 mainPrompt,
 		HistoryFile:            r.cfg.HistoryFile,
 		HistoryLimit:           5000,
 		HistorySearchFold:      true,

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -60,18 +61,30 @@ func session(t *testing.T, maxMem int64, lines ...string) string {
 // showing line.
 func wantAfter(t *testing.T, out, line, want string) {
 	t.Helper()
-	i := strings.LastIndex(out, mainPrompt+line+"\n")
-	if i < 0 {
+	at := -1
+	var ms [][]int
+	for _, m := range entryPromptLineRE.FindAllStringIndex(out, -1) {
+		ms = append(ms, m)
+	}
+	for k, m := range ms {
+		if end := strings.Index(out[m[1]:], "\n"); end >= 0 && out[m[1]:m[1]+end] == line {
+			at = k
+		}
+	}
+	if at < 0 {
 		t.Fatalf("no prompt with %.80q in:\n%.2000s", line, out)
 	}
-	rest := out[i+len(mainPrompt+line+"\n"):]
-	if j := strings.Index(rest, mainPrompt); j >= 0 {
-		rest = rest[:j]
+	rest := out[ms[at][1]+len(line)+1:]
+	if at+1 < len(ms) {
+		rest = out[ms[at][1]+len(line)+1 : ms[at+1][0]]
 	}
 	if !strings.Contains(rest, want) {
 		t.Errorf("after %.80q: want %q, got %.2000q", line, want, rest)
 	}
 }
+
+// entryPromptLineRE finds the main prompts of a transcript.
+var entryPromptLineRE = regexp.MustCompile(`(?m)^fut [0-9]+> `)
 
 func TestErrorsKeepDefinitions(t *testing.T) {
 	deep := "1" + strings.Repeat(" + 1", 200000)

@@ -69,11 +69,24 @@ func TerminalConfig() Config {
 	return cfg
 }
 
+// The prompts carry the number of the entry they read, the N of the
+// <repl:N> that positions in messages name; a continuation line's prompt
+// is as wide as the entry's first, so that the lines of an entry align.
 const (
-	mainPrompt  = "fut> "
-	contPrompt  = "...  "
-	breakPrompt = "fut[break]> "
+	mainPrompt  = "fut %d> "
+	breakPrompt = "fut[break] %d> "
+	contPrompt  = "..."
 )
+
+// prompt is the main prompt (or the break prompt) of the next entry.
+func (r *REPL) prompt(format string) string {
+	return fmt.Sprintf(format, r.sess.NextEntry())
+}
+
+// contFor is the continuation prompt under prompt.
+func contFor(prompt string) string {
+	return contPrompt + strings.Repeat(" ", max(2, len(prompt)-len(contPrompt)))
+}
 
 // REPL is one interactive session over an interp.Session.
 type REPL struct {
@@ -134,7 +147,7 @@ func (r *REPL) Run(ctx context.Context) {
 		fmt.Fprintln(r.out, r.cfg.Banner)
 	}
 	for !r.quit {
-		src, err := r.readEntry(mainPrompt)
+		src, err := r.readEntry(r.prompt(mainPrompt))
 		if err == io.EOF {
 			if r.cfg.Terminal {
 				fmt.Fprintln(r.out)
@@ -152,6 +165,7 @@ func (r *REPL) Run(ctx context.Context) {
 // Futhark source continued over as many lines as the parser needs.
 func (r *REPL) readEntry(prompt string) (string, error) {
 	var line string
+	cont := contFor(prompt)
 	for {
 		l, err := r.in.readLine(r.pal.prompt(prompt))
 		if err != nil {
@@ -167,7 +181,7 @@ func (r *REPL) readEntry(prompt string) (string, error) {
 	if trimmed == ":{" {
 		var lines []string
 		for {
-			l, err := r.in.readLine(r.pal.prompt(contPrompt))
+			l, err := r.in.readLine(r.pal.prompt(cont))
 			if err != nil {
 				return "", err
 			}
@@ -197,7 +211,7 @@ func (r *REPL) readEntry(prompt string) (string, error) {
 		if !open && !cases && !decl {
 			break
 		}
-		l, err := r.in.readLine(r.pal.prompt(contPrompt))
+		l, err := r.in.readLine(r.pal.prompt(cont))
 		if err != nil {
 			if err == io.EOF {
 				break // let the parser say what is missing
@@ -231,6 +245,10 @@ func (r *REPL) handle(ctx context.Context, src string) {
 	if strings.TrimSpace(src) == "" {
 		return
 	}
+	// Every entry, a command or one that fails included, takes the
+	// number its prompt showed.
+	_, end := r.sess.BeginEntry()
+	defer end()
 	if strings.HasPrefix(src, ":") {
 		r.command(ctx, src)
 		return

@@ -74,6 +74,17 @@ func (s *tmuxSession) waitCount(text string, n int) {
 	s.waitFor(fmt.Sprintf("%d× %q", n, text), func(scr string) bool { return strings.Count(scr, text) >= n })
 }
 
+// promptRE matches a main prompt at the start of a line, with what
+// follows it.
+var promptRE = regexp.MustCompile(`^fut ([0-9]+)> ?(.*)$`)
+
+// atPrompt reports whether line is the main prompt numbered n (0: any)
+// followed by text.
+func atPrompt(line string, n int, text string) bool {
+	m := promptRE.FindStringSubmatch(line)
+	return m != nil && (n == 0 || m[1] == fmt.Sprint(n)) && m[2] == text
+}
+
 // lastLine is the last non-empty line of the screen.
 func lastLine(scr string) string {
 	lines := strings.Split(strings.TrimRight(scr, "\n "), "\n")
@@ -102,7 +113,7 @@ func TestTerminal(t *testing.T) {
 		t.Fatalf("tmux new-session: %v\n%s", err, out)
 	}
 	t.Cleanup(func() { s.tmux("kill-server") })
-	s.waitFor("the prompt", func(scr string) bool { return strings.HasSuffix(lastLine(scr), "fut>") })
+	s.waitFor("the prompt", func(scr string) bool { return atPrompt(lastLine(scr), 1, "") })
 
 	// A definition, to check that it survives an interrupt.
 	s.typeLine("def k = 7")
@@ -117,7 +128,7 @@ func TestTerminal(t *testing.T) {
 	s.send("Up")
 	s.waitFor("the entry recalled", func(scr string) bool {
 		l := lastLine(scr)
-		return strings.HasPrefix(l, "fut> map (\\x ->") && strings.HasSuffix(l, "x + 1) [1, 2, 3]")
+		return strings.HasPrefix(l, "fut 3> map (\\x ->") && strings.HasSuffix(l, "x + 1) [1, 2, 3]")
 	})
 	s.send("Enter")
 	s.waitCount("[2, 3, 4]", 2)
@@ -125,12 +136,12 @@ func TestTerminal(t *testing.T) {
 	// Tab completes a module member and a command.
 	s.send("-l", "f64.sqr")
 	s.send("Tab")
-	s.waitFor("f64.sqrt completed", func(scr string) bool { return strings.HasSuffix(lastLine(scr), "fut> f64.sqrt") })
+	s.waitFor("f64.sqrt completed", func(scr string) bool { return atPrompt(lastLine(scr), 0, "f64.sqrt") })
 	s.typeLine(" 16.0")
 	s.waitFor("the square root", func(scr string) bool { return strings.Contains(scr, "\n4.0\n") })
 	s.send("-l", ":lo")
 	s.send("Tab")
-	s.waitFor(":load completed", func(scr string) bool { return strings.HasSuffix(lastLine(scr), "fut> :load") })
+	s.waitFor(":load completed", func(scr string) bool { return atPrompt(lastLine(scr), 0, ":load") })
 	s.send("C-u")
 
 	// Ctrl-C stops a long evaluation and leaves the definitions in scope.
@@ -147,7 +158,7 @@ func TestTerminal(t *testing.T) {
 			t.Fatalf("Ctrl-C did not interrupt the evaluation; the screen:\n%s", s.screen(false))
 		}
 	}
-	s.waitFor("a fresh prompt", func(scr string) bool { return strings.HasSuffix(lastLine(scr), "fut>") })
+	s.waitFor("a fresh prompt", func(scr string) bool { return atPrompt(lastLine(scr), 0, "") })
 	s.typeLine("k * 6")
 	s.waitCount("\n42\n", 1)
 
@@ -162,12 +173,29 @@ func TestTerminal(t *testing.T) {
 	s.typeLine("nosuchname")
 	s.waitFor("the error", func(scr string) bool { return strings.Contains(strings.ToLower(scr), "unknown name") })
 	colored := s.screen(true)
-	if !regexp.MustCompile(`\x1b\[[0-9;]*32m[^\n]*fut>`).MatchString(colored) {
+	if !regexp.MustCompile(`\x1b\[[0-9;]*32m[^\n]*fut [0-9]+>`).MatchString(colored) {
 		t.Errorf("no green prompt in the captured pane:\n%q", colored)
 	}
 	if !regexp.MustCompile(`\x1b\[[0-9;]*31m[^\n]*error`).MatchString(colored) {
 		t.Errorf("no red error in the captured pane:\n%q", colored)
 	}
+
+	// The prompt's number is the one in messages: an entry abandoned
+	// with Ctrl-C on a continuation line takes none, an entry continued
+	// over lines and failing takes one.
+	m := promptRE.FindStringSubmatch(lastLine(s.screen(false)))
+	if m == nil {
+		t.Fatalf("no prompt; the screen:\n%s", s.screen(false))
+	}
+	n := mustAtoi(m[1])
+	s.typeLine("[1, 2,")
+	s.waitFor("the continuation prompt", func(scr string) bool { return strings.HasPrefix(lastLine(scr), "...") })
+	s.send("C-c")
+	s.waitFor("the same number again", func(scr string) bool { return atPrompt(lastLine(scr), n, "") })
+	s.typeLine("nope +")
+	s.typeLine("1")
+	s.waitFor("the error", func(scr string) bool { return strings.Contains(scr, fmt.Sprintf("error: <repl:%d>:1:1", n)) })
+	s.waitFor("the next number", func(scr string) bool { return atPrompt(lastLine(scr), n+1, "") })
 
 	// Ctrl-D on an empty line leaves, and the history is kept.
 	s.send("C-d")

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -17,20 +18,21 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden transcripts in testdata")
 
-// The prompts that mark a transcript's input lines; every other line is
-// output the REPL must print.
-var prompts = []string{mainPrompt, contPrompt, breakPrompt}
+// The prompts that mark a transcript's input lines (numbered main and
+// break prompts, and continuation prompts as wide as the entry's first);
+// every other line is output the REPL must print.
+var entryPromptRE = regexp.MustCompile(`^fut(\[break\])? [0-9]+> `)
 
 // inputOf extracts the lines typed at prompts from a transcript.
 func inputOf(transcript string) string {
 	var b strings.Builder
+	cont := contFor(fmt.Sprintf(mainPrompt, 1))
 	for _, l := range strings.Split(transcript, "\n") {
-		for _, p := range prompts {
-			if strings.HasPrefix(l, p) || l == strings.TrimRight(p, " ") {
-				b.WriteString(strings.TrimPrefix(strings.TrimPrefix(l, p), strings.TrimRight(p, " ")))
-				b.WriteByte('\n')
-				break
-			}
+		if p := entryPromptRE.FindString(l); p != "" {
+			cont = contFor(p)
+			b.WriteString(l[len(p):] + "\n")
+		} else if strings.HasPrefix(l, cont) || l == strings.TrimRight(cont, " ") {
+			b.WriteString(strings.TrimPrefix(l, cont) + "\n")
 		}
 	}
 	return b.String()
@@ -63,10 +65,17 @@ func normalise(out, dir string) string {
 // what it printed, prompts and input included.
 func runTranscript(t *testing.T, transcript string) string {
 	t.Helper()
+	return runTranscriptOn(t, transcript, interp.BackendInterp)
+}
+
+// runTranscriptOn is runTranscript with the session's backend set.
+func runTranscriptOn(t *testing.T, transcript string, backend interp.Backend) string {
+	t.Helper()
 	sess, err := interp.NewSession(interp.Options{Cost: true})
 	if err != nil {
 		t.Fatal(err)
 	}
+	sess.SetBackend(backend)
 	var out bytes.Buffer
 	// P is fixed: the machine's processors would change the figures of Brent's bound.
 	r, err := New(sess, Config{In: strings.NewReader(inputOf(transcript)), Out: &out, Echo: true,
@@ -105,10 +114,28 @@ func TestTranscripts(t *testing.T) {
 				}
 				return
 			}
+			checkEntryNumbers(t, got)
 			if got != want {
 				t.Errorf("transcript differs (go test ./repl -run Transcripts -update rewrites it):\n%s", diffLines(want, got))
 			}
 		})
+	}
+}
+
+// TestEntryNumbersAuto runs the numbering transcript under the auto
+// backend, where an entry is parsed more than once (for the offload plan,
+// then for the reference path): the numbers must not move. Its entries are
+// small, so they run on the reference path and print what they print there.
+func TestEntryNumbersAuto(t *testing.T) {
+	data, err := os.ReadFile("testdata/numbering.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := string(data)
+	got := runTranscriptOn(t, want, interp.BackendAuto)
+	checkEntryNumbers(t, got)
+	if got != want {
+		t.Errorf("under auto, the numbering transcript differs:\n%s", diffLines(want, got))
 	}
 }
 
@@ -131,4 +158,77 @@ func diffLines(want, got string) string {
 		}
 	}
 	return b.String()
+}
+
+// A message's <repl:N>:L:C names entry N, the one typed at the prompt
+// numbered N, and the source line an error quotes under it is line L of
+// that entry as it was typed.
+var (
+	replPosRE   = regexp.MustCompile(`<repl:([0-9]+)>:([0-9]+):[0-9]+`)
+	promptNumRE = regexp.MustCompile(`^fut(?:\[break\])? ([0-9]+)> (.*)$`)
+)
+
+func checkEntryNumbers(t *testing.T, transcript string) {
+	t.Helper()
+	entries := map[string][]string{}
+	last, cont := "", ""
+	lines := strings.Split(transcript, "\n")
+	for i, l := range lines {
+		if m := promptNumRE.FindStringSubmatch(l); m != nil {
+			if strings.TrimSpace(m[2]) == "" || strings.HasPrefix(strings.TrimSpace(m[2]), "--") {
+				continue // no entry: the next prompt has the same number
+			}
+			if _, dup := entries[m[1]]; dup {
+				t.Errorf("line %d: a second entry numbered %s", i+1, m[1])
+			}
+			if last != "" && m[1] != strconv.Itoa(mustAtoi(last)+1) {
+				t.Errorf("line %d: entry %s follows entry %s", i+1, m[1], last)
+			}
+			last, cont = m[1], contFor(l[:len(l)-len(m[2])])
+			entries[last] = []string{strings.TrimPrefix(m[2], ":{")}
+			if strings.HasPrefix(m[2], ":") {
+				// a command: its argument is the entry's text
+				_, arg, _ := strings.Cut(m[2], " ")
+				arg = strings.TrimSpace(arg)
+				for _, f := range []string{"2 ", "-p 4 ", "3 "} {
+					arg = strings.TrimPrefix(arg, f)
+				}
+				entries[last] = []string{arg}
+				if m[2] == ":{" {
+					entries[last] = nil
+				}
+			}
+			continue
+		}
+		if last != "" && strings.HasPrefix(l, cont) {
+			if l[len(cont):] != ":}" {
+				entries[last] = append(entries[last], l[len(cont):])
+			}
+			continue
+		}
+		for _, m := range replPosRE.FindAllStringSubmatch(l, -1) {
+			src, ok := entries[m[1]]
+			if !ok {
+				t.Errorf("line %d names <repl:%s>, which no prompt showed:\n%s", i+1, m[1], l)
+				continue
+			}
+			n := mustAtoi(m[2])
+			if n > len(src) {
+				t.Errorf("line %d names line %d of entry %s, which has %d:\n%s", i+1, n, m[1], len(src), l)
+				continue
+			}
+			quoted := i+1 < len(lines) && strings.HasPrefix(l, "error: ") && strings.HasPrefix(lines[i+1], "  ")
+			if quoted && strings.Index(l, m[0]) == len("error: ") && lines[i+1][2:] != src[n-1] && !strings.Contains(src[n-1], lines[i+1][2:]) {
+				t.Errorf("line %d quotes %q as line %d of entry %s, which is %q", i+2, lines[i+1][2:], n, m[1], src[n-1])
+			}
+		}
+	}
+}
+
+func mustAtoi(s string) int {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		panic(err)
+	}
+	return n
 }
