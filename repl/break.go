@@ -87,11 +87,11 @@ func (r *REPL) showLocals() {
 			continue // shadowed
 		}
 		seen[b.Name] = true
-		opts := r.print
+		opts := r.printOptions()
 		if opts.Elide == 0 || opts.Elide > 20 {
 			opts.Elide = 20
 		}
-		s, _ := FormatValue(b.Value, opts)
+		s, _ := formatValueAt(b.Value, opts, len("  "+b.Name+" = "))
 		r.printf("  %s = %s\n", b.Name, s)
 	}
 }

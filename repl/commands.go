@@ -306,11 +306,11 @@ var settings = []struct {
 	{"suffixes", "print type suffixes on numbers (1i64, 2.5f32): on or off",
 		func(r *REPL) string { return onOff(r.print.Suffixes) },
 		func(r *REPL, v string) error { return setBool(&r.print.Suffixes, v) }},
-	{"width", "line width beyond which rows of a multi-dimensional array go on lines of their own",
+	{"width", "line width beyond which arrays wrap (on a terminal) and rows go on lines of their own (0: the terminal's)",
 		func(r *REPL) string { return strconv.Itoa(r.print.Width) },
 		func(r *REPL, v string) error {
 			var n int64
-			err := setInt(&n, v, 1)
+			err := setInt(&n, v, 0)
 			r.print.Width = int(n)
 			return err
 		}},

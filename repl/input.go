@@ -116,3 +116,13 @@ func (p *rlReader) saveHistory(lines []string) {
 func (p *rlReader) close() error { return p.rl.Close() }
 
 func isTerminal(f *os.File) bool { return readline.IsTerminal(int(f.Fd())) }
+
+// terminalWidth is the number of columns of the terminal f (80 when it
+// cannot be known).
+func terminalWidth(f *os.File) int {
+	w, _, err := readline.GetSize(int(f.Fd()))
+	if err != nil || w <= 0 {
+		return 80
+	}
+	return w
+}

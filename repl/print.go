@@ -2,12 +2,16 @@ package repl
 
 // Printing values at the prompt: Futhark syntax, large arrays elided in
 // the middle as NumPy does, rows of big multi-dimensional arrays on lines
-// of their own, floats with just enough digits to read back.
+// of their own, on a terminal long rows wrapped at its width (NumPy's
+// layout: breaks between elements, the numbers right-aligned, later lines
+// indented under the first element), floats with just enough digits to
+// read back.
 
 import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"fut/eval/value"
 )
@@ -25,8 +29,12 @@ type PrintOptions struct {
 	// Suffixes prints type suffixes on numbers (1i64, 2.0f32).
 	Suffixes bool
 	// Width is the line width beyond which the rows of a multi-dimensional
-	// array go on lines of their own.
+	// array go on lines of their own (0: 80).
 	Width int
+	// Wrap breaks a row of elements wider than Width over several lines.
+	// It is for a terminal: piped output keeps a row on one line, for
+	// tools that read it line by line.
+	Wrap bool
 }
 
 // DefaultPrintOptions are NumPy's defaults (threshold 1000, 3 edge items).
@@ -40,9 +48,18 @@ type printer struct {
 
 // FormatValue renders v; elided says whether some elements were left out.
 func FormatValue(v value.Value, opts PrintOptions) (s string, elided bool) {
+	return formatValueAt(v, opts, 0)
+}
+
+// formatValueAt renders v to be printed from column col on (after a
+// label such as "trace …: "): wrapped lines are indented to match.
+func formatValueAt(v value.Value, opts PrintOptions, col int) (s string, elided bool) {
+	if opts.Width <= 0 {
+		opts.Width = 80
+	}
 	p := &printer{opts: opts}
 	summarise := opts.Elide > 0 && countElems(v) > opts.Elide
-	s = p.value(v, summarise, 0)
+	s = p.value(v, summarise, col)
 	return s, p.elided
 }
 
@@ -92,20 +109,12 @@ func (p *printer) value(v value.Value, summarise bool, indent int) string {
 	case value.Prim:
 		return p.prim(v)
 	case value.Tuple:
-		parts := make([]string, len(v))
-		for i, x := range v {
-			parts[i] = p.value(x, summarise, indent+1)
-		}
-		return "(" + strings.Join(parts, ", ") + ")"
+		return p.fields("(", ")", nil, v, summarise, indent)
 	case *value.Record:
 		if value.IsTupleRecord(v.Names) && len(v.Names) > 0 {
 			return p.value(value.Tuple(v.Fields), summarise, indent)
 		}
-		parts := make([]string, len(v.Fields))
-		for i, x := range v.Fields {
-			parts[i] = v.Names[i] + " = " + p.value(x, summarise, indent+len(v.Names[i])+4)
-		}
-		return "{" + strings.Join(parts, ", ") + "}"
+		return p.fields("{", "}", v.Names, v.Fields, summarise, indent)
 	case *value.Sum:
 		if len(v.Payload) == 0 {
 			return "#" + v.Constr
@@ -119,6 +128,34 @@ func (p *printer) value(v value.Value, summarise bool, indent int) string {
 		return p.array(v, summarise, indent)
 	}
 	return value.String(v)
+}
+
+// fields prints the fields of a tuple or (with names) a record, each
+// from the column it starts at, so that a wrapped array in a field
+// lines up under its own bracket.
+func (p *printer) fields(open, close string, names []string, vs []value.Value, summarise bool, indent int) string {
+	var b strings.Builder
+	b.WriteString(open)
+	col := indent + len(open)
+	for i, x := range vs {
+		if i > 0 {
+			b.WriteString(", ")
+			col += 2
+		}
+		if names != nil {
+			b.WriteString(names[i] + " = ")
+			col += len(names[i]) + 3
+		}
+		s := p.value(x, summarise, col)
+		b.WriteString(s)
+		if j := strings.LastIndexByte(s, '\n'); j >= 0 {
+			col = utf8.RuneCountInString(s[j+1:])
+		} else {
+			col += utf8.RuneCountInString(s)
+		}
+	}
+	b.WriteString(close)
+	return b.String()
 }
 
 func (p *printer) array(a *value.Array, summarise bool, indent int) string {
@@ -148,12 +185,57 @@ func (p *printer) array(a *value.Array, summarise bool, indent int) string {
 		}
 	}
 	flat := "[" + strings.Join(rows, ", ") + "]"
-	if len(a.Shape) < 2 && !multiline(rows) || indent+len(flat) <= p.opts.Width && !multiline(rows) {
+	fits := indent+utf8.RuneCountInString(flat) <= p.opts.Width
+	if len(a.Shape) < 2 && !multiline(rows) {
+		if p.opts.Wrap && !fits {
+			return p.wrap(rows, a.Kind == value.KPrim, indent)
+		}
+		return flat
+	}
+	if fits && !multiline(rows) {
 		return flat
 	}
 	// One row per line, aligned under the opening bracket.
 	sep := ",\n" + strings.Repeat(" ", indent+1)
 	return "[" + strings.Join(rows, sep) + "]"
+}
+
+// wrap lays out the elements of a row from column indent (its opening
+// bracket) on lines of at most Width columns, breaking only between
+// elements; continuation lines start under the first element. Numbers
+// are right-aligned to the widest, so that they stand in columns.
+func (p *printer) wrap(elems []string, numbers bool, indent int) string {
+	w := 0
+	if numbers {
+		for _, e := range elems {
+			if e != "..." {
+				w = max(w, utf8.RuneCountInString(e))
+			}
+		}
+	}
+	var b strings.Builder
+	b.WriteByte('[')
+	col := indent + 1
+	for i, e := range elems {
+		if n := utf8.RuneCountInString(e); n < w && e != "..." {
+			e = strings.Repeat(" ", w-n) + e
+		}
+		n := utf8.RuneCountInString(e)
+		if i > 0 {
+			// the element, and the comma or bracket after it, must fit
+			if col+2+n+1 > p.opts.Width && col > indent+1 {
+				b.WriteString(",\n" + strings.Repeat(" ", indent+1))
+				col = indent + 1
+			} else {
+				b.WriteString(", ")
+				col += 2
+			}
+		}
+		b.WriteString(e)
+		col += n
+	}
+	b.WriteByte(']')
+	return b.String()
 }
 
 func multiline(rows []string) bool {

@@ -1,11 +1,14 @@
 package repl
 
 import (
+	"bytes"
+	"context"
 	"strconv"
 	"strings"
 	"testing"
 
 	"fut/eval/value"
+	"fut/interp"
 )
 
 func iotaArray(shape ...int64) *value.Array {
@@ -62,5 +65,95 @@ func TestFloatsReadBack(t *testing.T) {
 		if strings.ContainsAny(s, "f") {
 			t.Errorf("%v printed with a suffix: %q", x, s)
 		}
+	}
+}
+
+// On a terminal (Wrap), a row wider than the width breaks between
+// elements, numbers right-aligned, later lines under the first element;
+// rows of a multi-dimensional array that do not fit go on lines of their
+// own and wrap under their own bracket. Without Wrap (piped output) a
+// row stays on one line.
+func TestFormatWrapped(t *testing.T) {
+	wrap := PrintOptions{Elide: 1000, Edge: 3, Width: 30, Wrap: true}
+	for _, tc := range []struct {
+		v    value.Value
+		opts PrintOptions
+		want string
+	}{
+		{iotaArray(5), wrap, "[0, 1, 2, 3, 4]"},
+		{iotaArray(12), wrap, "" +
+			"[ 0,  1,  2,  3,  4,  5,  6,\n" +
+			"  7,  8,  9, 10, 11]"},
+		{iotaArray(2, 12), wrap, "" +
+			"[[ 0,  1,  2,  3,  4,  5,  6,\n" +
+			"   7,  8,  9, 10, 11],\n" +
+			" [12, 13, 14, 15, 16, 17, 18,\n" +
+			"  19, 20, 21, 22, 23]]"},
+		{iotaArray(2000), PrintOptions{Elide: 1000, Edge: 3, Width: 20, Wrap: true}, "" +
+			"[   0,    1,    2,\n" +
+			" ..., 1997, 1998,\n" +
+			" 1999]"},
+		{value.Tuple{value.I32Val(1), iotaArray(12)}, wrap, "" +
+			"(1, [ 0,  1,  2,  3,  4,  5,\n" +
+			"      6,  7,  8,  9, 10, 11])"},
+		{iotaArray(12), PrintOptions{Elide: 1000, Edge: 3, Width: 30}, "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]"},
+		{iotaArray(2, 12), PrintOptions{Elide: 1000, Edge: 3, Width: 30}, "" +
+			"[[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],\n" +
+			" [12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23]]"},
+	} {
+		got, _ := FormatValue(tc.v, tc.opts)
+		if got != tc.want {
+			t.Errorf("FormatValue(%.40s…, width %d, wrap %v) =\n%s\nwant\n%s", value.String(tc.v), tc.opts.Width, tc.opts.Wrap, got, tc.want)
+		}
+		if !tc.opts.Wrap {
+			continue
+		}
+		for _, l := range strings.Split(got, "\n") {
+			if len(l) > tc.opts.Width {
+				t.Errorf("line %q is wider than %d", l, tc.opts.Width)
+			}
+		}
+	}
+}
+
+// With Out a terminal (TermWidth set), values wrap at the terminal's
+// width as it is when each is printed, a trace under its label; :set
+// width fixes a width and :set width 0 follows the terminal again (the
+// window is widened from 40 to 60 columns after the first value).
+func TestTerminalWidth(t *testing.T) {
+	sess, err := interp.NewSession(interp.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	width := 40
+	in := strings.Join([]string{
+		"iota 20",
+		":set width 30",
+		"iota 20",
+		":set width 0",
+		"#[trace(t)] iota 20",
+		"iota 5",
+	}, "\n") + "\n"
+	var out bytes.Buffer
+	r, err := New(sess, Config{In: strings.NewReader(in), Out: &out, TermWidth: func() int { w := width; width = 60; return w }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	r.Run(context.Background())
+	want := "" +
+		"[ 0,  1,  2,  3,  4,  5,  6,  7,  8,  9,\n" +
+		" 10, 11, 12, 13, 14, 15, 16, 17, 18, 19]\n" +
+		"[ 0,  1,  2,  3,  4,  5,  6,\n" +
+		"  7,  8,  9, 10, 11, 12, 13,\n" +
+		" 14, 15, 16, 17, 18, 19]\n" +
+		"trace <repl:5>:1:1 (t): [ 0,  1,  2,  3,  4,  5,  6,  7,  8,\n" +
+		"                          9, 10, 11, 12, 13, 14, 15, 16, 17,\n" +
+		"                         18, 19]\n" +
+		"[ 0,  1,  2,  3,  4,  5,  6,  7,  8,  9, 10, 11, 12, 13, 14,\n" +
+		" 15, 16, 17, 18, 19]\n" +
+		"[0, 1, 2, 3, 4]\n"
+	if got := out.String(); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }

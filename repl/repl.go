@@ -51,6 +51,10 @@ type Config struct {
 	// elements are P in Brent's bound; Procs, when set, is P instead.
 	DeviceSpec string
 	Procs      costs.Procs
+	// TermWidth, when Out is a terminal, gives its width now (asked
+	// before each value is printed, so that a resized window counts):
+	// long rows of arrays then wrap at it. nil when Out is not one.
+	TermWidth func() int
 }
 
 // TerminalConfig is the configuration for an interactive session on the
@@ -61,6 +65,9 @@ func TerminalConfig() Config {
 	// piped in is stopped by it as usual.
 	cfg := Config{In: os.Stdin, Out: os.Stdout, Terminal: term, Color: wantColor(os.Stdout), Signals: term,
 		Prompts: isTerminal(os.Stdin)}
+	if isTerminal(os.Stdout) {
+		cfg.TermWidth = func() int { return terminalWidth(os.Stdout) }
+	}
 	if term {
 		if dir, err := os.UserConfigDir(); err == nil {
 			cfg.HistoryFile = dir + "/fut/history"
@@ -121,6 +128,9 @@ func New(sess *interp.Session, cfg Config) (*REPL, error) {
 	r := &REPL{sess: sess, cfg: cfg, out: cfg.Out, pal: newPalette(cfg.Color),
 		print: DefaultPrintOptions, unbroken: map[syntax.Pos]bool{}}
 	r.names = newPreludeIndex()
+	if cfg.TermWidth != nil {
+		r.print.Width = 0 // follow the terminal
+	}
 	if cfg.Terminal {
 		in, err := newReadlineReader(r)
 		if err != nil {
@@ -339,8 +349,21 @@ func (r *REPL) evalExpr(ctx context.Context, src string) (*interp.Result, error)
 	return res, err
 }
 
+// printOptions are the options a value is printed with now: on a
+// terminal, rows wrap, at its present width unless :set width fixed one.
+func (r *REPL) printOptions() PrintOptions {
+	opts := r.print
+	if r.cfg.TermWidth != nil {
+		opts.Wrap = true
+		if opts.Width == 0 {
+			opts.Width = r.cfg.TermWidth()
+		}
+	}
+	return opts
+}
+
 func (r *REPL) printResult(res *interp.Result) {
-	s, elided := FormatValue(res.Value, r.print)
+	s, elided := FormatValue(res.Value, r.printOptions())
 	if elided {
 		s += r.pal.typ(" : " + shownType(res.Type))
 	}
@@ -360,12 +383,12 @@ func (r *REPL) printf(format string, args ...any) {
 
 // onTrace prints a #[trace] value as it happens.
 func (r *REPL) onTrace(pos syntax.Pos, tag string, v value.Value) {
-	s, _ := FormatValue(v, r.print)
-	where := r.sess.Fset.Position(pos).String()
+	where := "trace " + r.sess.Fset.Position(pos).String()
 	if tag != "" {
 		where += " (" + tag + ")"
 	}
-	r.printf("%s %s\n", r.pal.dim("trace "+where+":"), s)
+	s, _ := formatValueAt(v, r.printOptions(), len(where)+2)
+	r.printf("%s %s\n", r.pal.dim(where+":"), s)
 }
 
 // Load loads a file as :load does, printing what happened; it reports

@@ -180,6 +180,30 @@ func TestTerminal(t *testing.T) {
 		t.Errorf("no red error in the captured pane:\n%q", colored)
 	}
 
+	// A long row wraps at the terminal's width, between elements, later
+	// lines indented; after the window narrows, at the new width.
+	for _, w := range []int{120, 50} {
+		if w != 120 {
+			if out, err := s.tmux("resize-window", "-t", "fut", "-x", fmt.Sprint(w)); err != nil {
+				t.Fatalf("resize-window: %v\n%s", err, out)
+			}
+		}
+		s.send("C-l") // a clean screen: only this value on it
+		s.typeLine("map (* 1000) (iota 60)")
+		s.waitCount("59000]", 1)
+		scr := s.screen(false)
+		rows := strings.Split(scr[strings.Index(scr, "[    0,"):strings.Index(scr, "59000]")+len("59000]")], "\n")
+		if len(rows) < 2 {
+			t.Errorf("width %d: the array did not wrap:\n%s", w, scr)
+		}
+		for i, row := range rows {
+			if len(row) > w || i > 0 && !strings.HasPrefix(row, " ") || !strings.HasSuffix(row, ",") && i < len(rows)-1 {
+				t.Errorf("width %d: row %d is %q:\n%s", w, i, row, scr)
+			}
+		}
+	}
+	s.send("C-l")
+
 	// The prompt's number is the one in messages: an entry abandoned
 	// with Ctrl-C on a continuation line takes none, an entry continued
 	// over lines and failing takes one.
