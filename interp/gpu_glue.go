@@ -88,12 +88,12 @@ func (s *Session) EvalOffload(ctx context.Context, src string) (v value.Value, o
 	if err != nil || why != "" {
 		return nil, false, why, err
 	}
-	return runPlan(ctx, plan, args, t)
+	return s.runPlan(ctx, plan, args, t)
 }
 
 // runPlan runs a flattened plan on the offload device and rebuilds the
 // value of type t from its flat results.
-func runPlan(ctx context.Context, plan *flatten.Plan, args []value.Value, t types.Type) (v value.Value, offloaded bool, why string, err error) {
+func (s *Session) runPlan(ctx context.Context, plan *flatten.Plan, args []value.Value, t types.Type) (v value.Value, offloaded bool, why string, err error) {
 	if _, rest, ok := rebuild(types.Resolve(t), make([]value.Value, len(plan.Prog.Ret))); !ok || len(rest) != 0 {
 		return nil, false, fmt.Sprintf("a result of type %s is not rebuilt from the flat results yet", t), nil
 	}
@@ -101,7 +101,9 @@ func runPlan(ctx context.Context, plan *flatten.Plan, args []value.Value, t type
 	if err != nil {
 		return nil, false, "no OpenCL device: " + err.Error(), nil
 	}
+	s.onDevice.Add(1)
 	vs, _, err := plan.Run(ctx, d, args)
+	s.onDevice.Add(-1)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, false, "", ctx.Err()
@@ -158,6 +160,12 @@ func rebuild(t types.Type, vs []value.Value) (value.Value, []value.Value, bool) 
 	}
 	return nil, nil, false
 }
+
+// OnDevice reports whether an evaluation is running a plan on the OpenCL
+// device now. A cancelled run stops only between the plan's steps: a
+// kernel running (or being built) cannot be stopped, and the REPL says
+// that it waits for it. Safe to call from any goroutine.
+func (s *Session) OnDevice() bool { return s.onDevice.Load() > 0 }
 
 // KernelIR is the offload path's last stage, for :ir: the plan's kernels
 // and host steps, or a line saying why the expression stays on the

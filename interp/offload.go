@@ -325,7 +325,7 @@ func (s *Session) tryOffload(ctx context.Context, b Backend, src string) (res *R
 			return nil, fmt.Sprintf("auto: about %d elements, below the offload threshold of %d", n, AutoThreshold), nil
 		}
 	}
-	v, ok, why, err := runPlan(ctx, plan, args, t)
+	v, ok, why, err := s.runPlan(ctx, plan, args, t)
 	if err != nil || !ok {
 		return nil, why, err
 	}

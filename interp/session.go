@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"fut/eval"
 	"fut/eval/value"
@@ -48,7 +49,8 @@ type Session struct {
 	entries  int                        // REPL entries read so far
 	entry    int                        // the entry begun (BeginEntry), 0 outside one
 	lastLoad string
-	backend  Backend // the offload policy of expressions entered (Enter)
+	backend  Backend      // the offload policy of expressions entered (Enter)
+	onDevice atomic.Int32 // evaluations running a plan on the device now
 }
 
 // NewSession starts a session with the prelude loaded.

@@ -179,4 +179,7 @@ func TestInterruptKeepsDefinitions(t *testing.T) {
 	}
 	r.Close()
 	wantAfter(t, out.String(), "keep + 1", "42")
+	if strings.Contains(out.String(), "waiting for the OpenCL kernel") {
+		t.Errorf("an interrupt on the reference path said it waits for the device:\n%s", out.String())
+	}
 }

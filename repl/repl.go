@@ -20,6 +20,8 @@ import (
 	"os/signal"
 	"runtime"
 	"strings"
+	"sync"
+	"time"
 
 	"fut/eval/value"
 	"fut/interp"
@@ -115,6 +117,12 @@ type REPL struct {
 	evalDepth int                // evaluations in progress (a break prompt nests one)
 	cancel    context.CancelFunc // cancels the evaluation in progress
 	evalCtx   context.Context    // the context of the evaluation in progress
+
+	// outMu orders what the Ctrl-C watcher prints with what the
+	// evaluation prints; waitedForDevice says that the watcher told the
+	// user it waits for the device (and so left the line after ^C).
+	outMu           sync.Mutex
+	waitedForDevice bool
 }
 
 // New makes a REPL over sess. Call Close when done.
@@ -317,13 +325,7 @@ func (r *REPL) interruptible(ctx context.Context, f func(ctx context.Context) er
 		signal.Notify(ch, os.Interrupt)
 		done := make(chan struct{})
 		defer func() { signal.Stop(ch); close(done) }()
-		go func() {
-			select {
-			case <-ch:
-				cancel()
-			case <-done:
-			}
-		}()
+		go r.onInterrupt(ch, done, cancel)
 	}
 	savedCancel, savedCtx := r.cancel, r.evalCtx
 	r.cancel, r.evalCtx = cancel, ctx
@@ -336,6 +338,47 @@ func (r *REPL) interruptible(ctx context.Context, f func(ctx context.Context) er
 		err = ctx.Err()
 	}
 	return err
+}
+
+// deviceGrace is how long an interrupted evaluation may take to stop
+// before the REPL says that it waits for the device.
+const deviceGrace = 100 * time.Millisecond
+
+// onInterrupt cancels the evaluation at each Ctrl-C until done. The
+// reference evaluator stops at once; a kernel running on the OpenCL
+// device (or being built for it) cannot be stopped, and may run on for
+// many seconds: then the user is told at once that the interrupt was
+// seen and what fut waits for, and again at each further Ctrl-C.
+func (r *REPL) onInterrupt(ch <-chan os.Signal, done <-chan struct{}, cancel context.CancelFunc) {
+	told := false
+	for {
+		select {
+		case <-ch:
+		case <-done:
+			return
+		}
+		cancel()
+		select {
+		case <-done:
+			return
+		case <-time.After(deviceGrace):
+		}
+		if !r.sess.OnDevice() {
+			continue
+		}
+		r.outMu.Lock()
+		if r.cfg.Terminal {
+			fmt.Fprintln(r.out) // after the ^C the terminal echoed
+		}
+		if !told {
+			fmt.Fprintf(r.out, "%s\n", r.pal.dim("interrupt seen: waiting for the OpenCL kernel running on the device to finish (a running kernel cannot be stopped)"))
+		} else {
+			fmt.Fprintf(r.out, "%s\n", r.pal.dim("still waiting for the kernel to finish"))
+		}
+		told = true
+		r.waitedForDevice = true
+		r.outMu.Unlock()
+	}
 }
 
 // evalExpr evaluates an expression, interruptibly.
@@ -367,17 +410,22 @@ func (r *REPL) printResult(res *interp.Result) {
 	if elided {
 		s += r.pal.typ(" : " + shownType(res.Type))
 	}
-	fmt.Fprintln(r.out, s)
+	r.printf("%s\n", s)
 }
 
 func (r *REPL) printError(err error) {
-	if r.cfg.Terminal && interp.Interrupted(err) {
+	r.outMu.Lock()
+	defer r.outMu.Unlock()
+	if r.cfg.Terminal && interp.Interrupted(err) && !r.waitedForDevice {
 		fmt.Fprintln(r.out) // after the ^C the terminal echoed
 	}
+	r.waitedForDevice = false
 	fmt.Fprintln(r.out, r.formatError(err))
 }
 
 func (r *REPL) printf(format string, args ...any) {
+	r.outMu.Lock()
+	defer r.outMu.Unlock()
 	fmt.Fprintf(r.out, format, args...)
 }
 
