@@ -205,10 +205,18 @@ func (s *Session) Enter(ctx context.Context, src string) (*Entry, error) {
 		r.RanOn = "interp"
 		return &Entry{Result: r}, nil
 	}
+	// As with a file: declarations that check but fail to evaluate (a
+	// constant that indexes out of bounds, a module with one) are undone
+	// whole, in the checker too, so that :type, :cost and :ir never see
+	// a definition that evaluation does not have.
+	checked, evaluated := s.checker.Snapshot(), s.ev.Snapshot()
 	if err := s.checker.CheckDecls(decls); err != nil {
+		s.checker.Restore(checked)
 		return nil, err
 	}
 	if err := s.ev.EvalDecls(ctx, decls); err != nil {
+		s.checker.Restore(checked)
+		s.ev.Restore(evaluated)
 		return nil, err
 	}
 	return &Entry{Decls: decls}, nil
