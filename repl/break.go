@@ -46,7 +46,7 @@ func (r *REPL) onBreak(b eval.BreakInfo) {
 		if ctx.Err() != nil {
 			return
 		}
-		src, err := r.readEntry(r.prompt(breakPrompt))
+		src, err := r.readEntry(breakPrompt)
 		if err == io.EOF {
 			return
 		}

@@ -5,10 +5,13 @@ package repl
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/chzyer/readline"
 )
@@ -22,6 +25,13 @@ type lineReader interface {
 	readLine(prompt string) (string, error)
 	// saveHistory records an entry (its lines) in the history.
 	saveHistory(lines []string)
+	// peekLine returns the next line without reading it, when that
+	// needs no one to type it (input from a file or pipe); ok is false
+	// otherwise, and at the end of input.
+	peekLine() (line string, ok bool)
+	// reprompt shows line, just read after the prompt old, as typed
+	// after the prompt new instead.
+	reprompt(old, new, line string)
 	close() error
 }
 
@@ -32,6 +42,7 @@ type plainReader struct {
 	out     io.Writer
 	echo    bool
 	prompts bool
+	peeked  *string // a line read by peekLine and not yet by readLine
 }
 
 func newPlainReader(in io.Reader, out io.Writer, echo, prompts bool) *plainReader {
@@ -44,18 +55,50 @@ func (p *plainReader) readLine(prompt string) (string, error) {
 	if p.prompts && !p.echo {
 		io.WriteString(p.out, prompt)
 	}
+	line, err := p.next()
+	if err != nil {
+		return "", err
+	}
+	if p.echo {
+		io.WriteString(p.out, prompt+line+"\n")
+	}
+	return line, nil
+}
+
+func (p *plainReader) next() (string, error) {
+	if p.peeked != nil {
+		l := *p.peeked
+		p.peeked = nil
+		return l, nil
+	}
 	if !p.sc.Scan() {
 		if err := p.sc.Err(); err != nil {
 			return "", err
 		}
 		return "", io.EOF
 	}
-	line := strings.TrimRight(p.sc.Text(), "\r")
-	if p.echo {
-		io.WriteString(p.out, prompt+line+"\n")
-	}
-	return line, nil
+	return strings.TrimRight(p.sc.Text(), "\r"), nil
 }
+
+// peekLine looks ahead only where no one types at a prompt: with
+// prompts shown live (and not echoed), reading on would wait for a
+// line the user has not been asked for.
+func (p *plainReader) peekLine() (string, bool) {
+	if p.prompts && !p.echo {
+		return "", false
+	}
+	if p.peeked == nil {
+		l, err := p.next()
+		if err != nil {
+			return "", false
+		}
+		p.peeked = &l
+	}
+	return *p.peeked, true
+}
+
+// reprompt: what a plain reader wrote stays written.
+func (p *plainReader) reprompt(old, new, line string) {}
 
 func (p *plainReader) saveHistory([]string) {}
 func (p *plainReader) close() error         { return nil }
@@ -114,6 +157,24 @@ func (p *rlReader) saveHistory(lines []string) {
 }
 
 func (p *rlReader) close() error { return p.rl.Close() }
+
+func (p *rlReader) peekLine() (string, bool) { return "", false }
+
+// reprompt rewrites the screen rows of the line just typed (it may have
+// wrapped) with the new prompt in front of it.
+func (p *rlReader) reprompt(old, new, line string) {
+	w := terminalWidth(os.Stdout)
+	rows := (visibleWidth(old)+utf8.RuneCountInString(line)-1)/w + 1
+	fmt.Fprintf(p.rl.Stdout(), "\x1b[%dA\r\x1b[J%s%s\n", rows, new, line)
+}
+
+// visibleWidth is the number of columns s takes, without its colour
+// escapes.
+func visibleWidth(s string) int {
+	return utf8.RuneCountInString(ansiRE.ReplaceAllString(s, ""))
+}
+
+var ansiRE = regexp.MustCompile("\x1b\\[[0-9;]*m")
 
 func isTerminal(f *os.File) bool { return readline.IsTerminal(int(f.Fd())) }
 

@@ -123,6 +123,10 @@ type REPL struct {
 	// user it waits for the device (and so left the line after ^C).
 	outMu           sync.Mutex
 	waitedForDevice bool
+
+	// pending is a line read as the continuation of an entry that turned
+	// out to start the next one (startsEntry).
+	pending *string
 }
 
 // New makes a REPL over sess. Call Close when done.
@@ -165,7 +169,7 @@ func (r *REPL) Run(ctx context.Context) {
 		fmt.Fprintln(r.out, r.cfg.Banner)
 	}
 	for !r.quit {
-		src, err := r.readEntry(r.prompt(mainPrompt))
+		src, err := r.readEntry(mainPrompt)
 		if err == io.EOF {
 			if r.cfg.Terminal {
 				fmt.Fprintln(r.out)
@@ -180,14 +184,21 @@ func (r *REPL) Run(ctx context.Context) {
 }
 
 // readEntry reads one entry: a :command line, a :{ … :} block, or
-// Futhark source continued over as many lines as the parser needs.
-func (r *REPL) readEntry(prompt string) (string, error) {
+// Futhark source continued over as many lines as the parser needs. Its
+// prompt is format (mainPrompt, breakPrompt) numbered.
+func (r *REPL) readEntry(format string) (string, error) {
 	var line string
+	prompt := r.prompt(format)
 	cont := contFor(prompt)
 	for {
-		l, err := r.in.readLine(r.pal.prompt(prompt))
-		if err != nil {
-			return "", err
+		var l string
+		if r.pending != nil {
+			l, r.pending = *r.pending, nil
+		} else {
+			var err error
+			if l, err = r.in.readLine(r.pal.prompt(prompt)); err != nil {
+				return "", err
+			}
 		}
 		// an empty or comment-only line is no entry
 		if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, "--") {
@@ -229,6 +240,11 @@ func (r *REPL) readEntry(prompt string) (string, error) {
 		if !open && !cases && !decl {
 			break
 		}
+		// Or at a line that starts a new entry in the first column (a
+		// script piped in needs no empty lines between definitions).
+		if next, ok := r.in.peekLine(); ok && (cases || decl) && startsEntry(next) {
+			break
+		}
 		l, err := r.in.readLine(r.pal.prompt(cont))
 		if err != nil {
 			if err == io.EOF {
@@ -240,10 +256,34 @@ func (r *REPL) readEntry(prompt string) (string, error) {
 		if (cases || decl) && strings.TrimSpace(l) == "" {
 			break
 		}
+		if (cases || decl) && startsEntry(l) {
+			// Typed at the continuation prompt, it is the next entry,
+			// and is shown again at that entry's prompt.
+			r.pending = &l
+			r.in.reprompt(r.pal.prompt(cont), r.pal.prompt(fmt.Sprintf(format, r.sess.NextEntry()+1)), l)
+			break
+		}
 		lines = append(lines, l)
 	}
 	r.in.saveHistory(lines)
 	return strings.Join(lines, "\n"), nil
+}
+
+// startsEntry reports whether a line that follows a complete entry begins
+// a new one: it starts in the first column with what can start an entry
+// (not case, then, else, in, an operator or a closing bracket, which go
+// on the entry before, nor a comment).
+func startsEntry(line string) bool {
+	if line == "" || line[0] == ' ' || line[0] == '\t' || strings.HasPrefix(line, "--") {
+		return false
+	}
+	switch f := strings.Fields(line); f[0] {
+	case "case", "then", "else", "in", "do", "with", "->":
+		return false
+	}
+	c := line[0]
+	return c == ':' || c == '(' || c == '[' || c == '{' || c == '\\' || c == '#' || c == '!' || c == '\'' || c == '"' ||
+		c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 // incomplete reports whether src stops inside an open construct.

@@ -221,6 +221,21 @@ func TestTerminal(t *testing.T) {
 	s.waitFor("the error", func(scr string) bool { return strings.Contains(scr, fmt.Sprintf("error: <repl:%d>:1:1", n)) })
 	s.waitFor("the next number", func(scr string) bool { return atPrompt(lastLine(scr), n+1, "") })
 
+	// A declaration continued over lines goes on after a line that
+	// completes it; a line typed in the first column at its continuation
+	// prompt is the next entry, and is shown again at that entry's prompt.
+	s.typeLine("def g3 (x: i32) =")
+	s.typeLine("  x")
+	s.typeLine("  + 1")
+	s.waitFor("the continuation prompt", func(scr string) bool { return strings.HasPrefix(lastLine(scr), "...") })
+	s.typeLine("g3 1")
+	s.waitFor("g3 1 run as entry n+2", func(scr string) bool {
+		return strings.Contains(scr, fmt.Sprintf("\nfut %d> g3 1\n2\n", n+2)) && atPrompt(lastLine(scr), n+3, "")
+	})
+	if regexp.MustCompile(`(?m)^\.\.\. +g3 1$`).MatchString(s.screen(false)) {
+		t.Errorf("the line is still shown at the continuation prompt:\n%s", s.screen(false))
+	}
+
 	// Ctrl-D on an empty line leaves, and the history is kept.
 	s.send("C-d")
 	deadline := time.Now().Add(5 * time.Second)

@@ -107,9 +107,18 @@ func TestDataset(t *testing.T) {
 }
 
 // TestPipedSessionStatus: a session read from a pipe that reported an
-// error exits with status 1, one without errors with 0.
+// error exits with status 1, one without errors with 0. Comment lines are
+// no errors, and a script needs no empty lines after a definition
+// continued over several lines.
 func TestPipedSessionStatus(t *testing.T) {
-	for in, want := range map[string]int{"1 + 2\n": 0, "1 + 2\nfoo\n": 1} {
+	for in, want := range map[string]int{
+		"1 + 2\n":      0,
+		"1 + 2\nfoo\n": 1,
+		"-- a comment\n1 + 2 -- three\n  -- indented\n":                     0,
+		"def g (x: i32) =\n  x\n  + 1\nassert (g 1 == 2) true\n":            0,
+		"def g (x: i32) =\n  x\n  + 1\ndef h = g 1\nassert (h == 2) true\n": 0,
+		"def g (x: i32) =\n  x\n  + true\ng 1\n":                            1,
+	} {
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
 		cmd.Env = append(os.Environ(), "FUT_RUN_MAIN=1", "FUT_ARGS=repl")
 		cmd.Stdin = strings.NewReader(in)
