@@ -161,9 +161,18 @@ func TestInterruptKeepsDefinitions(t *testing.T) {
 		defer close(done)
 		r.Run(context.Background())
 	}()
-	io.WriteString(feed, "def keep = 41\nloop x = 0i64 for i < 100000000000 do x + i\n")
+	const long = "loop x = 0i64 for i < 100000000000 do x + i"
+	io.WriteString(feed, "def keep = 41\n"+long+"\n")
+	// Signals only once the loop is read: one that came while keep was
+	// defined would interrupt that instead.
 	deadline := time.Now().Add(60 * time.Second)
-	for !strings.Contains(out.String(), "interrupted") {
+	for !strings.Contains(out.String(), long) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the loop was not read:\n%s", out.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	for !strings.Contains(out.String()[strings.Index(out.String(), long):], "interrupted") {
 		if time.Now().After(deadline) {
 			t.Fatalf("the evaluation was not interrupted:\n%s", out.String())
 		}
