@@ -8,8 +8,10 @@
 // Output: text on Config.Out, coloured only when Config.Color is set.
 // Invariants: nothing a user types ends the loop except :quit and end of
 // input; an entry that fails (syntax, type or run-time error, Ctrl-C)
-// leaves every earlier definition in scope; the command list, :help and
-// completion all come from the one table in commands.go.
+// leaves every earlier definition in scope; each entry has the number
+// its prompt shows (fut N> ), which positions in messages name
+// (<repl:N>); the command list, :help and completion all come from the
+// one table in commands.go.
 package repl
 
 import (

@@ -20,8 +20,10 @@ var update = flag.Bool("update", false, "rewrite the golden transcripts in testd
 
 // The prompts that mark a transcript's input lines (numbered main and
 // break prompts, and continuation prompts as wide as the entry's first);
-// every other line is output the REPL must print.
-var entryPromptRE = regexp.MustCompile(`^fut(\[break\])? [0-9]+> `)
+// every other line is output the REPL must print. Unnumbered prompts
+// (fut> , a transcript written before they were numbered) are read too,
+// so that -update numbers them.
+var entryPromptRE = regexp.MustCompile(`^fut(\[break\])?( [0-9]+)?> `)
 
 // inputOf extracts the lines typed at prompts from a transcript.
 func inputOf(transcript string) string {
