@@ -42,6 +42,9 @@ func (t *thread) evalArrayLit(x *syntax.ArrayLit, e *env) (value.Value, error) {
 			}
 		}
 	}
+	if err := t.checkRows(x.Pos(), vals); err != nil {
+		return nil, err
+	}
 	r, err := value.FromValues(vals, nil)
 	if err != nil {
 		return nil, t.errf(x.Pos(), "%v", err)

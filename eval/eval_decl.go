@@ -217,8 +217,14 @@ func (t *thread) importMod(path string, pos syntax.Pos, sc *scope) (*module, err
 }
 
 // MarkPrelude records the current top-level environment as the prelude:
-// imported files are evaluated over it.
-func (in *Interp) MarkPrelude() { in.preludeScope = in.top }
+// imported files are evaluated over it. With a memory limit, the live
+// heap now is the session's footprint, which the limit does not count.
+func (in *Interp) MarkPrelude() {
+	in.preludeScope = in.top
+	if in.opts.MaxMemory > 0 {
+		in.measureBase()
+	}
+}
 
 // hasSizeParams reports whether fb has [n] parameters. A constant with
 // them (def iiota [n] : [n]i64 = iota n) is evaluated at each use, with

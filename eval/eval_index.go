@@ -268,6 +268,9 @@ func (t *thread) updatePath(c value.Value, path []syntax.PathElem, v value.Value
 		return nil, err
 	}
 	if a.Frozen {
+		if err := t.checkCopy(pos, a); err != nil {
+			return nil, err
+		}
 		a = a.Copy()
 	}
 	if len(path) > 1 {

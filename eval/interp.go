@@ -69,7 +69,7 @@ type Binding struct {
 // Options configure an Interp.
 type Options struct {
 	Cost      bool  // compute costs (off: plain runs, a little faster)
-	MaxMemory int64 // largest array allocation in bytes; 0 means no limit
+	MaxMemory int64 // bytes the session's values may hold live (memory.go); 0 means no limit
 	MaxDepth  int   // deepest evaluation nesting; 0 means the default (100000)
 	// Trace receives the value of #[trace] e and of trace x.
 	// tag is the attribute's argument (#[trace(tag)]), "" without one.
@@ -99,6 +99,8 @@ type Interp struct {
 	intrinsics   *module
 	imports      map[*syntax.Program]*module
 	preludeScope *scope
+	memBase      int64 // the session's footprint (memory.go)
+	memBaseSet   bool
 	kernelFailed map[syntax.Expr]bool       // function bodies the kernel compiler gave up on
 	noFast       bool                       // tests: disable the specialised SOAC paths
 	lits         map[syntax.Expr]value.Prim // literal values, by node

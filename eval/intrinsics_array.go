@@ -153,7 +153,7 @@ func intrReplicate(t *thread, pos syntax.Pos, args []value.Value) (value.Value, 
 
 func intrCopy(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error) {
 	base := t.live
-	if err := t.checkAlloc(pos, scalarCount(args[0]), bytesPerScalar(args[0])); err != nil {
+	if err := t.checkCopy(pos, args[0]); err != nil {
 		return nil, err
 	}
 	r := deepCopy(args[0])
@@ -220,6 +220,9 @@ func intrTranspose(t *thread, pos syntax.Pos, args []value.Value) (value.Value, 
 	if len(a.Shape) < 2 {
 		return nil, t.errf(pos, "transpose: array of rank %d", len(a.Shape))
 	}
+	if err := t.checkCopy(pos, a); err != nil {
+		return nil, err
+	}
 	r := a.Transpose()
 	t.freshStep(base, scalarCount(r), r)
 	return r, nil
@@ -233,6 +236,9 @@ func intrRotate(t *thread, pos syntax.Pos, args []value.Value) (value.Value, err
 	}
 	a, err := asArray(t, args[1], pos, "rotate")
 	if err != nil {
+		return nil, err
+	}
+	if err := t.checkCopy(pos, a); err != nil {
 		return nil, err
 	}
 	n := a.Len()

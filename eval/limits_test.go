@@ -26,7 +26,7 @@ func TestLimits(t *testing.T) {
 	s.in.SetOptions(opts)
 	for _, src := range []string{`iota 10000000`, `replicate 1000000 0f64`, `map (+ 1) (iota 1000000)`} {
 		_, _, err := s.run(src)
-		if err == nil || !strings.Contains(err.Error(), "memory limit") {
+		if !errors.Is(err, ErrMemory) || !strings.Contains(err.Error(), "the limit is 1 MiB (--max-memory)") {
 			t.Errorf("%s under a 1 MiB limit: %v", src, err)
 		}
 	}
@@ -91,5 +91,72 @@ func TestHooks(t *testing.T) {
 	}
 	if stops != 1 {
 		t.Errorf("%d breaks", stops)
+	}
+}
+
+// The limit bounds what is held live, not one allocation: rows of 8 MiB
+// each, kept by the map, pass a 64 MiB limit once there are enough of
+// them, and the error names the map and the sizes. The same work that
+// drops each row as soon as it is summed allocates ten times the limit
+// and passes. The session stays usable after the error.
+func TestMemoryLimitLive(t *testing.T) {
+	s := newSession(t, false)
+	s.run(`def keep = 41`)
+	opts := s.in.Options()
+	opts.MaxMemory = 64 << 20
+	s.in.SetOptions(opts)
+
+	_, _, err := s.run(`length (map (\i -> map (+i) (iota 1000000)) (iota 20))`)
+	var re *RuntimeError
+	if !errors.As(err, &re) || !errors.Is(err, ErrMemory) {
+		t.Fatalf("20 rows of 8 MiB held under a 64 MiB limit: %v", err)
+	}
+	msg := re.Format(s.fset)
+	for _, want := range []string{"Error at ", "map called at <test>:1:20", "out of memory", "the limit is 64 MiB (--max-memory)", "MiB in all"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("message lacks %q:\n%s", want, msg)
+		}
+	}
+	// each row is dropped once summed: 160 MiB made, little held
+	if got := s.val(`reduce (+) 0 (map (\i -> reduce (+) 0 (map (+i) (iota 1000000))) (iota 20))`); got != "10000180000000i64" {
+		t.Errorf("rows summed one at a time = %s", got)
+	}
+	// many small arrays held at once (8 MiB of data, but a few hundred
+	// bytes each as values) are caught by the periodic check
+	if _, _, err := s.run(`length (map (\i -> [i]) (iota 1000000))`); !errors.Is(err, ErrMemory) || !strings.Contains(err.Error(), "the values held need") {
+		t.Errorf("1,000,000 rows of one element under a 64 MiB limit: %v", err)
+	}
+	if got := s.val(`keep + 1`); got != "42i32" {
+		t.Errorf("after the memory errors, keep + 1 = %s", got)
+	}
+	if got := s.val(`length (map (\i -> map (+i) (iota 1000000)) (iota 4))`); got != "4i64" {
+		t.Errorf("4 rows of 8 MiB under a 64 MiB limit: %s", got)
+	}
+}
+
+// A definition holds its value against the limit: a second copy of a
+// 38 MiB array does not fit a 64 MiB limit, the first alone does.
+func TestMemoryLimitCountsDefinitions(t *testing.T) {
+	s := newSession(t, false)
+	opts := s.in.Options()
+	opts.MaxMemory = 64 << 20
+	s.in.SetOptions(opts)
+	if _, _, err := s.run(`def big = iota 5000000`); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.run(`length (map (*2) big)`); !errors.Is(err, ErrMemory) {
+		t.Errorf("a second 38 MiB array beside a defined one under 64 MiB: %v", err)
+	}
+	if got := s.val(`big[4999999]`); got != "4999999i64" {
+		t.Errorf("big[4999999] = %s", got)
+	}
+}
+
+func TestBytes(t *testing.T) {
+	for n, want := range map[int64]string{0: "0 bytes", 1023: "1023 bytes", 1024: "1 KiB", 1536: "1.5 KiB",
+		500 << 20: "500 MiB", 800_000_000: "763 MiB", 40_000_000_000: "37 GiB", 10<<30 - 1: "10 GiB", 9_900_000_000: "9.2 GiB"} {
+		if got := Bytes(n); got != want {
+			t.Errorf("Bytes(%d) = %q, want %q", n, got, want)
+		}
 	}
 }

@@ -86,6 +86,9 @@ func intrMap(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error)
 		}
 		st.add(m)
 	}
+	if err := t.checkRows(pos, results); err != nil {
+		return nil, err
+	}
 	r, err := value.FromValues(results, nil)
 	if err != nil {
 		return nil, t.errf(pos, "map: %v", err)
@@ -204,6 +207,9 @@ func intrScan(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error
 		st.add(m)
 		results[i] = acc
 	}
+	if err := t.checkRows(pos, results); err != nil {
+		return nil, err
+	}
 	r, err := value.FromValues(results, nil)
 	if err != nil {
 		return nil, t.errf(pos, "scan: %v", err)
@@ -301,6 +307,9 @@ func (t *thread) scatterN(args []value.Value, pos syntax.Pos, d int) (value.Valu
 		return nil, t.errf(pos, "scatter: %d indices but %d values", n, vs.Len())
 	}
 	if dest.Frozen {
+		if err := t.checkCopy(pos, dest); err != nil {
+			return nil, err
+		}
 		dest = dest.Copy()
 	}
 	shape := dest.FullShape()
@@ -340,6 +349,9 @@ func (t *thread) histN(op value.Value, dest *value.Array, isv, vsv value.Value, 
 		return nil, t.errf(pos, "hist: %d indices but %d values", n, vs.Len())
 	}
 	if dest.Frozen {
+		if err := t.checkCopy(pos, dest); err != nil {
+			return nil, err
+		}
 		dest = dest.Copy()
 	}
 	shape := dest.FullShape()
@@ -502,6 +514,13 @@ func intrMapStream(t *thread, pos syntax.Pos, args []value.Value) (value.Value, 
 			return nil, err
 		}
 		sc.add(meas)
+	}
+	var total int64
+	for _, p := range parts {
+		total += byteCount(p)
+	}
+	if err := t.checkAlloc(pos, total, 1); err != nil {
+		return nil, err
 	}
 	r, err := value.Concat(parts)
 	if err != nil {

@@ -19,24 +19,24 @@ import (
 // peaks of S1 and S∞ seen so far. SOACs measure each instance by resetting
 // D and the peaks around it and combine the instances by the SOAC's rule.
 type thread struct {
-	in     *Interp
-	ctx    context.Context
-	cost   bool
-	W, D   int64
-	live   int64
-	pk1    int64
-	pkP    int64
-	stack  []Frame
-	depth  int
-	ticks  int
-	maxMem int64
+	in    *Interp
+	ctx   context.Context
+	cost  bool
+	W, D  int64
+	live  int64
+	pk1   int64
+	pkP   int64
+	stack []Frame
+	depth int
+	ticks int
+	mem   memGuard
 }
 
 func (in *Interp) newThread(ctx context.Context) *thread {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	return &thread{in: in, ctx: ctx, cost: in.opts.Cost, maxMem: in.opts.MaxMemory}
+	return &thread{in: in, ctx: ctx, cost: in.opts.Cost, mem: in.newMemGuard()}
 }
 
 func (t *thread) result() Cost {
@@ -97,13 +97,16 @@ func (t *thread) instance(f func() error) (measure, error) {
 	return m, err
 }
 
-// tick checks for cancellation every so often.
+// tick checks for cancellation and the memory limit every so often.
 func (t *thread) tick(pos syntax.Pos) error {
 	t.ticks++
 	if t.ticks&1023 != 0 {
 		return nil
 	}
-	return t.checkCancel(pos)
+	if err := t.checkCancel(pos); err != nil {
+		return err
+	}
+	return t.checkMem(pos, 0, -1)
 }
 
 func (t *thread) checkCancel(pos syntax.Pos) error {
@@ -113,21 +116,30 @@ func (t *thread) checkCancel(pos syntax.Pos) error {
 	return nil
 }
 
-// checkAlloc enforces MaxMemory for an allocation of n elements.
+// checkAlloc refuses an allocation of n elements of elemBytes bytes
+// that is negative, too large to count, or over the memory limit with
+// what the session already holds (see memory.go).
 func (t *thread) checkAlloc(pos syntax.Pos, n int64, elemBytes int64) error {
 	if n < 0 {
 		return t.errf(pos, "negative array size %d", n)
 	}
-	if elemBytes > 0 && n > math.MaxInt64/elemBytes {
+	if (elemBytes > 0 && n > math.MaxInt64/elemBytes) || n > 1<<40 {
 		return t.errf(pos, "allocating an array of %d elements is too large", n)
 	}
-	if t.maxMem > 0 && n*elemBytes > t.maxMem {
-		return t.errf(pos, "allocating an array of %d elements (%d bytes) exceeds the memory limit of %d bytes", n, n*elemBytes, t.maxMem)
+	return t.checkMem(pos, n*elemBytes, n)
+}
+
+// checkRows is checkAlloc for stacking rows into one array.
+func (t *thread) checkRows(pos syntax.Pos, rows []value.Value) error {
+	if len(rows) == 0 {
+		return nil
 	}
-	if n > 1<<40 {
-		return t.errf(pos, "allocating an array of %d elements is too large", n)
-	}
-	return nil
+	return t.checkAlloc(pos, int64(len(rows)), max(1, byteCount(rows[0])))
+}
+
+// checkCopy is checkAlloc for a copy of v.
+func (t *thread) checkCopy(pos syntax.Pos, v value.Value) error {
+	return t.checkAlloc(pos, scalarCount(v), bytesPerScalar(v))
 }
 
 // freeze marks arrays inside v as shared (bound at the top level).

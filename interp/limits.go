@@ -7,10 +7,11 @@ import (
 	"strings"
 )
 
-// DefaultMaxMemory is the default bound on one allocation: half of the
-// machine's memory where it can be read, otherwise 4 GiB. A program that
-// asks for more (replicate 40000000000 1u8) gets an error instead of
-// bringing the machine down.
+// DefaultMaxMemory is the default bound on the bytes a session's values
+// hold live: half of the machine's memory where it can be read, otherwise
+// 4 GiB. A program that needs more (replicate 40000000000 1u8, or many
+// rows of a map held at once) gets an error instead of bringing the
+// machine down.
 func DefaultMaxMemory() int64 {
 	if total := totalMemory(); total > 0 {
 		return total / 2

@@ -31,7 +31,8 @@ import (
 type Options struct {
 	// Cost turns on cost accounting in the evaluator.
 	Cost bool
-	// MaxMemory bounds the bytes of any one allocation (0: the default).
+	// MaxMemory bounds the bytes the session's values and the running
+	// evaluation's intermediates hold live (0: the default; eval/memory.go).
 	MaxMemory int64
 	// Trace receives #[trace] output; nil writes to stderr.
 	Trace func(pos string, v string)

@@ -69,9 +69,9 @@ func flagError(cmd, usage string, err error) int {
 	return 2
 }
 
-// memFlag is --max-memory: the most bytes any one allocation of the
-// program may take (512M, 8G, …); 0 leaves the session's default, half
-// of the machine's memory.
+// memFlag is --max-memory: the most bytes the program's values may hold
+// live at once (512M, 8G, …; eval/memory.go); 0 leaves the session's
+// default, half of the machine's memory.
 type memFlag struct{ n int64 }
 
 func (m *memFlag) String() string { return fmt.Sprint(m.n) }
@@ -87,6 +87,6 @@ func (m *memFlag) Set(s string) error {
 
 func memoryFlag(fs *flag.FlagSet) *memFlag {
 	m := &memFlag{}
-	fs.Var(m, "max-memory", "the most memory one allocation may take (e.g. 512M, 8G; default half the machine's)")
+	fs.Var(m, "max-memory", "the most memory the program's values may hold live at once (e.g. 512M, 8G; default half the machine's)")
 	return m
 }

@@ -17,7 +17,7 @@ import (
 type BenchOptions struct {
 	Runs    int           // timed runs per dataset (after one warm-up)
 	Timeout time.Duration // per program; 0 means none
-	// MaxMemory bounds one allocation (0: the session's default).
+	// MaxMemory bounds the bytes a program holds live (0: the session's default).
 	MaxMemory int64
 	// SkipCompiled leaves out cases tagged `compiled`: the large datasets
 	// meant for a compiled backend, too slow for the reference evaluator.

@@ -28,7 +28,7 @@ type Options struct {
 	// Exclude skips the cases tagged with any of these (futhark test
 	// --exclude).
 	Exclude []string
-	// MaxMemory bounds one allocation (0: the session's default).
+	// MaxMemory bounds the bytes a program holds live (0: the session's default).
 	MaxMemory int64
 	// Tolerance is the relative tolerance of float comparisons.
 	Tolerance float64
