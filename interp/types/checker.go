@@ -170,7 +170,8 @@ type Checker struct {
 	originSizes map[syntax.Expr][]*SizeName
 	// the size parameters of local functions, by level
 	sizeParams map[*SizeName]int
-	typeParams map[*TypeCon]int // the same for type parameters
+	typeParams map[*TypeCon]int   // the same for type parameters
+	factsMemo  map[Type]typeFacts // facts of large ground types (facts.go)
 
 	// while converting a function type
 	anonParams     []*SizeName

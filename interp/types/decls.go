@@ -87,11 +87,12 @@ func (c *Checker) defaultVars() {
 // endDef defaults what is left and resolves the recorded types.
 func (c *Checker) endDef(fb *syntax.FunBind) {
 	c.defaultVars()
+	var z zonker
 	for _, e := range c.pendExprs {
-		c.info.Types[e] = zonk(c.info.Types[e])
+		c.info.Types[e] = z.zonk(c.info.Types[e])
 	}
 	for _, p := range c.pendPats {
-		c.info.PatTypes[p] = zonk(c.info.PatTypes[p])
+		c.info.PatTypes[p] = z.zonk(c.info.PatTypes[p])
 	}
 	if len(c.errs) == c.defErrStart {
 		c.checkExhaustive()

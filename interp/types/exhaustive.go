@@ -130,13 +130,14 @@ func useful(rows [][]*spat, q []*spat, ts []Type) bool {
 		}
 	}
 	if complete && len(seen) == len(names) {
+		byCon := groupRows(rows)
 		for _, n := range names {
 			k := len(args[n])
 			wilds := make([]*spat, k)
 			for i := range wilds {
 				wilds[i] = wildPat
 			}
-			if useful(specialize(rows, n, k), append(wilds, q[1:]...), append(append([]Type{}, args[n]...), tail(ts)...)) {
+			if useful(byCon.specialize(n, k), append(wilds, q[1:]...), append(append([]Type{}, args[n]...), tail(ts)...)) {
 				return true
 			}
 		}
@@ -172,6 +173,55 @@ func specialize(rows [][]*spat, con string, arity int) [][]*spat {
 			}
 			out = append(out, append(wilds, r[1:]...))
 		case h.con == con && len(h.args) == arity:
+			out = append(out, append(append([]*spat{}, h.args...), r[1:]...))
+		}
+	}
+	return out
+}
+
+// rowGroups indexes rows by their first pattern, so that specializing
+// them for every constructor of a sum costs the rows once, not once per
+// constructor (a match of n cases over n constructors was n²).
+type rowGroups struct {
+	rows  [][]*spat
+	byCon map[string][]int // rows whose head is the constructor
+	wild  []int            // rows whose head is a wildcard
+}
+
+func groupRows(rows [][]*spat) *rowGroups {
+	g := &rowGroups{rows: rows, byCon: map[string][]int{}}
+	for i, r := range rows {
+		if r[0].wild {
+			g.wild = append(g.wild, i)
+		} else {
+			g.byCon[r[0].con] = append(g.byCon[r[0].con], i)
+		}
+	}
+	return g
+}
+
+// specialize is specialize(g.rows, con, arity): the rows of con and the
+// wildcard rows, merged in their order.
+func (g *rowGroups) specialize(con string, arity int) [][]*spat {
+	cs, ws := g.byCon[con], g.wild
+	out := make([][]*spat, 0, len(cs)+len(ws))
+	for len(cs) > 0 || len(ws) > 0 {
+		var i int
+		if len(ws) == 0 || (len(cs) > 0 && cs[0] < ws[0]) {
+			i, cs = cs[0], cs[1:]
+		} else {
+			i, ws = ws[0], ws[1:]
+		}
+		r := g.rows[i]
+		h := r[0]
+		switch {
+		case h.wild:
+			wilds := make([]*spat, arity)
+			for k := range wilds {
+				wilds[k] = wildPat
+			}
+			out = append(out, append(wilds, r[1:]...))
+		case len(h.args) == arity:
 			out = append(out, append(append([]*spat{}, h.args...), r[1:]...))
 		}
 	}
@@ -222,9 +272,10 @@ func missing(rows [][]*spat, ts []Type, n int) []*spat {
 		}
 	}
 	if complete && len(seen) == len(names) {
+		byCon := groupRows(rows)
 		for _, name := range names {
 			k := len(args[name])
-			w := missing(specialize(rows, name, k), append(append([]Type{}, args[name]...), tail(ts)...), k+n-1)
+			w := missing(byCon.specialize(name, k), append(append([]Type{}, args[name]...), tail(ts)...), k+n-1)
 			if w != nil {
 				return append([]*spat{{con: name, args: w[:k]}}, w[k:]...)
 			}

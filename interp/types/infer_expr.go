@@ -252,6 +252,7 @@ func (c *Checker) freshID() int {
 func (c *Checker) constrVar(sp syntax.Span, name string, ps []Type) Type {
 	v := c.newTVar(sp)
 	v.constrs = map[string][]Type{name: ps}
+	v.openCons = c.countOpen(ps...)
 	c.constrVars = append(c.constrVars, v)
 	return v
 }
@@ -268,6 +269,7 @@ func (c *Checker) project(t Type, field string, sp syntax.Span) Type {
 		ft := c.newTVar(sp)
 		v := c.newTVar(sp)
 		v.fields = map[string]Type{field: ft}
+		v.openCons = 1
 		c.fieldVars = append(c.fieldVars, v)
 		if c.unify(sp, v, r) {
 			return ft

@@ -239,58 +239,151 @@ func (c *Checker) instantiate(sc *Scheme, sp syntax.Span) Type {
 
 // zonk resolves every unification variable in t that has been bound.
 func zonk(t Type) Type {
-	if chainUnique(t) {
-		return setUnique(zonk1(Resolve(t)), true)
-	}
-	return zonk1(t)
+	var z zonker
+	return z.zonk(t)
 }
 
-func zonk1(t Type) Type {
-	switch t := Resolve(t).(type) {
-	case *Array:
-		return &Array{Unique: t.Unique, Dim: zonkSize(t.Dim), Elem: zonk(t.Elem)}
-	case *Record:
-		fs := make([]Field, len(t.Fields))
-		for i, f := range t.Fields {
-			fs[i] = Field{f.Name, zonk(f.Type)}
-		}
-		return &Record{fs}
-	case *Sum:
-		cs := make([]Constr, len(t.Constrs))
-		for i, cn := range t.Constrs {
-			ps := make([]Type, len(cn.Payload))
-			for j, p := range cn.Payload {
-				ps[j] = zonk(p)
-			}
-			cs[i] = Constr{cn.Name, ps}
-		}
-		return &Sum{cs}
-	case *Arrow:
-		return &Arrow{Param: t.Param, From: zonk(t.From), To: zonk(t.To), Exist: t.Exist}
-	case *Con:
-		args := make([]TypeArg, len(t.Args))
-		for i, a := range t.Args {
-			if a.Type != nil {
-				args[i] = TypeArg{Type: zonk(a.Type)}
-			} else {
-				args[i] = TypeArg{Size: zonkSize(a.Size)}
-			}
-		}
-		return &Con{Con: t.Con, Args: args, Unique: t.Unique}
+// zonker zonks types that share parts once: a declared sum or record type
+// is one object however many expressions have it, so a match over a sum
+// of n constructors, whose n cases each have that type, costs n, not n²
+// (a memo keyed by the object), and a type with no bound variable in it
+// is returned as it is, not copied. The memo is valid while no variable
+// is bound, so one zonker serves one pass over the side tables.
+type zonker struct {
+	memo map[Type]Type
+}
+
+func (z *zonker) zonk(t Type) Type {
+	if chainUnique(t) {
+		return setUnique(z.zonk1(Resolve(t)), true)
+	}
+	return z.zonk1(t)
+}
+
+func (z *zonker) zonk1(t Type) Type {
+	t = Resolve(t)
+	switch t.(type) {
+	case *Array, *Record, *Sum, *Arrow, *Con:
 	default:
 		return t
 	}
+	if r, ok := z.memo[t]; ok {
+		return r
+	}
+	r := z.zonkNew(t)
+	if z.memo == nil {
+		z.memo = map[Type]Type{}
+	}
+	z.memo[t] = r
+	return r
+}
+
+// zonkNew zonks the parts of t (resolved, composite) and rebuilds it only
+// when one of them changed.
+func (z *zonker) zonkNew(t Type) Type {
+	switch t := t.(type) {
+	case *Array:
+		d, e := zonkSize(t.Dim), z.zonk(t.Elem)
+		if d == t.Dim && e == t.Elem {
+			return t
+		}
+		return &Array{Unique: t.Unique, Dim: d, Elem: e}
+	case *Record:
+		var fs []Field
+		for i, f := range t.Fields {
+			ft := z.zonk(f.Type)
+			if fs == nil && ft != f.Type {
+				fs = append(make([]Field, 0, len(t.Fields)), t.Fields[:i]...)
+			}
+			if fs != nil {
+				fs = append(fs, Field{f.Name, ft})
+			}
+		}
+		if fs == nil {
+			return t
+		}
+		return &Record{fs}
+	case *Sum:
+		var cs []Constr
+		for i, cn := range t.Constrs {
+			ps := z.zonkList(cn.Payload)
+			if cs == nil && ps != nil {
+				cs = append(make([]Constr, 0, len(t.Constrs)), t.Constrs[:i]...)
+			}
+			if cs != nil {
+				if ps == nil {
+					ps = cn.Payload
+				}
+				cs = append(cs, Constr{cn.Name, ps})
+			}
+		}
+		if cs == nil {
+			return t
+		}
+		return &Sum{cs}
+	case *Arrow:
+		from, to := z.zonk(t.From), z.zonk(t.To)
+		if from == t.From && to == t.To {
+			return t
+		}
+		return &Arrow{Param: t.Param, From: from, To: to, Exist: t.Exist}
+	case *Con:
+		var args []TypeArg
+		for i, a := range t.Args {
+			var na TypeArg
+			if a.Type != nil {
+				na = TypeArg{Type: z.zonk(a.Type)}
+			} else {
+				na = TypeArg{Size: zonkSize(a.Size)}
+			}
+			if args == nil && (na.Type != a.Type || na.Size != a.Size) {
+				args = append(make([]TypeArg, 0, len(t.Args)), t.Args[:i]...)
+			}
+			if args != nil {
+				args = append(args, na)
+			}
+		}
+		if args == nil {
+			return t
+		}
+		return &Con{Con: t.Con, Args: args, Unique: t.Unique}
+	}
+	return t
+}
+
+// zonkList zonks ts; nil when nothing changed.
+func (z *zonker) zonkList(ts []Type) []Type {
+	var out []Type
+	for i, p := range ts {
+		q := z.zonk(p)
+		if out == nil && q != p {
+			out = append(make([]Type, 0, len(ts)), ts[:i]...)
+		}
+		if out != nil {
+			out = append(out, q)
+		}
+	}
+	return out
 }
 
 func zonkSize(s Size) Size {
 	s = resolveSize(s)
 	if e, ok := s.(*SizeExpr); ok && e.Op != "" {
-		return &SizeExpr{Op: e.Op, L: zonkSize(e.L), R: zonkSize(e.R)}
+		l, r := zonkSize(e.L), zonkSize(e.R)
+		if l == e.L && r == e.R {
+			return e
+		}
+		return &SizeExpr{Op: e.Op, L: l, R: r}
 	}
 	if t, ok := s.(*SizeTerm); ok {
 		args := make([]Size, len(t.Args))
+		same := true
 		for i, a := range t.Args {
 			args[i] = zonkSize(a)
+			same = same && args[i] == a
+		}
+		if same {
+			return t
 		}
 		return &SizeTerm{Head: t.Head, Name: t.Name, Args: args}
 	}

@@ -24,7 +24,6 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
-	"strings"
 
 	"fut/interp/syntax"
 )
@@ -111,6 +110,10 @@ type tvar struct {
 	equality bool
 	fields   map[string]Type // must be a record with at least these fields
 	constrs  map[string][]Type
+	// openCons counts the types in fields and constrs that held a
+	// variable when they were added (facts.go); with none, nothing can
+	// occur in the constraints and the walks skip them.
+	openCons int
 	span     syntax.Span // where the constraint arose
 	why      string
 	lit      bool // from an overloaded literal (for defaulting)
@@ -300,6 +303,12 @@ func (r *Record) Field(name string) (Type, bool) {
 
 // Constr returns the payload of constructor name.
 func (s *Sum) Constr(name string) ([]Type, bool) {
+	// constructors are sorted by name: search, and scan only on a miss
+	// (in case a Sum was built unsorted)
+	cs := s.Constrs
+	if i := sort.Search(len(cs), func(i int) bool { return cs[i].Name >= name }); i < len(cs) && cs[i].Name == name {
+		return cs[i].Payload, true
+	}
 	for _, c := range s.Constrs {
 		if c.Name == name {
 			return c.Payload, true
@@ -310,23 +319,65 @@ func (s *Sum) Constr(name string) ([]Type, bool) {
 
 // Resolve follows unification links at the top of t.
 func Resolve(t Type) Type {
-	for {
-		v, ok := t.(TVar)
-		if !ok || v.link == nil {
-			return t
-		}
-		t = v.link
+	v, ok := t.(TVar)
+	if !ok || v.link == nil {
+		return t
 	}
+	if w, ok := v.link.(TVar); !ok || w.link == nil {
+		return v.link
+	}
+	return resolveChain(v)
+}
+
+// resolveChain follows a chain of two links or more and shortens it:
+// each variable is linked straight to the end, so that n unifications
+// that each add a link (1 + 1 + … + 1) cost n, not n². A variable keeps
+// its link where one after it is a unique view (chainUnique must still
+// see it); links only ever go from unbound to bound, so a shortened link
+// means what the chain meant.
+func resolveChain(v TVar) Type {
+	var chain []*tvar
+	var end Type = v
+	for {
+		x, ok := end.(TVar)
+		if !ok || x.link == nil {
+			break
+		}
+		chain = append(chain, x.tvar)
+		end = x.link
+	}
+	uniqAfter := false
+	for i := len(chain) - 1; i >= 0; i-- {
+		if !uniqAfter {
+			chain[i].link = end
+		}
+		uniqAfter = uniqAfter || chain[i].uniq
+	}
+	return end
 }
 
 func resolveSize(s Size) Size {
-	for {
-		v, ok := s.(SizeVar)
-		if !ok || v.link == nil {
-			return s
-		}
-		s = v.link
+	v, ok := s.(SizeVar)
+	if !ok || v.link == nil {
+		return s
 	}
+	if w, ok := v.link.(SizeVar); !ok || w.link == nil {
+		return v.link
+	}
+	// a chain: link every variable on it to the end (see resolveChain)
+	var chain []*svar
+	for {
+		x, ok := s.(SizeVar)
+		if !ok || x.link == nil {
+			break
+		}
+		chain = append(chain, x.svar)
+		s = x.link
+	}
+	for _, x := range chain {
+		x.link = s
+	}
+	return s
 }
 
 // ArrayElem returns the primitive element type and rank of an array type
@@ -361,150 +412,6 @@ func Shape(t Type) ([]Size, Type) {
 		dims = append(dims, resolveSize(a.Dim))
 		t = Resolve(a.Elem)
 	}
-}
-
-// ---------------------------------------------------------------------------
-// Printing
-
-func (t *Prim) String() string { return string(t.Kind) }
-
-func (t *Array) String() string {
-	s := ""
-	if t.Unique {
-		s = "*"
-	}
-	return s + "[" + sizeInBrackets(t.Dim) + "]" + t.Elem.String()
-}
-
-func sizeInBrackets(s Size) string {
-	s = resolveSize(s)
-	switch s.(type) {
-	case *SizeAny, SizeVar:
-		return ""
-	}
-	return s.String()
-}
-
-func (t *Record) String() string {
-	if t.IsTuple() {
-		parts := make([]string, len(t.Fields))
-		for i, f := range t.Fields {
-			parts[i] = f.Type.String()
-		}
-		return "(" + strings.Join(parts, ", ") + ")"
-	}
-	parts := make([]string, len(t.Fields))
-	for i, f := range t.Fields {
-		parts[i] = f.Name + ": " + f.Type.String()
-	}
-	return "{" + strings.Join(parts, ", ") + "}"
-}
-
-func (t *Sum) String() string {
-	parts := make([]string, len(t.Constrs))
-	for i, c := range t.Constrs {
-		s := "#" + c.Name
-		for _, p := range c.Payload {
-			s += " " + atomString(p)
-		}
-		parts[i] = s
-	}
-	return strings.Join(parts, " | ")
-}
-
-// atomString prints t, parenthesised when it is not atomic.
-func atomString(t Type) string {
-	t = Resolve(t)
-	switch t := t.(type) {
-	case *Arrow, *Sum:
-		return "(" + t.String() + ")"
-	case *Con:
-		if len(t.Args) > 0 {
-			return "(" + t.String() + ")"
-		}
-	}
-	return t.String()
-}
-
-func (t *Arrow) String() string {
-	s := ""
-	if len(t.Exist) > 0 {
-		for _, e := range t.Exist {
-			s += "[" + e.String() + "]"
-		}
-		s = "?" + s + "."
-	}
-	from := atomString(t.From)
-	if _, ok := Resolve(t.From).(*Arrow); !ok {
-		if _, ok := Resolve(t.From).(*Sum); !ok {
-			from = t.From.String()
-		}
-	}
-	if t.Param != nil {
-		from = "(" + t.Param.Name + ": " + t.From.String() + ")"
-	}
-	return from + " -> " + s + t.To.String()
-}
-
-func (t *Con) String() string {
-	s := ""
-	if t.Unique {
-		s = "*"
-	}
-	s += t.Con.Name
-	for _, a := range t.Args {
-		if a.Type != nil {
-			s += " " + atomString(a.Type)
-		} else {
-			s += " [" + sizeInBrackets(a.Size) + "]"
-		}
-	}
-	return s
-}
-
-func (t TVar) String() string {
-	if t.link != nil {
-		return t.link.String()
-	}
-	if t.overload != nil && len(t.overload) > 3 {
-		return "(" + overloadText(t.tvar) + ")"
-	}
-	if t.overload != nil && len(t.overload) <= 3 {
-		parts := make([]string, len(t.overload))
-		for i, p := range t.overload {
-			parts[i] = string(p)
-		}
-		return "(" + strings.Join(parts, "|") + ")"
-	}
-	if t.fields != nil {
-		var fs []Field
-		for n, ft := range t.fields {
-			fs = append(fs, Field{n, ft})
-		}
-		sortFields(fs)
-		parts := make([]string, len(fs))
-		for i, f := range fs {
-			parts[i] = f.Name + ": " + f.Type.String()
-		}
-		return "{" + strings.Join(parts, ", ") + ", ...}"
-	}
-	if t.constrs != nil {
-		var names []string
-		for n := range t.constrs {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		parts := make([]string, len(names))
-		for i, n := range names {
-			s := "#" + n
-			for _, p := range t.constrs[n] {
-				s += " " + atomString(p)
-			}
-			parts[i] = s
-		}
-		return strings.Join(parts, " | ") + " | ..."
-	}
-	return fmt.Sprintf("?t%d", t.id%1000)
 }
 
 func (s *SizeConst) String() string { return strconv.FormatInt(s.N, 10) }

@@ -167,6 +167,9 @@ func occurs(v *tvar, t Type) bool {
 		if t.tvar == v {
 			return true
 		}
+		if t.openCons == 0 {
+			return false
+		}
 		for _, f := range t.fields {
 			if occurs(v, f) {
 				return true
@@ -213,6 +216,9 @@ func adjustLevels(t Type, lvl int) {
 	case TVar:
 		if t.level > lvl {
 			t.level = lvl
+		}
+		if t.openCons == 0 {
+			return
 		}
 		for _, f := range t.fields {
 			adjustLevels(f, lvl)
@@ -309,6 +315,11 @@ func containsPrim(ps []syntax.PrimType, p syntax.PrimType) bool {
 
 func (c *Checker) bindVar(v TVar, t Type, noSizes bool) *unifyError {
 	if w, ok := t.(TVar); ok {
+		if len(v.fields)+len(v.constrs) > len(w.fields)+len(w.constrs) {
+			// merge the smaller constraints into the larger: an array
+			// of n different constructors costs n, not n²
+			v, w = w, v
+		}
 		if constraintOccurs(v.tvar, w) || constraintOccurs(w.tvar, v) {
 			return &unifyError{msg: fmt.Sprintf("Occurs check: %s and %s would form an infinite type.", v, w)}
 		}
@@ -353,6 +364,7 @@ func (c *Checker) bindVar(v TVar, t Type, noSizes bool) *unifyError {
 					}
 				} else {
 					w.fields[n] = ft
+					w.openCons += c.countOpen(ft)
 				}
 			}
 		}
@@ -378,6 +390,7 @@ func (c *Checker) bindVar(v TVar, t Type, noSizes bool) *unifyError {
 					}
 				} else {
 					w.constrs[n] = ps
+					w.openCons += c.countOpen(ps...)
 				}
 			}
 		}
@@ -390,7 +403,8 @@ func (c *Checker) bindVar(v TVar, t Type, noSizes bool) *unifyError {
 		v.link = w
 		return nil
 	}
-	if occurs(v.tvar, t) {
+	tf := c.facts(t) // facts.go: lets the walks below skip a large ground type
+	if tf.open && occurs(v.tvar, t) {
 		return &unifyError{msg: fmt.Sprintf("Occurs check: cannot unify %s with %s, which contains it (an infinite type).", v, quoteT(t))}
 	}
 	if v.overload != nil {
@@ -399,18 +413,18 @@ func (c *Checker) bindVar(v TVar, t Type, noSizes bool) *unifyError {
 			return &unifyError{msg: fmt.Sprintf("Cannot unify %s with %s: it is not one of the types allowed here.", quoteT(t), overloadText(v.tvar))}
 		}
 	}
-	if v.equality && hasCon(t) {
+	if v.equality && tf.con && hasCon(t) {
 		return &unifyError{msg: fmt.Sprintf("Type %s does not support equality (it is a type parameter or abstract type).", quoteT(t))}
 	}
-	if v.equality && isFunctional(t) {
+	if v.equality && tf.fun && isFunctional(t) {
 		return &unifyError{msg: fmt.Sprintf("Type %s does not support equality (it is a function type).", quoteT(t))}
 	}
-	if v.lifted == syntax.Unlifted && !isFunctional(t) {
+	if v.lifted == syntax.Unlifted && tf.con && !isFunctional(t) {
 		if tc := liftedCon(t); tc != nil {
 			return &unifyError{msg: fmt.Sprintf("Cannot instantiate a non-lifted type variable (such as an array element type) with %s: the type \"%s\" is lifted (its values may have different sizes).", quoteT(t), tc.Name)}
 		}
 	}
-	if v.lifted == syntax.Unlifted && isFunctional(t) {
+	if v.lifted == syntax.Unlifted && tf.fun && isFunctional(t) {
 		return &unifyError{msg: fmt.Sprintf("A non-lifted type variable cannot be instantiated with the function type %s: functional values may not be used here.", quoteT(t))}
 	}
 	if v.fields != nil {
@@ -448,10 +462,14 @@ func (c *Checker) bindVar(v TVar, t Type, noSizes bool) *unifyError {
 			}
 		}
 	}
-	if err := c.typeEscapes(v, t); err != nil {
-		return err
+	if tf.con {
+		if err := c.typeEscapes(v, t); err != nil {
+			return err
+		}
 	}
-	adjustLevels(t, v.level)
+	if tf.open {
+		adjustLevels(t, v.level)
+	}
 	v.link = t
 	return nil
 }
@@ -557,6 +575,9 @@ func hasCon(t Type) bool {
 // constraintOccurs reports whether x occurs in the field or constructor
 // constraints of w.
 func constraintOccurs(x *tvar, w TVar) bool {
+	if w.openCons == 0 {
+		return false
+	}
 	for _, f := range w.fields {
 		if occurs(x, f) {
 			return true
