@@ -172,6 +172,8 @@ type Checker struct {
 	sizeParams map[*SizeName]int
 	typeParams map[*TypeCon]int   // the same for type parameters
 	factsMemo  map[Type]typeFacts // facts of large ground types (facts.go)
+	// inside a declaration whose depth was measured (depth.go)
+	depthGuarded bool
 
 	// while converting a function type
 	anonParams     []*SizeName
@@ -269,6 +271,9 @@ func (c *Checker) CheckDecls(decls []syntax.Decl) error {
 
 // CheckExpr checks a REPL expression.
 func (c *Checker) CheckExpr(e syntax.Expr) (Type, error) {
+	if c.tooDeep(e) { // depth.go
+		return nil, c.takeErrors()
+	}
 	c.beginDef()
 	c.level++
 	t := c.inferExpr(e, newScope(c.top))

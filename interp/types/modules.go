@@ -34,7 +34,11 @@ func (c *Checker) checkDecls(decls []syntax.Decl, sc *scope, exp *scope) {
 		en = &exp.ns
 	}
 	for _, d := range decls {
-		c.checkDecl(d, sc, en)
+		ok, done := c.guardDecl(d) // depth.go
+		if ok {
+			c.checkDecl(d, sc, en)
+		}
+		done()
 	}
 }
 
@@ -123,12 +127,12 @@ func (c *Checker) importModule(path string, sp syntax.Span) *Module {
 		return nil
 	}
 	c.importing[key] = true
-	saved := c.curFile
-	c.curFile = key
+	saved, guarded := c.curFile, c.depthGuarded
+	c.curFile, c.depthGuarded = key, false // another tree: measured on its own
 	inner := newScope(c.top)
 	exp := newScope(nil)
 	c.checkDecls(prog.Decls, inner, exp)
-	c.curFile = saved
+	c.curFile, c.depthGuarded = saved, guarded
 	delete(c.importing, key)
 	m := &Module{ns: exp.ns}
 	c.imported[key] = m
