@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"math/bits"
 	"strings"
 )
 
@@ -47,7 +48,12 @@ func (r *reader) binary() (Value, error) {
 			return nil, r.binErr(r.pos, "binary dimension too large")
 		}
 		shape[i] = int64(d)
-		n *= d
+		hi, lo := bits.Mul64(n, d)
+		if hi != 0 || lo > math.MaxInt64 {
+			// the product wrapped round: [2^32][2^32] would pass as empty
+			return nil, r.binErr(r.pos, "binary shape too large: "+ShapeString(shape[:i+1])+" is more than 2^63 elements")
+		}
+		n = lo
 		r.pos += 8
 	}
 	w := t.Bits() / 8

@@ -1,6 +1,7 @@
 package value
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"strconv"
@@ -124,6 +125,9 @@ type node struct {
 	kids   []*node
 	v      Value
 	offset int
+
+	suffix      PrimType // firstSuffix, once suffixKnown
+	suffixKnown bool
 }
 
 type lit struct {
@@ -231,7 +235,7 @@ func (r *reader) node() (*node, error) {
 			DataSet(a.Data, i, MkInt(U8, int64(str[i])))
 		}
 		return &node{kind: 'v', v: a, offset: start}, nil
-	case c == 'b' && !strings.HasPrefix(string(r.src[r.pos:]), "bool"):
+	case c == 'b' && !bytes.HasPrefix(r.src[r.pos:], []byte("bool")):
 		v, err := r.binary()
 		if err != nil {
 			return nil, err
@@ -353,7 +357,18 @@ func (r *reader) scalar() (lit, error) {
 	return l, nil
 }
 
+// firstSuffix is the type of the first suffixed literal among n's
+// elements (NoPrim without one): it types the unsuffixed ones. It is
+// remembered, since tuples ask it of each component and a component may
+// be asked again by an enclosing tuple.
 func (n *node) firstSuffix() PrimType {
+	if !n.suffixKnown {
+		n.suffix, n.suffixKnown = n.findSuffix(), true
+	}
+	return n.suffix
+}
+
+func (n *node) findSuffix() PrimType {
 	switch n.kind {
 	case 's':
 		if n.lit.isBool {
@@ -391,20 +406,107 @@ func (r *reader) build(n *node, t PrimType) (Value, error) {
 		}
 		return out, nil
 	}
-	vs := make([]Value, len(n.kids))
-	for i, k := range n.kids {
-		v, err := r.build(k, t)
+	return r.buildArray(n, t)
+}
+
+// buildArray builds the array node n in one pass over its elements. The
+// outer shape is read off the first row at each level, every row is
+// checked against it, and the elements (the nodes below the last array
+// level) go into one buffer: stacking rows level by level, as FromValues
+// does, would copy the data once per level.
+func (r *reader) buildArray(n *node, t PrimType) (Value, error) {
+	var dims []int64
+	for x := n; x.kind == 'a'; x = x.kids[0] {
+		dims = append(dims, int64(len(x.kids)))
+	}
+	var elems []*node
+	var walk func(x *node, level int) error
+	walk = func(x *node, level int) error {
+		for _, k := range x.kids {
+			isRow := k.kind == 'a'
+			if isRow != (level+1 < len(dims)) || isRow && int64(len(k.kids)) != dims[level+1] {
+				r.pos = x.offset
+				return r.errf("%s", irregular(dims[level+1:], rowShape(k)))
+			}
+			if isRow {
+				if err := walk(k, level+1); err != nil {
+					return err
+				}
+			} else {
+				elems = append(elems, k)
+			}
+		}
+		return nil
+	}
+	if err := walk(n, 0); err != nil {
+		return nil, err
+	}
+	scalars := true
+	for _, e := range elems {
+		scalars = scalars && e.kind == 's'
+	}
+	if !scalars {
+		// tuples, strings, empty(…) and binary values: built one by one
+		// and stacked once, then given the outer shape
+		vs := make([]Value, len(elems))
+		for i, e := range elems {
+			v, err := r.build(e, t)
+			if err != nil {
+				return nil, err
+			}
+			vs[i] = v
+		}
+		a, err := FromValues(vs, nil)
+		if err != nil {
+			r.pos = n.offset
+			return nil, r.errf("%v", err)
+		}
+		return a.Reshape(append(dims, a.Shape[1:]...)), nil
+	}
+	var data any
+	var et PrimType
+	for i, e := range elems {
+		v, err := r.buildScalar(e, t)
 		if err != nil {
 			return nil, err
 		}
-		vs[i] = v
+		p := v.(Prim)
+		if i == 0 {
+			et, data = p.T, MakeData(p.T, len(elems))
+		} else if p.T != et {
+			r.pos = e.offset
+			return nil, r.errf("array elements of different types: %s and %s", et, p.T)
+		}
+		DataSet(data, i, p)
 	}
-	a, err := FromValues(vs, nil)
-	if err != nil {
-		r.pos = n.offset
-		return nil, r.errf("%v", err)
+	return &Array{Shape: dims, T: et, Data: data}, nil
+}
+
+// irregular says that rows of shapes a and b meet in one array.
+func irregular(a, b []int64) string {
+	if len(a) > 0 && len(b) > 0 {
+		return "irregular array: rows of shape " + ShapeString(a) + " and " + ShapeString(b)
 	}
-	return a, nil
+	text := func(s []int64) string {
+		if len(s) == 0 {
+			return "elements that are not arrays"
+		}
+		return "rows of shape " + ShapeString(s)
+	}
+	return "irregular array: " + text(a) + " and " + text(b)
+}
+
+// rowShape is the shape of a row as its first elements give it ([] for a
+// scalar or tuple).
+func rowShape(x *node) []int64 {
+	var s []int64
+	for ; x.kind == 'a'; x = x.kids[0] {
+		s = append(s, int64(len(x.kids)))
+	}
+	if x.kind == 'v' {
+		s = append(s, ShapeOf(x.v)...)
+	}
+	return s
 }
 
 func (r *reader) buildScalar(n *node, t PrimType) (Value, error) {

@@ -1,0 +1,139 @@
+package value
+
+import (
+	"bytes"
+	"encoding/binary"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Reading is linear in the input: each case is timed at n and 4n
+// elements, nested n/400 and 4n/400 deep. The old reader copied the rest
+// of the input for each binary value inside a text one (n², 21 s for
+// 80,000), and stacked rows level by level, a copy of the data per level
+// (n·depth). Quadratic work takes 16 times as long at 4n, linear 4 (the
+// bound of 10 leaves room for noise).
+func TestReadLinear(t *testing.T) {
+	row := func(n int) string { return strings.Repeat("1,", n) + "1" }
+	gens := map[string]func(n int) string{
+		// a long row under levels of arrays
+		"deep row": func(n int) string {
+			d := n / 400
+			return strings.Repeat("[", d) + row(n) + strings.Repeat("]", d)
+		},
+		// many short rows
+		"rows": func(n int) string { return "[" + strings.Repeat("[1,2],", n) + "[1,2]]" },
+		// arrays under levels of tuples
+		"tuples": func(n int) string {
+			d := n / 1600 // three levels each
+			return strings.Repeat("([[", d) + row(n) + strings.Repeat("]],2)", d)
+		},
+		// many values one after the other
+		"values": func(n int) string { return strings.Repeat("1 ", n) },
+		// arrays of strings and of tuples (built one by one, stacked once)
+		"strings": func(n int) string {
+			d := n / 400
+			return strings.Repeat("[", d) + strings.Repeat("\"ab\",", n) + "\"ab\"" + strings.Repeat("]", d)
+		},
+		// binary values inside a text tuple
+		"binary": func(n int) string {
+			var b bytes.Buffer
+			b.WriteString("(")
+			for range n {
+				WriteBinary(&b, MkInt(I32, 7))
+				b.WriteString(", ")
+			}
+			b.WriteString("1)")
+			return b.String()
+		},
+		"pairs": func(n int) string {
+			d := n / 400
+			return strings.Repeat("[", d) + strings.Repeat("(1,true),", n) + "(1,true)" + strings.Repeat("]", d)
+		},
+	}
+	for name, g := range gens {
+		var times [2]time.Duration
+		for k, n := range []int{20000, 80000} {
+			src := []byte(g(n))
+			times[k] = time.Hour
+			for range 3 {
+				t0 := time.Now()
+				if _, err := Read(src); err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				times[k] = min(times[k], time.Since(t0))
+			}
+		}
+		if times[1] > 10*times[0] && times[1] > 50*time.Millisecond {
+			t.Errorf("%s: %v at n = 20000, %v at n = 80000", name, times[0], times[1])
+		}
+	}
+}
+
+// Values nested deeper than the limit are refused at the bracket that
+// passes it, whatever the depth of the input (TestReadDepthLimit has the
+// plain case); the shapes of what reads, and the errors of what does not,
+// are the values' own, at the array whose rows differ.
+func TestReadNesting(t *testing.T) {
+	for _, src := range []string{
+		strings.Repeat("[", 100000) + "1" + strings.Repeat("]", 100000),
+		strings.Repeat("(", 100000) + "1" + strings.Repeat(",1)", 100000),
+		strings.Repeat("[(", 50000) + "1",
+	} {
+		_, err := Read([]byte(src))
+		if err == nil || err.Error() != "1:256: value nested more than 255 deep" {
+			t.Errorf("%.10s… nested 100000 deep: %v", src, err)
+		}
+	}
+	deep := strings.Repeat("[", 255) + "7i64" + strings.Repeat("]", 255)
+	vs, err := Read([]byte(deep))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := vs[0].(*Array); len(a.Shape) != 255 || a.T != I64 || DataGet(a.T, a.Data, 0).Int() != 7 {
+		t.Errorf("255 levels: shape %v, type %v", a.Shape, a.T)
+	}
+	for src, want := range map[string]string{
+		"[[1,2],[3]]":             "1:1: irregular array: rows of shape [2] and [1]",
+		"[[[1],[2]],[[3],[4,5]]]": "1:12: irregular array: rows of shape [1] and [2]",
+		"[[1,2],3]":               "1:1: irregular array: rows of shape [2] and elements that are not arrays",
+		"[1,[2]]":                 "1:1: irregular array: elements that are not arrays and rows of shape [1]",
+		"[1i32, 2i64]":            "1:8: array elements of different types: i32 and i64",
+		"[[\"ab\"],[\"abc\"]]":    "1:1: irregular array: rows of shape [2] and [3]",
+	} {
+		if _, err := Read([]byte(src)); err == nil || err.Error() != want {
+			t.Errorf("%s: %v, want %s", src, err, want)
+		}
+	}
+	for src, want := range map[string]string{
+		"[[1,2],[3,4]]":                  "[[1i32, 2i32], [3i32, 4i32]]",
+		"[[\"ab\"],[\"cd\"]]":            "[[[97u8, 98u8]], [[99u8, 100u8]]]",
+		"[[(1,true)],[(2,false)]]":       "[[(1i32, true)], [(2i32, false)]]",
+		"[empty([0]i32), empty([0]i32)]": "empty([2][0]i32)",
+		"((1, [2u8]), 3)":                "((1i32, [2u8]), 3i32)",
+	} {
+		vs, err := Read([]byte(src))
+		if err != nil || len(vs) != 1 || String(vs[0]) != want {
+			t.Errorf("%s: %v %v, want %s", src, vs, err, want)
+		}
+	}
+}
+
+// A binary shape whose product wraps round 2^64 ([2^32][2^32] is 0) is
+// refused: it read as an empty array with a shape of 2^64 elements.
+func TestReadBinaryShapeOverflow(t *testing.T) {
+	b := append([]byte{'b', 2, 2}, " i32"...)
+	b = binary.LittleEndian.AppendUint64(b, 1<<32)
+	b = binary.LittleEndian.AppendUint64(b, 1<<32)
+	if _, err := Read(b); err == nil || !strings.Contains(err.Error(), "binary shape too large") {
+		t.Errorf("[2^32][2^32]i32 with no data: %v", err)
+	}
+	var buf bytes.Buffer
+	if err := WriteBinary(&buf, &Array{Shape: []int64{2, 0}, T: I32, Data: []int32{}}); err != nil {
+		t.Fatal(err)
+	}
+	if vs, err := Read(buf.Bytes()); err != nil || String(vs[0]) != "empty([2][0]i32)" {
+		t.Errorf("[2][0]i32: %v %v", vs, err)
+	}
+}
