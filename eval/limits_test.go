@@ -160,3 +160,32 @@ func TestBytes(t *testing.T) {
 		}
 	}
 }
+
+// What the process holds besides an evaluation's values (other sessions,
+// plans, caches) does not count against the limit: after 96 MiB more is
+// held elsewhere, an evaluation that needs a few MiB under a 64 MiB limit
+// runs; a definition's value still counts.
+var heldElsewhere [][]byte
+
+func TestMemoryLimitOthersHeld(t *testing.T) {
+	s := newSession(t, false)
+	opts := s.in.Options()
+	opts.MaxMemory = 64 << 20
+	s.in.SetOptions(opts)
+	if got := s.val(`length (iota 1000)`); got != "1000i64" {
+		t.Fatalf("length (iota 1000) = %s", got)
+	}
+	for range 96 {
+		heldElsewhere = append(heldElsewhere, make([]byte, 1<<20))
+	}
+	defer func() { heldElsewhere = nil }()
+	if got := s.val(`i64.sum (map (+1) (iota 500000))`); got != "125000250000i64" {
+		t.Fatalf("a small evaluation with 96 MiB held elsewhere: %s", got)
+	}
+	if _, _, err := s.run(`def big = iota 5000000`); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.run(`length (map (*2) big)`); !errors.Is(err, ErrMemory) {
+		t.Errorf("a second 38 MiB array beside a defined one under 64 MiB: %v", err)
+	}
+}

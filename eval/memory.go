@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"runtime/metrics"
 
+	"fut/eval/value"
 	"fut/interp/syntax"
 )
 
@@ -29,7 +30,12 @@ import (
 // What is measured. The session's footprint (its code, the prelude, the
 // checker's tables) is the base: the live heap after a collection when the
 // prelude is loaded (MarkPrelude), or when the first limited evaluation
-// starts. A check reads the heap's object bytes H, which count garbage not
+// starts, and again when an evaluation starts with the heap grown by a
+// quarter of the limit since (what the process keeps besides the
+// evaluation's values, entries, plans and caches included, then is base,
+// less what the session's constants hold: they still count, but what the
+// process keeps besides values does not, so a long session or a test
+// runner never fails a small expression). A check reads the heap's object bytes H, which count garbage not
 // yet collected as well as live values. While H − base plus the bytes the
 // step is about to allocate stays under the limit, nothing more is done.
 // Past it, the check forces a collection, after which the heap holds only
@@ -91,6 +97,23 @@ func (in *Interp) measureBase() {
 	in.memBaseSet = true
 }
 
+// heldBytes is about the bytes of the values the session's constants
+// hold (an array of a primitive type by its elements' size, other values
+// at a word per scalar).
+func (in *Interp) heldBytes() int64 {
+	in.constMu.Lock()
+	defer in.constMu.Unlock()
+	var n int64
+	for _, v := range in.consts {
+		if a, ok := v.(*value.Array); ok && a.Kind == value.KPrim {
+			n += a.NumElems() * int64(max(1, a.T.Bits()/8))
+		} else if v != nil {
+			n += 8 * value.Size(v)
+		}
+	}
+	return n
+}
+
 // memGuard is a thread's view of the memory limit.
 type memGuard struct {
 	limit   int64 // bytes; 0: no limit
@@ -108,6 +131,18 @@ func (in *Interp) newMemGuard() memGuard {
 	}
 	if !in.memBaseSet {
 		in.measureBase()
+	} else {
+		// The process keeps more than values: parsed and checked entries,
+		// plans, kernel caches, other sessions' data in a test. When the
+		// heap has grown by a quarter of the limit since the base was
+		// taken, take it again, so that what is not this evaluation's
+		// does not count against it.
+		var s heapSample
+		if s.read()-in.memBase > limit/4 {
+			// the definitions' values still count: the base is what is
+			// live less what they hold
+			in.memBase = liveHeap() - in.heldBytes()
+		}
 	}
 	return memGuard{limit: limit, base: in.memBase, slack: max(limit/16, 1<<20), lastGC: -1}
 }
