@@ -55,44 +55,87 @@ func (e *env) locals() []Binding {
 }
 
 // scope is one level of module-level names. A declaration that would
-// rebind a name already in the current level starts a new level, so that
-// closures made earlier keep seeing the old binding.
+// rebind a name already visible starts a new level, so that closures made
+// earlier keep seeing the old binding: a closure holds the level it was
+// made in.
+//
+// A new level does not stack on the old one: its parent is a compacted
+// copy of everything the old level sees, without the bindings later ones
+// shadow. So a lookup is two map lookups however long the session, and a
+// value that a newer definition shadows stays alive only while a closure
+// made before the newer definition does (a REPL that redefines a 40 MB
+// array every entry held them all while the levels were a chain).
 type scope struct {
 	vals   map[string]value.Value
 	mods   map[string]*module
 	types  map[string]*syntax.TypeDecl  // abbreviations, for sizes in types
 	sigs   map[string]syntax.ModTypeExp // module types, to restrict ascribed modules (sigs.go)
+	consts map[string]*constEntry       // the constants among vals, for Interp.ConstValue
 	parent *scope
-	// A level is sealed once a newer level is stacked on it: it then
-	// never changes, and neither does anything it can see, so its
-	// lookups go through flat, a merged copy of the whole chain made at
-	// the first lookup (the chain grows with every file and REPL entry).
-	sealed   bool
-	flat     map[string]value.Value
-	flatMods map[string]*module
+	sealed bool // a newer level exists: this one never changes again
 }
 
-// child starts a new level over s, sealing s.
+// child starts a new level over a compacted copy of what s sees. s itself
+// is never changed again.
 func (s *scope) child() *scope {
 	s.sealed = true
-	return newScope(s)
+	return newScope(s.compact(""))
 }
 
-func (s *scope) flatten() {
-	s.flat = map[string]value.Value{}
-	s.flatMods = map[string]*module{}
+// childFor is child for a level that is about to bind name (a value):
+// the old binding of name is left out of the copy, since nothing that
+// looks up through the new level can reach it, and so it is freed once
+// nothing else holds it (a definition that uses the one it replaces has
+// it in its closure scope, see closure.go).
+func (s *scope) childFor(name string) *scope {
+	s.sealed = true
+	return newScope(s.compact(name))
+}
+
+// compact returns a scope without parent that binds what s sees, less
+// the value named drop ("" for none).
+func (s *scope) compact(drop string) *scope {
 	var chain []*scope
 	for x := s; x != nil; x = x.parent {
 		chain = append(chain, x)
 	}
+	if _, has := s.vals[drop]; len(chain) == 1 && !has {
+		return s // already flat (and sealed)
+	}
+	c := &scope{sealed: true, vals: map[string]value.Value{}, mods: map[string]*module{}, types: map[string]*syntax.TypeDecl{}}
 	for i := len(chain) - 1; i >= 0; i-- {
-		for k, v := range chain[i].vals {
-			s.flat[k] = v
+		x := chain[i]
+		for k, v := range x.vals {
+			c.vals[k] = v
+			if e := x.consts[k]; e != nil {
+				c.setConst(k, e)
+			} else {
+				delete(c.consts, k)
+			}
 		}
-		for k, m := range chain[i].mods {
-			s.flatMods[k] = m
+		for k, m := range x.mods {
+			c.mods[k] = m
+		}
+		for k, d := range x.types {
+			c.types[k] = d
+		}
+		for k, d := range x.sigs {
+			if c.sigs == nil {
+				c.sigs = map[string]syntax.ModTypeExp{}
+			}
+			c.sigs[k] = d
 		}
 	}
+	delete(c.vals, drop)
+	delete(c.consts, drop)
+	return c
+}
+
+func (s *scope) setConst(name string, e *constEntry) {
+	if s.consts == nil {
+		s.consts = map[string]*constEntry{}
+	}
+	s.consts[name] = e
 }
 
 func newScope(parent *scope) *scope {
@@ -101,13 +144,6 @@ func newScope(parent *scope) *scope {
 
 func (s *scope) lookup(name string) (value.Value, bool) {
 	for x := s; x != nil; x = x.parent {
-		if x.sealed {
-			if x.flat == nil {
-				x.flatten()
-			}
-			v, ok := x.flat[name]
-			return v, ok
-		}
 		if v, ok := x.vals[name]; ok {
 			return v, true
 		}
@@ -115,15 +151,19 @@ func (s *scope) lookup(name string) (value.Value, bool) {
 	return nil, false
 }
 
+// lookupConst is lookup that also gives the constant's entry (nil for a
+// value that is not a declared constant).
+func (s *scope) lookupConst(name string) (value.Value, *constEntry, bool) {
+	for x := s; x != nil; x = x.parent {
+		if v, ok := x.vals[name]; ok {
+			return v, x.consts[name], true
+		}
+	}
+	return nil, nil, false
+}
+
 func (s *scope) lookupMod(name string) (*module, bool) {
 	for x := s; x != nil; x = x.parent {
-		if x.sealed {
-			if x.flat == nil {
-				x.flatten()
-			}
-			m, ok := x.flatMods[name]
-			return m, ok
-		}
 		if m, ok := x.mods[name]; ok {
 			return m, true
 		}
@@ -138,7 +178,15 @@ type module struct {
 	mods    map[string]*module
 	types   map[string]*syntax.TypeDecl
 	sigs    map[string]syntax.ModTypeExp
+	consts  map[string]*constEntry // the constants among vals
 	functor *functor
+}
+
+func (m *module) setConst(name string, e *constEntry) {
+	if m.consts == nil {
+		m.consts = map[string]*constEntry{}
+	}
+	m.consts[name] = e
 }
 
 func newModule() *module {

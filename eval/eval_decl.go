@@ -12,11 +12,13 @@ func define(sc *scope, mod *module, name string, v value.Value) *scope {
 	if _, isOp := value.LookupBinOp(name); exists || isOp {
 		// an operator symbol may have been resolved to the built-in by
 		// code already run; a new level keeps that code as it was
-		sc = sc.child()
+		sc = sc.childFor(name)
 	}
 	sc.vals[name] = v
+	delete(sc.consts, name)
 	if mod != nil {
 		mod.vals[name] = v
+		delete(mod.consts, name)
 	}
 	return sc
 }
@@ -40,7 +42,8 @@ func (t *thread) decl(d syntax.Decl, sc *scope, mod *module) (*scope, error) {
 		fb := d.Fun
 		if len(fb.Params) == 0 && !hasSizeParams(fb) {
 			t.live, t.pk1, t.pkP = 0, 0, 0
-			v, err := t.eval(fb.Body, rootEnv(sc))
+			cs, _ := t.in.closureScope(fb, sc)
+			v, err := t.eval(fb.Body, rootEnv(cs))
 			if err != nil {
 				return sc, err
 			}
@@ -50,18 +53,25 @@ func (t *thread) decl(d syntax.Decl, sc *scope, mod *module) (*scope, error) {
 				}
 			}
 			freeze(v)
-			t.in.noteConst(fb, v)
-			return define(sc, mod, fb.Name, v), nil
+			e := t.in.noteConst(fb, v)
+			sc = define(sc, mod, fb.Name, v)
+			sc.setConst(fb.Name, e)
+			if mod != nil {
+				mod.setConst(fb.Name, e)
+			}
+			return sc, nil
 		}
-		// a function: its closure sees sc as it is now (and later
-		// additions to this level, which cannot be its own name)
-		name := fb.Name
-		_, exists := sc.lookup(name)
-		if _, isOp := value.LookupBinOp(name); exists || isOp {
-			sc = sc.child()
+		// a function: its closure sees what sc binds now of the names
+		// it uses (its own name among them is the definition it
+		// replaces); define puts it in a new level when it shadows one
+		cs, self := t.in.closureScope(fb, sc)
+		f := t.funClosure(fb, rootEnv(cs))
+		if _, old := cs.vals[fb.Name]; !old && self {
+			// not Futhark, but the evaluator stops recursion cleanly
+			// (call stack too deep) rather than say the name is unknown
+			cs.vals[fb.Name] = f
 		}
-		f := t.funClosure(fb, rootEnv(sc))
-		return define(sc, mod, name, f), nil
+		return define(sc, mod, fb.Name, f), nil
 	case *syntax.TypeDecl:
 		if _, exists := sc.types[d.Name]; exists {
 			sc = sc.child()
@@ -85,6 +95,10 @@ func (t *thread) decl(d syntax.Decl, sc *scope, mod *module) (*scope, error) {
 		if mod != nil {
 			for k, v := range m.vals {
 				mod.vals[k] = v
+				delete(mod.consts, k)
+				if e := m.consts[k]; e != nil {
+					mod.setConst(k, e)
+				}
 			}
 			for k, v := range m.mods {
 				mod.mods[k] = v

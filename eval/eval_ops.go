@@ -159,6 +159,10 @@ func (t *thread) lookupModPath(quals []string, e *env, pos syntax.Pos) (*module,
 func openInto(sc *scope, m *module) {
 	for k, v := range m.vals {
 		sc.vals[k] = v
+		delete(sc.consts, k)
+		if e := m.consts[k]; e != nil {
+			sc.setConst(k, e)
+		}
 	}
 	for k, v := range m.mods {
 		sc.mods[k] = v

@@ -27,6 +27,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"weak"
 
 	"fut/eval/value"
 	"fut/interp/syntax"
@@ -106,32 +107,67 @@ type Interp struct {
 	lits         map[syntax.Expr]value.Prim // literal values, by node
 	opCache      map[syntax.Node]bool       // whether an operator node is the built-in one
 
-	constMu sync.Mutex
-	consts  map[*syntax.FunBind]value.Value // top-level and module constants, by declaration
+	constMu      sync.Mutex
+	consts       map[*syntax.FunBind]*constRef // top-level and module constants, by declaration
+	constsPruned int                           // len(consts) after the last pruning
 }
 
 // ConstValue returns the value that the declaration fb (a constant: a def
-// without parameters) was evaluated to. ok is false when it was not
-// evaluated, or evaluated to different values (a constant inside a
-// parametric module, one value per application).
+// without parameters) was evaluated to, while that value is still bound
+// somewhere (a level, a module). ok is false when it was not evaluated,
+// when it was evaluated to different values (a constant inside a
+// parametric module, one value per application), or when every binding
+// of it is gone (the lowerer then computes the definition itself).
 func (in *Interp) ConstValue(fb *syntax.FunBind) (v value.Value, ok bool) {
 	in.constMu.Lock()
 	defer in.constMu.Unlock()
-	v, ok = in.consts[fb]
-	return v, ok && v != nil
+	r, ok := in.consts[fb]
+	if !ok || r.many {
+		return nil, false
+	}
+	e := r.w.Value()
+	if e == nil {
+		return nil, false
+	}
+	return e.v, true
 }
 
-func (in *Interp) noteConst(fb *syntax.FunBind, v value.Value) {
+// constEntry is a constant's value as the levels and modules that bind it
+// hold it; the Interp's table holds it weakly, so that a constant that a
+// redefinition has shadowed (and nothing sees) is freed.
+type constEntry struct{ v value.Value }
+
+type constRef struct {
+	w    weak.Pointer[constEntry]
+	many bool // evaluated again while the first value was bound
+}
+
+func (in *Interp) noteConst(fb *syntax.FunBind, v value.Value) *constEntry {
 	in.constMu.Lock()
 	defer in.constMu.Unlock()
+	e := &constEntry{v}
 	if in.consts == nil {
-		in.consts = map[*syntax.FunBind]value.Value{}
+		in.consts = map[*syntax.FunBind]*constRef{}
 	}
-	if _, seen := in.consts[fb]; seen {
-		in.consts[fb] = nil // evaluated again: one value per functor application
-		return
+	if r, seen := in.consts[fb]; seen {
+		if r.w.Value() != nil {
+			r.many = true // evaluated again: one value per functor application
+		} else {
+			r.w = weak.Make(e)
+		}
+		return e
 	}
-	in.consts[fb] = v
+	in.consts[fb] = &constRef{w: weak.Make(e)}
+	if len(in.consts) >= 2*in.constsPruned+1024 {
+		// forget the declarations whose values are gone
+		for fb, r := range in.consts {
+			if r.w.Value() == nil {
+				delete(in.consts, fb)
+			}
+		}
+		in.constsPruned = len(in.consts)
+	}
+	return e
 }
 
 // New makes an interpreter with an empty environment.

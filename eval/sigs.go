@@ -109,6 +109,9 @@ func restrictMod(m *module, s syntax.ModTypeExp, sc *scope) *module {
 	for k, v := range m.vals {
 		if vals[k] {
 			r.vals[k] = v
+			if e := m.consts[k]; e != nil {
+				r.setConst(k, e)
+			}
 		}
 	}
 	for k, v := range m.mods {

@@ -16,7 +16,8 @@ type Snapshot struct {
 // Snapshot saves the top-level environment, so that a later Restore can
 // undo the declarations of a file whose evaluation failed half-way.
 // Taking one is cheap: levels are never changed once sealed, so the
-// snapshot is a pointer to the current (now sealed) level.
+// snapshot is a pointer to what the current level sees (its compacted
+// copy, under the new level that later declarations go into).
 func (in *Interp) Snapshot() Snapshot {
 	in.top = in.top.child() // seal the level the snapshot holds
 	return Snapshot{top: in.top.parent, imports: maps.Clone(in.imports), prelude: in.preludeScope}
