@@ -14,10 +14,10 @@ import (
 //
 // closureScope is that smaller scope: the values and modules whose names
 // occur in the definition's text after its name (as words, or, for
-// operator symbols, as part of a run of symbol characters), those of the
-// size arguments the checker wrote for its uses (which name things the
-// text may not), and every type and module type (syntax, no values),
-// since abbreviations refer to one another. The text over-approximates
+// operator symbols, as part of a run of symbol characters), those that
+// the type abbreviations it names use (type vec = [n]i64 needs n), those
+// of the size arguments the checker wrote for its uses (which name things
+// the text may not), and every type and module type (syntax, no values). The text over-approximates
 // the names used, which is what matters: a name is only ever looked up
 // because the program text or a size argument says it. A definition
 // without source text (a tree built by a program) keeps the whole scope.
@@ -29,13 +29,18 @@ func (in *Interp) closureScope(fb *syntax.FunBind, sc *scope) (cs *scope, self b
 		return sc, false
 	}
 	cs = &scope{vals: map[string]value.Value{}, mods: map[string]*module{}, types: map[string]*syntax.TypeDecl{}, sealed: true}
-	add := func(name string) {
+	seen := map[string]bool{}
+	var add func(name string)
+	add = func(name string) {
 		self = self || name == fb.Name
-		if _, done := cs.vals[name]; done {
+		if seen[name] {
 			return
 		}
-		if _, done := cs.mods[name]; done {
-			return
+		seen[name] = true
+		if d := sc.lookupType(name); d != nil {
+			// a type abbreviation's sizes and types are looked up where
+			// it is used: [n]i64 needs n
+			typeNames(d, add)
 		}
 		if v, e, ok := sc.lookupConst(name); ok {
 			cs.vals[name] = v
@@ -127,6 +132,30 @@ func isSymbolChar(c byte) bool {
 		return true
 	}
 	return false
+}
+
+// typeNames calls add with the names a type declaration's definition uses.
+func typeNames(d *syntax.TypeDecl, add func(string)) {
+	if d.Def == nil {
+		return
+	}
+	syntax.Inspect(d.Def, func(n syntax.Node) bool {
+		var q syntax.QualName
+		switch x := n.(type) {
+		case *syntax.Var:
+			q = x.Name
+		case *syntax.TEVar:
+			q = x.Name
+		default:
+			return true
+		}
+		if len(q.Quals) > 0 {
+			add(q.Quals[0])
+		} else {
+			add(q.Name)
+		}
+		return true
+	})
 }
 
 // sizeArgNames calls add with the names in the size arguments of the uses

@@ -151,6 +151,16 @@ func (s *scope) lookup(name string) (value.Value, bool) {
 	return nil, false
 }
 
+// lookupType finds a type abbreviation (nil if there is none).
+func (s *scope) lookupType(name string) *syntax.TypeDecl {
+	for x := s; x != nil; x = x.parent {
+		if d, ok := x.types[name]; ok {
+			return d
+		}
+	}
+	return nil
+}
+
 // lookupConst is lookup that also gives the constant's entry (nil for a
 // value that is not a declared constant).
 func (s *scope) lookupConst(name string) (value.Value, *constEntry, bool) {

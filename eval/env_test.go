@@ -3,6 +3,7 @@ package eval
 import (
 	"fmt"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -35,6 +36,30 @@ func TestRedefinitionScoping(t *testing.T) {
 		if got := s.val(c.src); got != c.want {
 			t.Errorf("%s = %s, want %s", c.src, got, c.want)
 		}
+	}
+}
+
+// A closure holds the names its text uses, and what those need: the
+// sizes of a type abbreviation it names are still checked.
+func TestClosureScopeSizes(t *testing.T) {
+	s := newSession(t, false)
+	for _, src := range []string{
+		"def n : i64 = 3",
+		"type vec = [n]i64",
+		"type mat [k] = [k]vec",
+		"def h (y: i64) : vec = (replicate 2 y) :> vec",
+		"def h3 (y: i64) : vec = (replicate 3 y) :> vec",
+		"def z (m: mat [2]) : i64 = m[1][2]",
+	} {
+		if _, _, err := s.run(src); err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+	}
+	if _, _, err := s.run("h 5"); err == nil || !strings.Contains(err.Error(), "cannot match shape") {
+		t.Errorf("h 5: the coercion to [n]i64 was not checked: %v", err)
+	}
+	if got := s.val("z [h3 1, h3 2]"); got != "2i64" {
+		t.Errorf("z [h3 1, h3 2] = %s", got)
 	}
 }
 
