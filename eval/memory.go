@@ -104,11 +104,15 @@ func (in *Interp) heldBytes() int64 {
 	in.constMu.Lock()
 	defer in.constMu.Unlock()
 	var n int64
-	for _, v := range in.consts {
-		if a, ok := v.(*value.Array); ok && a.Kind == value.KPrim {
+	for _, r := range in.consts {
+		e := r.w.Value()
+		if e == nil {
+			continue // no longer held
+		}
+		if a, ok := e.v.(*value.Array); ok && a.Kind == value.KPrim {
 			n += a.NumElems() * int64(max(1, a.T.Bits()/8))
-		} else if v != nil {
-			n += 8 * value.Size(v)
+		} else if e.v != nil {
+			n += 8 * value.Size(e.v)
 		}
 	}
 	return n
