@@ -105,26 +105,7 @@ func (s *scope) compact(drop string) *scope {
 	c := &scope{sealed: true, vals: map[string]value.Value{}, mods: map[string]*module{}, types: map[string]*syntax.TypeDecl{}}
 	for i := len(chain) - 1; i >= 0; i-- {
 		x := chain[i]
-		for k, v := range x.vals {
-			c.vals[k] = v
-			if e := x.consts[k]; e != nil {
-				c.setConst(k, e)
-			} else {
-				delete(c.consts, k)
-			}
-		}
-		for k, m := range x.mods {
-			c.mods[k] = m
-		}
-		for k, d := range x.types {
-			c.types[k] = d
-		}
-		for k, d := range x.sigs {
-			if c.sigs == nil {
-				c.sigs = map[string]syntax.ModTypeExp{}
-			}
-			c.sigs[k] = d
-		}
+		openInto(c, &module{vals: x.vals, mods: x.mods, types: x.types, sigs: x.sigs, consts: x.consts})
 	}
 	delete(c.vals, drop)
 	delete(c.consts, drop)

@@ -2,7 +2,6 @@ package interp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"sync"
@@ -108,16 +107,8 @@ func (s *Session) runPlan(ctx context.Context, plan *flatten.Plan, args []value.
 		if ctx.Err() != nil {
 			return nil, false, "", ctx.Err()
 		}
-		if _, _, ok := Located(err); ok {
-			return nil, false, "", err
-		}
-		var ke *runtime.KernelError
-		var ae *ir.AssertError
-		var re *ir.RuntimeError
-		if errors.As(err, &ke) || errors.As(err, &ae) || errors.As(err, &re) {
-			return nil, false, "the kernel failed (" + err.Error() + "); the reference path reports it with its position", nil
-		}
-		return nil, false, "device failure: " + err.Error(), nil
+		why, err := planFailure(err)
+		return nil, false, why, err
 	}
 	v, _, _ = rebuild(types.Resolve(t), vs)
 	return v, true, "", nil

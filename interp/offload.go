@@ -164,19 +164,8 @@ func (c *OffloadCall) Run(ctx context.Context, resident []*runtime.Array, keep b
 		if ctx.Err() != nil {
 			return nil, nil, "interrupted", nil
 		}
-		if _, _, ok := Located(err); ok {
-			// an error of the program at a known source position (a
-			// kernel's or a host step's): reported as the reference
-			// path reports it, without running that
-			return nil, nil, "", err
-		}
-		var ke *runtime.KernelError
-		var ae *ir.AssertError
-		var re *ir.RuntimeError
-		if errors.As(err, &ke) || errors.As(err, &ae) || errors.As(err, &re) {
-			return nil, nil, "the kernel failed (" + err.Error() + "); the reference path reports it with its position", nil
-		}
-		return nil, nil, "device failure: " + err.Error(), nil
+		why, err := planFailure(err)
+		return nil, nil, why, err
 	}
 	if err := d.Finish(); err != nil {
 		res.Release()
@@ -367,4 +356,21 @@ func kernelTime(d *runtime.Device) time.Duration {
 		t += e.Total
 	}
 	return t
+}
+
+// planFailure sorts a failed run of a plan: an error of the program at a
+// known source position (a kernel's or a host step's) is returned, to be
+// reported as the reference path reports it without running that; any
+// other failure is why the call goes to the reference path instead.
+func planFailure(err error) (why string, located error) {
+	if _, _, ok := Located(err); ok {
+		return "", err
+	}
+	var ke *runtime.KernelError
+	var ae *ir.AssertError
+	var re *ir.RuntimeError
+	if errors.As(err, &ke) || errors.As(err, &ae) || errors.As(err, &re) {
+		return "the kernel failed (" + err.Error() + "); the reference path reports it with its position", nil
+	}
+	return "device failure: " + err.Error(), nil
 }

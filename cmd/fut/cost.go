@@ -86,24 +86,11 @@ func cmdCost(args []string) int {
 			return flagError("cost", use, err)
 		}
 	}
-	s, err := interp.NewSession(interp.Options{Cost: true, MaxMemory: maxMem.n})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "fut:", err)
-		return 3
+	s, ctx, done, code := exprSession(interp.Options{Cost: true, MaxMemory: maxMem.n}, timeoutF.d, *file)
+	if s == nil {
+		return code
 	}
-	ctx, stop := interruptible(context.Background())
-	defer stop()
-	if timeoutF.d > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, timeoutF.d)
-		defer cancel()
-	}
-	if *file != "" {
-		if err := s.LoadFile(ctx, *file); err != nil {
-			fmt.Fprintln(os.Stderr, s.FormatError(err))
-			return 1
-		}
-	}
+	defer done()
 	fail := func(err error) int {
 		if ctx.Err() == context.DeadlineExceeded {
 			fmt.Fprintf(os.Stderr, "fut cost: timed out (--timeout %s)\n", timeoutF.d)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"time"
 
 	"fut/eval/value"
 	"fut/interp"
@@ -28,24 +29,11 @@ func cmdEval(args []string) int {
 	if len(exprs) == 0 {
 		return flagError("eval", use, fmt.Errorf("no expression given"))
 	}
-	s, err := interp.NewSession(interp.Options{Cost: *withCost || *asJSON, MaxMemory: maxMem.n})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "fut:", err)
-		return 3
+	s, ctx, done, code := exprSession(interp.Options{Cost: *withCost || *asJSON, MaxMemory: maxMem.n}, timeoutF.d, *file)
+	if s == nil {
+		return code
 	}
-	ctx, stop := interruptible(context.Background())
-	defer stop()
-	if timeoutF.d > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, timeoutF.d)
-		defer cancel()
-	}
-	if *file != "" {
-		if err := s.LoadFile(ctx, *file); err != nil {
-			fmt.Fprintln(os.Stderr, s.FormatError(err))
-			return 1
-		}
-	}
+	defer done()
 	status := 0
 	enc := json.NewEncoder(os.Stdout)
 	enc.SetEscapeHTML(false)
@@ -86,4 +74,30 @@ func cmdEval(args []string) int {
 // figuresLine is the four figures on a line, with their units.
 func figuresLine(f costs.Figures) string {
 	return fmt.Sprintf("W %d steps, D %d steps, S1 %d words, S∞ %d words", f.W, f.D, f.S1, f.Sinf)
+}
+
+// exprSession opens the session of fut eval and fut cost: a context that
+// Ctrl-C and the timeout (0: none) cancel, and file's definitions in scope
+// (none for ""). On failure it says why and returns a nil session and the
+// exit status; done releases the context.
+func exprSession(opts interp.Options, timeout time.Duration, file string) (s *interp.Session, ctx context.Context, done func(), status int) {
+	s, err := interp.NewSession(opts)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "fut:", err)
+		return nil, nil, nil, 3
+	}
+	ctx, stop := interruptible(context.Background())
+	cancel := func() {}
+	if timeout > 0 {
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+	}
+	done = func() { cancel(); stop() }
+	if file != "" {
+		if err := s.LoadFile(ctx, file); err != nil {
+			fmt.Fprintln(os.Stderr, s.FormatError(err))
+			done()
+			return nil, nil, nil, 1
+		}
+	}
+	return s, ctx, done, 0
 }
