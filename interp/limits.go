@@ -5,6 +5,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"fut/gpu/runtime"
 )
 
 // DefaultMaxMemory is the default bound on the bytes a session's values
@@ -40,24 +42,4 @@ func totalMemory() int64 {
 }
 
 // ParseBytes reads a size such as 512M, 8G, 1024 or 1.5GiB.
-func ParseBytes(s string) (int64, bool) {
-	s = strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(s, "iB"), "B"))
-	mult := float64(1)
-	if n := len(s); n > 0 {
-		switch s[n-1] {
-		case 'k', 'K':
-			mult, s = 1<<10, s[:n-1]
-		case 'm', 'M':
-			mult, s = 1<<20, s[:n-1]
-		case 'g', 'G':
-			mult, s = 1<<30, s[:n-1]
-		case 't', 'T':
-			mult, s = 1<<40, s[:n-1]
-		}
-	}
-	x, err := strconv.ParseFloat(s, 64)
-	if err != nil || x < 0 {
-		return 0, false
-	}
-	return int64(x * mult), true
-}
+func ParseBytes(s string) (int64, bool) { return runtime.ParseSize(s) }

@@ -49,6 +49,9 @@ type Offloaded struct {
 	Untimed    int
 	UntimedWhy error
 	Launches   int
+	// Chunks says how the call ran in chunks ("in 12 chunks of 256 MiB,
+	// 2 queues"; "" when it ran whole).
+	Chunks string
 }
 
 // CallEntryOffload runs an entry point on the OpenCL device: lowered
@@ -171,7 +174,7 @@ func (c *OffloadCall) Run(ctx context.Context, resident []*runtime.Array, keep b
 		res.Release()
 		return nil, nil, "device failure: " + err.Error(), nil
 	}
-	out = &Offloaded{Launches: len(stats.Launches), KernelTime: kernelTime(d) - before}
+	out = &Offloaded{Launches: len(stats.Launches), KernelTime: kernelTime(d) - before, Chunks: stats.Chunks.String()}
 	if n, why := d.Profile.Untimed(); n > untimedBefore {
 		out.Untimed, out.UntimedWhy = n-untimedBefore, why
 	}
@@ -365,6 +368,10 @@ func kernelTime(d *runtime.Device) time.Duration {
 func planFailure(err error) (why string, located error) {
 	if _, _, ok := Located(err); ok {
 		return "", err
+	}
+	var tl *flatten.TooLarge
+	if errors.As(err, &tl) {
+		return tl.Error(), nil
 	}
 	var ke *runtime.KernelError
 	var ae *ir.AssertError

@@ -46,6 +46,8 @@ func newFlagSet(name, usage string) *flag.FlagSet {
 const commonFlags = `
 Flags every command takes:
   --device NAME|#k   the OpenCL device: a part of its name, or its number in fut devices (or FUT_DEVICE)
+  --device-memory SIZE  the most device memory an offloaded call may use (e.g. 512M, 8G; default
+                     the device's less an eighth); a call that needs more runs in chunks
   --cache-dir DIR    where built kernels are kept (default: the user cache directory)
   --no-cache         build every kernel anew and keep none
   -P                 print a table of the kernels run (calls, device time) at the end

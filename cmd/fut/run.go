@@ -93,7 +93,11 @@ func runMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	} else if off != nil {
 		out = off.Values
 		if *verbose {
-			fmt.Fprintf(stderr, "ran on opencl: %d kernel launches, %s of device time\n", off.Launches, off.KernelTime)
+			chunks := ""
+			if off.Chunks != "" {
+				chunks = " " + off.Chunks
+			}
+			fmt.Fprintf(stderr, "ran on opencl%s: %d kernel launches, %s of device time\n", chunks, off.Launches, off.KernelTime)
 			if off.Untimed > 0 {
 				fmt.Fprintf(stderr, "fut: %d of the launches have no device time (profiling failed: %v)\n", off.Untimed, off.UntimedWhy)
 			}

@@ -56,6 +56,8 @@ var (
 	clWaitForEvents           func(n uint32, evs *uintptr) int32
 	clGetEventProfilingInfo   func(e uintptr, param uint32, size uintptr, val unsafe.Pointer, ret *uintptr) int32
 	clReleaseEvent            func(e uintptr) int32
+	clEnqueueMapBuffer        func(q, m uintptr, block uint32, flags uint64, off, size uintptr, nw uint32, wait *uintptr, ev *uintptr, err *int32) unsafe.Pointer
+	clEnqueueUnmapMemObject   func(q, m uintptr, ptr unsafe.Pointer, nw uint32, wait *uintptr, ev *uintptr) int32
 )
 
 var (
@@ -124,6 +126,8 @@ func load() (err error) {
 		{&clWaitForEvents, "clWaitForEvents"},
 		{&clGetEventProfilingInfo, "clGetEventProfilingInfo"},
 		{&clReleaseEvent, "clReleaseEvent"},
+		{&clEnqueueMapBuffer, "clEnqueueMapBuffer"},
+		{&clEnqueueUnmapMemObject, "clEnqueueUnmapMemObject"},
 	}
 	for _, s := range syms {
 		addr, e := purego.Dlsym(lib, s.name)

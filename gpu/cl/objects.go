@@ -383,3 +383,98 @@ func (e *Event) Release() {
 		e.ev = 0
 	}
 }
+
+// Queue is a second in-order command queue of a context, for transfers
+// that overlap the kernels of the context's own queue.
+type Queue struct{ q uintptr }
+
+// NewQueue creates another command queue on the context's device.
+func (c *Context) NewQueue() (*Queue, error) {
+	var code int32
+	q := clCreateCommandQueue(c.ctx, c.Device.ID, 0, &code)
+	if code != 0 {
+		return nil, check("clCreateCommandQueue", code)
+	}
+	return &Queue{q: q}, nil
+}
+
+// Write copies n bytes from host memory at p into the buffer at offset on
+// this queue (blocking).
+func (q *Queue) Write(b *Buffer, offset int, p unsafe.Pointer, n int) error {
+	if n == 0 {
+		return nil
+	}
+	if offset < 0 || offset+n > b.Size {
+		return fmt.Errorf("cl: write of %d bytes at %d into a buffer of %d", n, offset, b.Size)
+	}
+	err := check("clEnqueueWriteBuffer", clEnqueueWriteBuffer(q.q, b.mem, 1, uintptr(offset), uintptr(n), p, 0, nil, nil))
+	runtime.KeepAlive(p)
+	return err
+}
+
+// Release waits for the queue's commands and frees it.
+func (q *Queue) Release() {
+	if q != nil && q.q != 0 {
+		clFinish(q.q)
+		clReleaseCommandQueue(q.q)
+		q.q = 0
+	}
+}
+
+// WriteAsync enqueues a copy of n bytes from host memory at p into the
+// buffer at offset and returns at once; p must stay valid and unchanged
+// until the returned event completes.
+func (q *Queue) WriteAsync(b *Buffer, offset int, p unsafe.Pointer, n int) (*Event, error) {
+	if offset < 0 || offset+n > b.Size {
+		return nil, fmt.Errorf("cl: write of %d bytes at %d into a buffer of %d", n, offset, b.Size)
+	}
+	var ev uintptr
+	if err := check("clEnqueueWriteBuffer", clEnqueueWriteBuffer(q.q, b.mem, 0, uintptr(offset), uintptr(n), p, 0, nil, &ev)); err != nil {
+		return nil, err
+	}
+	clFlush(q.q)
+	return &Event{ev: ev}, nil
+}
+
+// Finish waits for every command of the queue.
+func (q *Queue) Finish() error { return check("clFinish", clFinish(q.q)) }
+
+// Pinned is page-locked host memory (a buffer the implementation
+// allocates in host memory, mapped): copies from it to the device run at
+// the bus's full speed, where copies from ordinary memory are staged.
+type Pinned struct {
+	mem uintptr
+	q   uintptr
+	ptr unsafe.Pointer
+	b   []byte
+}
+
+// NewPinned allocates size bytes of pinned host memory, mapped for
+// writing through q.
+func (c *Context) NewPinned(q *Queue, size int) (*Pinned, error) {
+	var code int32
+	m := clCreateBuffer(c.ctx, MemReadOnly|1<<4 /* CL_MEM_ALLOC_HOST_PTR */, uintptr(size), nil, &code)
+	if code != 0 {
+		return nil, check("clCreateBuffer", code)
+	}
+	ptr := clEnqueueMapBuffer(q.q, m, 1, 1<<1 /* CL_MAP_WRITE */, 0, uintptr(size), 0, nil, nil, &code)
+	if code != 0 || ptr == nil {
+		clReleaseMemObject(m)
+		return nil, check("clEnqueueMapBuffer", code)
+	}
+	return &Pinned{mem: m, q: q.q, ptr: ptr, b: unsafe.Slice((*byte)(ptr), size)}, nil
+}
+
+// Bytes is the memory.
+func (p *Pinned) Bytes() []byte { return p.b }
+
+// Release unmaps and frees the memory.
+func (p *Pinned) Release() {
+	if p == nil || p.mem == 0 {
+		return
+	}
+	clEnqueueUnmapMemObject(p.q, p.mem, p.ptr, 0, nil, nil)
+	clFinish(p.q)
+	clReleaseMemObject(p.mem)
+	p.mem, p.b = 0, nil
+}

@@ -59,6 +59,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 
 	"fut/eval/value"
 	"fut/gpu/kernel"
@@ -75,6 +76,10 @@ func (e *NotFlattened) Error() string { return "not flattened: " + e.Reason }
 type Plan struct {
 	Prog  *ir.Prog
 	Steps []Step
+	// chunks is the plan's chunked form, made when a run does not fit
+	// the device's memory budget (chunk.go)
+	chunkMu sync.Mutex
+	chunks  *chunking
 }
 
 // Step is one statement of the program's top level: a kernel launch

@@ -13,9 +13,10 @@ import (
 
 // Stats records what a run did on the device.
 type Stats struct {
-	Launches  []string // kernel names, in launch order
-	Uploads   int      // arrays copied to the device
-	Downloads int      // arrays and scalars copied back
+	Launches  []string  // kernel names, in launch order
+	Uploads   int       // arrays copied to the device
+	Downloads int       // arrays and scalars copied back
+	Chunks    ChunkInfo // how the run went in chunks (none: whole)
 }
 
 // slot is one top-level variable during a run: a host value, a device
@@ -93,7 +94,7 @@ func (rs *Results) Release() {
 func (p *Plan) Upload(d *runtime.Device, args []value.Value) ([]*runtime.Array, error) {
 	out := make([]*runtime.Array, len(args))
 	updated := map[string]bool{}
-	if !residentSafe(p.Steps, updated) {
+	if ch, err := p.fits(d, args); err != nil || ch != nil || !residentSafe(p.Steps, updated) {
 		return out, nil
 	}
 	r := &runner{d: d, env: map[string]*slot{}}
@@ -139,6 +140,13 @@ func residentSafe(ss []Step, updated map[string]bool) bool {
 func (p *Plan) RunOn(ctx context.Context, d *runtime.Device, args []value.Value, resident []*runtime.Array, keep bool) (*Results, Stats, error) {
 	if len(args) != len(p.Prog.Params) {
 		return nil, Stats{}, fmt.Errorf("flatten: %d arguments for %d parameters", len(args), len(p.Prog.Params))
+	}
+	ch, err := p.fits(d, args)
+	if err != nil {
+		return nil, Stats{}, err
+	}
+	if ch != nil {
+		return p.runChunked(ctx, d, ch, args)
 	}
 	r := &runner{d: d, env: map[string]*slot{}}
 	kept := map[*runtime.Array]bool{}

@@ -39,9 +39,13 @@ type Config struct {
 	// ScanLookBack chooses single-pass scans (where the scan allows
 	// them): 0 on GPUs only, 1 always, -1 never.
 	ScanLookBack int
+	// DeviceMemory is the most device memory a plan may use at once
+	// (--device-memory); 0: the device's global memory less an eighth.
+	// A plan that needs more runs in chunks (package flatten).
+	DeviceMemory int64
 }
 
-// ParseFlags takes --device NAME, --cache-dir DIR and --no-cache (also in
+// ParseFlags takes --device NAME, --device-memory SIZE, --cache-dir DIR and --no-cache (also in
 // the --flag=value form) out of args, returning the rest.
 func ParseFlags(args []string) (Config, []string, error) {
 	var c Config
@@ -50,6 +54,19 @@ func ParseFlags(args []string) (Config, []string, error) {
 		a := args[i]
 		name, val, hasVal := strings.Cut(a, "=")
 		switch name {
+		case "--device-memory":
+			if !hasVal {
+				if i+1 >= len(args) {
+					return c, nil, fmt.Errorf("%s needs a value", name)
+				}
+				i++
+				val = args[i]
+			}
+			n, ok := ParseSize(val)
+			if !ok || n <= 0 {
+				return c, nil, fmt.Errorf("--device-memory: not a size: %q (write e.g. 512M or 8G)", val)
+			}
+			c.DeviceMemory = n
 		case "--device", "--cache-dir":
 			if !hasVal {
 				if i+1 >= len(args) {
@@ -154,6 +171,12 @@ type Device struct {
 	closedFlag              atomic.Bool
 	group                   int
 	closed                  bool
+	budget                  atomic.Int64 // bytes of device memory a plan may use (budget.go)
+	transfer                struct {     // the second queue of chunked runs (budget.go)
+		once sync.Once
+		q    *cl.Queue
+		err  error
+	}
 }
 
 // Open chooses a device by cfg and opens it.
@@ -194,6 +217,7 @@ func OpenDevice(info *cl.Device, cfg Config) (*Device, error) {
 	for d.group > 1 && d.group > info.MaxWorkGroup {
 		d.group /= 2
 	}
+	d.SetBudget(cfg.DeviceMemory)
 	d.errBuf, err = ctx.CreateBuffer(cl.MemReadWrite, 8*opencl.ErrWords)
 	if err == nil {
 		err = ctx.Fill(d.errBuf, make([]byte, 8), 0, 8*opencl.ErrWords)
@@ -221,6 +245,9 @@ func (d *Device) Close() {
 		b.Release()
 	}
 	d.pool.drain()
+	if d.transfer.q != nil {
+		d.transfer.q.Release()
+	}
 	d.errBuf.Release()
 	d.ctx.Release()
 }

@@ -1,0 +1,562 @@
+package flatten
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"fut/eval/value"
+	"fut/gpu/runtime"
+	"fut/interp/ir"
+)
+
+// Runs in chunks (streams beyond device memory). A plan whose arrays do
+// not fit the device's memory budget (runtime.Device.Budget) runs its one
+// SOAC over chunks of its streamed arguments (ir.Chunks): the chunk
+// programs are flattened like any program, the chunk's length chosen so
+// that what one chunk holds (its share of every array of the width, twice
+// for the streamed inputs, which are double buffered) fits the budget
+// with the arrays that do not shrink. A chunk's inputs are uploaded on a
+// second queue while the chunk before it computes.
+
+// TooLarge says that a plan needs more device memory than the budget and
+// cannot run in chunks.
+type TooLarge struct {
+	Need, Budget int64
+	Why          string
+}
+
+func (e *TooLarge) Error() string {
+	return fmt.Sprintf("it needs about %s of device memory, more than the budget of %s, and does not run in chunks: %s",
+		runtime.FormatBytes(e.Need), runtime.FormatBytes(e.Budget), e.Why)
+}
+
+// chunking is a plan's chunked form for one chunk length (made on first
+// use, kept while the budget stays the same).
+type chunking struct {
+	budget     int64
+	c          *ir.Chunks
+	length     int64
+	full, last *Plan // the chunk programs' plans (last: the remainder's, or nil)
+	init       *Plan // makes a histogram's or scatter's destination (or nil)
+	finish     *ir.Prog
+	perElem    int64 // bytes a chunk holds per element
+}
+
+// footprint estimates the device memory p needs at once: its array
+// parameters and every array its top level binds (a size known only at
+// run time counted as the widest size of the program). fixed is the part
+// that does not grow with the width n (arrays of other sizes), perElem
+// the bytes per element of the arrays whose outer size is n.
+func footprint(p *ir.Prog, args []value.Value, n int64) (total, fixed, perElem, largest int64) {
+	scalars := map[string]int64{}
+	var widest int64
+	for i, prm := range p.Params {
+		if prm.T.Rank() == 0 {
+			if x, ok := args[i].(value.Prim); ok && x.T.IsInt() {
+				scalars[prm.Name] = x.AsInt64()
+			}
+		}
+	}
+	dim := func(a ir.Atom) int64 {
+		if a.IsConst() {
+			return a.Val.AsInt64()
+		}
+		if x, ok := scalars[a.Name]; ok {
+			return x
+		}
+		return -1
+	}
+	var ts []ir.Type
+	for _, prm := range p.Params {
+		ts = append(ts, prm.T)
+	}
+	for _, st := range p.Body.Stms {
+		for _, q := range st.Pat {
+			ts = append(ts, q.T)
+		}
+	}
+	for _, t := range ts {
+		for _, d := range t.Shape {
+			widest = max(widest, dim(d))
+		}
+	}
+	for _, t := range ts {
+		if t.Rank() == 0 {
+			continue
+		}
+		row := int64(runtime.TypeOf(t.Elem).Size())
+		if t.Elem == value.F16 {
+			row = 4
+		}
+		for _, d := range t.Shape[1:] {
+			x := dim(d)
+			if x < 0 {
+				x = widest
+			}
+			row *= x
+		}
+		outer := dim(t.Shape[0])
+		if outer < 0 {
+			outer = widest
+		}
+		size := outer * row
+		total += size
+		largest = max(largest, size)
+		if n > 0 && outer == n {
+			perElem += row
+		} else {
+			fixed += size
+		}
+	}
+	return
+}
+
+// fits says whether p runs whole on d; if not, the chunking it runs
+// with, or a *TooLarge.
+func (p *Plan) fits(d *runtime.Device, args []value.Value) (*chunking, error) {
+	budget := d.Budget()
+	if budget <= 0 {
+		return nil, nil
+	}
+	total, _, _, largest := footprint(p.Prog, args, 0)
+	if total <= budget && largest <= d.MaxAlloc() {
+		return nil, nil
+	}
+	p.chunkMu.Lock()
+	defer p.chunkMu.Unlock()
+	if p.chunks != nil && p.chunks.budget == budget {
+		return p.chunks, nil
+	}
+	c, err := ir.Chunkable(p.Prog)
+	if err != nil {
+		return nil, &TooLarge{Need: total, Budget: budget, Why: err.Error()}
+	}
+	_, fixed, perElem, _ := footprint(p.Prog, args, c.N)
+	// the streamed inputs are double buffered
+	for i, prm := range p.Prog.Params {
+		if c.Streamed[i] {
+			_, _, pe, _ := footprint(&ir.Prog{Params: []ir.Param{prm}, Body: &ir.Body{}}, args[i:i+1], c.N)
+			perElem += pe
+		}
+	}
+	room := budget - fixed
+	if perElem == 0 || room < perElem*1024 {
+		return nil, &TooLarge{Need: total, Budget: budget, Why: fmt.Sprintf("what does not shrink with chunks (%s) leaves too little room", runtime.FormatBytes(fixed))}
+	}
+	length := room / perElem
+	length = min(length, d.MaxAlloc()/max(1, perElem/2), c.N)
+	if length >= 1<<12 {
+		length &^= 1<<10 - 1
+	}
+	ch := &chunking{budget: budget, c: c, length: length, perElem: perElem, finish: c.Finish()}
+	if ch.full, err = Flatten(c.Chunk(length)); err != nil {
+		return nil, &TooLarge{Need: total, Budget: budget, Why: "its chunk is not flattened: " + err.Error()}
+	}
+	if rest := c.N % length; rest != 0 {
+		if ch.last, err = Flatten(c.Chunk(rest)); err != nil {
+			return nil, &TooLarge{Need: total, Budget: budget, Why: "its last chunk is not flattened: " + err.Error()}
+		}
+	}
+	if ip := c.Init(); ip != nil {
+		if ch.init, err = flattenInit(ip); err != nil {
+			return nil, &TooLarge{Need: total, Budget: budget, Why: "its destination is not made on the device: " + err.Error()}
+		}
+	}
+	p.chunks = ch
+	return ch, nil
+}
+
+// flattenInit flattens the program that makes a destination; one without
+// a SOAC (a replicate) is flattened too, its statements run as kernels
+// where they can.
+func flattenInit(p *ir.Prog) (*Plan, error) {
+	f := &flattener{types: map[string]ir.Type{}, host: map[string]bool{}, defs: map[string]ir.Exp{}, uses: map[string]int{}}
+	var plan *Plan
+	err := func() (err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				nf, ok := r.(*NotFlattened)
+				if !ok {
+					nf = &NotFlattened{Reason: fmt.Sprintf("internal error in the flattener: %v", r)}
+				}
+				err = nf
+			}
+		}()
+		for _, prm := range p.Params {
+			f.types[prm.Name] = prm.T
+			f.host[prm.Name] = true
+		}
+		for _, s := range p.Body.Stms {
+			ir.Uses(s.E, func(n string) { f.uses[n]++ })
+		}
+		for _, a := range p.Body.Res {
+			f.uses[a.Name]++
+		}
+		for _, s := range p.Body.Stms {
+			f.stm(s)
+			for _, prm := range s.Pat {
+				f.types[prm.Name] = prm.T
+			}
+		}
+		plan = &Plan{Prog: p, Steps: dropDead(p, f.steps)}
+		return nil
+	}()
+	return plan, err
+}
+
+// ChunkInfo says how a run went in chunks (zero Chunks: it ran whole).
+type ChunkInfo struct {
+	Chunks     int
+	ChunkBytes int64 // the device memory one chunk holds
+	Queues     int
+}
+
+func (ci ChunkInfo) String() string {
+	if ci.Chunks == 0 {
+		return ""
+	}
+	return fmt.Sprintf("in %d chunks of %s, %d queues", ci.Chunks, runtime.FormatBytes(ci.ChunkBytes), ci.Queues)
+}
+
+// runChunked runs the plan's chunks on d, one runner holding what lives
+// across them (the arguments that are not streamed, a destination).
+func (p *Plan) runChunked(ctx context.Context, d *runtime.Device, ch *chunking, args []value.Value) (*Results, Stats, error) {
+	c := ch.c
+	r := &runner{d: d, env: map[string]*slot{}}
+	defer func() {
+		for _, a := range append(r.owned, r.uploads...) {
+			a.Release()
+		}
+	}()
+	for i, prm := range p.Prog.Params {
+		if !c.Streamed[i] {
+			r.env[prm.Name] = &slot{host: args[i]}
+		}
+	}
+	destName := c.Dest
+	if ch.init != nil {
+		ini := &runner{d: d, env: map[string]*slot{}}
+		for i, prm := range ch.init.Prog.Params {
+			ini.env[prm.Name] = r.env[prm.Name]
+			if ini.env[prm.Name] == nil {
+				ini.env[prm.Name] = &slot{host: args[i]}
+			}
+		}
+		err := ini.steps(ctx, ch.init.Steps)
+		r.owned = append(r.owned, ini.owned...)
+		r.uploads = append(r.uploads, ini.uploads...)
+		r.stats.Launches = append(r.stats.Launches, ini.stats.Launches...)
+		if err != nil {
+			return nil, r.stats, err
+		}
+		s, err := ini.slot(ch.init.Prog.Body.Res[0].Name)
+		if err != nil {
+			return nil, r.stats, err
+		}
+		r.env[destName] = s
+	}
+	scans, reds := c.Scans(), c.Reds()
+	nScan := 0
+	for _, op := range scans {
+		nScan += len(op.Nes)
+	}
+	var carry []value.Value
+	for _, op := range scans {
+		for _, ne := range op.Nes {
+			carry = append(carry, ne.Val)
+		}
+	}
+	var acc [][]value.Value // per reduction
+	pat := c.Soac.Pat
+	pieces := make([][]*value.Array, len(pat))
+	var count int64
+	streamed := map[string]int{}
+	for i, prm := range p.Prog.Params {
+		if c.Streamed[i] {
+			streamed[prm.Name] = i
+		}
+	}
+	pf := newPrefetcher(d)
+	defer pf.close()
+	plans := func(off int64) (*Plan, int64) {
+		if off+ch.length <= c.N {
+			return ch.full, ch.length
+		}
+		return ch.last, c.N - off
+	}
+	upload := func(off int64) {
+		plan, n := plans(off)
+		var arrs []*value.Array
+		for _, prm := range plan.Prog.Params {
+			if i, ok := streamed[prm.Name]; ok {
+				arrs = append(arrs, args[i].(*value.Array).Slice(off, off+n))
+			}
+		}
+		pf.start(off, arrs)
+	}
+	upload(0)
+	chunks := 0
+	for off := int64(0); off < c.N; {
+		if err := ctx.Err(); err != nil {
+			return nil, r.stats, err
+		}
+		plan, n := plans(off)
+		inputs, err := pf.wait(off)
+		if err != nil {
+			return nil, r.stats, err
+		}
+		if off+n < c.N {
+			upload(off + n)
+		}
+		nOwned, nUploads := len(r.owned), len(r.uploads)
+		k := 0
+		var chunkSlots []string
+		for _, prm := range plan.Prog.Params[:len(p.Prog.Params)] {
+			if i, ok := streamed[prm.Name]; ok {
+				r.env[prm.Name] = &slot{host: args[i].(*value.Array).Slice(off, off+n), dev: inputs[k]}
+				k++
+				chunkSlots = append(chunkSlots, prm.Name)
+			}
+		}
+		extra := plan.Prog.Params[len(p.Prog.Params):]
+		if c.HasIndex() {
+			r.env[extra[0].Name] = &slot{host: value.I64Val(off)}
+			extra = extra[1:]
+		}
+		if c.Dest != "" && !c.DestParam {
+			extra = extra[1:] // the destination, bound by name already
+		}
+		for j, prm := range extra {
+			r.env[prm.Name] = &slot{host: carry[j]}
+		}
+		if err := r.steps(ctx, plan.Steps); err != nil {
+			pf.put(inputs)
+			return nil, r.stats, err
+		}
+		// the chunk's results
+		keep := map[*runtime.Array]bool{}
+		res := plan.Prog.Body.Res
+		ri := 0
+		for _, op := range scans {
+			for range op.Nes {
+				v, err := r.hostValue(res[ri].Name)
+				if err != nil {
+					return nil, r.stats, err
+				}
+				a := v.(*value.Array)
+				pieces[ri] = append(pieces[ri], a)
+				carry[ri] = a.Index(a.Len() - 1)
+				ri++
+			}
+		}
+		for j, op := range reds {
+			var xs []value.Value
+			for range op.Nes {
+				v, err := r.hostValue(res[ri].Name)
+				if err != nil {
+					return nil, r.stats, err
+				}
+				xs = append(xs, v)
+				ri++
+			}
+			if chunks == 0 {
+				acc = append(acc, xs)
+			} else if acc[j], err = ir.Combine(op, acc[j], xs); err != nil {
+				return nil, r.stats, err
+			}
+		}
+		switch c.Soac.E.(type) {
+		case *ir.FilterE:
+			v, err := r.hostValue(res[0].Name)
+			if err != nil {
+				return nil, r.stats, err
+			}
+			count += v.(value.Prim).AsInt64()
+			for ri = 1; ri < len(res); ri++ {
+				v, err := r.hostValue(res[ri].Name)
+				if err != nil {
+					return nil, r.stats, err
+				}
+				pieces[ri] = append(pieces[ri], v.(*value.Array))
+			}
+			ri = len(res)
+		case *ir.HistE, *ir.ScatterE:
+			s, err := r.slot(res[0].Name)
+			if err != nil {
+				return nil, r.stats, err
+			}
+			r.env[destName] = s
+			if s.dev != nil {
+				keep[s.dev] = true
+			}
+			ri = len(res)
+		}
+		for ; ri < len(res); ri++ { // a map's arrays
+			v, err := r.hostValue(res[ri].Name)
+			if err != nil {
+				return nil, r.stats, err
+			}
+			pieces[ri] = append(pieces[ri], v.(*value.Array))
+		}
+		// free what the chunk made, but what carries on: the destination
+		// and the arguments that are not streamed
+		for i, prm := range p.Prog.Params {
+			if sl := r.env[prm.Name]; !c.Streamed[i] && sl != nil && sl.dev != nil {
+				keep[sl.dev] = true
+			}
+		}
+		freed := map[*runtime.Array]bool{}
+		var owned []*runtime.Array
+		for _, a := range append(r.owned[nOwned:], r.uploads[nUploads:]...) {
+			if keep[a] {
+				owned = append(owned, a)
+			} else {
+				freed[a] = true
+				a.Release()
+			}
+		}
+		r.owned = append(r.owned[:nOwned], owned...)
+		r.uploads = r.uploads[:nUploads]
+		for name, sl := range r.env {
+			if sl.dev != nil && freed[sl.dev] {
+				if sl.host == nil {
+					delete(r.env, name)
+				} else {
+					sl.dev = nil
+				}
+			}
+		}
+		for _, name := range chunkSlots {
+			delete(r.env, name)
+		}
+		pf.put(inputs)
+		chunks++
+		off += n
+	}
+	// the whole results, then what comes after the SOAC
+	whole := make([]value.Value, len(pat))
+	ri := 0
+	for range nScan {
+		a, err := value.Concat(pieces[ri])
+		if err != nil {
+			return nil, r.stats, err
+		}
+		whole[ri] = a
+		ri++
+	}
+	for _, xs := range acc {
+		for _, x := range xs {
+			whole[ri] = x
+			ri++
+		}
+	}
+	switch c.Soac.E.(type) {
+	case *ir.FilterE:
+		whole[0] = value.I64Val(count)
+		for ri = 1; ri < len(pat); ri++ {
+			a, err := value.Concat(pieces[ri])
+			if err != nil {
+				return nil, r.stats, err
+			}
+			whole[ri] = a
+		}
+	case *ir.HistE, *ir.ScatterE:
+		v, err := r.hostValue(destName)
+		if err != nil {
+			return nil, r.stats, err
+		}
+		if a, ok := v.(*value.Array); ok {
+			v = a.Copy()
+		}
+		whole[0] = v
+		ri = len(pat)
+	}
+	for ; ri < len(pat); ri++ {
+		a, err := value.Concat(pieces[ri])
+		if err != nil {
+			return nil, r.stats, err
+		}
+		whole[ri] = a
+	}
+	fargs := whole
+	for i := range p.Prog.Params {
+		if !c.Streamed[i] {
+			fargs = append(fargs, args[i])
+		}
+	}
+	out, err := ir.EvalAll(ctx, ch.finish, fargs)
+	if err != nil {
+		return nil, r.stats, err
+	}
+	r.stats.Chunks = ChunkInfo{Chunks: chunks, ChunkBytes: ch.length * ch.perElem, Queues: pf.queues()}
+	return &Results{host: out, dev: make([]*slot, len(out))}, r.stats, nil
+}
+
+// prefetcher uploads a chunk's streamed inputs while the chunk before it
+// computes.
+type prefetcher struct {
+	d    *runtime.Device
+	mu   sync.Mutex
+	off  int64
+	done chan struct{}
+	arrs []*runtime.Array
+	err  error
+}
+
+func newPrefetcher(d *runtime.Device) *prefetcher { return &prefetcher{d: d} }
+
+func (pf *prefetcher) queues() int { return pf.d.TransferQueues() + 1 }
+
+// start begins the upload of the chunk at off.
+func (pf *prefetcher) start(off int64, arrs []*value.Array) {
+	done := make(chan struct{})
+	pf.off, pf.done, pf.arrs, pf.err = off, done, nil, nil
+	go func() {
+		defer close(done)
+		var out []*runtime.Array
+		for _, a := range arrs {
+			if a.T == value.F16 {
+				f32 := *a
+				f32.T = value.F32
+				a = &f32
+			}
+			da, err := pf.d.UploadAsync(a)
+			if err != nil {
+				for _, x := range out {
+					x.Release()
+				}
+				pf.err = err
+				return
+			}
+			out = append(out, da)
+		}
+		pf.arrs = out
+	}()
+}
+
+// wait returns the uploaded inputs of the chunk at off.
+func (pf *prefetcher) wait(off int64) ([]*runtime.Array, error) {
+	<-pf.done
+	if pf.off != off {
+		return nil, fmt.Errorf("flatten: chunk at %d prefetched, %d wanted (a bug)", pf.off, off)
+	}
+	arrs, err := pf.arrs, pf.err
+	pf.arrs, pf.done = nil, nil
+	return arrs, err
+}
+
+// put releases a chunk's inputs.
+func (pf *prefetcher) put(arrs []*runtime.Array) {
+	for _, a := range arrs {
+		a.Release()
+	}
+}
+
+// close waits for an upload under way and frees it.
+func (pf *prefetcher) close() {
+	if pf.done != nil {
+		<-pf.done
+		pf.put(pf.arrs)
+	}
+}

@@ -1,0 +1,123 @@
+package runtime
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unsafe"
+
+	"fut/eval/value"
+	"fut/gpu/cl"
+)
+
+// The device-memory budget, and uploads on a second queue (chunked runs,
+// package flatten).
+
+// SetBudget sets the most device memory a plan may use at once; n <= 0
+// restores the default, the device's global memory less an eighth. The
+// pool of released buffers keeps at most a quarter of it.
+func (d *Device) SetBudget(n int64) {
+	if n <= 0 {
+		n = int64(d.Info.GlobalMem) - int64(d.Info.GlobalMem/8)
+	}
+	d.budget.Store(n)
+	d.pool.mu.Lock()
+	d.pool.limit = min(int64(d.Info.GlobalMem/4), n/4)
+	d.pool.mu.Unlock()
+}
+
+// Budget is the most device memory a plan may use at once.
+func (d *Device) Budget() int64 { return d.budget.Load() }
+
+// MaxAlloc is the largest buffer the device allocates.
+func (d *Device) MaxAlloc() int64 {
+	if d.Info.MaxAlloc == 0 {
+		return int64(d.Info.GlobalMem)
+	}
+	return int64(d.Info.MaxAlloc)
+}
+
+// TransferQueues is the number of queues that upload beside the one that
+// runs kernels.
+func (d *Device) TransferQueues() int { return 1 }
+
+func (d *Device) transferQueue() (*cl.Queue, error) {
+	d.transfer.once.Do(func() {
+		d.transfer.q, d.transfer.err = d.ctx.NewQueue()
+	})
+	return d.transfer.q, d.transfer.err
+}
+
+// UploadAsync uploads a primitive array on the transfer queue, which runs
+// beside the kernels of the device's own queue; it returns when the copy
+// is done. It may be called from another goroutine than the one that
+// launches kernels.
+func (d *Device) UploadAsync(v *value.Array) (*Array, error) {
+	if v.Kind != value.KPrim {
+		return nil, fmt.Errorf("runtime: only arrays of primitive type can be uploaded")
+	}
+	t := TypeOf(v.T)
+	bs, n, err := bytesOf(t, v.Data)
+	if err != nil {
+		return nil, err
+	}
+	a, err := d.Alloc(t, v.Shape...)
+	if err != nil {
+		return nil, err
+	}
+	if int64(n) != a.NumElems() {
+		a.Release()
+		return nil, fmt.Errorf("runtime: %d elements for shape %v", n, v.Shape)
+	}
+	if n == 0 {
+		return a, nil
+	}
+	q, err := d.transferQueue()
+	if err == nil {
+		err = q.Write(a.buf, 0, unsafe.Pointer(&bs[0]), len(bs))
+	}
+	if err != nil {
+		a.Release()
+		return nil, err
+	}
+	return a, nil
+}
+
+// ParseSize reads a size such as 512M, 8G, 1024 or 1.5GiB.
+func ParseSize(s string) (int64, bool) {
+	s = strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(s, "iB"), "B"))
+	mult := float64(1)
+	if n := len(s); n > 0 {
+		switch s[n-1] {
+		case 'k', 'K':
+			mult, s = 1<<10, s[:n-1]
+		case 'm', 'M':
+			mult, s = 1<<20, s[:n-1]
+		case 'g', 'G':
+			mult, s = 1<<30, s[:n-1]
+		case 't', 'T':
+			mult, s = 1<<40, s[:n-1]
+		}
+	}
+	x, err := strconv.ParseFloat(s, 64)
+	if err != nil || x < 0 {
+		return 0, false
+	}
+	return int64(x * mult), true
+}
+
+// FormatBytes writes a size in the largest binary unit that keeps it at
+// least 1 (512 MiB, 1.5 GiB).
+func FormatBytes(n int64) string {
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
+	x := float64(n)
+	u := 0
+	for x >= 1024 && u < len(units)-1 {
+		x /= 1024
+		u++
+	}
+	if u == 0 || x == float64(int64(x)) {
+		return fmt.Sprintf("%d %s", int64(x), units[u])
+	}
+	return fmt.Sprintf("%.1f %s", x, units[u])
+}

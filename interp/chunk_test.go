@@ -1,0 +1,118 @@
+package interp
+
+import (
+	"context"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fut/eval/value"
+)
+
+// TestChunkedRuns: with a device-memory budget smaller than their data,
+// calls of every chunked kind (map, reduce, scan, filter, hist,
+// reduce_by_index, scatter, with the element's index, with arguments that
+// are not streamed, with work after the SOAC) run on the device in chunks
+// and give the reference path's results; a call that cannot run in chunks
+// says so and stays on the reference path.
+func TestChunkedRuns(t *testing.T) {
+	d, err := OffloadDevice()
+	if err != nil {
+		t.Skipf("no OpenCL device (%v): install pocl-opencl-icd", err)
+	}
+	d.SetBudget(256 << 10)
+	defer d.SetBudget(0)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "p.fut")
+	src := `entry dot [n] (xs: [n]f32) (ys: [n]f32) = reduce (+) 0 (map2 (*) xs ys)
+entry scale [n] (xs: [n]f32) (k: f32) = map (*k) xs
+entry idx [n] (xs: [n]f32) = map2 (\i x -> x + f32.i64 (i % 7)) (iota n) xs
+entry sc [n] (is: [n]i32) = scan (+) 0 is
+entry sc2 [n] (is: [n]i32) = unzip (scan (\(a, b) (c, d) -> (a + c, i32.max b d)) (0, i32.lowest) (zip is is))
+entry fi [n] (xs: [n]f32) = filter (> 0.25) xs
+entry fidx [n] (xs: [n]f32) = filter (\(i, _) -> i % 3 == 0) (zip (iota n) xs) |> unzip
+entry hi [n] (is: [n]i32) (xs: [n]f32) = hist (+) 0 256 (map (\i -> i64.i32 (i % 256)) is) xs
+entry rbi [n] (dest: [1000]f32) (is: [n]i32) (xs: [n]f32) = reduce_by_index (copy dest) f32.max (-f32.inf) (map (\i -> i64.i32 (i % 1000)) is) xs
+entry sca [n] (d: *[1000]i32) (is: [n]i32) = scatter d (map (\i -> i64.i32 (i % 1000)) is) (map (\i -> i % 1000) is)
+entry mean [n] (xs: [n]f32) = reduce (+) 0 xs / f32.i64 n
+entry minmax [n] (xs: [n]f32) = (reduce f32.min f32.inf xs, reduce f32.max (-f32.inf) xs)
+entry two [n] (xs: [n]f32) = let ys = map (+1) xs in (reduce (+) 0 ys, scan (+) 0 ys)
+`
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSession(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := s.LoadFile(ctx, file); err != nil {
+		t.Fatal(s.FormatError(err))
+	}
+	const n = 100_003
+	rng := rand.New(rand.NewPCG(1, 2))
+	xs := make([]float32, n)
+	ys := make([]float32, n)
+	is := make([]int32, n)
+	for i := range xs {
+		xs[i] = float32(rng.Float64()*2 - 1)
+		ys[i] = float32(rng.Float64()*2 - 1)
+		is[i] = int32(rng.Uint32() >> 1)
+	}
+	f32s := func(x []float32) value.Value { return value.NewPrimArrayData(value.F32, []int64{int64(len(x))}, x) }
+	i32s := func(x []int32) value.Value { return value.NewPrimArrayData(value.I32, []int64{int64(len(x))}, x) }
+	dest := make([]float32, 1000)
+	idest := make([]int32, 1000)
+	for i := range dest {
+		dest[i] = float32(i)
+		idest[i] = -1
+	}
+	for _, c := range []struct {
+		entry string
+		args  []value.Value
+		whole string // the call does not run in chunks, for this reason
+	}{
+		{"dot", []value.Value{f32s(xs), f32s(ys)}, ""},
+		{"scale", []value.Value{f32s(xs), value.MkFloat(value.F32, 2.5)}, ""},
+		{"idx", []value.Value{f32s(xs)}, ""},
+		{"sc", []value.Value{i32s(is)}, ""},
+		{"sc2", []value.Value{i32s(is)}, ""},
+		{"fi", []value.Value{f32s(xs)}, ""},
+		{"fidx", []value.Value{f32s(xs)}, ""},
+		{"hi", []value.Value{i32s(is), f32s(xs)}, ""},
+		{"rbi", []value.Value{f32s(dest), i32s(is), f32s(xs)}, ""},
+		{"sca", []value.Value{i32s(idest), i32s(is)}, ""},
+		{"mean", []value.Value{f32s(xs)}, ""},
+		{"minmax", []value.Value{f32s(xs)}, ""},
+		{"two", []value.Value{f32s(xs)}, "more than one SOAC"},
+	} {
+		want, _, err := s.CallEntry(ctx, c.entry, copyArrays(c.args))
+		if err != nil {
+			t.Fatalf("%s: %s", c.entry, s.FormatError(err))
+		}
+		off, why, err := s.CallEntryOffload(ctx, BackendOpenCL, c.entry, copyArrays(c.args))
+		if err != nil {
+			t.Fatalf("%s: %s", c.entry, s.FormatError(err))
+		}
+		if c.whole != "" {
+			if off != nil || !strings.Contains(why, "does not run in chunks") || !strings.Contains(why, c.whole) {
+				t.Errorf("%s: offloaded %v, why %q; want the reference path because %s", c.entry, off != nil, why, c.whole)
+			}
+			continue
+		}
+		if off == nil {
+			t.Errorf("%s: not offloaded: %s", c.entry, why)
+			continue
+		}
+		if !strings.Contains(off.Chunks, "chunks of") {
+			t.Errorf("%s: ran whole (%q), not in chunks", c.entry, off.Chunks)
+		}
+		for j := range want {
+			if !value.Equal(off.Values[j], want[j], value.DefaultTolerance) {
+				t.Errorf("%s: result %d differs from the reference path's", c.entry, j)
+			}
+		}
+	}
+}

@@ -1,0 +1,435 @@
+package ir
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"fut/eval/value"
+)
+
+// Chunks describes how a program runs over the outer dimension of its
+// large arrays in pieces, for data larger than a device's memory (the
+// streams of Madsen et al.): the one SOAC statement of the program's top
+// level reads its arrays (the streamed parameters) a chunk at a time, and
+// what it produces is carried from chunk to chunk.
+//
+//   - a map's arrays are the chunks' arrays one after the other;
+//   - a reduction's value is combined across chunks by its operator
+//     (Combine runs it on the host, in the order of the chunks);
+//   - a scan's prefix carries into the next chunk: the chunk program
+//     takes the prefix so far (the carry) and applies the operator to it
+//     and each element of its scan;
+//   - a filter's kept elements are appended (the output offset carries);
+//   - a histogram's or a scatter's destination stays where it is (on the
+//     device) and every chunk updates it: Init makes it once.
+//
+// What comes before the SOAC (cheap statements: no SOAC, loop or branch)
+// runs in every chunk; what comes after (cheap statements too, over the
+// SOAC's results) runs once, on the whole results, in Finish.
+type Chunks struct {
+	Prog     *Prog
+	N        int64  // the SOAC's width: the streamed arrays' outer size
+	Streamed []bool // per Prog.Params: read a chunk at a time
+	Soac     *Stm   // the SOAC statement
+	// Dest is a histogram's or a scatter's destination ("" otherwise);
+	// DestParam says it is a parameter of the program (not made by Init).
+	Dest      string
+	DestParam bool
+	pre, post []*Stm
+	names     map[string]bool
+	n         int
+}
+
+// Chunkable says how p runs in chunks, or why it cannot.
+func Chunkable(p *Prog) (*Chunks, error) {
+	c := &Chunks{Prog: p, Streamed: make([]bool, len(p.Params)), names: allNames(p)}
+	at := -1
+	for i, st := range p.Body.Stms {
+		switch st.E.(type) {
+		case *ScremaE, *FilterE, *HistE, *ScatterE:
+			if at >= 0 {
+				return nil, fmt.Errorf("more than one SOAC at the top level")
+			}
+			at = i
+		case *LoopE, *IfE, *StreamE:
+			return nil, fmt.Errorf("a loop, branch or stream at the top level")
+		}
+	}
+	if at < 0 {
+		return nil, fmt.Errorf("no SOAC at the top level")
+	}
+	c.Soac = p.Body.Stms[at]
+	c.pre, c.post = p.Body.Stms[:at], p.Body.Stms[at+1:]
+	w, arrs := soacWidth(c.Soac.E)
+	if !w.IsConst() || w.Val.AsInt64() <= 0 {
+		return nil, fmt.Errorf("the SOAC's width is not a known positive size")
+	}
+	c.N = w.Val.AsInt64()
+	param := map[string]int{}
+	for i, prm := range p.Params {
+		param[prm.Name] = i
+	}
+	for _, a := range arrs {
+		i, ok := param[a]
+		if !ok {
+			return nil, fmt.Errorf("the SOAC reads %s, an array the program makes (only parameters are streamed)", a)
+		}
+		c.Streamed[i] = true
+	}
+	switch e := c.Soac.E.(type) {
+	case *HistE:
+		c.Dest = e.Dest
+	case *ScatterE:
+		c.Dest = e.Dest
+	}
+	if c.Dest != "" {
+		if i, ok := param[c.Dest]; ok {
+			if c.Streamed[i] {
+				return nil, fmt.Errorf("the destination %s is also read as an input", c.Dest)
+			}
+			c.DestParam = true
+		}
+	}
+	streamed := map[string]bool{}
+	for i, prm := range p.Params {
+		if c.Streamed[i] {
+			streamed[prm.Name] = true
+			if prm.T.Rank() == 0 || !prm.T.Shape[0].IsConst() || prm.T.Shape[0].Val.AsInt64() != c.N {
+				return nil, fmt.Errorf("the streamed array %s is not of the SOAC's width", prm.Name)
+			}
+		}
+	}
+	for _, st := range append(append([]*Stm{}, c.pre...), c.post...) {
+		switch st.E.(type) {
+		case *ScremaE, *FilterE, *HistE, *ScatterE, *LoopE, *IfE, *StreamE:
+			return nil, fmt.Errorf("work besides the SOAC")
+		}
+		for n := range freeVars(st.E) {
+			if streamed[n] {
+				return nil, fmt.Errorf("%s is read besides the SOAC", n)
+			}
+		}
+	}
+	for _, a := range p.Body.Res {
+		if streamed[a.Name] {
+			return nil, fmt.Errorf("%s is a result", a.Name)
+		}
+	}
+	if c.Dest != "" && !c.DestParam {
+		// the statements the SOAC needs besides its destination must not
+		// read it: later chunks see it updated
+		for _, st := range c.needed(c.pre, c.soacUses(), c.Dest) {
+			if freeVars(st.E)[c.Dest] {
+				return nil, fmt.Errorf("the destination %s is read besides the SOAC", c.Dest)
+			}
+		}
+	}
+	return c, nil
+}
+
+func soacWidth(e Exp) (Atom, []string) {
+	switch e := e.(type) {
+	case *ScremaE:
+		return e.W, e.Arrs
+	case *FilterE:
+		return e.W, e.Arrs
+	case *HistE:
+		return e.W, e.Arrs
+	case *ScatterE:
+		return e.W, e.Arrs
+	}
+	return Atom{}, nil
+}
+
+// soacUses is what the SOAC statement reads.
+func (c *Chunks) soacUses() map[string]bool {
+	need := freeVars(c.Soac.E)
+	for _, p := range c.Soac.Pat {
+		for _, d := range p.T.Shape {
+			if d.Name != "" {
+				need[d.Name] = true
+			}
+		}
+	}
+	return need
+}
+
+// needed keeps of stms those that bind what need names (and what they need
+// in turn), in order; the statement binding except is left out.
+func (c *Chunks) needed(stms []*Stm, need map[string]bool, except string) []*Stm {
+	need = copySet(need)
+	var keep []*Stm
+	for i := len(stms) - 1; i >= 0; i-- {
+		st := stms[i]
+		used := false
+		for _, p := range st.Pat {
+			if need[p.Name] && p.Name != except {
+				used = true
+			}
+		}
+		if !used {
+			continue
+		}
+		keep = append(keep, st)
+		for n := range freeVars(st.E) {
+			need[n] = true
+		}
+		for _, p := range st.Pat {
+			for _, d := range p.T.Shape {
+				if d.Name != "" {
+					need[d.Name] = true
+				}
+			}
+		}
+	}
+	for i, j := 0, len(keep)-1; i < j; i, j = i+1, j-1 {
+		keep[i], keep[j] = keep[j], keep[i]
+	}
+	return keep
+}
+
+func copySet(m map[string]bool) map[string]bool {
+	out := make(map[string]bool, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+func (c *Chunks) fresh(base string) string {
+	for {
+		c.n++
+		name := base + "_c" + strconv.Itoa(c.n)
+		if !c.names[name] {
+			c.names[name] = true
+			return name
+		}
+	}
+}
+
+// Scans and Reds are the SOAC's scans and reductions (a Screma's; none
+// for the others).
+func (c *Chunks) Scans() []*SegOp {
+	if e, ok := c.Soac.E.(*ScremaE); ok {
+		return e.Scans
+	}
+	return nil
+}
+
+func (c *Chunks) Reds() []*SegOp {
+	if e, ok := c.Soac.E.(*ScremaE); ok {
+		return e.Reds
+	}
+	return nil
+}
+
+// HasIndex says whether the chunk program takes the chunk's offset (the
+// SOAC uses the element's index).
+func (c *Chunks) HasIndex() bool {
+	switch e := c.Soac.E.(type) {
+	case *ScremaE:
+		return e.Index != ""
+	case *FilterE:
+		return e.Index != ""
+	case *HistE:
+		return e.Index != ""
+	case *ScatterE:
+		return e.Index != ""
+	}
+	return false
+}
+
+// Init is the program that makes the destination of a histogram or a
+// scatter (nil when there is none, or it is a parameter): the program's
+// parameters, the statements before the SOAC that the destination needs.
+func (c *Chunks) Init() *Prog {
+	if c.Dest == "" || c.DestParam {
+		return nil
+	}
+	stms := c.needed(c.pre, map[string]bool{c.Dest: true}, "")
+	t := c.typeOf(c.Dest)
+	return &Prog{Params: c.Prog.Params, Ret: []Type{t}, Body: &Body{Stms: stms, Res: []Atom{V(c.Dest)}}}
+}
+
+func (c *Chunks) typeOf(name string) Type {
+	for _, p := range c.Prog.Params {
+		if p.Name == name {
+			return p.T
+		}
+	}
+	for _, st := range c.Prog.Body.Stms {
+		for _, p := range st.Pat {
+			if p.Name == name {
+				return p.T
+			}
+		}
+	}
+	panic("chunks: no type for " + name)
+}
+
+// Chunk is the program of one chunk of the given length. Its parameters
+// are the program's (the streamed ones of the chunk's length), then the
+// chunk's offset (an i64, when HasIndex), then the destination (when Init
+// makes it), then one carry per scan component (the prefix of the chunks
+// before, the scan's neutral element for the first). Its results are the
+// SOAC's, its scans' with the carry applied.
+func (c *Chunks) Chunk(length int64) *Prog {
+	n := I64(length)
+	var params []Param
+	for i, prm := range c.Prog.Params {
+		if c.Streamed[i] {
+			t := prm.T
+			t.Shape = append([]Atom{n}, t.Shape[1:]...)
+			prm = Param{prm.Name, t}
+		}
+		params = append(params, prm)
+	}
+	off := ""
+	if c.HasIndex() {
+		off = c.fresh("chunk_off")
+		params = append(params, Param{off, Scalar(value.I64)})
+	}
+	if c.Dest != "" && !c.DestParam {
+		params = append(params, Param{c.Dest, c.typeOf(c.Dest)})
+	}
+	except := ""
+	if !c.DestParam {
+		except = c.Dest
+	}
+	stms := c.needed(c.pre, c.soacUses(), except)
+
+	s := c.Soac
+	e := subst{}.exp(s.E)
+	setIndex := func(idx *string, lam *Lambda) {
+		if *idx == "" {
+			return
+		}
+		local := c.fresh(*idx)
+		at := &Stm{Pat: []Param{{*idx, Scalar(value.I64)}}, E: &BinOpE{"+", V(local), V(off)}}
+		lam.Body.Stms = append([]*Stm{at}, lam.Body.Stms...)
+		*idx = local
+	}
+	switch e := e.(type) {
+	case *ScremaE:
+		e.W = n
+		setIndex(&e.Index, e.Map)
+	case *FilterE:
+		e.W = n
+		setIndex(&e.Index, e.Map)
+	case *HistE:
+		e.W = n
+		setIndex(&e.Index, e.Map)
+	case *ScatterE:
+		e.W = n
+		setIndex(&e.Index, e.Map)
+	}
+	pat := make([]Param, len(s.Pat))
+	copy(pat, s.Pat)
+	if _, ok := s.E.(*ScremaE); ok {
+		for i := range pat {
+			if pat[i].T.Rank() > 0 {
+				t := pat[i].T
+				t.Shape = append([]Atom{n}, t.Shape[1:]...)
+				pat[i].T = t
+			}
+		}
+	}
+	stms = append(stms, &Stm{Pat: pat, E: e, Where: s.Where})
+	res := make([]Atom, len(pat))
+	for i, p := range pat {
+		res[i] = V(p.Name)
+	}
+	// the scans' carries: y' = op(carry, y) for each element y
+	k := 0
+	for _, op := range c.Scans() {
+		m := len(op.Nes)
+		lam := freshLambda(op.Lam, c.fresh)
+		var carries []Param
+		for j := 0; j < m; j++ {
+			carries = append(carries, Param{c.fresh("carry"), lam.Params[j].T})
+		}
+		params = append(params, carries...)
+		var pre []*Stm
+		for j := 0; j < m; j++ {
+			pre = append(pre, &Stm{Pat: []Param{lam.Params[j]}, E: &AtomE{V(carries[j].Name)}})
+		}
+		mapLam := &Lambda{Params: lam.Params[m:], Ret: lam.Ret,
+			Body: &Body{Stms: append(pre, lam.Body.Stms...), Res: lam.Body.Res}}
+		var arrs []string
+		var out []Param
+		for j := 0; j < m; j++ {
+			arrs = append(arrs, pat[k+j].Name)
+			out = append(out, Param{c.fresh(pat[k+j].Name), pat[k+j].T})
+			res[k+j] = V(out[j].Name)
+		}
+		stms = append(stms, &Stm{Pat: out, E: &ScremaE{W: n, Arrs: arrs, Map: mapLam}})
+		k += m
+	}
+	var ret []Type
+	for i := range res {
+		ret = append(ret, typeOfIn(res[i].Name, params, stms))
+	}
+	return &Prog{Params: params, Ret: ret, Body: &Body{Stms: stms, Res: res}}
+}
+
+func typeOfIn(name string, params []Param, stms []*Stm) Type {
+	for _, p := range params {
+		if p.Name == name {
+			return p.T
+		}
+	}
+	for _, st := range stms {
+		for _, p := range st.Pat {
+			if p.Name == name {
+				return p.T
+			}
+		}
+	}
+	panic("chunks: no type for " + name)
+}
+
+// Finish is the program run once on the host after the last chunk: its
+// parameters are the SOAC's results (whole: the chunks' arrays joined,
+// the reductions combined, the destination as the last chunk left it),
+// then the program's parameters that are not streamed; it runs the
+// statements after the SOAC and returns the program's results.
+func (c *Chunks) Finish() *Prog {
+	params := append([]Param{}, c.Soac.Pat...)
+	for i, prm := range c.Prog.Params {
+		if !c.Streamed[i] {
+			params = append(params, prm)
+		}
+	}
+	need := map[string]bool{}
+	for _, a := range c.Prog.Body.Res {
+		if a.Name != "" {
+			need[a.Name] = true
+		}
+	}
+	for _, t := range c.Prog.Ret {
+		for _, d := range t.Shape {
+			if d.Name != "" {
+				need[d.Name] = true
+			}
+		}
+	}
+	post := c.needed(c.post, need, "")
+	for _, st := range post {
+		for n := range freeVars(st.E) {
+			need[n] = true
+		}
+	}
+	for _, p := range c.Soac.Pat {
+		delete(need, p.Name)
+	}
+	stms := append(c.needed(c.pre, need, ""), post...)
+	return &Prog{Params: params, Ret: c.Prog.Ret, Body: &Body{Stms: stms, Res: c.Prog.Body.Res}}
+}
+
+// Combine applies a reduction's operator to two values of each component
+// (the values so far, then a chunk's), on the host.
+func Combine(op *SegOp, acc, x []value.Value) ([]value.Value, error) {
+	p := &Prog{Params: op.Lam.Params, Ret: op.Lam.Ret, Body: op.Lam.Body}
+	return EvalAll(context.Background(), p, append(append([]value.Value{}, acc...), x...))
+}

@@ -1,0 +1,91 @@
+package ir
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestChunkPrograms: the chunk, init and finish programs of chunkable
+// programs are well formed (Verify), and programs that cannot be chunked
+// say why.
+func TestChunkPrograms(t *testing.T) {
+	for _, c := range []struct{ src, why string }{
+		{`prog (xs: [100i64]f32, ys: [100i64]f32) : (f32) {
+  let (red: f32) = screma 100i64 (xs, ys) {
+    reduce \(x: f32, y: f32) : (f32) {
+      let (sum: f32) = x + y
+      return (sum)
+    } (0f32)
+    map \(a: f32, b: f32) : (f32) {
+      let (prod: f32) = a * b
+      return (prod)
+    }
+  }
+  let (m: f32) = red / 100f32
+  return (m)
+}`, ""},
+		{`prog (xs: [100i64]i32) : ([100i64]i32) {
+  let (sc: [100i64]i32) = screma 100i64 (xs) index i {
+    scan \(x: i32, y: i32) : (i32) {
+      let (sum: i32) = x + y
+      return (sum)
+    } (0i32)
+    map \(a: i32) : (i32) {
+      let (c: i32) = conv i32 i
+      let (d: i32) = a + c
+      return (d)
+    }
+  }
+  return (sc)
+}`, ""},
+		{`prog (is: [100i64]i32, vs: [100i64]f32) : ([256i64]f32) {
+  let (h0: [256i64]f32) = replicate 256i64 0f32
+  let (h: [256i64]f32) = hist h0 100i64 (vs, is) op \(x: f32, y: f32) : (f32) {
+    let (sum: f32) = x + y
+    return (sum)
+  } (0f32) map \(v: f32, j: i32) : (i64, f32) {
+    let (k: i64) = conv i64 j
+    return (k, v)
+  }
+  return (h)
+}`, ""},
+		{`prog (xs: [100i64]f32) : ([100i64]f32, [100i64]f32) {
+  let (a: [100i64]f32) = screma 100i64 (xs) {
+    map \(x: f32) : (f32) {
+      let (y: f32) = x + 1f32
+      return (y)
+    }
+  }
+  let (b: [100i64]f32) = screma 100i64 (a) {
+    map \(x: f32) : (f32) {
+      let (y: f32) = x * 2f32
+      return (y)
+    }
+  }
+  return (a, b)
+}`, "more than one SOAC"},
+	} {
+		p, err := Parse(c.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ch, err := Chunkable(p)
+		if c.why != "" {
+			if err == nil || !strings.Contains(err.Error(), c.why) {
+				t.Errorf("chunkable: %v, want %q", err, c.why)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("not chunkable: %v\n%s", err, c.src)
+		}
+		for _, q := range []*Prog{ch.Chunk(32), ch.Chunk(4), ch.Init(), ch.Finish()} {
+			if q == nil {
+				continue
+			}
+			if err := Verify(q); err != nil {
+				t.Errorf("%v\n%s", err, q)
+			}
+		}
+	}
+}
