@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"strings"
 
 	"fut/gpu/cl"
 	"fut/gpu/runtime"
@@ -13,9 +14,25 @@ import (
 // FUT_DEVICE=#k use, and the device that would be chosen is marked.
 func cmdDevices(args []string) int {
 	cfg, rest, err := runtime.ParseFlags(args)
+	bandwidth := int64(0)
+	if err == nil && len(rest) > 0 {
+		name, val, hasVal := strings.Cut(rest[0], "=")
+		if name == "--bandwidth" {
+			if !hasVal {
+				val = "1G"
+			}
+			n, ok := runtime.ParseSize(val)
+			if ok && n > 0 {
+				bandwidth, rest = n, rest[1:]
+			}
+		}
+	}
 	if err != nil || len(rest) > 0 {
-		fmt.Fprintln(os.Stderr, "usage: fut devices [--device NAME|#k]")
+		fmt.Fprintln(os.Stderr, "usage: fut devices [--device NAME|#k] [--bandwidth[=SIZE]]")
 		return 2
+	}
+	if bandwidth > 0 {
+		return measureBandwidth(cfg, bandwidth)
 	}
 	ps, err := cl.Platforms()
 	if err != nil {
@@ -69,4 +86,29 @@ func yesNo(b bool) string {
 		return "yes"
 	}
 	return "no"
+}
+
+// measureBandwidth prints what copies between the host and the chosen
+// device reach: plain copies from pinned and from ordinary memory, and
+// fut's staged uploads and downloads (those of chunked runs).
+func measureBandwidth(cfg runtime.Config, size int64) int {
+	d, err := runtime.Open(cfg)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "fut devices: %v\n", err)
+		return 1
+	}
+	defer d.Close()
+	bw, err := d.MeasureBandwidth(int(size))
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "fut devices: %v\n", err)
+		return 1
+	}
+	gbs := func(x float64) string { return fmt.Sprintf("%6.1f GB/s", x/1e9) }
+	fmt.Printf("%s, %s each way\n", d.Name(), runtime.FormatBytes(bw.Bytes))
+	fmt.Printf("  host to device, pinned memory:    %s\n", gbs(bw.PinnedIn))
+	fmt.Printf("  host to device, ordinary memory:  %s\n", gbs(bw.PageableIn))
+	fmt.Printf("  host to device, fut (staged):     %s  (%.0f%% of pinned)\n", gbs(bw.StagedIn), 100*bw.StagedIn/bw.PinnedIn)
+	fmt.Printf("  device to host, pinned memory:    %s\n", gbs(bw.PinnedOut))
+	fmt.Printf("  device to host, fut (staged):     %s  (%.0f%% of pinned)\n", gbs(bw.StagedOut), 100*bw.StagedOut/bw.PinnedOut)
+	return 0
 }

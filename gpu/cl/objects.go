@@ -478,3 +478,36 @@ func (p *Pinned) Release() {
 	clReleaseMemObject(p.mem)
 	p.mem, p.b = 0, nil
 }
+
+// ReadAsync enqueues a copy of n bytes from the buffer at offset into
+// host memory at p and returns at once; p must stay valid until the
+// returned event completes.
+func (q *Queue) ReadAsync(b *Buffer, offset int, p unsafe.Pointer, n int) (*Event, error) {
+	if offset < 0 || offset+n > b.Size {
+		return nil, fmt.Errorf("cl: read of %d bytes at %d from a buffer of %d", n, offset, b.Size)
+	}
+	var ev uintptr
+	if err := check("clEnqueueReadBuffer", clEnqueueReadBuffer(q.q, b.mem, 0, uintptr(offset), uintptr(n), p, 0, nil, &ev)); err != nil {
+		return nil, err
+	}
+	clFlush(q.q)
+	return &Event{ev: ev}, nil
+}
+
+// Queue is the context's own queue, as a Queue (not to be released: the
+// context releases it).
+func (c *Context) Queue() *Queue { return &Queue{q: c.queue} }
+
+// Read copies n bytes from the buffer at offset into host memory at p on
+// this queue (blocking).
+func (q *Queue) Read(b *Buffer, offset int, p unsafe.Pointer, n int) error {
+	if n == 0 {
+		return nil
+	}
+	if offset < 0 || offset+n > b.Size {
+		return fmt.Errorf("cl: read of %d bytes at %d from a buffer of %d", n, offset, b.Size)
+	}
+	err := check("clEnqueueReadBuffer", clEnqueueReadBuffer(q.q, b.mem, 1, uintptr(offset), uintptr(n), p, 0, nil, nil))
+	runtime.KeepAlive(p)
+	return err
+}

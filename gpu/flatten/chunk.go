@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	"fut/eval/value"
 	"fut/gpu/runtime"
@@ -210,18 +211,25 @@ type ChunkInfo struct {
 	Chunks     int
 	ChunkBytes int64 // the device memory one chunk holds
 	Queues     int
+	Uploaded   int64         // bytes of streamed inputs copied to the device
+	Wall       time.Duration // the whole run's
 }
 
 func (ci ChunkInfo) String() string {
 	if ci.Chunks == 0 {
 		return ""
 	}
-	return fmt.Sprintf("in %d chunks of %s, %d queues", ci.Chunks, runtime.FormatBytes(ci.ChunkBytes), ci.Queues)
+	s := fmt.Sprintf("in %d chunks of %s, %d queues", ci.Chunks, runtime.FormatBytes(ci.ChunkBytes), ci.Queues)
+	if ci.Wall > 0 && ci.Uploaded > 0 {
+		s += fmt.Sprintf(" (%s streamed in over %.3f s: %.1f GB/s)", runtime.FormatBytes(ci.Uploaded), ci.Wall.Seconds(), float64(ci.Uploaded)/ci.Wall.Seconds()/1e9)
+	}
+	return s
 }
 
 // runChunked runs the plan's chunks on d, one runner holding what lives
 // across them (the arguments that are not streamed, a destination).
 func (p *Plan) runChunked(ctx context.Context, d *runtime.Device, ch *chunking, args []value.Value) (*Results, Stats, error) {
+	start := time.Now()
 	c := ch.c
 	r := &runner{d: d, env: map[string]*slot{}}
 	defer func() {
@@ -269,7 +277,8 @@ func (p *Plan) runChunked(ctx context.Context, d *runtime.Device, ch *chunking, 
 	}
 	var acc [][]value.Value // per reduction
 	pat := c.Soac.Pat
-	pieces := make([][]*value.Array, len(pat))
+	pieces := make([][]*value.Array, len(pat)) // a filter's arrays
+	whole := make([]value.Value, len(pat))     // the SOAC's results
 	var count int64
 	streamed := map[string]int{}
 	for i, prm := range p.Prog.Params {
@@ -340,13 +349,11 @@ func (p *Plan) runChunked(ctx context.Context, d *runtime.Device, ch *chunking, 
 		ri := 0
 		for _, op := range scans {
 			for range op.Nes {
-				v, err := r.hostValue(res[ri].Name)
+				a, err := r.into(&whole[ri], res[ri].Name, off, c.N)
 				if err != nil {
 					return nil, r.stats, err
 				}
-				a := v.(*value.Array)
-				pieces[ri] = append(pieces[ri], a)
-				carry[ri] = a.Index(a.Len() - 1)
+				carry[ri] = a.Index(off + n - 1)
 				ri++
 			}
 		}
@@ -393,11 +400,9 @@ func (p *Plan) runChunked(ctx context.Context, d *runtime.Device, ch *chunking, 
 			ri = len(res)
 		}
 		for ; ri < len(res); ri++ { // a map's arrays
-			v, err := r.hostValue(res[ri].Name)
-			if err != nil {
+			if _, err := r.into(&whole[ri], res[ri].Name, off, c.N); err != nil {
 				return nil, r.stats, err
 			}
-			pieces[ri] = append(pieces[ri], v.(*value.Array))
 		}
 		// free what the chunk made, but what carries on: the destination
 		// and the arguments that are not streamed
@@ -435,16 +440,7 @@ func (p *Plan) runChunked(ctx context.Context, d *runtime.Device, ch *chunking, 
 		off += n
 	}
 	// the whole results, then what comes after the SOAC
-	whole := make([]value.Value, len(pat))
-	ri := 0
-	for range nScan {
-		a, err := value.Concat(pieces[ri])
-		if err != nil {
-			return nil, r.stats, err
-		}
-		whole[ri] = a
-		ri++
-	}
+	ri := nScan
 	for _, xs := range acc {
 		for _, x := range xs {
 			whole[ri] = x
@@ -470,14 +466,6 @@ func (p *Plan) runChunked(ctx context.Context, d *runtime.Device, ch *chunking, 
 			v = a.Copy()
 		}
 		whole[0] = v
-		ri = len(pat)
-	}
-	for ; ri < len(pat); ri++ {
-		a, err := value.Concat(pieces[ri])
-		if err != nil {
-			return nil, r.stats, err
-		}
-		whole[ri] = a
 	}
 	fargs := whole
 	for i := range p.Prog.Params {
@@ -489,19 +477,59 @@ func (p *Plan) runChunked(ctx context.Context, d *runtime.Device, ch *chunking, 
 	if err != nil {
 		return nil, r.stats, err
 	}
-	r.stats.Chunks = ChunkInfo{Chunks: chunks, ChunkBytes: ch.length * ch.perElem, Queues: pf.queues()}
+	r.stats.Chunks = ChunkInfo{Chunks: chunks, ChunkBytes: ch.length * ch.perElem, Queues: pf.queues(),
+		Uploaded: pf.bytes, Wall: time.Since(start)}
 	return &Results{host: out, dev: make([]*slot, len(out))}, r.stats, nil
+}
+
+// into puts the chunk at off of the variable name (an array whose outer
+// size is the chunk's) into *whole, made on the first chunk with outer
+// size n: read from the device straight into its place where it can.
+func (r *runner) into(whole *value.Value, name string, off, n int64) (*value.Array, error) {
+	s, err := r.slot(name)
+	if err != nil {
+		return nil, err
+	}
+	if s.host == nil && !s.f16 && !s.scalar && s.dev != nil {
+		if *whole == nil {
+			shape := append([]int64{n}, s.dev.Shape[1:]...)
+			*whole = value.NewPrimArray(runtime.PrimOf(s.dev.T), shape)
+		}
+		w := (*whole).(*value.Array)
+		row := w.NumElems() / n
+		if err := s.dev.ReadInto(value.DataSlice(w.Data, int(off*row), int((off+s.dev.Shape[0])*row))); err != nil {
+			return nil, err
+		}
+		r.stats.Downloads++
+		return w, nil
+	}
+	v, err := r.hostValue(name)
+	if err != nil {
+		return nil, err
+	}
+	a, ok := v.(*value.Array)
+	if !ok || a.Kind != value.KPrim {
+		return nil, fmt.Errorf("flatten: a chunk's %s is not an array of a primitive type", name)
+	}
+	if *whole == nil {
+		*whole = value.NewPrimArray(a.T, append([]int64{n}, a.Shape[1:]...))
+	}
+	w := (*whole).(*value.Array)
+	row := w.NumElems() / n
+	value.DataCopy(w.Data, int(off*row), a.Data)
+	return w, nil
 }
 
 // prefetcher uploads a chunk's streamed inputs while the chunk before it
 // computes.
 type prefetcher struct {
-	d    *runtime.Device
-	mu   sync.Mutex
-	off  int64
-	done chan struct{}
-	arrs []*runtime.Array
-	err  error
+	bytes int64 // uploaded so far
+	d     *runtime.Device
+	mu    sync.Mutex
+	off   int64
+	done  chan struct{}
+	arrs  []*runtime.Array
+	err   error
 }
 
 func newPrefetcher(d *runtime.Device) *prefetcher { return &prefetcher{d: d} }
@@ -530,6 +558,7 @@ func (pf *prefetcher) start(off int64, arrs []*value.Array) {
 				return
 			}
 			out = append(out, da)
+			pf.bytes += int64(da.Bytes())
 		}
 		pf.arrs = out
 	}()

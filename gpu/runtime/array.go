@@ -160,7 +160,7 @@ func (d *Device) Upload(t kernel.Type, shape []int64, data any) (*Array, error) 
 	}
 	if n > 0 {
 		d.mu.Lock()
-		err = d.ctx.Write(a.buf, 0, unsafe.Pointer(&bs[0]), len(bs))
+		err = d.staged.write(d.ctx, a.buf, bs)
 		d.mu.Unlock()
 		if err != nil {
 			a.Release()
@@ -186,7 +186,7 @@ func (a *Array) Download() (any, error) {
 			return nil, err
 		}
 		a.d.mu.Lock()
-		err = a.d.ctx.Read(a.buf, 0, unsafe.Pointer(&bs[0]), len(bs))
+		err = a.d.staged.read(a.d.ctx, a.buf, 0, bs)
 		a.d.mu.Unlock()
 		if err != nil {
 			return nil, err
@@ -303,4 +303,26 @@ func (a *Array) Value() (*value.Array, error) {
 		return nil, err
 	}
 	return value.NewPrimArrayData(PrimOf(a.T), append([]int64(nil), a.Shape...), data), nil
+}
+
+// ReadInto copies the array's elements into dst, a typed slice of the
+// element type of eval/value (not f16) of at least as many elements.
+func (a *Array) ReadInto(dst any) error {
+	if a.T == kernel.F16 {
+		return fmt.Errorf("runtime: ReadInto of f16")
+	}
+	bs, _, err := bytesOf(a.T, dst)
+	if err != nil {
+		return err
+	}
+	n := a.Bytes()
+	if n == 0 {
+		return nil
+	}
+	if len(bs) < n {
+		return fmt.Errorf("runtime: ReadInto %d bytes into %d", n, len(bs))
+	}
+	a.d.mu.Lock()
+	defer a.d.mu.Unlock()
+	return a.d.staged.read(a.d.ctx, a.buf, 0, bs[:n])
 }

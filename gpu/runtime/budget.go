@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 	"unsafe"
 
 	"fut/eval/value"
@@ -44,6 +45,7 @@ func (d *Device) TransferQueues() int { return 1 }
 func (d *Device) transferQueue() (*cl.Queue, error) {
 	d.transfer.once.Do(func() {
 		d.transfer.q, d.transfer.err = d.ctx.NewQueue()
+		d.transfer.up.q = d.transfer.q
 	})
 	return d.transfer.q, d.transfer.err
 }
@@ -72,9 +74,9 @@ func (d *Device) UploadAsync(v *value.Array) (*Array, error) {
 	if n == 0 {
 		return a, nil
 	}
-	q, err := d.transferQueue()
+	_, err = d.transferQueue()
 	if err == nil {
-		err = q.Write(a.buf, 0, unsafe.Pointer(&bs[0]), len(bs))
+		err = d.transfer.up.write(d.ctx, a.buf, bs)
 	}
 	if err != nil {
 		a.Release()
@@ -120,4 +122,96 @@ func FormatBytes(n int64) string {
 		return fmt.Sprintf("%d %s", int64(x), units[u])
 	}
 	return fmt.Sprintf("%.1f %s", x, units[u])
+}
+
+// Bandwidth is what the host-to-device and device-to-host copies of a
+// device reach, in bytes per second.
+type Bandwidth struct {
+	Bytes      int64   // copied per measure
+	PinnedIn   float64 // from pinned host memory, one copy in flight
+	PageableIn float64 // from ordinary (Go) memory, blocking copies
+	StagedIn   float64 // fut's uploads (UploadAsync: staged through pinned blocks)
+	PinnedOut  float64 // to pinned host memory
+	StagedOut  float64 // fut's downloads (staged)
+}
+
+// MeasureBandwidth copies size bytes (a multiple of 256 MiB works best)
+// each way, as fut's chunked runs do and as a plain pinned copy does, so
+// that the two can be compared in one run.
+func (d *Device) MeasureBandwidth(size int) (Bandwidth, error) {
+	bw := Bandwidth{Bytes: int64(size)}
+	q, err := d.transferQueue()
+	if err != nil {
+		return bw, err
+	}
+	const block = 256 << 20
+	blk := min(block, size)
+	buf, err := d.newBuffer(size)
+	if err != nil {
+		return bw, err
+	}
+	defer buf.Release()
+	pinned, err := d.ctx.NewPinned(q, blk)
+	if err != nil {
+		return bw, err
+	}
+	defer pinned.Release()
+	rate := func(f func() error) (float64, error) {
+		if err := f(); err != nil { // warm up
+			return 0, err
+		}
+		t0 := time.Now()
+		if err := f(); err != nil {
+			return 0, err
+		}
+		return float64(size) / time.Since(t0).Seconds(), nil
+	}
+	pb := pinned.Bytes()
+	for i := range pb {
+		pb[i] = byte(i)
+	}
+	if bw.PinnedIn, err = rate(func() error {
+		for off := 0; off < size; off += blk {
+			if err := q.Write(buf, off, unsafe.Pointer(&pb[0]), min(blk, size-off)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		return bw, err
+	}
+	if bw.PinnedOut, err = rate(func() error {
+		for off := 0; off < size; off += blk {
+			if err := q.Read(buf, off, unsafe.Pointer(&pb[0]), min(blk, size-off)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		return bw, err
+	}
+	host := make([]byte, size)
+	for i := range host {
+		host[i] = byte(i * 7)
+	}
+	if bw.PageableIn, err = rate(func() error { return q.Write(buf, 0, unsafe.Pointer(&host[0]), size) }); err != nil {
+		return bw, err
+	}
+	v := value.NewPrimArrayData(value.U8, []int64{int64(size)}, host)
+	if bw.StagedIn, err = rate(func() error {
+		a, err := d.UploadAsync(v)
+		if err == nil {
+			a.Release()
+		}
+		return err
+	}); err != nil {
+		return bw, err
+	}
+	a, err := d.UploadAsync(v)
+	if err != nil {
+		return bw, err
+	}
+	defer a.Release()
+	bw.StagedOut, err = rate(func() error { return a.ReadInto(host) })
+	return bw, err
 }

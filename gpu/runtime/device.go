@@ -176,7 +176,9 @@ type Device struct {
 		once sync.Once
 		q    *cl.Queue
 		err  error
+		up   stager // staged uploads on q (stage.go)
 	}
+	staged stager // staged copies on the device's own queue, under mu (stage.go)
 }
 
 // Open chooses a device by cfg and opens it.
@@ -218,6 +220,7 @@ func OpenDevice(info *cl.Device, cfg Config) (*Device, error) {
 		d.group /= 2
 	}
 	d.SetBudget(cfg.DeviceMemory)
+	d.staged.q = ctx.Queue()
 	d.errBuf, err = ctx.CreateBuffer(cl.MemReadWrite, 8*opencl.ErrWords)
 	if err == nil {
 		err = ctx.Fill(d.errBuf, make([]byte, 8), 0, 8*opencl.ErrWords)
@@ -245,7 +248,9 @@ func (d *Device) Close() {
 		b.Release()
 	}
 	d.pool.drain()
+	d.staged.release()
 	if d.transfer.q != nil {
+		d.transfer.up.release()
 		d.transfer.q.Release()
 	}
 	d.errBuf.Release()

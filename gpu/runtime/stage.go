@@ -1,0 +1,166 @@
+package runtime
+
+import (
+	"runtime"
+	"sync"
+	"unsafe"
+
+	"fut/gpu/cl"
+)
+
+// Staged copies: large copies between Go memory and the device go
+// through a ring of pinned host blocks, so that the bus runs at its full
+// speed (a copy from ordinary memory is staged by the driver, at a
+// fraction of it): while the DMA engine copies one block, goroutines fill
+// (or empty) the next. A device without pinned memory copies directly.
+
+const (
+	stageBlock = 32 << 20 // bytes of a pinned block
+	stageSlots = 4        // blocks in the ring
+	stageMin   = 4 << 20  // smaller copies go directly
+)
+
+type stager struct {
+	mu     sync.Mutex
+	q      *cl.Queue
+	blocks []*cl.Pinned
+	evs    []*cl.Event
+	failed bool // pinned memory could not be had: copy directly
+}
+
+func (s *stager) ready(ctx *cl.Context) bool {
+	if s.failed {
+		return false
+	}
+	if s.blocks == nil {
+		for range stageSlots {
+			p, err := ctx.NewPinned(s.q, stageBlock)
+			if err != nil {
+				s.release()
+				s.failed = true
+				return false
+			}
+			s.blocks = append(s.blocks, p)
+		}
+		s.evs = make([]*cl.Event, stageSlots)
+	}
+	return true
+}
+
+func (s *stager) release() {
+	for _, b := range s.blocks {
+		b.Release()
+	}
+	s.blocks = nil
+}
+
+// wait waits for the slot's copy under way, if any.
+func (s *stager) wait(k int) error {
+	ev := s.evs[k]
+	if ev == nil {
+		return nil
+	}
+	s.evs[k] = nil
+	err := ev.Wait()
+	ev.Release()
+	return err
+}
+
+func (s *stager) waitAll() error {
+	var first error
+	for k := range s.evs {
+		if err := s.wait(k); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// write copies src into buf at offset 0 on the stager's queue.
+func (s *stager) write(ctx *cl.Context, buf *cl.Buffer, src []byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(src) < stageMin || !s.ready(ctx) {
+		return s.q.Write(buf, 0, unsafe.Pointer(&src[0]), len(src))
+	}
+	for i, off := 0, 0; off < len(src); i, off = i+1, off+stageBlock {
+		k := i % stageSlots
+		if err := s.wait(k); err != nil {
+			s.waitAll()
+			return err
+		}
+		n := min(stageBlock, len(src)-off)
+		b := s.blocks[k].Bytes()
+		parallelCopy(b[:n], src[off:off+n])
+		ev, err := s.q.WriteAsync(buf, off, unsafe.Pointer(&b[0]), n)
+		if err != nil {
+			s.waitAll()
+			return err
+		}
+		s.evs[k] = ev
+	}
+	return s.waitAll()
+}
+
+// read copies len(dst) bytes of buf from offset off into dst.
+func (s *stager) read(ctx *cl.Context, buf *cl.Buffer, off int, dst []byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(dst) < stageMin || !s.ready(ctx) {
+		return s.q.Read(buf, off, unsafe.Pointer(&dst[0]), len(dst))
+	}
+	nblocks := (len(dst) + stageBlock - 1) / stageBlock
+	enqueue := func(i int) error {
+		k := i % stageSlots
+		at := i * stageBlock
+		n := min(stageBlock, len(dst)-at)
+		ev, err := s.q.ReadAsync(buf, off+at, unsafe.Pointer(&s.blocks[k].Bytes()[0]), n)
+		s.evs[k] = ev
+		return err
+	}
+	for i := 0; i < min(stageSlots, nblocks); i++ {
+		if err := enqueue(i); err != nil {
+			s.waitAll()
+			return err
+		}
+	}
+	for i := 0; i < nblocks; i++ {
+		k := i % stageSlots
+		if err := s.wait(k); err != nil {
+			s.waitAll()
+			return err
+		}
+		at := i * stageBlock
+		n := min(stageBlock, len(dst)-at)
+		parallelCopy(dst[at:at+n], s.blocks[k].Bytes()[:n])
+		if i+stageSlots < nblocks {
+			if err := enqueue(i + stageSlots); err != nil {
+				s.waitAll()
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// parallelCopy copies src into dst with several goroutines when it is
+// large (one core copies a few GB/s; the bus moves tens).
+func parallelCopy(dst, src []byte) {
+	const part = 2 << 20
+	k := min(8, runtime.NumCPU(), len(src)/part)
+	if k <= 1 {
+		copy(dst, src)
+		return
+	}
+	step := (len(src) + k - 1) / k
+	var wg sync.WaitGroup
+	for i := 0; i < len(src); i += step {
+		j := min(i+step, len(src))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			copy(dst[i:j], src[i:j])
+		}()
+	}
+	wg.Wait()
+}
