@@ -110,7 +110,9 @@ func (s *Session) PrepareOffload(b Backend, name string, args []value.Value) (ca
 	if !ok {
 		return nil, fmt.Sprintf("no entry point %q", name)
 	}
-	prog, irArgs, err := s.LowerEntryIR(name, copyArrays(args))
+	// lowered from the caller's values, run on copies of those it may
+	// consume (below)
+	prog, irArgs, err := s.LowerEntryIR(name, args)
 	if err != nil {
 		return nil, err.Error()
 	}
@@ -140,6 +142,16 @@ func (s *Session) PrepareOffload(b Backend, name string, args []value.Value) (ca
 	d, err := OffloadDevice()
 	if err != nil {
 		return nil, "no OpenCL device: " + err.Error()
+	}
+	// a run may consume the arrays it is given (the host steps reuse the
+	// buffers of unique arrays) and the reference path may have to run
+	// after it: it gets copies, but of the arrays that a chunked run only
+	// streams to the device (which can be larger than the device)
+	streamed := plan.Streamed(d, irArgs)
+	for i, a := range irArgs {
+		if arr, ok := a.(*value.Array); ok && (i >= len(streamed) || !streamed[i]) {
+			irArgs[i] = arr.Copy()
+		}
 	}
 	return &OffloadCall{plan: plan, args: irArgs, results: results, d: d}, ""
 }

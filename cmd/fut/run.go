@@ -74,12 +74,13 @@ func runMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		fmt.Fprintf(stderr, "%s: no entry point %q\n", file, *entry)
 		return 1
 	}
-	input, err := io.ReadAll(stdin)
+	input, err := readAll(stdin)
 	if err != nil {
 		fmt.Fprintln(stderr, "fut: reading stdin:", err)
 		return 1
 	}
 	vals, err := readArgs(input, *entry, params)
+	input = nil // the values hold what they need
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
@@ -129,4 +130,27 @@ func runMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		w.WriteString("\n")
 	}
 	return 0
+}
+
+// readAll reads the input: a file given as standard input (fut run p.fut
+// < data) in one buffer of its size, anything else as it comes (with the
+// copies of a growing buffer).
+func readAll(r io.Reader) ([]byte, error) {
+	if f, ok := r.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > 0 {
+			if pos, err := f.Seek(0, io.SeekCurrent); err == nil && pos <= st.Size() {
+				buf := make([]byte, st.Size()-pos)
+				n, err := io.ReadFull(f, buf)
+				if err == io.ErrUnexpectedEOF {
+					err = nil
+				}
+				if err != nil {
+					return nil, err
+				}
+				rest, err := io.ReadAll(f) // grown meanwhile
+				return append(buf[:n], rest...), err
+			}
+		}
+	}
+	return io.ReadAll(r)
 }

@@ -168,6 +168,17 @@ func (p *Plan) fits(d *runtime.Device, args []value.Value) (*chunking, error) {
 	return ch, nil
 }
 
+// Streamed says, per argument, whether a run of the plan on d only
+// streams it to the device in chunks (it neither changes it nor keeps
+// it); nil when the plan runs whole.
+func (p *Plan) Streamed(d *runtime.Device, args []value.Value) []bool {
+	ch, err := p.fits(d, args)
+	if err != nil || ch == nil {
+		return nil
+	}
+	return ch.c.Streamed
+}
+
 // flattenInit flattens the program that makes a destination; one without
 // a SOAC (a replicate) is flattened too, its statements run as kernels
 // where they can.
