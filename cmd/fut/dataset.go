@@ -22,6 +22,11 @@ func cmdDataset(args []string) int {
 	seed := uint64(1)
 	var gen *testrun.Generator
 	var vals []value.Value
+	type generate struct {
+		gen *testrun.Generator
+		t   string
+	}
+	var gens []generate // the -g values, made when written (nil in vals)
 	generated := false
 	bad := func(format string, a ...any) int {
 		fmt.Fprintf(os.Stderr, "fut dataset: "+format+"\nusage: fut %s\n", append(a, use)...)
@@ -93,11 +98,9 @@ Flags (each applies to the -g after it):
 			if gen == nil {
 				gen = testrun.NewGenerator(seed)
 			}
-			v, err := gen.Value(t)
-			if err != nil {
-				return bad("%v", err)
-			}
-			vals = append(vals, v)
+			// made when written, in order, with the bounds given so far
+			gens = append(gens, generate{gen.Snapshot(), t})
+			vals = append(vals, nil)
 			generated = true
 		default:
 			return bad("unknown argument %q", a)
@@ -118,6 +121,26 @@ Flags (each applies to the -g after it):
 	w := bufio.NewWriter(os.Stdout)
 	defer w.Flush()
 	for _, v := range vals {
+		if v == nil {
+			g := gens[0]
+			gens = gens[1:]
+			if binary && !typesOnly {
+				// written a block at a time: arrays larger than memory
+				ok, err := g.gen.WriteBinary(w, g.t)
+				if err != nil {
+					fmt.Fprintln(os.Stderr, "fut dataset:", err)
+					return 1
+				}
+				if ok {
+					continue
+				}
+			}
+			var err error
+			if v, err = g.gen.Value(g.t); err != nil {
+				fmt.Fprintf(os.Stderr, "fut dataset: %v\n", err)
+				return 2
+			}
+		}
 		switch {
 		case typesOnly:
 			fmt.Fprintln(w, valueTypeText(v))

@@ -132,26 +132,49 @@ func WriteBinary(w io.Writer, v Value) error {
 	default:
 		return errors.New("binary format holds only scalars and arrays of scalars")
 	}
+	if err := WriteBinaryHeader(w, t, shape); err != nil {
+		return err
+	}
+	return WriteBinaryData(w, t, d)
+}
+
+// WriteBinaryHeader writes the header of a value of the binary format:
+// a scalar of type t (no shape) or an array of that shape, whose
+// elements WriteBinaryData writes after it (in as many calls as wanted).
+func WriteBinaryHeader(w io.Writer, t PrimType, shape []int64) error {
 	buf := []byte{'b', 2, byte(len(shape))}
 	buf = append(buf, binTypeName(t)...)
 	for _, s := range shape {
 		buf = binary.LittleEndian.AppendUint64(buf, uint64(s))
 	}
-	n := DataLen(d)
-	for i := 0; i < n; i++ {
-		p := DataGet(t, d, i)
-		bv := BitsOf(p)
-		switch t.Bits() {
-		case 8:
-			buf = append(buf, byte(bv))
-		case 16:
-			buf = binary.LittleEndian.AppendUint16(buf, uint16(bv))
-		case 32:
-			buf = binary.LittleEndian.AppendUint32(buf, uint32(bv))
-		default:
-			buf = binary.LittleEndian.AppendUint64(buf, bv)
-		}
-	}
 	_, err := w.Write(buf)
 	return err
+}
+
+// WriteBinaryData writes the elements d (a flat slice of t) in the binary
+// format's little-endian layout, a block at a time.
+func WriteBinaryData(w io.Writer, t PrimType, d any) error {
+	n := DataLen(d)
+	const block = 1 << 16
+	buf := make([]byte, 0, block*8)
+	for lo := 0; lo < n; lo += block {
+		buf = buf[:0]
+		for i := lo; i < min(n, lo+block); i++ {
+			bv := BitsOf(DataGet(t, d, i))
+			switch t.Bits() {
+			case 8:
+				buf = append(buf, byte(bv))
+			case 16:
+				buf = binary.LittleEndian.AppendUint16(buf, uint16(bv))
+			case 32:
+				buf = binary.LittleEndian.AppendUint32(buf, uint32(bv))
+			default:
+				buf = binary.LittleEndian.AppendUint64(buf, bv)
+			}
+		}
+		if _, err := w.Write(buf); err != nil {
+			return err
+		}
+	}
+	return nil
 }

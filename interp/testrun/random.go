@@ -1,7 +1,10 @@
 package testrun
 
 import (
+	"encoding/binary"
 	"fmt"
+	"io"
+	"math"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -124,4 +127,118 @@ func randomPrim(rng *rand.Rand, t value.PrimType) value.Prim {
 	default:
 		return value.MkUint(t, rng.Uint64())
 	}
+}
+
+// WriteBinary writes a random value of the written type t in the binary
+// data format, a block at a time, so that an array larger than memory
+// can be written (fut dataset -b); it gives the values Value would, from
+// the same state. ok is false, and nothing is written, when t is not an
+// array of a primitive type (Value makes those).
+func (g *Generator) WriteBinary(w io.Writer, t string) (ok bool, err error) {
+	rest := strings.TrimSpace(t)
+	var shape []int64
+	for strings.HasPrefix(rest, "[") {
+		end := strings.IndexByte(rest, ']')
+		if end < 0 {
+			return false, nil
+		}
+		n, err := strconv.ParseInt(rest[1:end], 10, 64)
+		if err != nil || n < 0 {
+			return false, nil
+		}
+		shape = append(shape, n)
+		rest = rest[end+1:]
+	}
+	pt := value.ParsePrimType(rest)
+	if len(shape) == 0 || pt == value.NoPrim {
+		return false, nil
+	}
+	if err := value.WriteBinaryHeader(w, pt, shape); err != nil {
+		return true, err
+	}
+	n := int64(1)
+	for _, d := range shape {
+		n *= d
+	}
+	const block = 1 << 20
+	size := pt.Bits() / 8
+	if pt == value.Bool {
+		size = 1
+	}
+	buf := make([]byte, block*size)
+	b, bounded := g.bounds[pt]
+	for lo := int64(0); lo < n; lo += block {
+		k := int(min(block, n-lo))
+		switch { // the common cases without a test per element
+		case pt == value.F32:
+			base, span := 0.0, 1.0
+			if bounded {
+				base, span = b[0], b[1]-b[0]
+			}
+			for i := range k {
+				x := g.rng.Float64()
+				if bounded {
+					x = base + x*span
+				}
+				binary.LittleEndian.PutUint32(buf[4*i:], math.Float32bits(float32(x)))
+			}
+			k = -k
+		case !bounded && size == 4 && !pt.IsFloat():
+			for i := range k {
+				binary.LittleEndian.PutUint32(buf[4*i:], uint32(g.rng.Uint64()))
+			}
+			k = -k
+		}
+		if k < 0 {
+			if _, err := w.Write(buf[:-k*size]); err != nil {
+				return true, err
+			}
+			continue
+		}
+		for i := range k {
+			var bits uint64
+			switch {
+			case pt == value.Bool || pt == value.F16:
+				bits = value.BitsOf(g.prim(g.rng, pt))
+			case pt.IsFloat():
+				x := g.rng.Float64()
+				if bounded {
+					x = b[0] + x*(b[1]-b[0])
+				}
+				if pt == value.F32 {
+					bits = uint64(math.Float32bits(float32(x)))
+				} else {
+					bits = math.Float64bits(x)
+				}
+			case bounded:
+				bits = value.BitsOf(g.prim(g.rng, pt))
+			default:
+				bits = g.rng.Uint64()
+			}
+			switch size {
+			case 1:
+				buf[i] = byte(bits)
+			case 2:
+				binary.LittleEndian.PutUint16(buf[2*i:], uint16(bits))
+			case 4:
+				binary.LittleEndian.PutUint32(buf[4*i:], uint32(bits))
+			default:
+				binary.LittleEndian.PutUint64(buf[8*i:], bits)
+			}
+		}
+		if _, err := w.Write(buf[:k*size]); err != nil {
+			return true, err
+		}
+	}
+	return true, nil
+}
+
+// Snapshot is a generator that draws from the same random stream with the
+// bounds set so far (later SetBounds calls on g do not change it).
+func (g *Generator) Snapshot() *Generator {
+	b := make(map[value.PrimType][2]float64, len(g.bounds))
+	for k, v := range g.bounds {
+		b[k] = v
+	}
+	return &Generator{rng: g.rng, bounds: b}
 }
