@@ -25,6 +25,7 @@ type Info struct {
 	fields map[*syntax.Var][]string // resolve.go
 
 	sizeArgs *sizeArgTable // see sizeargs.go
+	stage    *stageTables  // see stages.go
 }
 
 // LitType returns the resolved primitive type of a literal (an overloaded

@@ -256,9 +256,10 @@ func (c *Checker) applyFunctor(f, arg *Module, sp syntax.Span) *Module {
 		c.nextID++
 		ntc := &TypeCon{Name: tc.Name, Arity: tc.Arity, Lifted: tc.Lifted, id: c.nextID}
 		s.types[tc] = conDef(ntc, tc)
+		c.info.noteApplied(tc, ntc, s) // stages.go
 	}
 	res := substModule(fn.result, s)
-	in := &Instance{Binds: map[*Object]*Object{}}
+	in := &Instance{Binds: map[*Object]*Object{}, types: s}
 	bindSpecs(fn.param, arg, in.Binds)
 	instantiate(res, in, map[*Module]bool{})
 	return res

@@ -63,6 +63,9 @@ type Object struct {
 // parameter to the argument's objects.
 type Instance struct {
 	Binds map[*Object]*Object
+	// types is the application's substitution of the parameter's abstract
+	// types and the result's fresh ones (stages.go).
+	types *subst
 }
 
 // Resolve looks o up in the instance chain inst (innermost first) when o is
@@ -156,6 +159,7 @@ func (c *Checker) copyUse(n syntax.Node, from *syntax.Var) {
 		c.info.Uses[n] = o
 		delete(c.info.Uses, from)
 	}
+	c.info.moveTypeArgs(n, from)
 }
 
 // declObject is the object of a def, the same for the declaration and for

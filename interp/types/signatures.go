@@ -248,10 +248,12 @@ func (c *Checker) refineSig(st *syntax.SigWith, sc *scope) *Sig {
 // ascribe checks m against sig and returns m as sig shows it: its
 // abstract types are opaque.
 func (c *Checker) ascribe(m *Module, sig *Sig, sp syntax.Span) *Module {
-	if _, ok := c.matchModule(m, sig.mod, sig.abs, sp); !ok {
+	s, ok := c.matchModule(m, sig.mod, sig.abs, sp)
+	if !ok {
 		return m
 	}
-	inst, _ := c.freshSig(sig)
+	inst, abs := c.freshSig(sig)
+	c.info.noteAbstract(sig.abs, abs, s) // stages.go
 	return withObjects(inst, m)
 }
 

@@ -36,7 +36,13 @@ func (i *Info) noteVar(v *syntax.Var) {
 // the span of the pending variable.
 func (i *Info) noteInstance(sp syntax.Span, sc *Scheme, s *subst) {
 	t := i.sizeArgs
-	if t == nil || t.pending == nil || t.pending.Span != sp || len(sc.SParams) == 0 {
+	if t == nil || t.pending == nil || t.pending.Span != sp {
+		return
+	}
+	if len(sc.TParams) > 0 {
+		i.noteTypeArgs(t.pending, sc, s) // stages.go
+	}
+	if len(sc.SParams) == 0 {
 		return
 	}
 	m := make(map[string]Size, len(sc.SParams))
