@@ -60,7 +60,7 @@ func (s *Session) OffloadPlan(src string) (plan *flatten.Plan, args []value.Valu
 	if err != nil {
 		return nil, nil, nil, "", err
 	}
-	p, args, err := ir.LowerExpr(s.Fset, s.checker.Info(), sessionGlobals{s}, e)
+	p, args, err := s.lowerChecked(e)
 	if err != nil {
 		return nil, nil, t, err.Error(), nil
 	}
@@ -115,7 +115,9 @@ func (s *Session) runPlan(ctx context.Context, plan *flatten.Plan, args []value.
 }
 
 // rebuild takes the values of type t from the IR's flat results: a
-// scalar or an array of scalars is one result, a tuple is its elements'.
+// scalar or an array of scalars is one result, a tuple or record its
+// fields' in order, an array of tuples or records one array per field
+// (the IR keeps arrays of tuples as tuples of arrays).
 func rebuild(t types.Type, vs []value.Value) (value.Value, []value.Value, bool) {
 	switch t := t.(type) {
 	case *types.Prim:
@@ -124,32 +126,80 @@ func rebuild(t types.Type, vs []value.Value) (value.Value, []value.Value, bool) 
 		}
 		return vs[0], vs[1:], true
 	case *types.Array:
+		rank := 1
 		elem := types.Resolve(t.Elem)
 		for {
 			a, ok := elem.(*types.Array)
 			if !ok {
 				break
 			}
+			rank++
 			elem = types.Resolve(a.Elem)
 		}
-		if _, ok := elem.(*types.Prim); !ok || len(vs) == 0 {
-			return nil, nil, false
+		switch et := elem.(type) {
+		case *types.Prim:
+			if len(vs) == 0 {
+				return nil, nil, false
+			}
+			return vs[0], vs[1:], true
+		case *types.Record:
+			// one array of rank dimensions (and more) per field
+			out := &value.Array{Kind: value.KRecord}
+			if isTupleType(et) {
+				out.Kind = value.KTuple
+			}
+			for _, f := range et.Fields {
+				ft := types.Resolve(f.Type)
+				for k := 0; k < rank; k++ {
+					ft = &types.Array{Elem: ft}
+				}
+				var fv value.Value
+				var ok bool
+				if fv, vs, ok = rebuild(ft, vs); !ok {
+					return nil, nil, false
+				}
+				fa, ok := fv.(*value.Array)
+				if !ok || len(fa.Shape) < rank {
+					return nil, nil, false
+				}
+				out.Fields = append(out.Fields, fa)
+				if out.Kind == value.KRecord {
+					out.Names = append(out.Names, f.Name)
+				}
+			}
+			if len(out.Fields) == 0 {
+				return nil, nil, false
+			}
+			out.Shape = append([]int64(nil), out.Fields[0].Shape[:rank]...)
+			return out, vs, true
 		}
-		return vs[0], vs[1:], true
+		return nil, nil, false
 	case *types.Record:
-		tup := make(value.Tuple, len(t.Fields))
+		fields := make([]value.Value, len(t.Fields))
+		names := make([]string, len(t.Fields))
 		for i, f := range t.Fields {
-			if f.Name != strconv.Itoa(i) {
-				return nil, nil, false
-			}
 			var ok bool
-			if tup[i], vs, ok = rebuild(types.Resolve(f.Type), vs); !ok {
+			if fields[i], vs, ok = rebuild(types.Resolve(f.Type), vs); !ok {
 				return nil, nil, false
 			}
+			names[i] = f.Name
 		}
-		return tup, vs, true
+		if isTupleType(t) {
+			return value.Tuple(fields), vs, true
+		}
+		return value.NewRecord(names, fields), vs, true
 	}
 	return nil, nil, false
+}
+
+// isTupleType reports whether a record type is a tuple (fields 0, 1, …).
+func isTupleType(r *types.Record) bool {
+	for i, f := range r.Fields {
+		if f.Name != strconv.Itoa(i) {
+			return false
+		}
+	}
+	return len(r.Fields) != 1
 }
 
 // OnDevice reports whether an evaluation is running a plan on the OpenCL

@@ -6,6 +6,7 @@ import (
 
 	"fut/eval/value"
 	"fut/interp/ir"
+	"fut/interp/types"
 )
 
 // CallEntryFused runs an entry point through the core IR: lowered with
@@ -27,8 +28,18 @@ func (s *Session) CallEntryFused(ctx context.Context, name string, args []value.
 	if err != nil {
 		return nil, true, "", err
 	}
-	out, err = ir.EvalAll(ctx, fused, irArgs)
-	if err != nil && ctx.Err() == nil {
+	flat, err := ir.EvalAll(ctx, fused, irArgs)
+	if err == nil {
+		// the IR's results are flat: the entry point's tuples and records
+		// of results are rebuilt from them, as on the device
+		_, results, _ := s.EntryPoint(name)
+		out, err = rebuildAll(results, flat)
+		if err != nil {
+			return nil, true, "", err
+		}
+		return out, true, "", nil
+	}
+	if ctx.Err() == nil {
 		// A failing statement names its source position (the lowering
 		// gives it the reference path's); only an error without one is
 		// reported by running the reference path, with its position and
@@ -42,7 +53,27 @@ func (s *Session) CallEntryFused(ctx context.Context, name string, args []value.
 		}
 		return nil, true, "", fmt.Errorf("the fused IR failed (%v) where the reference path succeeded", err)
 	}
-	return out, true, "", err
+	return nil, true, "", err
+}
+
+// rebuildAll takes the values of the types ts from the IR's flat results.
+func rebuildAll(ts []types.Type, flat []value.Value) ([]value.Value, error) {
+	if len(ts) == 0 {
+		return flat, nil
+	}
+	out := make([]value.Value, 0, len(ts))
+	rest := flat
+	for _, t := range ts {
+		v, r, ok := rebuild(types.Resolve(t), rest)
+		if !ok {
+			return nil, fmt.Errorf("a result of type %s is not rebuilt from the fused path's flat results", t)
+		}
+		out, rest = append(out, v), r
+	}
+	if len(rest) != 0 {
+		return nil, fmt.Errorf("the fused path gives %d flat results more than the entry point's type has", len(rest))
+	}
+	return out, nil
 }
 
 // copyArrays copies the arrays among args, so that a path that consumes
