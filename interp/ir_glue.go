@@ -7,6 +7,7 @@ import (
 	"fut/eval"
 	"fut/eval/value"
 	"fut/interp/ir"
+	"fut/interp/lower"
 	"fut/interp/syntax"
 	"fut/interp/types"
 )
@@ -15,11 +16,20 @@ import (
 // returning the text of every stage (for the REPL's :ir). An expression
 // the IR cannot take yet gives an *ir.NotLowered error.
 func (s *Session) IR(src string) ([]ir.Stage, error) {
-	p, _, err := s.lowerExpr(src)
+	e, err := s.checkedExpr(src)
 	if err != nil {
 		return nil, err
 	}
-	return ir.Pipeline(p, "")
+	staged, sources, err := s.stages(lower.Root{Expr: e})
+	if err != nil {
+		return sources, err
+	}
+	p, _, err := ir.LowerExpr(s.Fset, staged.Info, stagedGlobals{s, staged.Info}, staged.Root.Body)
+	if err != nil {
+		return sources, err
+	}
+	stages, err := ir.Pipeline(p, "")
+	return append(sources, stages...), err
 }
 
 // FusedCost is the cost of an expression's fused plan: the expression
@@ -47,21 +57,61 @@ func (s *Session) LowerIR(src string) (*ir.Prog, []value.Value, error) {
 }
 
 func (s *Session) lowerExpr(src string) (*ir.Prog, []value.Value, error) {
-	e, err := s.ParseExpr(src)
+	e, err := s.checkedExpr(src)
 	if err != nil {
 		return nil, nil, err
 	}
-	if _, err := s.checker.CheckExpr(e); err != nil {
-		return nil, nil, err
-	}
-	return ir.LowerExpr(s.Fset, s.checker.Info(), sessionGlobals{s}, e)
+	return s.lowerChecked(e)
 }
 
-// sessionGlobals answers the lowerer's questions about declared
-// constants from the evaluator.
-type sessionGlobals struct{ s *Session }
+// checkedExpr parses and checks an expression.
+func (s *Session) checkedExpr(src string) (syntax.Expr, error) {
+	e, err := s.ParseExpr(src)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.checker.CheckExpr(e); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
 
-func (g sessionGlobals) Const(fb *syntax.FunBind) (value.Value, bool) { return g.s.ev.ConstValue(fb) }
+// lowerChecked lowers a checked expression through the source stages to
+// the core IR.
+func (s *Session) lowerChecked(e syntax.Expr) (*ir.Prog, []value.Value, error) {
+	staged, _, err := s.stages(lower.Root{Expr: e})
+	if err != nil {
+		return nil, nil, err
+	}
+	return ir.LowerExpr(s.Fset, staged.Info, stagedGlobals{s, staged.Info}, staged.Root.Body)
+}
+
+// stages runs the source stages (interp/lower) for root; it returns the
+// last stage's program and the text of each.
+func (s *Session) stages(root lower.Root) (*lower.Prog, []ir.Stage, error) {
+	p, texts, err := lower.Run(s.Fset, s.checker.Info(), root)
+	stages := make([]ir.Stage, len(texts))
+	for i, t := range texts {
+		stages[i] = ir.Stage{Name: t.Name, Text: t.Text}
+	}
+	return p, stages, err
+}
+
+// stagedGlobals answers the lowerer's questions about declared constants
+// from the evaluator: a staged program's copy of a top-level constant has
+// the value the evaluator computed for the constant.
+type stagedGlobals struct {
+	s    *Session
+	info *lower.Info
+}
+
+func (g stagedGlobals) Const(fb *syntax.FunBind) (value.Value, bool) {
+	orig, ok := g.info.ConstOf(fb)
+	if !ok {
+		return nil, false
+	}
+	return g.s.ev.ConstValue(orig)
+}
 
 // LowerEntryIR lowers the entry point (or top-level function) name applied
 // to concrete arguments, for running a whole program through the IR.
@@ -70,7 +120,11 @@ func (s *Session) LowerEntryIR(name string, args []value.Value) (*ir.Prog, []val
 	if !ok {
 		return nil, nil, fmt.Errorf("no function %s", name)
 	}
-	return ir.LowerFun(s.Fset, s.checker.Info(), sessionGlobals{s}, fb, args)
+	staged, _, err := s.stages(lower.Root{Fun: fb, Entry: true})
+	if err != nil {
+		return nil, nil, err
+	}
+	return ir.LowerFun(s.Fset, staged.Info, stagedGlobals{s, staged.Info}, staged.Root, args)
 }
 
 // entryDecl is the declaration that the top-level name denotes now.

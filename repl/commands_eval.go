@@ -14,6 +14,7 @@ import (
 
 	"fut/interp"
 	"fut/interp/ir"
+	"fut/interp/lower"
 	"fut/interp/syntax"
 	"fut/interp/types"
 )
@@ -237,10 +238,15 @@ func formatDuration(d time.Duration) string {
 // irAliases are other names for stages of the pipeline.
 var irAliases = map[string]string{"core": "lowered", "fused": "simplify-final"}
 
-// irStages are the stages :ir can show: the source, the lowered core IR,
-// the stage after each pass of ir.Passes, and the stages not built yet.
+// irStages are the stages :ir can show: the source, the program after
+// each source stage (lower.Stages), the lowered core IR, the stage after
+// each pass of ir.Passes, and the device's.
 func irStages() []string {
-	names := []string{"source", "lowered"}
+	names := []string{"source"}
+	for _, st := range lower.Stages {
+		names = append(names, st.Name)
+	}
+	names = append(names, "lowered")
 	for _, p := range ir.Passes {
 		names = append(names, p.Name)
 	}

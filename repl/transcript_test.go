@@ -14,6 +14,7 @@ import (
 
 	"fut/interp"
 	"fut/interp/costs"
+	"fut/interp/lower"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden transcripts in testdata")
@@ -53,7 +54,36 @@ var (
 	sweepFusedRE = regexp.MustCompile(`(?m)│.*$`)
 )
 
+// sourceStages replaces the programs that :ir prints after each source
+// stage (lower.Stages) by "defs …": like the core IR's text, they belong
+// to the package that makes them.
+func sourceStages(out string) string {
+	lines := strings.SplitAfter(out, "\n")
+	var b strings.Builder
+	skipping := false
+	for _, l := range lines {
+		if skipping {
+			if !strings.HasPrefix(l, "-- ") && !strings.HasPrefix(l, "fut ") {
+				continue
+			}
+			b.WriteString("defs …\n")
+			skipping = false
+		}
+		b.WriteString(l)
+		for _, st := range lower.Stages {
+			if strings.TrimRight(l, "\n") == "-- after "+st.Name {
+				skipping = true
+			}
+		}
+	}
+	if skipping {
+		b.WriteString("defs …\n")
+	}
+	return b.String()
+}
+
 func normalise(out, dir string) string {
+	out = sourceStages(out)
 	out = timingRE.ReplaceAllString(out, "TIME on interp")
 	out = irPassRE.ReplaceAllString(out, "")
 	out = irProgRE.ReplaceAllString(out, "prog …\n")

@@ -8,16 +8,17 @@ import (
 
 	"fut/interp"
 	"fut/interp/ir"
+	"fut/interp/lower"
 )
 
 // cmdIR prints the stages of the offload path for an expression: the
-// core IR as lowered and after each pass of ir.Passes, then the kernels
-// and their OpenCL C.
+// program after each source stage of lower.Stages, the core IR as lowered
+// and after each pass of ir.Passes, then the kernels and their OpenCL C.
 func cmdIR(args []string) int {
 	const use = "ir [-f FILE] [--stage NAME | --dump-after NAME] [--passes] EXPR"
 	fs := newFlagSet("ir", use)
 	file := fs.String("f", "", "a file whose definitions are in scope")
-	stage := fs.String("stage", "", "print only this stage: lowered, a pass name, flattened or opencl")
+	stage := fs.String("stage", "", "print only this stage: a source stage, lowered, a pass name, flattened or opencl")
 	dumpAfter := fs.String("dump-after", "", "print the program after this pass only (as --stage)")
 	listPasses := fs.Bool("passes", false, "list the passes, in order, with what each does")
 	exprs, err := parseInterspersed(fs, args)
@@ -25,7 +26,10 @@ func cmdIR(args []string) int {
 		return flagError("ir", use, err)
 	}
 	if *listPasses {
-		fmt.Println("lowered: the checked expression in the core IR (A-normal form, one composite SOAC)")
+		for _, st := range lower.Stages {
+			fmt.Printf("%s: %s\n", st.Name, st.Doc)
+		}
+		fmt.Println("lowered: the first-order program in the core IR (A-normal form, one composite SOAC)")
 		for _, p := range ir.Passes {
 			fmt.Printf("%s: %s\n", p.Name, p.Doc)
 		}
@@ -68,6 +72,9 @@ func cmdIR(args []string) int {
 		return 0
 	}
 	known := *stage == "" || *stage == "lowered"
+	for _, st := range lower.Stages {
+		known = known || st.Name == *stage
+	}
 	for _, p := range ir.Passes {
 		known = known || p.Name == *stage
 	}

@@ -8,14 +8,15 @@ import (
 	"fut/interp/types"
 )
 
-// Names are lowered by what the checker resolved them to (types.Info's
-// Uses), never by their spelling: a local variable is looked up in the
-// lowering environment, which mirrors the source's scopes; a declaration
-// (of the user's, of the prelude, of a module or of a functor's
-// application) is inlined from its definition; an intrinsic or one of the
-// checker's built-in operators becomes the IR's operation. So a user's
-// `def (+) …`, `module f32 = …` or parameter named `map` means what it
-// means in the source, as on the reference path.
+// Names are lowered by what they were resolved to (the checker's Uses,
+// carried through the source stages), never by their spelling: a local
+// variable is looked up in the lowering environment, which mirrors the
+// source's scopes; a definition of the staged program (a copy of the
+// user's, the prelude's, a module's or a functor instance's declaration)
+// is inlined from its definition; an intrinsic or one of the checker's
+// built-in operators becomes the IR's operation. So a user's `def (+) …`,
+// `module f32 = …` or parameter named `map` means what it means in the
+// source, as on the reference path.
 
 // variable lowers a use of a name, with the record fields it projects.
 func (l *lowerer) variable(b *builder, env *lenv, e *syntax.Var) lv {
@@ -52,17 +53,14 @@ func (l *lowerer) object(b *builder, env *lenv, obj *types.Object, at syntax.Nod
 	if obj.Kind == types.ObjLocal {
 		return l.local(env, obj.Name, at)
 	}
-	o, chain, ok := obj.Resolve(l.inst)
-	if !ok {
-		l.fail(at, "%s is a value of a parametric module's parameter, used outside an application", obj.Name)
-	}
+	o := obj
 	switch o.Kind {
 	case types.ObjDecl:
 		fb := o.Fun
 		if len(fb.Params) == 0 {
-			return l.constant(b, fb, chain, at)
+			return l.constant(b, fb, at)
 		}
-		c := &lvClosure{name: fb.Name, params: fb.Params, body: fb.Body, inst: chain, sizes: sizeParams(fb)}
+		c := &lvClosure{name: l.declName(fb), params: fb.Params, body: fb.Body, sizes: sizeParams(fb)}
 		if v != nil && len(c.sizes) > 0 {
 			c.sizeArgs = l.sizeArgs(b, env, v)
 		}
@@ -77,6 +75,15 @@ func (l *lowerer) object(b *builder, env *lenv, obj *types.Object, at syntax.Nod
 	}
 	l.fail(at, "%s resolves to a %s, which the IR does not take", obj.Name, o.Kind)
 	return nil
+}
+
+// declName is the name the source gave fb, as backtraces name it (a
+// stage of interp/lower renames the definitions it copies).
+func (l *lowerer) declName(fb *syntax.FunBind) string {
+	if n, ok := l.info.(interface{ DeclName(*syntax.FunBind) string }); ok {
+		return n.DeclName(fb)
+	}
+	return fb.Name
 }
 
 // sizeParams lists a function's size parameters.
@@ -172,26 +179,21 @@ func (l *lowerer) tryLower(b *builder, env *lenv, x syntax.Expr) (r lv) {
 // for it, as a parameter of the program; or, for a constant without one
 // value (inside a parametric module) or whose value is a function, its
 // definition.
-func (l *lowerer) constant(b *builder, fb *syntax.FunBind, chain []*types.Instance, at syntax.Node) lv {
-	if len(chain) == 0 {
-		if v, ok := l.consts[fb]; ok {
-			return v
-		}
-		if val, ok := l.g.Const(fb); ok && representable(val) {
-			v := l.fromConst(fb.Name, val, at)
-			l.consts[fb] = v
-			return v
-		}
+func (l *lowerer) constant(b *builder, fb *syntax.FunBind, at syntax.Node) lv {
+	if v, ok := l.consts[fb]; ok {
+		return v
 	}
-	saved := l.inst
-	l.inst = chain
+	if val, ok := l.g.Const(fb); ok && representable(val) {
+		v := l.fromConst(fb.Name, val, at)
+		l.consts[fb] = v
+		return v
+	}
 	l.depth++
 	if l.depth > maxInlineDepth {
 		l.fail(at, "recursion too deep while lowering the constant %s", fb.Name)
 	}
 	v := l.expr(b, nil, fb.Body, value.NoPrim)
 	l.depth--
-	l.inst = saved
 	return v
 }
 

@@ -13,7 +13,7 @@ import (
 // every path: the reference evaluator, the fused core IR and OpenCL (when
 // a device exists). The prelude's own test programs are among them.
 func TestRepositoryPrograms(t *testing.T) {
-	dirs := []string{"../../prelude/testdata", "../../interp/testdata/shadow"}
+	dirs := []string{"../../prelude/testdata", "../../interp/testdata/shadow", "../../interp/testdata/stages"}
 	var files []string
 	for _, d := range dirs {
 		fs, err := Collect([]string{d})
@@ -22,8 +22,8 @@ func TestRepositoryPrograms(t *testing.T) {
 		}
 		files = append(files, fs...)
 	}
-	if len(files) < 9 {
-		t.Fatalf("expected the prelude's and the shadowing test programs, found %d", len(files))
+	if len(files) < 15 {
+		t.Fatalf("expected the prelude's, the shadowing and the stage test programs, found %d", len(files))
 	}
 	paths := []Options{{}, {Pipeline: "fused"}}
 	if _, err := interp.OffloadDevice(); err == nil {

@@ -223,3 +223,40 @@ func MapSizes(t Type, f func(Size) Size) Type {
 	}
 	return t
 }
+
+// Shared is t with no unique part anywhere (type arguments carry no
+// uniqueness: a type parameter stands for the type, and a parameter that
+// consumes says so with * itself).
+func Shared(t Type) Type {
+	switch t := Resolve(t).(type) {
+	case *Array:
+		return &Array{Dim: t.Dim, Elem: Shared(t.Elem)}
+	case *Record:
+		fs := make([]Field, len(t.Fields))
+		for i, f := range t.Fields {
+			fs[i] = Field{f.Name, Shared(f.Type)}
+		}
+		return &Record{fs}
+	case *Sum:
+		cs := make([]Constr, len(t.Constrs))
+		for i, cn := range t.Constrs {
+			ps := make([]Type, len(cn.Payload))
+			for j, p := range cn.Payload {
+				ps[j] = Shared(p)
+			}
+			cs[i] = Constr{cn.Name, ps}
+		}
+		return &Sum{cs}
+	case *Con:
+		args := make([]TypeArg, len(t.Args))
+		for i, a := range t.Args {
+			if a.Type != nil {
+				args[i] = TypeArg{Type: Shared(a.Type)}
+			} else {
+				args[i] = a
+			}
+		}
+		return &Con{Con: t.Con, Args: args}
+	}
+	return t
+}
