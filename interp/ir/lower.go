@@ -12,16 +12,18 @@ import (
 	"fut/interp/types"
 )
 
-// Lowering works on the expression being evaluated, as a partial
-// evaluator over the checked AST: every function (user definitions,
-// lambdas, sections, the prelude's SOAC wrappers) is inlined at its call,
-// which makes the result first order and monomorphic; tuples and records
-// become lists of atoms (an array of tuples becomes a tuple of arrays);
-// modules disappear because only the numeric modules' functions (f32.sqrt,
-// i64.i32, …) are known, by name. Free variables that hold arrays become
-// the program's parameters with their concrete shapes; free scalars
-// become constants. Whatever cannot be lowered yet gives a *NotLowered
-// error so that the caller falls back to the reference evaluator.
+// Lowering takes the program that the source stages made (package
+// interp/lower: no modules, no type parameters, functions only as the
+// arguments of intrinsics) for one root, with the root's concrete
+// arguments, and writes it in A-normal form: every call of a definition
+// is inlined, tuples and records become lists of atoms (an array of
+// tuples becomes a tuple of arrays), the intrinsics and built-in
+// operators become the IR's operations. Every name is lowered by what the
+// Resolver says it denotes, never by its spelling. Arrays that the root
+// takes (or declared constants hold) become the program's parameters
+// with their concrete shapes; scalars become constants. Whatever cannot be
+// lowered yet gives a *NotLowered error so that the caller falls back to
+// the reference evaluator.
 
 // Globals answers for the values of declared constants.
 type Globals interface {
@@ -183,9 +185,6 @@ type (
 		body   syntax.Expr
 		env    *lenv
 		args   []lv // applied so far
-		// inst is the chain of functor instances the body needs (see
-		// types.Object.Resolve).
-		inst []*types.Instance
 		// sizes are the function's size parameters, bound from the
 		// arguments' shapes; sizeArgs those the call site gives.
 		sizes    map[string]bool
@@ -241,7 +240,6 @@ type lowerer struct {
 	fset   *syntax.FileSet
 	info   Resolver
 	g      Globals
-	inst   []*types.Instance      // the functor instances of the body being lowered
 	consts map[*syntax.FunBind]lv // declared constants met so far
 	// calls are the call sites of the functions being inlined, innermost
 	// last (an error in the prelude is reported at the user's call).

@@ -32,14 +32,11 @@ func (l *lowerer) apply(b *builder, f lv, args []lv, at syntax.Node) lv {
 			if l.depth > maxInlineDepth {
 				l.fail(at, "recursion too deep while inlining %s", fn.name)
 			}
-			savedInst := l.inst
-			l.inst = fn.inst
 			l.calls = append(l.calls, at)
 			l.frames = append(l.frames, l.frame(fn.name, at))
 			f = l.expr(b, env, fn.body, value.NoPrim)
 			l.calls = l.calls[:len(l.calls)-1]
 			l.frames = l.frames[:len(l.frames)-1]
-			l.inst = savedInst
 			l.depth--
 			args = all[len(fn.params):]
 		case *lvPath:

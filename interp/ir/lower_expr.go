@@ -74,7 +74,7 @@ func (l *lowerer) expr(b *builder, env *lenv, e syntax.Expr, hint Prim) lv {
 		}
 		return l.apply(b, f, args, e)
 	case *syntax.Lambda:
-		return &lvClosure{params: e.Params, body: e.Body, env: env, inst: l.inst}
+		return &lvClosure{params: e.Params, body: e.Body, env: env}
 	case *syntax.OpSection:
 		return l.use(b, env, e)
 	case *syntax.LeftSection:
@@ -108,7 +108,7 @@ func (l *lowerer) expr(b *builder, env *lenv, e syntax.Expr, hint Prim) lv {
 		return l.expr(b, l.bindPat(env, e.Pat, v), e.Body, hint)
 	case *syntax.LetFun:
 		fb := e.Fun
-		var c lv = &lvClosure{name: fb.Name, params: fb.Params, body: fb.Body, env: env, inst: l.inst, sizes: sizeParams(fb)}
+		var c lv = &lvClosure{name: fb.Name, params: fb.Params, body: fb.Body, env: env, sizes: sizeParams(fb)}
 		if len(fb.Params) == 0 {
 			c = l.expr(b, env, fb.Body, value.NoPrim)
 		}
