@@ -47,6 +47,20 @@ def apply_op (op: i32 -> i32 -> i32) (x: i32) (y: i32) : i32 = x ` + "`op`" + ` 
 def (%%%) (a: i32) (b: i32) : i32 = a * 10 + b
 def pick (s: #small i32 | #big i32 i32 | #none) : i32 =
   match s case #small x -> x case #big x y -> x * y case #none -> -1
+def compose 'a 'b 'c (f: b -> c) (g: a -> b) (x: a) : c = f (g x)
+def adder (k: i32) = \(x: i32) -> x + k
+def apply_rec (r: {f: i32 -> i32, g: i32 -> i32}) (x: i32) = r.f (r.g x)
+module counter : { type t val mk : i32 -> t val get : t -> i32 } = {
+  type t = (i32, i32)
+  def mk (x: i32) : t = (x, 1)
+  def get ((a, b): t) = a * 10 + b
+}
+module G (P: {val k: i32}) = {
+  module H = F P
+  def both (x: i32) : i32 = H.add x + P.k
+}
+module G7 = G { def k = 7i32 }
+def opconst = (%%%)
 `
 
 var fuzzPathsSession *Session
@@ -67,7 +81,7 @@ func fuzzPathsSess(t testing.TB) *Session {
 
 // shadowed are the constructs of the generator that use fuzzPathsPrelude.
 func (g *gen) shadowed(d int) string {
-	switch g.pick(14) {
+	switch g.pick(22) {
 	case 0:
 		// the operands outside M.( ), where (+) is the built-in one
 		a, b := g.fresh(), g.fresh()
@@ -103,6 +117,30 @@ func (g *gen) shadowed(d int) string {
 	case 12:
 		a := g.fresh()
 		return fmt.Sprintf("(let %s = %s in i32.sum (flatten %s[:, 1:]) + i32.i64 (length %s[::2]))", a, g.expr(tArr2I32, d), a, a)
+	// closures, partial application, records of functions, abstract
+	// types, functors applied in functors, local polymorphic functions:
+	// what the source stages (interp/lower) take apart
+	case 14:
+		return fmt.Sprintf("(compose (adder %s) (\\x -> x * %s) %s)", g.expr(tI32, d), g.expr(tI32, d), g.expr(tI32, d))
+	case 15:
+		return fmt.Sprintf("(counter.get (counter.mk %s))", g.expr(tI32, d))
+	case 16:
+		return fmt.Sprintf("(G7.both %s)", g.expr(tI32, d))
+	case 17:
+		return fmt.Sprintf("(apply_rec {f = adder %s, g = (*3)} %s)", g.expr(tI32, d), g.expr(tI32, d))
+	case 18:
+		p, c := g.fresh(), g.fresh()
+		return fmt.Sprintf("(let %s = %s let %s 't (a: t) (b: t) : t = if %s then a else b in %s %s %s + i32.f64 (%s 1.5 2.5))",
+			c, g.expr(tBool, d), p, c, p, g.expr(tI32, d), g.expr(tI32, d), p)
+	case 19:
+		k := g.fresh()
+		return fmt.Sprintf("(let %s = %s in map (adder %s) %s |> reduce (+) 0)", k, g.expr(tI32, d), k, g.expr(tArrI32, d))
+	case 20:
+		f := g.fresh()
+		return fmt.Sprintf("(let %s = apply_op opconst %s in %s %s)", f, g.expr(tI32, d), f, g.expr(tI32, d))
+	case 21:
+		a, k := g.fresh(), g.fresh()
+		return fmt.Sprintf("(let %s = %s let %s = %s in i32.sum (map (\\x -> twice (adder %s) x) %s))", a, g.expr(tArrI32, d), k, g.expr(tI32, d), k, a)
 	default:
 		f := g.fresh()
 		// each operator with its neutral element (reduce needs one)
