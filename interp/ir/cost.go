@@ -414,6 +414,10 @@ func (m *machine) stream(e *StreamE) ([]value.Value, stepCost, error) {
 		SpaceSeq: r + max(inst.maxS1, ops.maxS1),
 		SpacePar: r + inst.sumSp,
 	}}
+	if c.Work < c.Depth {
+		// no chunk (an empty stream): every step with depth charges work
+		c.Work = c.Depth
+	}
 	for _, v := range out {
 		c.F += value.Size(v)
 	}
@@ -461,5 +465,9 @@ func (m *machine) filter(e *FilterE) ([]value.Value, stepCost, error) {
 		SpaceSeq: r + n + 1 + inst.maxS1,
 		SpacePar: r + n + 1 + inst.sumSp,
 	}, F: r + 1}
+	if n == 0 {
+		// a SOAC over no elements: (1, 1, ‖r‖), as every SOAC
+		c = fresh(1, 1, r+1)
+	}
 	return out, c, nil
 }

@@ -215,7 +215,10 @@ func one(v value.Value) []value.Value { return []value.Value{v} }
 // scalarStep is a scalar operation on atoms: (1, 1, 1).
 func scalarStep(as ...Atom) stepCost { return fresh(1, 1, 1) }
 
-func fresh(w, d, s int64) stepCost { return stepCost{Cost{w, d, s, s}, s} }
+// fresh is a step's cost that makes s words; a step with depth charges at
+// least that much work (COST_MODEL.md: D ≤ W for every expression, an
+// empty concat or literal included).
+func fresh(w, d, s int64) stepCost { return stepCost{Cost{max(w, d), d, s, s}, s} }
 
 func (m *machine) exp(e Exp) ([]value.Value, stepCost, error) {
 	if err := m.check(); err != nil {
@@ -379,6 +382,9 @@ func (m *machine) exp(e Exp) ([]value.Value, stepCost, error) {
 		}
 		if count != a.NumElems() {
 			return nil, stepCost{}, rtErr("cannot view %d elements as %s", a.NumElems(), value.ShapeString(shape))
+		}
+		if e.Coerce {
+			return one(a.Reshape(shape)), stepCost{}, nil
 		}
 		return one(a.Reshape(shape)), fresh(1, 1, 0), nil
 	case *CopyE:

@@ -228,10 +228,13 @@ type (
 		Arrs []string
 	}
 	// ReshapeE views an array with another shape of as many elements
-	// (flatten); checked when run.
+	// (flatten); checked when run. Coerce marks a size coercion (e :> t)
+	// that only renames sizes: free, as the source's coercion is (text
+	// form "coerce" instead of "reshape").
 	ReshapeE struct {
-		Arr   string
-		Shape []Atom
+		Arr    string
+		Shape  []Atom
+		Coerce bool
 	}
 	// ReverseE views an array's rows in reverse order.
 	ReverseE struct{ Arr string }

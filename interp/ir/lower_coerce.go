@@ -92,7 +92,7 @@ func (l *lowerer) coerceTo(b *builder, env *lenv, x lv, te syntax.TypeExp, outer
 		return x
 	}
 	t := Type{Elem: a.t.Elem, Shape: append(want, shape[len(want):]...)}
-	return b.let1("coerce", &ReshapeE{Arr: a.a.Name, Shape: t.Shape}, t)
+	return b.let1("coerce", &ReshapeE{Arr: a.a.Name, Shape: t.Shape, Coerce: true}, t)
 }
 
 func (l *lowerer) wantDims(b *builder, env *lenv, shape []Atom, dims []syntax.Expr, at *syntax.Coerce) []Atom {
@@ -184,7 +184,7 @@ func (l *lowerer) coerceType(b *builder, env *lenv, x lv, t types.Type, outer []
 			return x
 		}
 		nt := Type{Elem: a.t.Elem, Shape: ws}
-		return b.let1("coerce", &ReshapeE{Arr: a.a.Name, Shape: nt.Shape}, nt)
+		return b.let1("coerce", &ReshapeE{Arr: a.a.Name, Shape: nt.Shape, Coerce: true}, nt)
 	case *types.Record:
 		tup, ok := x.(*lvTuple)
 		if !ok || tup.sum != nil || tup.rank != len(want) {
@@ -246,7 +246,7 @@ func (l *lowerer) coerceType(b *builder, env *lenv, x lv, t types.Type, outer []
 		outTs[i] = nt
 		outs[i] = a
 		if !a.IsConst() && !nt.Equal(ts[i]) {
-			outs[i] = b.let1("coerce", &ReshapeE{Arr: a.Name, Shape: nt.Shape}, nt).a
+			outs[i] = b.let1("coerce", &ReshapeE{Arr: a.Name, Shape: nt.Shape, Coerce: true}, nt).a
 		}
 	}
 	return rebuild(x, outs, outTs, 0)
@@ -339,7 +339,7 @@ func (l *lowerer) sameSize(b *builder, a Atom, t Type, w Atom, at syntax.Node) (
 		l.checkUnlike(b, eq.a, "arrays of different sizes", at)
 	}
 	nt := Type{Elem: t.Elem, Shape: append([]Atom{w}, t.Shape[1:]...)}
-	return b.let1("sized", &ReshapeE{Arr: a.Name, Shape: nt.Shape}, nt).a, nt
+	return b.let1("sized", &ReshapeE{Arr: a.Name, Shape: nt.Shape, Coerce: true}, nt).a, nt
 }
 
 func (l *lowerer) resized(b *builder, x *lvAtom, want Type, at syntax.Node) *lvAtom {
@@ -358,7 +358,7 @@ func (l *lowerer) resized(b *builder, x *lvAtom, want Type, at syntax.Node) *lvA
 		eq := l.binop(b, "==", &lvAtom{d, i64}, &lvAtom{w, i64}, at)
 		l.checkUnlike(b, eq.a, "arrays of different sizes", at)
 	}
-	return b.let1("sized", &ReshapeE{Arr: x.a.Name, Shape: want.Shape}, want)
+	return b.let1("sized", &ReshapeE{Arr: x.a.Name, Shape: want.Shape, Coerce: true}, want)
 }
 
 // checkNonNegative asserts that a size is not negative, as iota and

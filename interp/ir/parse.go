@@ -465,10 +465,10 @@ func (p *parser) exp() Exp {
 		p.next()
 		n := p.atom()
 		return &ConcatE{N: n, Arrs: p.nameList()}
-	case "reshape":
-		p.next()
+	case "reshape", "coerce":
+		coerce := p.next() == "coerce"
 		shape := p.atomList("[", "]")
-		return &ReshapeE{Arr: p.ident(), Shape: shape}
+		return &ReshapeE{Arr: p.ident(), Shape: shape, Coerce: coerce}
 	case "reverse":
 		p.next()
 		return &ReverseE{Arr: p.ident()}

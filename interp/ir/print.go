@@ -203,7 +203,11 @@ func (pr *printer) exp(e Exp) {
 		pr.s("concat " + e.N.String() + " ")
 		pr.names(e.Arrs)
 	case *ReshapeE:
-		pr.s("reshape ")
+		if e.Coerce {
+			pr.s("coerce ")
+		} else {
+			pr.s("reshape ")
+		}
 		pr.idx(e.Shape)
 		pr.s(" " + e.Arr)
 	case *ReverseE:

@@ -10,7 +10,10 @@ func Simplify(p *Prog) (*Prog, error) {
 	q := p.copyWith(subst{})
 	prev := q.String()
 	for round := 0; round < 8; round++ {
-		s := &simplifier{sub: subst{}, consumed: consumedIn(q.Body)}
+		s := &simplifier{sub: subst{}, consumed: consumedIn(q.Body), shapes: map[string][]Atom{}}
+		for _, prm := range q.Params {
+			s.shapes[prm.Name] = prm.T.Shape
+		}
 		q.Body = s.body(q.Body, map[string][]Atom{})
 		q.Ret = s.sub.types(q.Ret)
 		q.Body = dce(q.Body)
@@ -27,6 +30,9 @@ func Simplify(p *Prog) (*Prog, error) {
 type simplifier struct {
 	sub      subst
 	consumed map[string]bool // arrays some statement consumes
+	// shapes are the shapes of the arrays bound so far (of the program's
+	// parameters and the statements kept), for views that change none.
+	shapes map[string][]Atom
 }
 
 // consumedIn lists the arrays that statements in b (nested ones too) consume.
@@ -101,6 +107,14 @@ func (s *simplifier) body(b *Body, cse map[string][]Atom) *Body {
 			}
 			continue
 		}
+		if r, ok := e.(*ReshapeE); ok && !s.consumed[pat[0].Name] && !s.consumed[r.Arr] {
+			// a reshape to the shape the array has (a coercion whose
+			// sizes folded to the array's own) is the array
+			if sh, ok := s.shapes[r.Arr]; ok && sameAtoms(sh, r.Shape) {
+				s.sub[pat[0].Name] = V(r.Arr)
+				continue
+			}
+		}
 		if ie, ok := e.(*IfE); ok && ie.Cond.IsConst() {
 			br := ie.Else
 			if ie.Cond.Val.Bool() {
@@ -126,9 +140,24 @@ func (s *simplifier) body(b *Body, cse map[string][]Atom) *Body {
 			cse[key] = as
 		}
 		out.Stms = append(out.Stms, &Stm{Pat: pat, E: e, Where: st.Where})
+		for _, p := range pat {
+			s.shapes[p.Name] = p.T.Shape
+		}
 	}
 	out.Res = s.sub.atoms(b.Res)
 	return out
+}
+
+func sameAtoms(a, b []Atom) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }
 
 func copyCSE(m map[string][]Atom) map[string][]Atom {

@@ -346,7 +346,7 @@ func (s subst) exp(e Exp) Exp {
 	case *ConcatE:
 		return &ConcatE{s.atom(e.N), s.names(e.Arrs)}
 	case *ReshapeE:
-		return &ReshapeE{s.name(e.Arr), s.atoms(e.Shape)}
+		return &ReshapeE{s.name(e.Arr), s.atoms(e.Shape), e.Coerce}
 	case *ScremaE:
 		return &ScremaE{W: s.atom(e.W), Arrs: s.names(e.Arrs), Index: e.Index, Gens: e.Gens,
 			Scans: s.segops(e.Scans), Reds: s.segops(e.Reds), Map: s.lambda(e.Map)}
