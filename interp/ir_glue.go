@@ -50,6 +50,25 @@ func (s *Session) FusedCost(ctx context.Context, src string) (eval.Cost, error) 
 	return eval.Cost{Work: c.Work, Depth: c.Depth, SpaceSeq: c.SpaceSeq, SpacePar: c.SpacePar}, nil
 }
 
+// EntryFusedCost is the cost of an entry point's fused plan for the given
+// arguments: lowered, simplified and fused, then costed by COST_MODEL.md's
+// rules (an *ir.NotLowered error when it does not lower).
+func (s *Session) EntryFusedCost(ctx context.Context, name string, args []value.Value) (eval.Cost, error) {
+	p, irArgs, err := s.LowerEntryIR(name, copyArrays(args))
+	if err != nil {
+		return eval.Cost{}, err
+	}
+	fused, _, err := ir.Run(p, "simplify-final")
+	if err != nil {
+		return eval.Cost{}, err
+	}
+	c, err := ir.FusedCost(ctx, fused, irArgs)
+	if err != nil {
+		return eval.Cost{}, err
+	}
+	return eval.Cost{Work: c.Work, Depth: c.Depth, SpaceSeq: c.SpaceSeq, SpacePar: c.SpacePar}, nil
+}
+
 // LowerIR parses, checks and lowers an expression; it returns the program
 // and the arguments (its free variables' values) to run it on.
 func (s *Session) LowerIR(src string) (*ir.Prog, []value.Value, error) {

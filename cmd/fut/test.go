@@ -30,6 +30,7 @@ func cmdTest(args []string) int {
 	structure := fs.Bool("s", false, "structure tests only, as futhark test -s: fut has no intermediate code to compare, so each program is skipped and says so")
 	pipeline := fs.String("pipeline", "reference", "reference: the tree-walking evaluator; fused: the core IR after fusion")
 	noCost := fs.Bool("no-cost", false, "do not check the growth that programs claim in `-- cost of` comments (docs/cost.md)")
+	invariants := fs.Bool("cost-invariants", false, "check the cost model's invariants on each case the reference path runs: D ≤ W and S1 ≤ S∞ as written and fused, fused W and D ≤ written (a case that breaks one fails)")
 	maxMem := memoryFlag(fs)
 	paths, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -58,12 +59,13 @@ func cmdTest(args []string) int {
 	ctx, stop := interruptible(context.Background())
 	defer stop()
 	opts := testrun.Options{Timeout: timeout.d, MaxMemory: maxMem.n, Pipeline: *pipeline, Backend: be, Exclude: exclude,
-		TypeCheckOnly: *typeCheck, Structure: *structure}
+		TypeCheckOnly: *typeCheck, Structure: *structure, CostInvariants: *invariants}
 	var results []*testrun.Result
 	var passed, failed, skipped int
 	var casesPassed, casesFailed, casesSkipped int
 	skipReasons, programSkips := map[string]int{}, map[string]int{}
 	var fusedCases, fallbackCases int
+	var costChecked, fusedChecked int
 	prog := newProgress(os.Stdout, !*noTerminal && readline.IsTerminal(int(os.Stdout.Fd())), len(files))
 	for done, f := range files {
 		if ctx.Err() != nil {
@@ -90,6 +92,12 @@ func cmdTest(args []string) int {
 					reason = "skipped"
 				}
 				skipReasons[oneLine(reason)]++
+			}
+			if c.Status == testrun.Passed && (c.Cost != nil || c.FusedCost != nil) {
+				costChecked++
+				if c.Cost != nil && c.FusedCost != nil {
+					fusedChecked++
+				}
 			}
 			switch c.Pipeline {
 			case "fused", "opencl", "auto":
@@ -126,6 +134,9 @@ func cmdTest(args []string) int {
 		fmt.Printf("backend %s: %d cases ran on the device, %d stayed on the reference path\n", be, fusedCases, fallbackCases)
 	} else if *pipeline == "fused" {
 		fmt.Printf("pipeline fused: %d cases ran through the fused IR, %d stayed on the reference path (not lowered)\n", fusedCases, fallbackCases)
+	}
+	if *invariants {
+		fmt.Printf("cost invariants: hold in %d cases (%d of them compared with their fused plan); a case that breaks one is listed above as failed\n", costChecked, fusedChecked)
 	}
 	if len(skipReasons) > 0 {
 		reasons := make([]string, 0, len(skipReasons))

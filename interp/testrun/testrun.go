@@ -17,8 +17,10 @@ import (
 	"strings"
 	"time"
 
+	"fut/eval"
 	"fut/eval/value"
 	"fut/interp"
+	"fut/interp/costs"
 	"fut/interp/testspec"
 )
 
@@ -49,6 +51,13 @@ type Options struct {
 	// compare the compiler's intermediate code; fut has none to compare,
 	// so each program is skipped, saying so.
 	Structure bool
+	// CostInvariants checks, for each case the reference path runs, the
+	// invariants of the cost model (COST_MODEL.md): D ≤ W and S1 ≤ S∞ as
+	// written and for the fused plan, and the fused plan's W and D no
+	// greater than the written ones (for an entry point with parameters:
+	// one without is a constant, computed at load). A case that breaks
+	// one fails.
+	CostInvariants bool
 }
 
 // Status is how a program or a case ended.
@@ -69,6 +78,10 @@ type CaseResult struct {
 	// Pipeline says what ran the case: "reference", "fused", or
 	// "reference (not lowered: …)" under --pipeline=fused.
 	Pipeline string `json:"pipeline,omitempty"`
+	// Cost and FusedCost are the case's figures under --cost-invariants
+	// (FusedCost nil where the entry point does not lower).
+	Cost      *eval.Cost `json:"cost,omitempty"`
+	FusedCost *eval.Cost `json:"fused_cost,omitempty"`
 }
 
 // Result is the outcome of one program.
@@ -170,7 +183,7 @@ func runFile(ctx context.Context, file string, opts Options) (res *Result) {
 		res.Status, res.Msg = Skipped, "structure tests compare Futhark's intermediate code, which fut does not have"
 		return res
 	}
-	s, err := interp.NewSession(interp.Options{MaxMemory: opts.MaxMemory})
+	s, err := interp.NewSession(interp.Options{MaxMemory: opts.MaxMemory, Cost: opts.CostInvariants})
 	if err != nil {
 		res.Status, res.Msg = Failed, err.Error()
 		return res
@@ -285,7 +298,20 @@ func runCase(ctx context.Context, s *interp.Session, file, entry string, c *test
 			out, _, err = s.CallEntry(ctx, entry, args)
 		}
 	} else {
-		out, _, err = s.CallEntry(ctx, entry, args)
+		var cost eval.Cost
+		out, cost, err = s.CallEntry(ctx, entry, args)
+		if err == nil && opts.CostInvariants {
+			// An entry point without parameters is a constant that the
+			// reference path computed when the program was loaded: its
+			// call costs nothing, and only the fused plan's own invariants
+			// can be checked.
+			if len(params) > 0 {
+				cr.Cost = &cost
+			}
+			if fc, ferr := s.EntryFusedCost(ctx, entry, args); ferr == nil {
+				cr.FusedCost = &fc
+			}
+		}
 	}
 	if err != nil {
 		if ctx.Err() != nil {
@@ -335,6 +361,10 @@ func runCase(ctx context.Context, s *interp.Session, file, entry string, c *test
 		cr.Status = Passed
 		return
 	case testspec.ExpectSuccess:
+		if broken := costs.Broken(cr.Cost, cr.FusedCost); len(broken) > 0 {
+			fail("cost invariants: %s", strings.Join(broken, "; "))
+			return
+		}
 		cr.Status = Passed
 		return
 	}
@@ -346,6 +376,10 @@ func runCase(ctx context.Context, s *interp.Session, file, entry string, c *test
 	}
 	if err := checkOutput(file, entry, c, results, out, opts.Tolerance); err != nil {
 		fail("%v", err)
+		return
+	}
+	if broken := costs.Broken(cr.Cost, cr.FusedCost); len(broken) > 0 {
+		fail("cost invariants: %s", strings.Join(broken, "; "))
 		return
 	}
 	cr.Status = Passed
