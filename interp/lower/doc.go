@@ -1,13 +1,15 @@
-// Package lower holds the source stages of the offload path: the
-// checked program becomes, for one root (an entry point, or the
-// expression being evaluated), a first-order, monomorphic program without
-// modules, from which package ir lowers the core IR.
+// Package lower takes the checked program to the core IR (package ir):
+// for one root (an entry point, or the expression being evaluated) the
+// source stages make a first-order, monomorphic program without modules,
+// and the lowering (lower*.go) writes it in the core IR, so that the IR
+// and the device's packages import neither the syntax tree nor the
+// checker.
 //
 //	checked program + resolution (types.Info)
 //	  ── defunctorise ──▶ top-level definitions, no modules
 //	  ── monomorphise ──▶ no type parameters
 //	  ── defunctionalise ──▶ first order (lambdas only as SOAC arguments)
-//	  ── ir.LowerFun / ir.LowerExpr ──▶ core IR in A-normal form
+//	  ── LowerFun / LowerExpr ──▶ core IR (package ir) in A-normal form
 //
 // Input: the checker's tables (every name resolved to the object it
 // denotes, the types of every expression and pattern, the type arguments

@@ -3,11 +3,10 @@ package lower
 import (
 	"fmt"
 
-	"fut/interp/ir"
 	"fut/interp/syntax"
 )
 
-// A stage that meets what it cannot take stops with an *ir.NotLowered,
+// A stage that meets what it cannot take stops with an *NotLowered,
 // which sends the caller to the reference path with the reason.
 
 type stageError struct {
@@ -29,10 +28,10 @@ func catch(fset *syntax.FileSet, err *error) {
 	}
 	se, ok := r.(stageError)
 	if !ok {
-		*err = &ir.NotLowered{Reason: fmt.Sprintf("internal error in a source stage: %v", r)}
+		*err = &NotLowered{Reason: fmt.Sprintf("internal error in a source stage: %v", r)}
 		return
 	}
-	nl := &ir.NotLowered{Reason: se.reason}
+	nl := &NotLowered{Reason: se.reason}
 	if se.at != nil && fset != nil && se.at.Pos().IsValid() {
 		nl.Where = fset.Position(se.at.Pos()).String()
 	}

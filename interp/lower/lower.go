@@ -1,8 +1,9 @@
-package ir
+package lower
 
 import (
 	"errors"
 	"fmt"
+	"fut/interp/ir"
 	"sort"
 	"strconv"
 	"strings"
@@ -67,7 +68,7 @@ func IsNotLowered(err error) bool {
 // LowerExpr lowers one checked expression. It returns the program and the
 // arguments to run it on (the values of the free variables that became
 // its parameters).
-func LowerExpr(fset *syntax.FileSet, info Resolver, g Globals, e syntax.Expr) (prog *Prog, args []value.Value, err error) {
+func LowerExpr(fset *syntax.FileSet, info Resolver, g Globals, e syntax.Expr) (prog *ir.Prog, args []value.Value, err error) {
 	l := &lowerer{fset: fset, info: info, g: g, consts: map[*syntax.FunBind]lv{}}
 	defer func() {
 		if r := recover(); r != nil {
@@ -83,8 +84,8 @@ func LowerExpr(fset *syntax.FileSet, info Resolver, g Globals, e syntax.Expr) (p
 	b := &builder{l: l}
 	v := l.expr(b, nil, e, value.NoPrim)
 	res, ts := l.flatten(v, e)
-	prog = &Prog{Params: l.params, Ret: ts, Body: &Body{Stms: b.stms, Res: res}}
-	if err := Verify(prog); err != nil {
+	prog = &ir.Prog{Params: l.params, Ret: ts, Body: &ir.Body{Stms: b.stms, Res: res}}
+	if err := ir.Verify(prog); err != nil {
 		return nil, nil, &NotLowered{Reason: fmt.Sprintf("internal error: the lowered program is ill-formed: %v", err)}
 	}
 	return prog, l.args, nil
@@ -95,7 +96,7 @@ func LowerExpr(fset *syntax.FileSet, info Resolver, g Globals, e syntax.Expr) (p
 // arguments' types and shapes, and the function's size parameters are
 // bound to those shapes. The arguments to run the program on are returned
 // (the flattened arguments, then any free variables).
-func LowerFun(fset *syntax.FileSet, info Resolver, g Globals, fb *syntax.FunBind, args []value.Value) (prog *Prog, runArgs []value.Value, err error) {
+func LowerFun(fset *syntax.FileSet, info Resolver, g Globals, fb *syntax.FunBind, args []value.Value) (prog *ir.Prog, runArgs []value.Value, err error) {
 	if len(args) < len(fb.Params) {
 		return nil, nil, fmt.Errorf("%s takes %d arguments, not %d", fb.Name, len(fb.Params), len(args))
 	}
@@ -133,8 +134,8 @@ func LowerFun(fset *syntax.FileSet, info Resolver, g Globals, fb *syntax.FunBind
 		v = l.apply(b, v, lvs, fb.Body)
 	}
 	res, ts := l.flatten(v, fb.Body)
-	prog = &Prog{Params: l.params, Ret: ts, Body: &Body{Stms: b.stms, Res: res}}
-	if err := Verify(prog); err != nil {
+	prog = &ir.Prog{Params: l.params, Ret: ts, Body: &ir.Body{Stms: b.stms, Res: res}}
+	if err := ir.Verify(prog); err != nil {
 		return nil, nil, &NotLowered{Reason: fmt.Sprintf("internal error: the lowered program is ill-formed: %v", err)}
 	}
 	return prog, l.args, nil
@@ -163,8 +164,8 @@ type lv interface{}
 type (
 	// lvAtom is one scalar or one array of scalars.
 	lvAtom struct {
-		a Atom
-		t Type
+		a ir.Atom
+		t ir.Type
 	}
 	// lvTuple is a tuple or record (names nil for a tuple), or, when rank
 	// is above 0, an array of such with rank dimensions (an array of
@@ -255,14 +256,14 @@ type lowerer struct {
 	// parameters are being bound.
 	sizeScope map[string]bool
 	n         int
-	params    []Param
+	params    []ir.Param
 	args      []value.Value
 	depth     int
 }
 
 type builder struct {
 	l    *lowerer
-	stms []*Stm
+	stms []*ir.Stm
 }
 
 func (l *lowerer) fail(n syntax.Node, format string, args ...any) {
@@ -280,7 +281,7 @@ func (l *lowerer) fresh(base string) string {
 		}
 	}
 	base = strings.Map(func(r rune) rune {
-		if r < 128 && isIdentChar(byte(r)) && r != '.' && r != '\'' {
+		if r < 128 && ir.IsIdentChar(byte(r)) && r != '.' && r != '\'' {
 			return r
 		}
 		return -1
@@ -293,29 +294,29 @@ func (l *lowerer) fresh(base string) string {
 }
 
 // let binds one expression to fresh names of the given types.
-func (b *builder) let(base string, e Exp, ts ...Type) []Atom {
-	pat := make([]Param, len(ts))
-	out := make([]Atom, len(ts))
+func (b *builder) let(base string, e ir.Exp, ts ...ir.Type) []ir.Atom {
+	pat := make([]ir.Param, len(ts))
+	out := make([]ir.Atom, len(ts))
 	for i, t := range ts {
-		pat[i] = Param{b.l.fresh(base), t}
-		out[i] = V(pat[i].Name)
+		pat[i] = ir.Param{Name: b.l.fresh(base), T: t}
+		out[i] = ir.V(pat[i].Name)
 	}
-	st := &Stm{Pat: pat, E: e}
-	if _, ok := e.(*BinOpE); CanFail(e) && (!ok || len(ts) == 1 && ts[0].Elem.IsInt()) {
+	st := &ir.Stm{Pat: pat, E: e}
+	if _, ok := e.(*ir.BinOpE); ir.CanFail(e) && (!ok || len(ts) == 1 && ts[0].Elem.IsInt()) {
 		st.Where = b.l.whereOf(b.l.site)
 	}
 	b.stms = append(b.stms, st)
 	return out
 }
 
-func (b *builder) let1(base string, e Exp, t Type) *lvAtom {
+func (b *builder) let1(base string, e ir.Exp, t ir.Type) *lvAtom {
 	return &lvAtom{b.let(base, e, t)[0], t}
 }
 
 // flatten lists the atoms of a value (first-order data only).
-func (l *lowerer) flatten(v lv, at syntax.Node) ([]Atom, []Type) {
-	var as []Atom
-	var ts []Type
+func (l *lowerer) flatten(v lv, at syntax.Node) ([]ir.Atom, []ir.Type) {
+	var as []ir.Atom
+	var ts []ir.Type
 	var walk func(v lv)
 	walk = func(v lv) {
 		switch v := v.(type) {
@@ -337,7 +338,7 @@ func (l *lowerer) flatten(v lv, at syntax.Node) ([]Atom, []Type) {
 // rebuild makes a value of the shape of tmpl from atoms (consumed in order).
 // delta is +1 when each atom is an array of rows of tmpl's leaves, -1 when
 // each is a row of them, 0 when they correspond one to one.
-func rebuild(tmpl lv, atoms []Atom, types []Type, delta int) lv {
+func rebuild(tmpl lv, atoms []ir.Atom, types []ir.Type, delta int) lv {
 	k := 0
 	var walk func(v lv) lv
 	walk = func(v lv) lv {
@@ -364,10 +365,10 @@ func rebuild(tmpl lv, atoms []Atom, types []Type, delta int) lv {
 func (l *lowerer) fromValue(name string, v value.Value, at syntax.Node) lv {
 	switch v := v.(type) {
 	case value.Prim:
-		p := Param{l.fresh(name), Scalar(v.T)}
+		p := ir.Param{Name: l.fresh(name), T: ir.Scalar(v.T)}
 		l.params = append(l.params, p)
 		l.args = append(l.args, v)
-		return &lvAtom{V(p.Name), p.T}
+		return &lvAtom{ir.V(p.Name), p.T}
 	case value.Tuple:
 		t := &lvTuple{}
 		for i, x := range v {
@@ -383,15 +384,15 @@ func (l *lowerer) fromValue(name string, v value.Value, at syntax.Node) lv {
 	case *value.Array:
 		switch v.Kind {
 		case value.KPrim:
-			shape := make([]Atom, len(v.Shape))
+			shape := make([]ir.Atom, len(v.Shape))
 			for i, d := range v.Shape {
-				shape[i] = I64(d)
+				shape[i] = ir.I64(d)
 			}
-			t := Type{Elem: v.T, Shape: shape}
-			p := Param{l.fresh(name), t}
+			t := ir.Type{Elem: v.T, Shape: shape}
+			p := ir.Param{Name: l.fresh(name), T: t}
 			l.params = append(l.params, p)
 			l.args = append(l.args, v)
-			return &lvAtom{V(p.Name), t}
+			return &lvAtom{ir.V(p.Name), t}
 		case value.KTuple, value.KRecord:
 			t := &lvTuple{names: v.Names, rank: len(v.Shape)}
 			if v.Kind == value.KTuple {

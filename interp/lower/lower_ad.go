@@ -1,19 +1,22 @@
-package ir
+package lower
 
-import "fut/interp/syntax"
+import (
+	"fut/interp/ir"
+	"fut/interp/syntax"
+)
 
 // jvp2 f x dx and vjp2 f x ybar (the intrinsics behind the prelude's jvp
 // and vjp): f is lowered to a lambda over parameters of x's types and
 // shapes, differentiated by JVP (ad.go), and inlined.
 
 // adLambda lowers f applied to a value of x's shape.
-func (l *lowerer) adLambda(f, x lv, at syntax.Node) (*Lambda, lv, []Atom, []Type) {
+func (l *lowerer) adLambda(f, x lv, at syntax.Node) (*ir.Lambda, lv, []ir.Atom, []ir.Type) {
 	as, ts := l.flatten(x, at)
-	params := make([]Param, len(as))
-	pas := make([]Atom, len(as))
+	params := make([]ir.Param, len(as))
+	pas := make([]ir.Atom, len(as))
 	for i, t := range ts {
-		params[i] = Param{l.fresh("x"), noUnique(t)}
-		pas[i] = V(params[i].Name)
+		params[i] = ir.Param{Name: l.fresh("x"), T: noUnique(t)}
+		pas[i] = ir.V(params[i].Name)
 	}
 	lam, r := l.lambda(f, params, []lv{rebuild(x, pas, ts, 0)}, at)
 	return lam, r, as, ts
@@ -21,9 +24,9 @@ func (l *lowerer) adLambda(f, x lv, at syntax.Node) (*Lambda, lv, []Atom, []Type
 
 // inline emits lam's body with its parameters bound to args and returns
 // its results.
-func inline(b *builder, lam *Lambda, args []Atom) []Atom {
+func inline(b *builder, lam *ir.Lambda, args []ir.Atom) []ir.Atom {
 	for i, p := range lam.Params {
-		b.stms = append(b.stms, &Stm{Pat: []Param{p}, E: &AtomE{X: args[i]}})
+		b.stms = append(b.stms, &ir.Stm{Pat: []ir.Param{p}, E: &ir.AtomE{X: args[i]}})
 	}
 	b.stms = append(b.stms, lam.Body.Stms...)
 	return lam.Body.Res
@@ -31,7 +34,7 @@ func inline(b *builder, lam *Lambda, args []Atom) []Atom {
 
 func (l *lowerer) jvp2(b *builder, f, x, dx lv, at syntax.Node) lv {
 	lam, r, as, _ := l.adLambda(f, x, at)
-	dl, err := jvpIn(lam, l.fresh, l.scopeTypes(b))
+	dl, err := ir.JVPIn(lam, l.fresh, l.scopeTypes(b))
 	if err != nil {
 		l.fail(at, "%v", err)
 	}
@@ -45,7 +48,7 @@ func (l *lowerer) jvp2(b *builder, f, x, dx lv, at syntax.Node) lv {
 			das[i] = l.resized(b, &lvAtom{das[i], dts[i]}, p.T, at).a
 		}
 	}
-	res := inline(b, dl, append(append([]Atom{}, as...), das...))
+	res := inline(b, dl, append(append([]ir.Atom{}, as...), das...))
 	m := len(lam.Ret)
 	return &lvTuple{elems: []lv{rebuild(r, res[:m], lam.Ret, 0), rebuild(r, res[m:], lam.Ret, 0)}}
 }
@@ -55,7 +58,7 @@ func (l *lowerer) jvp2(b *builder, f, x, dx lv, at syntax.Node) lv {
 // along that scalar's unit vector, dotted (in f64) with ybar.
 func (l *lowerer) vjp2(b *builder, f, x, ybar lv, at syntax.Node) lv {
 	lam, r, as, ts := l.adLambda(f, x, at)
-	vl, err := vjpIn(lam, l.fresh, l.scopeTypes(b))
+	vl, err := ir.VJPIn(lam, l.fresh, l.scopeTypes(b))
 	if err != nil {
 		l.fail(at, "%v", err)
 	}
@@ -69,34 +72,15 @@ func (l *lowerer) vjp2(b *builder, f, x, ybar lv, at syntax.Node) lv {
 			ys[i] = l.resized(b, &lvAtom{ys[i], yts[i]}, t, at).a
 		}
 	}
-	res := inline(b, vl, append(append([]Atom{}, as...), ys...))
+	res := inline(b, vl, append(append([]ir.Atom{}, as...), ys...))
 	m := len(lam.Ret)
 	return &lvTuple{elems: []lv{rebuild(r, res[:m], lam.Ret, 0), rebuild(x, res[m:], noUniques(ts), 0)}}
-}
-
-// hasArrayWork reports whether b holds a SOAC or builds an array.
-func hasArrayWork(b *Body) bool {
-	for _, st := range b.Stms {
-		switch e := st.E.(type) {
-		case *ScremaE, *ScatterE, *HistE, *FilterE, *StreamE, *IotaE, *ReplicateE, *ArrayE, *ConcatE, *CopyE:
-			return true
-		case *IfE:
-			if hasArrayWork(e.Then) || hasArrayWork(e.Else) {
-				return true
-			}
-		case *LoopE:
-			if hasArrayWork(e.Body) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // scopeTypes gives the types of the names f's lambda may use from
 // outside: the program's parameters and what b has bound (names bound
 // by builders around b are not seen; a lambda that needs one of their
 // types fails to differentiate, and the expression is not lowered).
-func (l *lowerer) scopeTypes(b *builder) map[string]Type {
-	return allTypes(&Prog{Params: l.params, Body: &Body{Stms: b.stms}})
+func (l *lowerer) scopeTypes(b *builder) map[string]ir.Type {
+	return ir.AllTypes(&ir.Prog{Params: l.params, Body: &ir.Body{Stms: b.stms}})
 }

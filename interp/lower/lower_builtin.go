@@ -1,6 +1,7 @@
-package ir
+package lower
 
 import (
+	"fut/interp/ir"
 	"strings"
 
 	"fut/eval/value"
@@ -91,9 +92,9 @@ func (l *lowerer) scalarIntrinsic(b *builder, name string, args []lv, at syntax.
 		}
 		x := atom(0)
 		if x.a.IsConst() {
-			return &lvAtom{C(value.Convert(x.a.Val, to)), Scalar(to)}, true
+			return &lvAtom{ir.C(value.Convert(x.a.Val, to)), ir.Scalar(to)}, true
 		}
-		return b.let1("conv", &ConvE{To: to, X: x.a}, Scalar(to)), true
+		return b.let1("conv", &ir.ConvE{To: to, X: x.a}, ir.Scalar(to)), true
 	}
 	n, isMath := value.HasMath(name)
 	floatOnly := isMath
@@ -108,8 +109,8 @@ func (l *lowerer) scalarIntrinsic(b *builder, name string, args []lv, at syntax.
 	if !isMath {
 		return nil, false
 	}
-	as := make([]Atom, n)
-	var t Type
+	as := make([]ir.Atom, n)
+	var t ir.Type
 	for i := range as {
 		x := atom(i)
 		as[i] = x.a
@@ -131,23 +132,23 @@ func (l *lowerer) scalarIntrinsic(b *builder, name string, args []lv, at syntax.
 			op = "fabs"
 		}
 	case "isnan", "isinf":
-		t = Scalar(value.Bool)
+		t = ir.Scalar(value.Bool)
 	case "popc", "clz", "ctz":
-		t = Scalar(value.I32)
+		t = ir.Scalar(value.I32)
 	case "f16_from_bits":
-		t = Scalar(value.F16)
+		t = ir.Scalar(value.F16)
 	case "f32_from_bits":
-		t = Scalar(value.F32)
+		t = ir.Scalar(value.F32)
 	case "f64_from_bits":
-		t = Scalar(value.F64)
+		t = ir.Scalar(value.F64)
 	case "f16_to_bits":
-		t = Scalar(value.U16)
+		t = ir.Scalar(value.U16)
 	case "f32_to_bits":
-		t = Scalar(value.U32)
+		t = ir.Scalar(value.U32)
 	case "f64_to_bits":
-		t = Scalar(value.U64)
+		t = ir.Scalar(value.U64)
 	}
-	return b.let1(op, &UnOpE{Op: op, Args: as}, t), true
+	return b.let1(op, &ir.UnOpE{Op: op, Args: as}, t), true
 }
 
 func (l *lowerer) callBuiltin(b *builder, name string, args []lv, at syntax.Node) lv {
@@ -185,7 +186,7 @@ func (l *lowerer) callBuiltin(b *builder, name string, args []lv, at syntax.Node
 	case "hist":
 		ne := atom(1)
 		k := l.toI64(b, atom(2))
-		dest := b.let1("hist", &ReplicateE{N: k, X: ne.a}, ne.t.ArrayOf(k))
+		dest := b.let1("hist", &ir.ReplicateE{N: k, X: ne.a}, ne.t.ArrayOf(k))
 		return l.hist(b, dest, args[0], ne, args[3], args[4], at)
 	case "reduce_by_index":
 		return l.hist(b, atom(0), args[1], atom(2), args[3], args[4], at)
@@ -204,16 +205,16 @@ func (l *lowerer) callBuiltin(b *builder, name string, args []lv, at syntax.Node
 	case "iota":
 		n := l.toI64(b, atom(0))
 		l.checkNonNegative(b, n, at)
-		return b.let1("iota", &IotaE{N: n}, Type{Elem: value.I64, Shape: []Atom{n}})
+		return b.let1("iota", &ir.IotaE{N: n}, ir.Type{Elem: value.I64, Shape: []ir.Atom{n}})
 	case "replicate":
 		n := l.toI64(b, atom(0))
 		l.checkNonNegative(b, n, at)
 		as, ts := l.flatten(args[1], at)
-		var outs []Atom
-		var outTs []Type
+		var outs []ir.Atom
+		var outTs []ir.Type
 		for i, a := range as {
 			t := ts[i].ArrayOf(n)
-			outs = append(outs, b.let("rep", &ReplicateE{N: n, X: a}, t)[0])
+			outs = append(outs, b.let("rep", &ir.ReplicateE{N: n, X: a}, t)[0])
 			outTs = append(outTs, t)
 		}
 		return rebuild(args[1], outs, outTs, 1)
@@ -237,20 +238,20 @@ func (l *lowerer) callBuiltin(b *builder, name string, args []lv, at syntax.Node
 		if len(sh) == 0 {
 			l.fail(at, "length of a value that is not an array")
 		}
-		return &lvAtom{sh[0], Scalar(value.I64)}
+		return &lvAtom{sh[0], ir.Scalar(value.I64)}
 	case "transpose", "copy", "manifest":
 		as, ts := l.flatten(args[0], at)
-		var outs []Atom
-		var outTs []Type
+		var outs []ir.Atom
+		var outTs []ir.Type
 		for i, a := range as {
 			t := noUnique(ts[i])
-			var e Exp = &CopyE{Arr: a.Name}
+			var e ir.Exp = &ir.CopyE{Arr: a.Name}
 			if name == "transpose" {
 				if t.Rank() < 2 {
 					l.fail(at, "transpose of an array of rank %d", t.Rank())
 				}
-				e = &TransposeE{Arr: a.Name}
-				t.Shape = append([]Atom{t.Shape[1], t.Shape[0]}, t.Shape[2:]...)
+				e = &ir.TransposeE{Arr: a.Name}
+				t.Shape = append([]ir.Atom{t.Shape[1], t.Shape[0]}, t.Shape[2:]...)
 			}
 			if a.IsConst() {
 				outs, outTs = append(outs, a), append(outTs, t)
@@ -275,29 +276,29 @@ func (l *lowerer) callBuiltin(b *builder, name string, args []lv, at syntax.Node
 		if len(xa) != len(ya) {
 			l.fail(at, "concatenation of arrays of different element types")
 		}
-		outs := make([]Atom, len(xa))
-		outTs := make([]Type, len(xa))
+		outs := make([]ir.Atom, len(xa))
+		outTs := make([]ir.Type, len(xa))
 		for i := range xa {
 			if !xt[i].Row().Equal(yt[i].Row()) {
 				l.fail(at, "concatenation of arrays whose rows differ (%s and %s)", xt[i], yt[i])
 			}
 			outTs[i] = xt[i].Row().ArrayOf(n)
-			outs[i] = b.let("concat", &ConcatE{N: n, Arrs: []string{xa[i].Name, ya[i].Name}}, outTs[i])[0]
+			outs[i] = b.let("concat", &ir.ConcatE{N: n, Arrs: []string{xa[i].Name, ya[i].Name}}, outTs[i])[0]
 		}
 		return rebuild(args[0], outs, outTs, 0)
 	case "flatten", "reverse":
 		as, ts := l.flatten(args[0], at)
-		outs := make([]Atom, len(as))
-		outTs := make([]Type, len(as))
+		outs := make([]ir.Atom, len(as))
+		outTs := make([]ir.Type, len(as))
 		for i, a := range as {
 			t := ts[i]
-			var e Exp = &ReverseE{Arr: a.Name}
+			var e ir.Exp = &ir.ReverseE{Arr: a.Name}
 			if name == "flatten" {
 				if t.Rank() < 2 {
 					l.fail(at, "flatten of an array of rank %d", t.Rank())
 				}
-				t = Type{Elem: t.Elem, Shape: append([]Atom{l.arith(b, "*", t.Shape[0], t.Shape[1])}, t.Shape[2:]...)}
-				e = &ReshapeE{Arr: a.Name, Shape: t.Shape}
+				t = ir.Type{Elem: t.Elem, Shape: append([]ir.Atom{l.arith(b, "*", t.Shape[0], t.Shape[1])}, t.Shape[2:]...)}
+				e = &ir.ReshapeE{Arr: a.Name, Shape: t.Shape}
 			} else if t.Rank() == 0 {
 				l.fail(at, "reverse of a value that is not an array")
 			}
@@ -325,24 +326,24 @@ func (l *lowerer) callBuiltin(b *builder, name string, args []lv, at syntax.Node
 }
 
 // arith is x op y on i64 sizes, folded when both are constants.
-func (l *lowerer) arith(b *builder, op string, x, y Atom) Atom {
+func (l *lowerer) arith(b *builder, op string, x, y ir.Atom) ir.Atom {
 	if x.IsConst() && y.IsConst() {
-		r, err := binop(op, x.Val, y.Val)
+		r, err := ir.BinOp(op, x.Val, y.Val)
 		if err == nil {
-			return C(r)
+			return ir.C(r)
 		}
 	}
-	return b.let("size", &BinOpE{Op: op, X: x, Y: y}, Scalar(value.I64))[0]
+	return b.let("size", &ir.BinOpE{Op: op, X: x, Y: y}, ir.Scalar(value.I64))[0]
 }
 
-func noUnique(t Type) Type {
+func noUnique(t ir.Type) ir.Type {
 	t.Unique = false
 	return t
 }
 
 // rows makes lambda parameters for one element of each input array (the
 // inputs must share their outer size) and the element values over them.
-func (l *lowerer) rows(b *builder, inputs []lv, at syntax.Node) (arrs []string, w Atom, params []Param, elems []lv) {
+func (l *lowerer) rows(b *builder, inputs []lv, at syntax.Node) (arrs []string, w ir.Atom, params []ir.Param, elems []lv) {
 	for i, in := range inputs {
 		sh := leafShape(in)
 		if len(sh) == 0 {
@@ -352,8 +353,8 @@ func (l *lowerer) rows(b *builder, inputs []lv, at syntax.Node) (arrs []string, 
 			w = sh[0]
 		}
 		as, ts := l.flatten(in, at)
-		var pas []Atom
-		var pts []Type
+		var pas []ir.Atom
+		var pts []ir.Type
 		for k, a := range as {
 			if a.IsConst() {
 				l.fail(at, "a SOAC over a constant")
@@ -363,10 +364,10 @@ func (l *lowerer) rows(b *builder, inputs []lv, at syntax.Node) (arrs []string, 
 				// apart: checked, then the input is given the SOAC's size.
 				a, ts[k] = l.sameSize(b, a, ts[k], w, at)
 			}
-			p := Param{l.fresh(a.Name), ts[k].Row()}
+			p := ir.Param{Name: l.fresh(a.Name), T: ts[k].Row()}
 			params = append(params, p)
 			arrs = append(arrs, a.Name)
-			pas = append(pas, V(p.Name))
+			pas = append(pas, ir.V(p.Name))
 			pts = append(pts, p.T)
 		}
 		elems = append(elems, rebuild(in, pas, pts, -1))
@@ -376,7 +377,7 @@ func (l *lowerer) rows(b *builder, inputs []lv, at syntax.Node) (arrs []string, 
 
 // lambda lowers f applied to elems in a new body, whose results must have
 // sizes that do not depend on the element.
-func (l *lowerer) lambda(f lv, params []Param, elems []lv, at syntax.Node) (*Lambda, lv) {
+func (l *lowerer) lambda(f lv, params []ir.Param, elems []lv, at syntax.Node) (*ir.Lambda, lv) {
 	lb := &builder{l: l}
 	r := l.apply(lb, f, elems, at)
 	res, ts := l.flatten(r, at)
@@ -396,17 +397,17 @@ func (l *lowerer) lambda(f lv, params []Param, elems []lv, at syntax.Node) (*Lam
 			}
 		}
 	}
-	return &Lambda{Params: params, Ret: ts, Body: &Body{Stms: lb.stms, Res: res}}, r
+	return &ir.Lambda{Params: params, Ret: ts, Body: &ir.Body{Stms: lb.stms, Res: res}}, r
 }
 
 func (l *lowerer) mapN(b *builder, f lv, inputs []lv, at syntax.Node) lv {
 	arrs, w, params, elems := l.rows(b, inputs, at)
 	lam, r := l.lambda(f, params, elems, at)
-	ts := make([]Type, len(lam.Ret))
+	ts := make([]ir.Type, len(lam.Ret))
 	for i, t := range lam.Ret {
 		ts[i] = t.ArrayOf(w)
 	}
-	outs := b.let("map", &ScremaE{W: w, Arrs: arrs, Map: lam}, ts...)
+	outs := b.let("map", &ir.ScremaE{W: w, Arrs: arrs, Map: lam}, ts...)
 	return rebuild(r, outs, ts, 1)
 }
 
@@ -423,38 +424,38 @@ func (l *lowerer) reduce(b *builder, op, ne, xs lv, scan bool, at syntax.Node) l
 		}
 	}
 	id := identity(params)
-	var xps, yps []Param
-	var xas, yas []Atom
+	var xps, yps []ir.Param
+	var xas, yas []ir.Atom
 	for _, t := range nts {
-		x, y := Param{l.fresh("x"), t}, Param{l.fresh("y"), t}
+		x, y := ir.Param{Name: l.fresh("x"), T: t}, ir.Param{Name: l.fresh("y"), T: t}
 		xps, yps = append(xps, x), append(yps, y)
-		xas, yas = append(xas, V(x.Name)), append(yas, V(y.Name))
+		xas, yas = append(xas, ir.V(x.Name)), append(yas, ir.V(y.Name))
 	}
 	opLam, _ := l.lambda(op, append(xps, yps...), []lv{rebuild(ne, xas, nts, 0), rebuild(ne, yas, nts, 0)}, at)
-	if err := sameTypes("the operator's result", opLam.Ret, nts); err != nil {
+	if err := ir.SameTypes("the operator's result", opLam.Ret, nts); err != nil {
 		l.fail(at, "an operator whose result does not match its operands")
 	}
-	seg := &SegOp{Lam: opLam, Nes: nes}
-	s := &ScremaE{W: w, Arrs: arrs, Map: id}
+	seg := &ir.SegOp{Lam: opLam, Nes: nes}
+	s := &ir.ScremaE{W: w, Arrs: arrs, Map: id}
 	if scan {
-		s.Scans = []*SegOp{seg}
-		ts := make([]Type, len(nts))
+		s.Scans = []*ir.SegOp{seg}
+		ts := make([]ir.Type, len(nts))
 		for i, t := range nts {
 			ts[i] = t.ArrayOf(w)
 		}
 		return rebuild(ne, b.let("scan", s, ts...), ts, 1)
 	}
-	s.Reds = []*SegOp{seg}
+	s.Reds = []*ir.SegOp{seg}
 	return rebuild(ne, b.let("red", s, nts...), nts, 0)
 }
 
 // identity is \params -> params, the map lambda of a plain reduce or scan.
-func identity(params []Param) *Lambda {
-	res := make([]Atom, len(params))
+func identity(params []ir.Param) *ir.Lambda {
+	res := make([]ir.Atom, len(params))
 	for i, p := range params {
-		res[i] = V(p.Name)
+		res[i] = ir.V(p.Name)
 	}
-	return &Lambda{Params: params, Ret: paramTypes(params), Body: &Body{Res: res}}
+	return &ir.Lambda{Params: params, Ret: ir.ParamTypes(params), Body: &ir.Body{Res: res}}
 }
 
 func (l *lowerer) hist(b *builder, dest *lvAtom, op lv, ne *lvAtom, is, vs lv, at syntax.Node) lv {
@@ -467,10 +468,10 @@ func (l *lowerer) hist(b *builder, dest *lvAtom, op lv, ne *lvAtom, is, vs lv, a
 	if !ok1 || !ok2 {
 		l.fail(at, "a histogram of tuples")
 	}
-	x, y := Param{l.fresh("x"), ne.t}, Param{l.fresh("y"), ne.t}
-	opLam, _ := l.lambda(op, []Param{x, y}, []lv{&lvAtom{V(x.Name), x.T}, &lvAtom{V(y.Name), y.T}}, at)
-	lam := &Lambda{Params: params, Ret: []Type{ia.t, va.t}, Body: &Body{Res: []Atom{ia.a, va.a}}}
-	h := &HistE{Dest: dest.a.Name, W: w, Arrs: arrs, Op: &SegOp{Lam: opLam, Nes: []Atom{ne.a}}, Map: lam}
+	x, y := ir.Param{Name: l.fresh("x"), T: ne.t}, ir.Param{Name: l.fresh("y"), T: ne.t}
+	opLam, _ := l.lambda(op, []ir.Param{x, y}, []lv{&lvAtom{ir.V(x.Name), x.T}, &lvAtom{ir.V(y.Name), y.T}}, at)
+	lam := &ir.Lambda{Params: params, Ret: []ir.Type{ia.t, va.t}, Body: &ir.Body{Res: []ir.Atom{ia.a, va.a}}}
+	h := &ir.HistE{Dest: dest.a.Name, W: w, Arrs: arrs, Op: &ir.SegOp{Lam: opLam, Nes: []ir.Atom{ne.a}}, Map: lam}
 	return b.let1("hist", h, noUnique(dest.t))
 }
 
@@ -483,23 +484,23 @@ func (l *lowerer) stream(b *builder, op, f, xs lv, at syntax.Node) lv {
 	}
 	w := shape[0]
 	as, ts := l.flatten(xs, at)
-	chunk := Param{l.fresh("chunk"), Scalar(value.I64)}
-	params := []Param{chunk}
-	var cas []Atom
-	var cts []Type
+	chunk := ir.Param{Name: l.fresh("chunk"), T: ir.Scalar(value.I64)}
+	params := []ir.Param{chunk}
+	var cas []ir.Atom
+	var cts []ir.Type
 	var arrs []string
 	for k, a := range as {
 		if a.IsConst() {
 			l.fail(at, "a stream over a constant")
 		}
-		t := Type{Elem: ts[k].Elem, Shape: append([]Atom{V(chunk.Name)}, ts[k].Shape[1:]...)}
-		p := Param{l.fresh(a.Name), t}
+		t := ir.Type{Elem: ts[k].Elem, Shape: append([]ir.Atom{ir.V(chunk.Name)}, ts[k].Shape[1:]...)}
+		p := ir.Param{Name: l.fresh(a.Name), T: t}
 		params = append(params, p)
 		arrs = append(arrs, a.Name)
-		cas, cts = append(cas, V(p.Name)), append(cts, t)
+		cas, cts = append(cas, ir.V(p.Name)), append(cts, t)
 	}
 	lb := &builder{l: l}
-	r := l.apply(lb, f, []lv{&lvAtom{V(chunk.Name), chunk.T}, rebuild(xs, cas, cts, 0)}, at)
+	r := l.apply(lb, f, []lv{&lvAtom{ir.V(chunk.Name), chunk.T}, rebuild(xs, cas, cts, 0)}, at)
 	res, rts := l.flatten(r, at)
 	local := map[string]bool{}
 	for _, p := range params[1:] {
@@ -516,28 +517,28 @@ func (l *lowerer) stream(b *builder, op, f, xs lv, at syntax.Node) lv {
 				l.fail(at, "a stream function whose result size is not the chunk's")
 			}
 		}
-		if op == nil && (t.Rank() == 0 || t.Shape[0] != V(chunk.Name)) {
+		if op == nil && (t.Rank() == 0 || t.Shape[0] != ir.V(chunk.Name)) {
 			l.fail(at, "a map_stream function that does not return arrays of the chunk's size")
 		}
 	}
-	fold := &Lambda{Params: params, Ret: rts, Body: &Body{Stms: lb.stms, Res: res}}
-	s := &StreamE{W: w, Arrs: arrs, Fold: fold}
+	fold := &ir.Lambda{Params: params, Ret: rts, Body: &ir.Body{Stms: lb.stms, Res: res}}
+	s := &ir.StreamE{W: w, Arrs: arrs, Fold: fold}
 	if op == nil {
-		outTs := make([]Type, len(rts))
+		outTs := make([]ir.Type, len(rts))
 		for i, t := range rts {
-			outTs[i] = Type{Elem: t.Elem, Shape: append([]Atom{w}, t.Shape[1:]...)}
+			outTs[i] = ir.Type{Elem: t.Elem, Shape: append([]ir.Atom{w}, t.Shape[1:]...)}
 		}
 		return rebuild(r, b.let("stream", s, outTs...), outTs, 0)
 	}
-	var xps, yps []Param
-	var xas, yas []Atom
+	var xps, yps []ir.Param
+	var xas, yas []ir.Atom
 	for _, t := range rts {
-		x, y := Param{l.fresh("x"), t}, Param{l.fresh("y"), t}
+		x, y := ir.Param{Name: l.fresh("x"), T: t}, ir.Param{Name: l.fresh("y"), T: t}
 		xps, yps = append(xps, x), append(yps, y)
-		xas, yas = append(xas, V(x.Name)), append(yas, V(y.Name))
+		xas, yas = append(xas, ir.V(x.Name)), append(yas, ir.V(y.Name))
 	}
 	red, _ := l.lambda(op, append(xps, yps...), []lv{rebuild(r, xas, rts, 0), rebuild(r, yas, rts, 0)}, at)
-	if err := sameTypes("the operator", red.Ret, rts); err != nil {
+	if err := ir.SameTypes("the operator", red.Ret, rts); err != nil {
 		l.fail(at, "a stream operator whose result does not match its operands")
 	}
 	s.Red = red
@@ -550,28 +551,28 @@ func (l *lowerer) filterWith(b *builder, p, xs lv, negate bool, at syntax.Node) 
 	arrs, w, params, elems := l.rows(b, []lv{xs}, at)
 	lb := &builder{l: l}
 	keep, ok := l.apply(lb, p, elems, at).(*lvAtom)
-	if !ok || !keep.t.Equal(Scalar(value.Bool)) {
+	if !ok || !keep.t.Equal(ir.Scalar(value.Bool)) {
 		l.fail(at, "a filter predicate that does not return a bool")
 	}
 	if negate {
-		keep = lb.let1("not", &UnOpE{Op: "not", Args: []Atom{keep.a}}, keep.t)
+		keep = lb.let1("not", &ir.UnOpE{Op: "not", Args: []ir.Atom{keep.a}}, keep.t)
 	}
-	ret := []Type{keep.t}
-	res := []Atom{keep.a}
+	ret := []ir.Type{keep.t}
+	res := []ir.Atom{keep.a}
 	for _, p := range params {
 		ret = append(ret, p.T)
-		res = append(res, V(p.Name))
+		res = append(res, ir.V(p.Name))
 	}
-	lam := &Lambda{Params: params, Ret: ret, Body: &Body{Stms: lb.stms, Res: res}}
-	k := Param{l.fresh("count"), Scalar(value.I64)}
-	pat := []Param{k}
-	var outs []Atom
-	var outTs []Type
+	lam := &ir.Lambda{Params: params, Ret: ret, Body: &ir.Body{Stms: lb.stms, Res: res}}
+	k := ir.Param{Name: l.fresh("count"), T: ir.Scalar(value.I64)}
+	pat := []ir.Param{k}
+	var outs []ir.Atom
+	var outTs []ir.Type
 	for i, p := range params {
-		t := p.T.ArrayOf(V(k.Name))
-		pat = append(pat, Param{l.fresh(arrs[i]), t})
-		outs, outTs = append(outs, V(pat[len(pat)-1].Name)), append(outTs, t)
+		t := p.T.ArrayOf(ir.V(k.Name))
+		pat = append(pat, ir.Param{Name: l.fresh(arrs[i]), T: t})
+		outs, outTs = append(outs, ir.V(pat[len(pat)-1].Name)), append(outTs, t)
 	}
-	b.stms = append(b.stms, &Stm{Pat: pat, E: &FilterE{W: w, Arrs: arrs, Map: lam}})
+	b.stms = append(b.stms, &ir.Stm{Pat: pat, E: &ir.FilterE{W: w, Arrs: arrs, Map: lam}})
 	return rebuild(xs, outs, outTs, 0)
 }

@@ -1,6 +1,7 @@
-package ir
+package lower
 
 import (
+	"fut/interp/ir"
 	"strconv"
 
 	"fut/eval/value"
@@ -13,12 +14,12 @@ import (
 // the value takes the sizes of the type; a size the lowering cannot compute
 // stops the lowering rather than going unchecked.
 
-func (l *lowerer) coerce(b *builder, env *lenv, e *syntax.Coerce, hint Prim) lv {
+func (l *lowerer) coerce(b *builder, env *lenv, e *syntax.Coerce, hint ir.Prim) lv {
 	x := l.expr(b, env, e.X, hint)
 	return l.coerceTo(b, env, x, e.Type, nil, e)
 }
 
-func (l *lowerer) coerceTo(b *builder, env *lenv, x lv, te syntax.TypeExp, outer []Atom, at *syntax.Coerce) lv {
+func (l *lowerer) coerceTo(b *builder, env *lenv, x lv, te syntax.TypeExp, outer []ir.Atom, at *syntax.Coerce) lv {
 	var dims []syntax.Expr // the wanted sizes, nil where open
 	for {
 		switch t := te.(type) {
@@ -37,7 +38,7 @@ func (l *lowerer) coerceTo(b *builder, env *lenv, x lv, te syntax.TypeExp, outer
 			if !ok || tup.rank != len(dims) {
 				l.fail(at, "a size coercion (:>) of a value that does not have the type's shape")
 			}
-			ws := append(append([]Atom{}, outer...), l.wantDims(b, env, leafShape(x), dims, at)...)
+			ws := append(append([]ir.Atom{}, outer...), l.wantDims(b, env, leafShape(x), dims, at)...)
 			out := &lvTuple{names: tup.names, rank: tup.rank}
 			if tt, isTuple := t.(*syntax.TETuple); isTuple {
 				if len(tt.Elems) != len(tup.elems) {
@@ -83,7 +84,7 @@ func (l *lowerer) coerceTo(b *builder, env *lenv, x lv, te syntax.TypeExp, outer
 	if len(shape) < len(outer)+len(dims) {
 		l.fail(at, "a size coercion (:>) of a value of lower rank")
 	}
-	want := append(append([]Atom{}, outer...), l.wantDims(b, env, shape[len(outer):], dims, at)...)
+	want := append(append([]ir.Atom{}, outer...), l.wantDims(b, env, shape[len(outer):], dims, at)...)
 	same := true
 	for i, w := range want {
 		same = same && w == shape[i]
@@ -91,12 +92,12 @@ func (l *lowerer) coerceTo(b *builder, env *lenv, x lv, te syntax.TypeExp, outer
 	if same || a.a.IsConst() {
 		return x
 	}
-	t := Type{Elem: a.t.Elem, Shape: append(want, shape[len(want):]...)}
-	return b.let1("coerce", &ReshapeE{Arr: a.a.Name, Shape: t.Shape, Coerce: true}, t)
+	t := ir.Type{Elem: a.t.Elem, Shape: append(want, shape[len(want):]...)}
+	return b.let1("coerce", &ir.ReshapeE{Arr: a.a.Name, Shape: t.Shape, Coerce: true}, t)
 }
 
-func (l *lowerer) wantDims(b *builder, env *lenv, shape []Atom, dims []syntax.Expr, at *syntax.Coerce) []Atom {
-	out := make([]Atom, len(dims))
+func (l *lowerer) wantDims(b *builder, env *lenv, shape []ir.Atom, dims []syntax.Expr, at *syntax.Coerce) []ir.Atom {
+	out := make([]ir.Atom, len(dims))
 	for i, d := range dims {
 		out[i] = shape[i]
 		if d == nil {
@@ -107,12 +108,12 @@ func (l *lowerer) wantDims(b *builder, env *lenv, shape []Atom, dims []syntax.Ex
 		if wa.IsConst() && shape[i].IsConst() {
 			if wa.Val.AsInt64() != shape[i].Val.AsInt64() {
 				// fails when run, before anything uses the new size
-				l.checkUnlike(b, C(value.MkBool(false)), "size coercion fails", at)
+				l.checkUnlike(b, ir.C(value.MkBool(false)), "size coercion fails", at)
 				out[i] = wa
 			}
 			continue
 		}
-		eq := l.binop(b, "==", &lvAtom{shape[i], Scalar(value.I64)}, &lvAtom{wa, Scalar(value.I64)}, at)
+		eq := l.binop(b, "==", &lvAtom{shape[i], ir.Scalar(value.I64)}, &lvAtom{wa, ir.Scalar(value.I64)}, at)
 		l.checkUnlike(b, eq.a, "size coercion fails", at)
 		out[i] = wa
 	}
@@ -143,7 +144,7 @@ func (l *lowerer) sizeExpr(b *builder, env *lenv, d syntax.Expr) *lvAtom {
 	return a
 }
 
-func (l *lowerer) coerceChecked(b *builder, env *lenv, x lv, outer []Atom, dims []syntax.Expr, at *syntax.Coerce) lv {
+func (l *lowerer) coerceChecked(b *builder, env *lenv, x lv, outer []ir.Atom, dims []syntax.Expr, at *syntax.Coerce) lv {
 	t, ok := l.info.TypeOf(at)
 	if !ok {
 		l.fail(at, "a size coercion (:>) without a type from the checker")
@@ -151,8 +152,8 @@ func (l *lowerer) coerceChecked(b *builder, env *lenv, x lv, outer []Atom, dims 
 	return l.coerceType(b, env, x, t, outer, at)
 }
 
-func (l *lowerer) coerceType(b *builder, env *lenv, x lv, t types.Type, outer []Atom, at *syntax.Coerce) lv {
-	var want []Atom
+func (l *lowerer) coerceType(b *builder, env *lenv, x lv, t types.Type, outer []ir.Atom, at *syntax.Coerce) lv {
+	var want []ir.Atom
 	t = types.Resolve(t)
 	for {
 		arr, ok := t.(*types.Array)
@@ -172,7 +173,7 @@ func (l *lowerer) coerceType(b *builder, env *lenv, x lv, t types.Type, outer []
 			return x
 		}
 		shape := a.t.Shape[len(outer):]
-		ws := append([]Atom{}, outer...)
+		ws := append([]ir.Atom{}, outer...)
 		for i, w := range want {
 			ws = append(ws, l.checkSize(b, shape[i], w, at))
 		}
@@ -183,15 +184,15 @@ func (l *lowerer) coerceType(b *builder, env *lenv, x lv, t types.Type, outer []
 		if same || a.a.IsConst() {
 			return x
 		}
-		nt := Type{Elem: a.t.Elem, Shape: ws}
-		return b.let1("coerce", &ReshapeE{Arr: a.a.Name, Shape: nt.Shape, Coerce: true}, nt)
+		nt := ir.Type{Elem: a.t.Elem, Shape: ws}
+		return b.let1("coerce", &ir.ReshapeE{Arr: a.a.Name, Shape: nt.Shape, Coerce: true}, nt)
 	case *types.Record:
 		tup, ok := x.(*lvTuple)
 		if !ok || tup.sum != nil || tup.rank != len(want) {
 			l.fail(at, "a size coercion (:>) of a value that does not have the type's shape")
 		}
 		shape := leafShape(x)
-		ws := append([]Atom{}, outer...)
+		ws := append([]ir.Atom{}, outer...)
 		for i, w := range want {
 			ws = append(ws, l.checkSize(b, shape[i], w, at))
 		}
@@ -234,31 +235,31 @@ func (l *lowerer) coerceType(b *builder, env *lenv, x lv, t types.Type, outer []
 	if len(shape) < len(outer)+len(want) {
 		l.fail(at, "a size coercion (:>) of a value of lower rank")
 	}
-	ws := append([]Atom{}, outer...)
+	ws := append([]ir.Atom{}, outer...)
 	for i, w := range want {
 		ws = append(ws, l.checkSize(b, shape[len(outer)+i], w, at))
 	}
 	as, ts := l.flatten(x, at)
-	outs := make([]Atom, len(as))
-	outTs := make([]Type, len(as))
+	outs := make([]ir.Atom, len(as))
+	outTs := make([]ir.Type, len(as))
 	for i, a := range as {
-		nt := Type{Elem: ts[i].Elem, Shape: append(append([]Atom{}, ws...), ts[i].Shape[len(ws):]...)}
+		nt := ir.Type{Elem: ts[i].Elem, Shape: append(append([]ir.Atom{}, ws...), ts[i].Shape[len(ws):]...)}
 		outTs[i] = nt
 		outs[i] = a
 		if !a.IsConst() && !nt.Equal(ts[i]) {
-			outs[i] = b.let1("coerce", &ReshapeE{Arr: a.Name, Shape: nt.Shape, Coerce: true}, nt).a
+			outs[i] = b.let1("coerce", &ir.ReshapeE{Arr: a.Name, Shape: nt.Shape, Coerce: true}, nt).a
 		}
 	}
 	return rebuild(x, outs, outTs, 0)
 }
 
-func (l *lowerer) checkedSize(env *lenv, s types.Size, at syntax.Node) Atom {
+func (l *lowerer) checkedSize(env *lenv, s types.Size, at syntax.Node) ir.Atom {
 	switch z := types.ResolveSize(s).(type) {
 	case *types.SizeConst:
-		return I64(z.N)
+		return ir.I64(z.N)
 	case *types.SizeName:
 		if z.Unknown {
-			return Atom{}
+			return ir.Atom{}
 		}
 		if z.Name != "" {
 			if v, ok := env.lookup(z.Name); ok {
@@ -268,23 +269,23 @@ func (l *lowerer) checkedSize(env *lenv, s types.Size, at syntax.Node) Atom {
 			}
 		}
 	case types.SizeVar:
-		return Atom{}
+		return ir.Atom{}
 	}
 	l.fail(at, "a size coercion (:>) to a size the lowering cannot compute (%s) is checked on the reference path", s)
-	return Atom{}
+	return ir.Atom{}
 }
 
-func (l *lowerer) checkSize(b *builder, got, want Atom, at syntax.Node) Atom {
-	if want == (Atom{}) || want == got {
+func (l *lowerer) checkSize(b *builder, got, want ir.Atom, at syntax.Node) ir.Atom {
+	if want == (ir.Atom{}) || want == got {
 		return got
 	}
 	if want.IsConst() && got.IsConst() {
 		if want.Val.AsInt64() != got.Val.AsInt64() {
-			l.checkUnlike(b, C(value.MkBool(false)), "size coercion fails", at)
+			l.checkUnlike(b, ir.C(value.MkBool(false)), "size coercion fails", at)
 		}
 		return want
 	}
-	eq := l.binop(b, "==", &lvAtom{got, Scalar(value.I64)}, &lvAtom{want, Scalar(value.I64)}, at)
+	eq := l.binop(b, "==", &lvAtom{got, ir.Scalar(value.I64)}, &lvAtom{want, ir.Scalar(value.I64)}, at)
 	l.checkUnlike(b, eq.a, "size coercion fails", at)
 	return want
 }
@@ -301,7 +302,7 @@ func (l *lowerer) bindTypeSizes(env *lenv, t types.Type, v lv) *lenv {
 		if depth < len(dims) {
 			if z, ok := types.ResolveSize(arr.Dim).(*types.SizeName); ok && !z.Unknown && z.Name != "" {
 				if _, bound := env.lookup(z.Name); !bound || l.sizeScope[z.Name] {
-					env = env.bind(z.Name, &lvAtom{dims[depth], Scalar(value.I64)})
+					env = env.bind(z.Name, &lvAtom{dims[depth], ir.Scalar(value.I64)})
 				}
 			}
 		}
@@ -328,8 +329,8 @@ func wrapArrays(t types.Type, k int) types.Type {
 	return t
 }
 
-func (l *lowerer) sameSize(b *builder, a Atom, t Type, w Atom, at syntax.Node) (Atom, Type) {
-	i64 := Scalar(value.I64)
+func (l *lowerer) sameSize(b *builder, a ir.Atom, t ir.Type, w ir.Atom, at syntax.Node) (ir.Atom, ir.Type) {
+	i64 := ir.Scalar(value.I64)
 	if t.Shape[0].IsConst() && w.IsConst() {
 		if t.Shape[0].Val.AsInt64() != w.Val.AsInt64() {
 			l.fail(at, "SOAC inputs of different sizes (%s and %s)", w, t.Shape[0])
@@ -338,15 +339,15 @@ func (l *lowerer) sameSize(b *builder, a Atom, t Type, w Atom, at syntax.Node) (
 		eq := l.binop(b, "==", &lvAtom{t.Shape[0], i64}, &lvAtom{w, i64}, at)
 		l.checkUnlike(b, eq.a, "arrays of different sizes", at)
 	}
-	nt := Type{Elem: t.Elem, Shape: append([]Atom{w}, t.Shape[1:]...)}
-	return b.let1("sized", &ReshapeE{Arr: a.Name, Shape: nt.Shape, Coerce: true}, nt).a, nt
+	nt := ir.Type{Elem: t.Elem, Shape: append([]ir.Atom{w}, t.Shape[1:]...)}
+	return b.let1("sized", &ir.ReshapeE{Arr: a.Name, Shape: nt.Shape, Coerce: true}, nt).a, nt
 }
 
-func (l *lowerer) resized(b *builder, x *lvAtom, want Type, at syntax.Node) *lvAtom {
+func (l *lowerer) resized(b *builder, x *lvAtom, want ir.Type, at syntax.Node) *lvAtom {
 	if x.t.Elem != want.Elem || x.t.Rank() != want.Rank() || x.a.IsConst() {
 		l.fail(at, "a value of type %s where %s is needed", x.t, want)
 	}
-	i64 := Scalar(value.I64)
+	i64 := ir.Scalar(value.I64)
 	for k, d := range x.t.Shape {
 		w := want.Shape[k]
 		if d == w {
@@ -358,16 +359,16 @@ func (l *lowerer) resized(b *builder, x *lvAtom, want Type, at syntax.Node) *lvA
 		eq := l.binop(b, "==", &lvAtom{d, i64}, &lvAtom{w, i64}, at)
 		l.checkUnlike(b, eq.a, "arrays of different sizes", at)
 	}
-	return b.let1("sized", &ReshapeE{Arr: x.a.Name, Shape: want.Shape, Coerce: true}, want)
+	return b.let1("sized", &ir.ReshapeE{Arr: x.a.Name, Shape: want.Shape, Coerce: true}, want)
 }
 
 // checkNonNegative asserts that a size is not negative, as iota and
 // replicate check on the reference path (a fused iota would otherwise be an
 // empty generator).
-func (l *lowerer) checkNonNegative(b *builder, n Atom, at syntax.Node) {
+func (l *lowerer) checkNonNegative(b *builder, n ir.Atom, at syntax.Node) {
 	if n.IsConst() && n.Val.AsInt64() >= 0 {
 		return
 	}
-	ok := l.binop(b, "<=", &lvAtom{I64(0), Scalar(value.I64)}, &lvAtom{n, Scalar(value.I64)}, at)
+	ok := l.binop(b, "<=", &lvAtom{ir.I64(0), ir.Scalar(value.I64)}, &lvAtom{n, ir.Scalar(value.I64)}, at)
 	l.checkUnlike(b, ok.a, "negative size", at)
 }

@@ -1,7 +1,8 @@
-package ir
+package lower
 
 import (
 	"fut/eval/value"
+	"fut/interp/ir"
 	"fut/interp/syntax"
 	"fut/interp/types"
 )
@@ -67,7 +68,7 @@ func (l *lowerer) apply(b *builder, f lv, args []lv, at syntax.Node) lv {
 	return f
 }
 
-func (l *lowerer) ifExpr(b *builder, env *lenv, e *syntax.If, hint Prim) lv {
+func (l *lowerer) ifExpr(b *builder, env *lenv, e *syntax.If, hint ir.Prim) lv {
 	c := l.scalar(b, env, e.Cond, value.Bool)
 	tb, eb := &builder{l: l}, &builder{l: l}
 	tv := l.expr(tb, env, e.Then, hint)
@@ -82,45 +83,45 @@ func (l *lowerer) ifExpr(b *builder, env *lenv, e *syntax.If, hint Prim) lv {
 // Arrays whose sizes differ between the branches get sizes of the if's
 // own: it returns them first (let (n, xs: [n]t) = if …), as Futhark's
 // existential branches do.
-func (l *lowerer) branches(b *builder, cond Atom, tb *builder, tv lv, eb *builder, ev lv, at syntax.Node) lv {
+func (l *lowerer) branches(b *builder, cond ir.Atom, tb *builder, tv lv, eb *builder, ev lv, at syntax.Node) lv {
 	ta, tt := l.flatten(tv, at)
 	ea, et := l.flatten(ev, at)
 	if len(ta) != len(ea) {
 		l.fail(at, "branches of different shapes")
 	}
-	var extT, extE []Atom // the sizes each branch gives
-	ret := make([]Type, len(tt))
-	var exts []Param
+	var extT, extE []ir.Atom // the sizes each branch gives
+	ret := make([]ir.Type, len(tt))
+	var exts []ir.Param
 	for i := range tt {
 		if tt[i].Elem != et[i].Elem || tt[i].Rank() != et[i].Rank() {
 			l.fail(at, "branches whose types differ (%s and %s)", tt[i], et[i])
 		}
-		ret[i] = Type{Elem: tt[i].Elem, Shape: make([]Atom, len(tt[i].Shape))}
+		ret[i] = ir.Type{Elem: tt[i].Elem, Shape: make([]ir.Atom, len(tt[i].Shape))}
 		for k := range tt[i].Shape {
 			dt, de := tt[i].Shape[k], et[i].Shape[k]
 			if dt == de {
 				ret[i].Shape[k] = dt
 				continue
 			}
-			n := Param{l.fresh("ext"), Scalar(value.I64)}
+			n := ir.Param{Name: l.fresh("ext"), T: ir.Scalar(value.I64)}
 			exts = append(exts, n)
 			extT, extE = append(extT, dt), append(extE, de)
-			ret[i].Shape[k] = V(n.Name)
+			ret[i].Shape[k] = ir.V(n.Name)
 		}
 	}
 	if len(exts) == 0 {
-		ie := &IfE{Cond: cond, Then: &Body{tb.stms, ta}, Else: &Body{eb.stms, ea}, Ret: tt}
+		ie := &ir.IfE{Cond: cond, Then: &ir.Body{Stms: tb.stms, Res: ta}, Else: &ir.Body{Stms: eb.stms, Res: ea}, Ret: tt}
 		return rebuild(tv, b.let("if", ie, tt...), tt, 0)
 	}
-	pat := append(append([]Param{}, exts...), make([]Param, len(ret))...)
+	pat := append(append([]ir.Param{}, exts...), make([]ir.Param, len(ret))...)
 	for i, t := range ret {
-		pat[len(exts)+i] = Param{l.fresh("if"), t}
+		pat[len(exts)+i] = ir.Param{Name: l.fresh("if"), T: t}
 	}
-	ie := &IfE{Cond: cond, Then: &Body{tb.stms, append(extT, ta...)}, Else: &Body{eb.stms, append(extE, ea...)}, Ret: paramTypes(pat)}
-	b.stms = append(b.stms, &Stm{Pat: pat, E: ie})
-	outs := make([]Atom, len(ret))
+	ie := &ir.IfE{Cond: cond, Then: &ir.Body{Stms: tb.stms, Res: append(extT, ta...)}, Else: &ir.Body{Stms: eb.stms, Res: append(extE, ea...)}, Ret: ir.ParamTypes(pat)}
+	b.stms = append(b.stms, &ir.Stm{Pat: pat, E: ie})
+	outs := make([]ir.Atom, len(ret))
 	for i := range ret {
-		outs[i] = V(pat[len(exts)+i].Name)
+		outs[i] = ir.V(pat[len(exts)+i].Name)
 	}
 	return rebuild(tv, outs, ret, 0)
 }
@@ -161,25 +162,25 @@ func (l *lowerer) loop(b *builder, env *lenv, e *syntax.Loop) lv {
 // changes and that are not among them yet (then the result is not used).
 func (l *lowerer) loopWith(b *builder, env *lenv, e *syntax.Loop, init lv, ext map[[2]int]bool) (lv, map[[2]int]bool) {
 	atoms, types := l.flatten(init, e)
-	var sizeParams []Param
-	var sizeInit []Atom
-	ptypes := make([]Type, len(types))
+	var sizeParams []ir.Param
+	var sizeInit []ir.Atom
+	ptypes := make([]ir.Type, len(types))
 	for i, t := range types {
-		ptypes[i] = Type{Elem: t.Elem, Shape: append([]Atom{}, t.Shape...)}
+		ptypes[i] = ir.Type{Elem: t.Elem, Shape: append([]ir.Atom{}, t.Shape...)}
 		for k := range t.Shape {
 			if ext[[2]int{i, k}] {
-				n := Param{l.fresh("size"), Scalar(value.I64)}
+				n := ir.Param{Name: l.fresh("size"), T: ir.Scalar(value.I64)}
 				sizeParams = append(sizeParams, n)
 				sizeInit = append(sizeInit, t.Shape[k])
-				ptypes[i].Shape[k] = V(n.Name)
+				ptypes[i].Shape[k] = ir.V(n.Name)
 			}
 		}
 	}
-	params := make([]Param, len(atoms))
-	pAtoms := make([]Atom, len(atoms))
+	params := make([]ir.Param, len(atoms))
+	pAtoms := make([]ir.Atom, len(atoms))
 	for i, t := range ptypes {
-		params[i] = Param{l.fresh("acc"), t}
-		pAtoms[i] = V(params[i].Name)
+		params[i] = ir.Param{Name: l.fresh("acc"), T: t}
+		pAtoms[i] = ir.V(params[i].Name)
 	}
 	saved := l.sizeScope
 	if len(e.Sizes) > 0 {
@@ -192,14 +193,14 @@ func (l *lowerer) loopWith(b *builder, env *lenv, e *syntax.Loop, init lv, ext m
 	inner := l.bindPat(env, e.Pat, rebuild(init, pAtoms, ptypes, 0))
 	l.sizeScope = saved
 	lb := &builder{l: l}
-	loopE := &LoopE{Params: append(append([]Param{}, sizeParams...), params...), Init: append(append([]Atom{}, sizeInit...), atoms...), I: l.fresh("i")}
+	loopE := &ir.LoopE{Params: append(append([]ir.Param{}, sizeParams...), params...), Init: append(append([]ir.Atom{}, sizeInit...), atoms...), I: l.fresh("i")}
 	switch f := e.Form.(type) {
 	case *syntax.For:
 		n := l.scalar(b, env, f.Bound, value.NoPrim)
 		loopE.Bound = l.toI64(b, n)
-		var iv lv = &lvAtom{V(loopE.I), Scalar(value.I64)}
+		var iv lv = &lvAtom{ir.V(loopE.I), ir.Scalar(value.I64)}
 		if n.t.Elem != value.I64 {
-			iv = lb.let1(f.I.Name, &ConvE{To: n.t.Elem, X: V(loopE.I), Implicit: true}, n.t)
+			iv = lb.let1(f.I.Name, &ir.ConvE{To: n.t.Elem, X: ir.V(loopE.I), Implicit: true}, n.t)
 		}
 		inner = inner.bind(f.I.Name, iv)
 	case *syntax.ForIn:
@@ -210,23 +211,23 @@ func (l *lowerer) loopWith(b *builder, env *lenv, e *syntax.Loop, init lv, ext m
 		}
 		loopE.Bound = shape[0]
 		as, ts := l.flatten(xs, f.Arr)
-		var eas []Atom
-		var ets []Type
+		var eas []ir.Atom
+		var ets []ir.Type
 		for k, a := range as {
 			if a.IsConst() {
 				l.fail(f.Arr, "for … in over a constant")
 			}
-			p := Param{l.fresh(a.Name), ts[k].Row()}
+			p := ir.Param{Name: l.fresh(a.Name), T: ts[k].Row()}
 			loopE.Elems = append(loopE.Elems, p)
 			loopE.Over = append(loopE.Over, a.Name)
-			eas, ets = append(eas, V(p.Name)), append(ets, p.T)
+			eas, ets = append(eas, ir.V(p.Name)), append(ets, p.T)
 		}
 		inner = l.bindPat(inner, f.Pat, rebuild(xs, eas, ets, -1))
 	case *syntax.While:
 		loopE.I = ""
 		cb := &builder{l: l}
 		c := l.scalar(cb, inner, f.Cond, value.Bool)
-		loopE.While = &Body{Stms: cb.stms, Res: []Atom{c.a}}
+		loopE.While = &ir.Body{Stms: cb.stms, Res: []ir.Atom{c.a}}
 	default:
 		l.fail(e, "this loop form")
 	}
@@ -236,7 +237,7 @@ func (l *lowerer) loopWith(b *builder, env *lenv, e *syntax.Loop, init lv, ext m
 		l.fail(e, "a loop body whose result does not match the loop's variables")
 	}
 	var changed map[[2]int]bool
-	var sizeRes []Atom
+	var sizeRes []ir.Atom
 	for i := range rt {
 		if rt[i].Elem != ptypes[i].Elem || rt[i].Rank() != ptypes[i].Rank() {
 			l.fail(e, "a loop whose variables change type (%s to %s)", ptypes[i], rt[i])
@@ -255,21 +256,21 @@ func (l *lowerer) loopWith(b *builder, env *lenv, e *syntax.Loop, init lv, ext m
 	if len(changed) > 0 {
 		return nil, changed
 	}
-	loopE.Body = &Body{Stms: lb.stms, Res: append(sizeRes, ra...)}
+	loopE.Body = &ir.Body{Stms: lb.stms, Res: append(sizeRes, ra...)}
 	if len(sizeParams) == 0 {
 		return rebuild(init, b.let("loop", loopE, types...), types, 0), nil
 	}
 	// the loop's results: its final sizes, then its arrays over them
-	pat := make([]Param, 0, len(loopE.Params))
-	rename := map[string]Atom{}
+	pat := make([]ir.Param, 0, len(loopE.Params))
+	rename := map[string]ir.Atom{}
 	for _, p := range sizeParams {
-		q := Param{l.fresh("size"), p.T}
-		rename[p.Name] = V(q.Name)
+		q := ir.Param{Name: l.fresh("size"), T: p.T}
+		rename[p.Name] = ir.V(q.Name)
 		pat = append(pat, q)
 	}
-	outTs := make([]Type, len(ptypes))
+	outTs := make([]ir.Type, len(ptypes))
 	for i, t := range ptypes {
-		ot := Type{Elem: t.Elem, Shape: make([]Atom, len(t.Shape))}
+		ot := ir.Type{Elem: t.Elem, Shape: make([]ir.Atom, len(t.Shape))}
 		for k, d := range t.Shape {
 			ot.Shape[k] = d
 			if r, ok := rename[d.Name]; ok && d.Name != "" {
@@ -277,12 +278,12 @@ func (l *lowerer) loopWith(b *builder, env *lenv, e *syntax.Loop, init lv, ext m
 			}
 		}
 		outTs[i] = ot
-		pat = append(pat, Param{l.fresh("loop"), ot})
+		pat = append(pat, ir.Param{Name: l.fresh("loop"), T: ot})
 	}
-	b.stms = append(b.stms, &Stm{Pat: pat, E: loopE})
-	outs := make([]Atom, len(ptypes))
+	b.stms = append(b.stms, &ir.Stm{Pat: pat, E: loopE})
+	outs := make([]ir.Atom, len(ptypes))
 	for i := range ptypes {
-		outs[i] = V(pat[len(sizeParams)+i].Name)
+		outs[i] = ir.V(pat[len(sizeParams)+i].Name)
 	}
 	return rebuild(init, outs, outTs, 0), nil
 }
@@ -308,7 +309,7 @@ func (l *lowerer) patValue(env *lenv, p syntax.Pat) lv {
 	return nil
 }
 
-func (l *lowerer) toI64(b *builder, x *lvAtom) Atom {
+func (l *lowerer) toI64(b *builder, x *lvAtom) ir.Atom {
 	if x.t.Elem == value.I64 {
 		return x.a
 	}
@@ -316,9 +317,9 @@ func (l *lowerer) toI64(b *builder, x *lvAtom) Atom {
 		l.fail(nil, "a size or index of type %s", x.t)
 	}
 	if x.a.IsConst() {
-		return C(value.Convert(x.a.Val, value.I64))
+		return ir.C(value.Convert(x.a.Val, value.I64))
 	}
-	return b.let("i64", &ConvE{To: value.I64, X: x.a, Implicit: true}, Scalar(value.I64))[0]
+	return b.let("i64", &ir.ConvE{To: value.I64, X: x.a, Implicit: true}, ir.Scalar(value.I64))[0]
 }
 
 func (l *lowerer) index(b *builder, env *lenv, e *syntax.Index) lv {
@@ -338,34 +339,34 @@ func (l *lowerer) indexWith(b *builder, env *lenv, x lv, indices []*syntax.DimIn
 }
 
 // sub is x - y on i64 atoms, folded when both are constants.
-func (l *lowerer) sub(b *builder, x, y Atom) Atom {
+func (l *lowerer) sub(b *builder, x, y ir.Atom) ir.Atom {
 	if y.IsConst() && y.Val.Int() == 0 {
 		return x
 	}
 	if x.IsConst() && y.IsConst() {
-		return I64(x.Val.Int() - y.Val.Int())
+		return ir.I64(x.Val.Int() - y.Val.Int())
 	}
-	return b.let("len", &BinOpE{Op: "-", X: x, Y: y}, Scalar(value.I64))[0]
+	return b.let("len", &ir.BinOpE{Op: "-", X: x, Y: y}, ir.Scalar(value.I64))[0]
 }
 
 // slice is v[start : start+n] on the outer dimension, leaf by leaf.
-func (l *lowerer) slice(b *builder, v lv, start, n Atom, at syntax.Node) lv {
+func (l *lowerer) slice(b *builder, v lv, start, n ir.Atom, at syntax.Node) lv {
 	as, ts := l.flatten(v, at)
-	outs := make([]Atom, len(as))
-	outTs := make([]Type, len(as))
+	outs := make([]ir.Atom, len(as))
+	outTs := make([]ir.Type, len(as))
 	for i, a := range as {
 		if a.IsConst() || ts[i].Rank() == 0 {
 			l.fail(at, "slicing a value that is not an array")
 		}
-		t := Type{Elem: ts[i].Elem, Shape: append([]Atom{n}, ts[i].Shape[1:]...)}
-		outs[i] = b.let("slice", &SliceE{Arr: a.Name, Start: start, Len: n}, t)[0]
+		t := ir.Type{Elem: ts[i].Elem, Shape: append([]ir.Atom{n}, ts[i].Shape[1:]...)}
+		outs[i] = b.let("slice", &ir.SliceE{Arr: a.Name, Start: start, Len: n}, t)[0]
 		outTs[i] = t
 	}
 	return rebuild(v, outs, outTs, 0)
 }
 
-func (l *lowerer) indices(b *builder, env *lenv, ds []*syntax.DimIndex, at syntax.Node) []Atom {
-	var idx []Atom
+func (l *lowerer) indices(b *builder, env *lenv, ds []*syntax.DimIndex, at syntax.Node) []ir.Atom {
+	var idx []ir.Atom
 	for _, d := range ds {
 		if d.IsSlice || d.Fix == nil {
 			l.fail(at, "slices are not lowered yet")
@@ -376,14 +377,14 @@ func (l *lowerer) indices(b *builder, env *lenv, ds []*syntax.DimIndex, at synta
 }
 
 // indexValue is v[idx…] for an array (of tuples).
-func (l *lowerer) indexValue(b *builder, v lv, idx []Atom, at syntax.Node) lv {
+func (l *lowerer) indexValue(b *builder, v lv, idx []ir.Atom, at syntax.Node) lv {
 	switch v := v.(type) {
 	case *lvAtom:
 		if len(idx) > v.t.Rank() {
 			l.fail(at, "too many indices")
 		}
-		t := Type{Elem: v.t.Elem, Shape: v.t.Shape[len(idx):]}
-		return b.let1("elem", &IndexE{Arr: v.a.Name, Idx: idx}, t)
+		t := ir.Type{Elem: v.t.Elem, Shape: v.t.Shape[len(idx):]}
+		return b.let1("elem", &ir.IndexE{Arr: v.a.Name, Idx: idx}, t)
 	case *lvTuple:
 		if len(idx) > v.rank {
 			l.fail(at, "too many indices")
@@ -446,7 +447,7 @@ func (l *lowerer) updatePath(b *builder, env *lenv, dest lv, path []syntax.PathE
 	idx := l.indices(b, env, pe.Indices, at)
 	var v lv
 	if len(path) == 1 {
-		var hint Prim
+		var hint ir.Prim
 		if a, ok := dest.(*lvAtom); ok {
 			hint = a.t.Elem
 		}
@@ -458,7 +459,7 @@ func (l *lowerer) updatePath(b *builder, env *lenv, dest lv, path []syntax.PathE
 }
 
 // writeAt is dest with [idx] = v, leaf by leaf.
-func (l *lowerer) writeAt(b *builder, dest lv, idx []Atom, v lv, at syntax.Node) lv {
+func (l *lowerer) writeAt(b *builder, dest lv, idx []ir.Atom, v lv, at syntax.Node) lv {
 	var upd func(d, x lv) lv
 	upd = func(d, x lv) lv {
 		switch d := d.(type) {
@@ -467,12 +468,12 @@ func (l *lowerer) writeAt(b *builder, dest lv, idx []Atom, v lv, at syntax.Node)
 			if !ok || d.a.IsConst() || len(idx) > d.t.Rank() {
 				l.fail(at, "an update with a value of another type or size")
 			}
-			if want := (Type{Elem: d.t.Elem, Shape: d.t.Shape[len(idx):]}); !xa.t.Equal(want) {
+			if want := (ir.Type{Elem: d.t.Elem, Shape: d.t.Shape[len(idx):]}); !xa.t.Equal(want) {
 				xa = l.resized(b, xa, want, at)
 			}
 			t := d.t
 			t.Unique = false
-			return b.let1(d.a.Name, &UpdateE{Arr: d.a.Name, Idx: idx, X: xa.a}, t)
+			return b.let1(d.a.Name, &ir.UpdateE{Arr: d.a.Name, Idx: idx, X: xa.a}, t)
 		case *lvTuple:
 			xt, ok := x.(*lvTuple)
 			if !ok || len(xt.elems) != len(d.elems) {

@@ -1,6 +1,7 @@
-package ir
+package lower
 
 import (
+	"fut/interp/ir"
 	"math/big"
 
 	"fut/eval/value"
@@ -12,20 +13,20 @@ const maxInlineDepth = 200
 
 // expr lowers e, emitting statements into b. hint is the primitive type an
 // overloaded literal should take when the checker left it open.
-func (l *lowerer) expr(b *builder, env *lenv, e syntax.Expr, hint Prim) lv {
+func (l *lowerer) expr(b *builder, env *lenv, e syntax.Expr, hint ir.Prim) lv {
 	saved := l.site
 	l.site = e
 	defer func() { l.site = saved }()
 	switch e := e.(type) {
 	case *syntax.IntLit:
-		return &lvAtom{C(l.intLit(e, e.Value, hint)), Scalar(l.litType(e, hint, value.I32))}
+		return &lvAtom{ir.C(l.intLit(e, e.Value, hint)), ir.Scalar(l.litType(e, hint, value.I32))}
 	case *syntax.CharLit:
-		return &lvAtom{C(l.intLit(e, big.NewInt(int64(e.Value)), hint)), Scalar(l.litType(e, hint, value.I32))}
+		return &lvAtom{ir.C(l.intLit(e, big.NewInt(int64(e.Value)), hint)), ir.Scalar(l.litType(e, hint, value.I32))}
 	case *syntax.FloatLit:
 		t := l.litType(e, hint, value.F64)
-		return &lvAtom{C(value.MkFloat(t, e.Value)), Scalar(t)}
+		return &lvAtom{ir.C(value.MkFloat(t, e.Value)), ir.Scalar(t)}
 	case *syntax.BoolLit:
-		return &lvAtom{C(value.MkBool(e.Value)), Scalar(value.Bool)}
+		return &lvAtom{ir.C(value.MkBool(e.Value)), ir.Scalar(value.Bool)}
 	case *syntax.Var:
 		return l.variable(b, env, e)
 	case *syntax.Paren:
@@ -60,10 +61,10 @@ func (l *lowerer) expr(b *builder, env *lenv, e syntax.Expr, hint Prim) lv {
 			return lit
 		}
 		x := l.scalar(b, env, e.X, hint)
-		return b.let1("neg", &UnOpE{Op: "neg", Args: []Atom{x.a}}, x.t)
+		return b.let1("neg", &ir.UnOpE{Op: "neg", Args: []ir.Atom{x.a}}, x.t)
 	case *syntax.Not:
 		x := l.scalar(b, env, e.X, hint)
-		return b.let1("not", &UnOpE{Op: "not", Args: []Atom{x.a}}, x.t)
+		return b.let1("not", &ir.UnOpE{Op: "not", Args: []ir.Atom{x.a}}, x.t)
 	case *syntax.Binary:
 		return l.binary(b, env, e, hint)
 	case *syntax.Apply:
@@ -142,13 +143,13 @@ func (l *lowerer) expr(b *builder, env *lenv, e syntax.Expr, hint Prim) lv {
 		// a string is its bytes, an array of u8 (the reference path's)
 		bs := []byte(e.Value)
 		if len(bs) == 0 {
-			return b.let1("str", &ReplicateE{N: I64(0), X: C(value.MkUint(value.U8, 0))}, Type{Elem: value.U8, Shape: []Atom{I64(0)}})
+			return b.let1("str", &ir.ReplicateE{N: ir.I64(0), X: ir.C(value.MkUint(value.U8, 0))}, ir.Type{Elem: value.U8, Shape: []ir.Atom{ir.I64(0)}})
 		}
-		elems := make([]Atom, len(bs))
+		elems := make([]ir.Atom, len(bs))
 		for i, c := range bs {
-			elems[i] = C(value.MkUint(value.U8, uint64(c)))
+			elems[i] = ir.C(value.MkUint(value.U8, uint64(c)))
 		}
-		return b.let1("str", &ArrayE{Elem: Scalar(value.U8), Elems: elems}, Type{Elem: value.U8, Shape: []Atom{I64(int64(len(bs)))}})
+		return b.let1("str", &ir.ArrayE{Elem: ir.Scalar(value.U8), Elems: elems}, ir.Type{Elem: value.U8, Shape: []ir.Atom{ir.I64(int64(len(bs)))}})
 	case *syntax.IndexSection:
 		return &lvPath{path: e.Path, env: env}
 	case *syntax.Hole:
@@ -156,7 +157,7 @@ func (l *lowerer) expr(b *builder, env *lenv, e syntax.Expr, hint Prim) lv {
 		if !ok {
 			l.fail(e, "a hole without a type from the checker")
 		}
-		l.check(b, C(value.MkBool(false)), "Hole encountered: ??? cannot be evaluated", e)
+		l.check(b, ir.C(value.MkBool(false)), "Hole encountered: ??? cannot be evaluated", e)
 		return l.holeValue(b, env, t, e)
 	case *syntax.Constr:
 		return l.constr(b, env, e)
@@ -199,7 +200,7 @@ func joinFields(fs []string) string {
 	return s
 }
 
-func (l *lowerer) litType(e syntax.Expr, hint, def Prim) Prim {
+func (l *lowerer) litType(e syntax.Expr, hint, def ir.Prim) ir.Prim {
 	if l.info != nil {
 		if p, ok := l.info.LitType(e); ok {
 			if t := value.ParsePrimType(string(p)); t != value.NoPrim {
@@ -223,7 +224,7 @@ func (l *lowerer) litType(e syntax.Expr, hint, def Prim) Prim {
 	return def
 }
 
-func (l *lowerer) intLit(e syntax.Expr, v *big.Int, hint Prim) value.Prim {
+func (l *lowerer) intLit(e syntax.Expr, v *big.Int, hint ir.Prim) value.Prim {
 	t := l.litType(e, hint, value.I32)
 	if t.IsFloat() {
 		f, _ := new(big.Float).SetInt(v).Float64()
@@ -236,7 +237,7 @@ func (l *lowerer) intLit(e syntax.Expr, v *big.Int, hint Prim) value.Prim {
 }
 
 // negLit folds -literal into a constant.
-func (l *lowerer) negLit(e *syntax.Negate, hint Prim) (lv, bool) {
+func (l *lowerer) negLit(e *syntax.Negate, hint ir.Prim) (lv, bool) {
 	x := e.X
 	for {
 		p, ok := x.(*syntax.Paren)
@@ -255,16 +256,16 @@ func (l *lowerer) negLit(e *syntax.Negate, hint Prim) (lv, bool) {
 		} else {
 			p = value.MkInt(t, -lit.Value.Int64())
 		}
-		return &lvAtom{C(p), Scalar(t)}, true
+		return &lvAtom{ir.C(p), ir.Scalar(t)}, true
 	case *syntax.FloatLit:
 		t := l.litType(e, value.NoPrim, l.litType(lit, hint, value.F64))
-		return &lvAtom{C(value.MkFloat(t, -lit.Value)), Scalar(t)}, true
+		return &lvAtom{ir.C(value.MkFloat(t, -lit.Value)), ir.Scalar(t)}, true
 	}
 	return nil, false
 }
 
 // scalar lowers e, which must give one scalar or array.
-func (l *lowerer) scalar(b *builder, env *lenv, e syntax.Expr, hint Prim) *lvAtom {
+func (l *lowerer) scalar(b *builder, env *lenv, e syntax.Expr, hint ir.Prim) *lvAtom {
 	v := l.expr(b, env, e, hint)
 	a, ok := v.(*lvAtom)
 	if !ok {
@@ -307,7 +308,7 @@ func binOpName(op string) (string, bool) {
 	return "", false
 }
 
-func (l *lowerer) binary(b *builder, env *lenv, e *syntax.Binary, hint Prim) lv {
+func (l *lowerer) binary(b *builder, env *lenv, e *syntax.Binary, hint ir.Prim) lv {
 	obj, ok := l.info.Use(e)
 	if !ok {
 		l.fail(e, "the operator %s has no resolution from the checker", e.Op)
@@ -336,9 +337,9 @@ func (l *lowerer) binary(b *builder, env *lenv, e *syntax.Binary, hint Prim) lv 
 			case *types.Record, *types.Sum:
 				x := l.expr(b, env, e.L, value.NoPrim)
 				y := l.expr(b, env, e.R, value.NoPrim)
-				r := &lvAtom{l.structEq(b, x, y, e), Scalar(value.Bool)}
+				r := &lvAtom{l.structEq(b, x, y, e), ir.Scalar(value.Bool)}
 				if obj.Name == "!=" {
-					return b.let1("neq", &UnOpE{Op: "not", Args: []Atom{r.a}}, r.t)
+					return b.let1("neq", &ir.UnOpE{Op: "not", Args: []ir.Atom{r.a}}, r.t)
 				}
 				return r
 			}
@@ -371,7 +372,7 @@ func (l *lowerer) binop(b *builder, op string, x, y *lvAtom, at syntax.Node) *lv
 	if x.t.Elem != y.t.Elem {
 		l.fail(at, "the operator %s on %s and %s", op, x.t, y.t)
 	}
-	return b.let1(opBase(op), &BinOpE{Op: op, X: x.a, Y: y.a}, binOpResult(op, x.t.Elem))
+	return b.let1(opBase(op), &ir.BinOpE{Op: op, X: x.a, Y: y.a}, ir.BinOpResult(op, x.t.Elem))
 }
 
 func opBase(op string) string {
@@ -404,16 +405,16 @@ func (l *lowerer) shortCircuit(b *builder, env *lenv, e *syntax.Binary) lv {
 	if len(rb.stms) == 0 {
 		return l.binop(b, e.Op.Name, x, y, e)
 	}
-	short := &Body{Res: []Atom{C(value.MkBool(e.Op.Name == "||"))}}
-	long := &Body{Stms: rb.stms, Res: []Atom{y.a}}
-	ie := &IfE{Cond: x.a, Then: long, Else: short, Ret: []Type{Scalar(value.Bool)}}
+	short := &ir.Body{Res: []ir.Atom{ir.C(value.MkBool(e.Op.Name == "||"))}}
+	long := &ir.Body{Stms: rb.stms, Res: []ir.Atom{y.a}}
+	ie := &ir.IfE{Cond: x.a, Then: long, Else: short, Ret: []ir.Type{ir.Scalar(value.Bool)}}
 	if e.Op.Name == "||" {
 		ie.Then, ie.Else = short, long
 	}
-	return b.let1("cond", ie, Scalar(value.Bool))
+	return b.let1("cond", ie, ir.Scalar(value.Bool))
 }
 
-func (l *lowerer) arrayLit(b *builder, env *lenv, e *syntax.ArrayLit, hint Prim) lv {
+func (l *lowerer) arrayLit(b *builder, env *lenv, e *syntax.ArrayLit, hint ir.Prim) lv {
 	if len(e.Elems) == 0 {
 		return l.emptyArray(b, env, e)
 	}
@@ -424,12 +425,12 @@ func (l *lowerer) arrayLit(b *builder, env *lenv, e *syntax.ArrayLit, hint Prim)
 			hint = a.t.Elem
 		}
 	}
-	var cols [][]Atom
-	var ts []Type
+	var cols [][]ir.Atom
+	var ts []ir.Type
 	for i, v := range elems {
 		as, vts := l.flatten(v, e)
 		if i == 0 {
-			cols = make([][]Atom, len(as))
+			cols = make([][]ir.Atom, len(as))
 			ts = vts
 		}
 		if len(as) != len(cols) {
@@ -442,11 +443,11 @@ func (l *lowerer) arrayLit(b *builder, env *lenv, e *syntax.ArrayLit, hint Prim)
 			cols[k] = append(cols[k], a)
 		}
 	}
-	atoms := make([]Atom, len(cols))
-	types := make([]Type, len(cols))
+	atoms := make([]ir.Atom, len(cols))
+	types := make([]ir.Type, len(cols))
 	for k, col := range cols {
-		t := ts[k].ArrayOf(I64(int64(len(col))))
-		atoms[k] = b.let("arr", &ArrayE{Elem: ts[k], Elems: col}, t)[0]
+		t := ts[k].ArrayOf(ir.I64(int64(len(col))))
+		atoms[k] = b.let("arr", &ir.ArrayE{Elem: ts[k], Elems: col}, t)[0]
 		types[k] = t
 	}
 	return rebuild(elems[0], atoms, types, 1)
@@ -521,7 +522,7 @@ func (l *lowerer) bindSizes(env *lenv, te syntax.TypeExp, v lv) *lenv {
 				// The function's own size parameters are bound from the
 				// arguments' shapes; a name bound outside is not rebound.
 				if _, bound := env.lookup(x.Name.Name); !bound || l.sizeScope[x.Name.Name] {
-					env = env.bind(x.Name.Name, &lvAtom{dims[i], Scalar(value.I64)})
+					env = env.bind(x.Name.Name, &lvAtom{dims[i], ir.Scalar(value.I64)})
 				}
 			}
 			te = t.Elem
@@ -547,7 +548,7 @@ func (l *lowerer) bindSizes(env *lenv, te syntax.TypeExp, v lv) *lenv {
 }
 
 // leafShape is the outer shape that a value's array dimensions share.
-func leafShape(v lv) []Atom {
+func leafShape(v lv) []ir.Atom {
 	switch v := v.(type) {
 	case *lvAtom:
 		return v.t.Shape

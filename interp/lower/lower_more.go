@@ -1,6 +1,7 @@
-package ir
+package lower
 
 import (
+	"fut/interp/ir"
 	"strings"
 
 	"fut/eval/value"
@@ -15,24 +16,24 @@ func (l *lowerer) arrayCompare(b *builder, op string, x, y *lvAtom, at syntax.No
 	if x.t.Elem != y.t.Elem || x.t.Rank() != y.t.Rank() {
 		l.fail(at, "the operator %s on %s and %s", op, x.t, y.t)
 	}
-	bt := Scalar(value.Bool)
-	same := C(value.MkBool(true))
+	bt := ir.Scalar(value.Bool)
+	same := ir.C(value.MkBool(true))
 	for i := range x.t.Shape {
 		if dx, dy := x.t.Shape[i], y.t.Shape[i]; dx.IsConst() && dy.IsConst() && dx.Val.AsInt64() != dy.Val.AsInt64() {
-			return &lvAtom{C(value.MkBool(op == "!=")), bt}
+			return &lvAtom{ir.C(value.MkBool(op == "!=")), bt}
 		}
 	}
 	for i := range x.t.Shape {
-		eq := l.binop(b, "==", &lvAtom{x.t.Shape[i], Scalar(value.I64)}, &lvAtom{y.t.Shape[i], Scalar(value.I64)}, at)
+		eq := l.binop(b, "==", &lvAtom{x.t.Shape[i], ir.Scalar(value.I64)}, &lvAtom{y.t.Shape[i], ir.Scalar(value.I64)}, at)
 		if same.IsConst() && same.Val.Bool() {
 			same = eq.a
 		} else {
-			same = b.let1("same", &BinOpE{Op: "&&", X: same, Y: eq.a}, bt).a
+			same = b.let1("same", &ir.BinOpE{Op: "&&", X: same, Y: eq.a}, bt).a
 		}
 	}
 	// Then: compare the elements of both, flattened to one dimension.
 	tb := &builder{l: l}
-	n := I64(1)
+	n := ir.I64(1)
 	for _, d := range x.t.Shape {
 		n = l.arith(tb, "*", n, d)
 	}
@@ -43,34 +44,34 @@ func (l *lowerer) arrayCompare(b *builder, op string, x, y *lvAtom, at syntax.No
 		if a.t.Rank() == 1 && a.t.Shape[0] == n {
 			return a.a.Name
 		}
-		return tb.let1("flat", &ReshapeE{Arr: a.a.Name, Shape: []Atom{n}}, Type{Elem: a.t.Elem, Shape: []Atom{n}}).a.Name
+		return tb.let1("flat", &ir.ReshapeE{Arr: a.a.Name, Shape: []ir.Atom{n}}, ir.Type{Elem: a.t.Elem, Shape: []ir.Atom{n}}).a.Name
 	}
 	xs, ys := flat(x), flat(y)
-	px, py := Param{l.fresh("x"), Scalar(x.t.Elem)}, Param{l.fresh("y"), Scalar(x.t.Elem)}
+	px, py := ir.Param{Name: l.fresh("x"), T: ir.Scalar(x.t.Elem)}, ir.Param{Name: l.fresh("y"), T: ir.Scalar(x.t.Elem)}
 	mb := &builder{l: l}
-	e := mb.let1("eq", &BinOpE{Op: "==", X: V(px.Name), Y: V(py.Name)}, bt)
-	mapLam := &Lambda{Params: []Param{px, py}, Ret: []Type{bt}, Body: &Body{Stms: mb.stms, Res: []Atom{e.a}}}
-	ra, rb := Param{l.fresh("a"), bt}, Param{l.fresh("b"), bt}
+	e := mb.let1("eq", &ir.BinOpE{Op: "==", X: ir.V(px.Name), Y: ir.V(py.Name)}, bt)
+	mapLam := &ir.Lambda{Params: []ir.Param{px, py}, Ret: []ir.Type{bt}, Body: &ir.Body{Stms: mb.stms, Res: []ir.Atom{e.a}}}
+	ra, rb := ir.Param{Name: l.fresh("a"), T: bt}, ir.Param{Name: l.fresh("b"), T: bt}
 	ob := &builder{l: l}
-	and := ob.let1("and", &BinOpE{Op: "&&", X: V(ra.Name), Y: V(rb.Name)}, bt)
-	red := &SegOp{Lam: &Lambda{Params: []Param{ra, rb}, Ret: []Type{bt}, Body: &Body{Stms: ob.stms, Res: []Atom{and.a}}}, Nes: []Atom{C(value.MkBool(true))}}
-	all := tb.let1("all", &ScremaE{W: n, Arrs: []string{xs, ys}, Reds: []*SegOp{red}, Map: mapLam}, bt)
-	ie := &IfE{Cond: same, Then: &Body{Stms: tb.stms, Res: []Atom{all.a}}, Else: &Body{Res: []Atom{C(value.MkBool(false))}}, Ret: []Type{bt}}
+	and := ob.let1("and", &ir.BinOpE{Op: "&&", X: ir.V(ra.Name), Y: ir.V(rb.Name)}, bt)
+	red := &ir.SegOp{Lam: &ir.Lambda{Params: []ir.Param{ra, rb}, Ret: []ir.Type{bt}, Body: &ir.Body{Stms: ob.stms, Res: []ir.Atom{and.a}}}, Nes: []ir.Atom{ir.C(value.MkBool(true))}}
+	all := tb.let1("all", &ir.ScremaE{W: n, Arrs: []string{xs, ys}, Reds: []*ir.SegOp{red}, Map: mapLam}, bt)
+	ie := &ir.IfE{Cond: same, Then: &ir.Body{Stms: tb.stms, Res: []ir.Atom{all.a}}, Else: &ir.Body{Res: []ir.Atom{ir.C(value.MkBool(false))}}, Ret: []ir.Type{bt}}
 	r := b.let1("eq", ie, bt)
 	if op == "!=" {
-		return b.let1("neq", &UnOpE{Op: "not", Args: []Atom{r.a}}, bt)
+		return b.let1("neq", &ir.UnOpE{Op: "not", Args: []ir.Atom{r.a}}, bt)
 	}
 	return r
 }
 
 // check asserts cond, failing with msg, the reference path's message, at
 // at's position.
-func (l *lowerer) check(b *builder, cond Atom, msg string, at syntax.Node) {
+func (l *lowerer) check(b *builder, cond ir.Atom, msg string, at syntax.Node) {
 	if cond.IsConst() && cond.Val.Bool() {
 		return
 	}
 	where := l.traced(l.userWhere(at))
-	b.let("check", &AssertE{Cond: cond, Msg: msg, Where: where}, Scalar(value.Bool))
+	b.let("check", &ir.AssertE{Cond: cond, Msg: msg, Where: where}, ir.Scalar(value.Bool))
 }
 
 // frame is a call's line of a backtrace.
@@ -100,22 +101,15 @@ func (l *lowerer) traced(where string) string {
 	return b.String()
 }
 
-// SplitWhere is the source position of a statement's Where and the
-// backtrace that follows it (innermost call first).
-func SplitWhere(where string) (pos string, frames []string) {
-	parts := strings.Split(where, " <- ")
-	return parts[0], parts[1:]
-}
-
 // checkUnlike is check for a message that is not the reference path's
 // (which names values known only when it fails: shapes, a slice as
 // written): the assertion is Approx, and its failure is reported by
 // running the reference path.
-func (l *lowerer) checkUnlike(b *builder, cond Atom, msg string, at syntax.Node) {
+func (l *lowerer) checkUnlike(b *builder, cond ir.Atom, msg string, at syntax.Node) {
 	if cond.IsConst() && cond.Val.Bool() {
 		return
 	}
-	b.let("check", &AssertE{Cond: cond, Msg: msg, Where: l.traced(l.userWhere(at)), Approx: true}, Scalar(value.Bool))
+	b.let("check", &ir.AssertE{Cond: cond, Msg: msg, Where: l.traced(l.userWhere(at)), Approx: true}, ir.Scalar(value.Bool))
 }
 
 // sourceText is the text of n as written ("<expression>" where unknown).

@@ -1,7 +1,8 @@
-package ir
+package lower
 
 import (
 	"fmt"
+	"fut/interp/ir"
 
 	"fut/eval/value"
 	"fut/interp/syntax"
@@ -110,7 +111,7 @@ func (l *lowerer) sizeArgs(b *builder, env *lenv, v *syntax.Var) map[string]lv {
 	out := map[string]lv{}
 	for name, x := range exprs {
 		if a, ok := l.sizeArg(b, env, x); ok {
-			out[name] = &lvAtom{a, Scalar(value.I64)}
+			out[name] = &lvAtom{a, ir.Scalar(value.I64)}
 		}
 	}
 	return out
@@ -120,42 +121,42 @@ func (l *lowerer) sizeArgs(b *builder, env *lenv, v *syntax.Var) map[string]lv {
 // names sizes in scope at the use, as the reference evaluator reads them:
 // types.SizeAsExpr): constants, size names and i64 arithmetic. ok is false
 // for anything else (the function's parameters may still bind the size).
-func (l *lowerer) sizeArg(b *builder, env *lenv, x syntax.Expr) (Atom, bool) {
+func (l *lowerer) sizeArg(b *builder, env *lenv, x syntax.Expr) (ir.Atom, bool) {
 	switch x := x.(type) {
 	case *syntax.IntLit:
-		return I64(x.Value.Int64()), true
+		return ir.I64(x.Value.Int64()), true
 	case *syntax.Paren:
 		return l.sizeArg(b, env, x.X)
 	case *syntax.Var:
 		if len(x.Name.Quals) > 0 {
-			return Atom{}, false
+			return ir.Atom{}, false
 		}
 		v, ok := env.lookup(x.Name.Name)
 		if !ok {
-			return Atom{}, false
+			return ir.Atom{}, false
 		}
 		a, ok := v.(*lvAtom)
 		if !ok || a.t.Rank() != 0 || !a.t.Elem.IsInt() {
-			return Atom{}, false
+			return ir.Atom{}, false
 		}
 		return l.toI64(b, a), true
 	case *syntax.Binary:
 		if len(x.Op.Quals) > 0 {
-			return Atom{}, false
+			return ir.Atom{}, false
 		}
 		switch x.Op.Name {
 		case "+", "-", "*", "/", "%", "//", "%%":
 		default:
-			return Atom{}, false
+			return ir.Atom{}, false
 		}
 		p, ok1 := l.sizeArg(b, env, x.L)
 		q, ok2 := l.sizeArg(b, env, x.R)
 		if !ok1 || !ok2 {
-			return Atom{}, false
+			return ir.Atom{}, false
 		}
 		return l.arith(b, x.Op.Name, p, q), true
 	}
-	return Atom{}, false
+	return ir.Atom{}, false
 }
 
 // tryLower lowers x, or gives nil if it cannot be lowered (statements it
@@ -202,7 +203,7 @@ func (l *lowerer) constant(b *builder, fb *syntax.FunBind, at syntax.Node) lv {
 func (l *lowerer) fromConst(name string, v value.Value, at syntax.Node) lv {
 	switch v := v.(type) {
 	case value.Prim:
-		return &lvAtom{C(v), Scalar(v.T)}
+		return &lvAtom{ir.C(v), ir.Scalar(v.T)}
 	case value.Tuple:
 		t := &lvTuple{}
 		for i, x := range v {

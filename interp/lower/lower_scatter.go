@@ -1,55 +1,56 @@
-package ir
+package lower
 
 import (
 	"fut/eval/value"
+	"fut/interp/ir"
 	"fut/interp/syntax"
 )
 
 // Scatter and histograms in several dimensions (over the destination
 // viewed as one dimension), unflatten, rotate and partition.
 
-func (l *lowerer) flatIndex(lb *builder, is []Atom, dims []Atom) Atom {
+func (l *lowerer) flatIndex(lb *builder, is []ir.Atom, dims []ir.Atom) ir.Atom {
 	if len(is) == 1 {
 		return is[0]
 	}
-	i64, bt := Scalar(value.I64), Scalar(value.Bool)
-	var ok, flat Atom
+	i64, bt := ir.Scalar(value.I64), ir.Scalar(value.Bool)
+	var ok, flat ir.Atom
 	for k, i := range is {
-		lo := lb.let1("lo", &BinOpE{Op: "<=", X: I64(0), Y: i}, bt).a
-		hi := lb.let1("hi", &BinOpE{Op: "<", X: i, Y: dims[k]}, bt).a
-		in := lb.let1("in", &BinOpE{Op: "&&", X: lo, Y: hi}, bt).a
+		lo := lb.let1("lo", &ir.BinOpE{Op: "<=", X: ir.I64(0), Y: i}, bt).a
+		hi := lb.let1("hi", &ir.BinOpE{Op: "<", X: i, Y: dims[k]}, bt).a
+		in := lb.let1("in", &ir.BinOpE{Op: "&&", X: lo, Y: hi}, bt).a
 		if k == 0 {
 			ok, flat = in, i
 			continue
 		}
-		ok = lb.let1("in", &BinOpE{Op: "&&", X: ok, Y: in}, bt).a
-		flat = lb.let1("row", &BinOpE{Op: "*", X: flat, Y: dims[k]}, i64).a
-		flat = lb.let1("flat", &BinOpE{Op: "+", X: flat, Y: i}, i64).a
+		ok = lb.let1("in", &ir.BinOpE{Op: "&&", X: ok, Y: in}, bt).a
+		flat = lb.let1("row", &ir.BinOpE{Op: "*", X: flat, Y: dims[k]}, i64).a
+		flat = lb.let1("flat", &ir.BinOpE{Op: "+", X: flat, Y: i}, i64).a
 	}
-	ie := &IfE{Cond: ok, Then: &Body{Res: []Atom{flat}}, Else: &Body{Res: []Atom{I64(-1)}}, Ret: []Type{i64}}
+	ie := &ir.IfE{Cond: ok, Then: &ir.Body{Res: []ir.Atom{flat}}, Else: &ir.Body{Res: []ir.Atom{ir.I64(-1)}}, Ret: []ir.Type{i64}}
 	return lb.let1("idx", ie, i64).a
 }
 
-func (l *lowerer) indexAtoms(v lv, d int, at syntax.Node) []Atom {
+func (l *lowerer) indexAtoms(v lv, d int, at syntax.Node) []ir.Atom {
 	if d == 1 {
 		a, ok := v.(*lvAtom)
 		if !ok || a.t.Rank() != 0 {
 			l.fail(at, "an index that is not an i64")
 		}
-		return []Atom{a.a}
+		return []ir.Atom{a.a}
 	}
 	t, ok := v.(*lvTuple)
 	if !ok || len(t.elems) != d {
 		l.fail(at, "an index that is not a tuple of %d i64s", d)
 	}
-	out := make([]Atom, d)
+	out := make([]ir.Atom, d)
 	for k, e := range t.elems {
 		out[k] = l.indexAtoms(e, 1, at)[0]
 	}
 	return out
 }
 
-func (l *lowerer) flatDest(b *builder, dest lv, d int, at syntax.Node) (leaves []Atom, ts []Type, dims []Atom) {
+func (l *lowerer) flatDest(b *builder, dest lv, d int, at syntax.Node) (leaves []ir.Atom, ts []ir.Type, dims []ir.Atom) {
 	as, types := l.flatten(dest, at)
 	for i, a := range as {
 		if a.IsConst() || types[i].Rank() < d {
@@ -60,12 +61,12 @@ func (l *lowerer) flatDest(b *builder, dest lv, d int, at syntax.Node) (leaves [
 			dims = t.Shape[:d]
 		}
 		if d > 1 {
-			n := I64(1)
+			n := ir.I64(1)
 			for _, k := range t.Shape[:d] {
 				n = l.arith(b, "*", n, k)
 			}
-			ft := Type{Elem: t.Elem, Shape: append([]Atom{n}, t.Shape[d:]...)}
-			a = b.let1("flat", &ReshapeE{Arr: a.Name, Shape: ft.Shape}, ft).a
+			ft := ir.Type{Elem: t.Elem, Shape: append([]ir.Atom{n}, t.Shape[d:]...)}
+			a = b.let1("flat", &ir.ReshapeE{Arr: a.Name, Shape: ft.Shape}, ft).a
 			t = ft
 		}
 		leaves, ts = append(leaves, a), append(ts, t)
@@ -73,18 +74,18 @@ func (l *lowerer) flatDest(b *builder, dest lv, d int, at syntax.Node) (leaves [
 	return
 }
 
-func (l *lowerer) unflatDest(b *builder, dest lv, outs []Atom, at syntax.Node) lv {
+func (l *lowerer) unflatDest(b *builder, dest lv, outs []ir.Atom, at syntax.Node) lv {
 	_, types := l.flatten(dest, at)
-	res := make([]Atom, len(outs))
+	res := make([]ir.Atom, len(outs))
 	for i, o := range outs {
 		t := noUnique(types[i])
-		res[i] = b.let1("unflat", &ReshapeE{Arr: o.Name, Shape: t.Shape}, t).a
+		res[i] = b.let1("unflat", &ir.ReshapeE{Arr: o.Name, Shape: t.Shape}, t).a
 	}
 	return rebuild(dest, res, noUniques(types), 0)
 }
 
-func noUniques(ts []Type) []Type {
-	out := make([]Type, len(ts))
+func noUniques(ts []ir.Type) []ir.Type {
+	out := make([]ir.Type, len(ts))
 	for i, t := range ts {
 		out[i] = noUnique(t)
 	}
@@ -93,7 +94,7 @@ func noUniques(ts []Type) []Type {
 
 func (l *lowerer) scatterN(b *builder, dest, is, vs lv, d int, at syntax.Node) lv {
 	leaves, lts, dims := l.flatDest(b, dest, d, at)
-	outs := make([]Atom, len(leaves))
+	outs := make([]ir.Atom, len(leaves))
 	for k, leaf := range leaves {
 		// each ScatterE has a lambda (and parameters) of its own
 		arrs, w, params, elems := l.rows(b, []lv{is, vs}, at)
@@ -103,8 +104,8 @@ func (l *lowerer) scatterN(b *builder, dest, is, vs lv, d int, at syntax.Node) l
 		}
 		lb := &builder{l: l}
 		idx := l.flatIndex(lb, l.indexAtoms(elems[0], d, at), dims)
-		lam := &Lambda{Params: params, Ret: []Type{Scalar(value.I64), vts[k]}, Body: &Body{Stms: lb.stms, Res: []Atom{idx, vals[k]}}}
-		outs[k] = b.let1("scatter", &ScatterE{Dest: leaf.Name, W: w, Arrs: arrs, Map: lam}, lts[k]).a
+		lam := &ir.Lambda{Params: params, Ret: []ir.Type{ir.Scalar(value.I64), vts[k]}, Body: &ir.Body{Stms: lb.stms, Res: []ir.Atom{idx, vals[k]}}}
+		outs[k] = b.let1("scatter", &ir.ScatterE{Dest: leaf.Name, W: w, Arrs: arrs, Map: lam}, lts[k]).a
 	}
 	if d == 1 {
 		return rebuild(dest, outs, lts, 0)
@@ -121,32 +122,32 @@ func (l *lowerer) histN(b *builder, dest *lvAtom, op lv, ne *lvAtom, is, vs lv, 
 	}
 	lb := &builder{l: l}
 	idx := l.flatIndex(lb, l.indexAtoms(elems[0], d, at), dims)
-	x, y := Param{l.fresh("x"), ne.t}, Param{l.fresh("y"), ne.t}
-	opLam, _ := l.lambda(op, []Param{x, y}, []lv{&lvAtom{V(x.Name), x.T}, &lvAtom{V(y.Name), y.T}}, at)
-	lam := &Lambda{Params: params, Ret: []Type{Scalar(value.I64), va.t}, Body: &Body{Stms: lb.stms, Res: []Atom{idx, va.a}}}
-	h := &HistE{Dest: leaves[0].Name, W: w, Arrs: arrs, Op: &SegOp{Lam: opLam, Nes: []Atom{ne.a}}, Map: lam}
+	x, y := ir.Param{Name: l.fresh("x"), T: ne.t}, ir.Param{Name: l.fresh("y"), T: ne.t}
+	opLam, _ := l.lambda(op, []ir.Param{x, y}, []lv{&lvAtom{ir.V(x.Name), x.T}, &lvAtom{ir.V(y.Name), y.T}}, at)
+	lam := &ir.Lambda{Params: params, Ret: []ir.Type{ir.Scalar(value.I64), va.t}, Body: &ir.Body{Stms: lb.stms, Res: []ir.Atom{idx, va.a}}}
+	h := &ir.HistE{Dest: leaves[0].Name, W: w, Arrs: arrs, Op: &ir.SegOp{Lam: opLam, Nes: []ir.Atom{ne.a}}, Map: lam}
 	out := b.let1("hist", h, lts[0]).a
-	return l.unflatDest(b, dest, []Atom{out}, at)
+	return l.unflatDest(b, dest, []ir.Atom{out}, at)
 }
 
 func (l *lowerer) unflatten(b *builder, n, m *lvAtom, xs lv, at syntax.Node) lv {
 	na, ma := l.toI64(b, n), l.toI64(b, m)
-	ok := l.binop(b, "&&", l.binop(b, "<=", &lvAtom{I64(0), Scalar(value.I64)}, &lvAtom{na, Scalar(value.I64)}, at),
-		l.binop(b, "<=", &lvAtom{I64(0), Scalar(value.I64)}, &lvAtom{ma, Scalar(value.I64)}, at), at)
+	ok := l.binop(b, "&&", l.binop(b, "<=", &lvAtom{ir.I64(0), ir.Scalar(value.I64)}, &lvAtom{na, ir.Scalar(value.I64)}, at),
+		l.binop(b, "<=", &lvAtom{ir.I64(0), ir.Scalar(value.I64)}, &lvAtom{ma, ir.Scalar(value.I64)}, at), at)
 	shape := leafShape(xs)
 	if len(shape) == 0 {
 		l.fail(at, "unflatten of a value that is not an array")
 	}
 	prod := l.arith(b, "*", na, ma)
-	same := l.binop(b, "==", &lvAtom{prod, Scalar(value.I64)}, &lvAtom{shape[0], Scalar(value.I64)}, at)
+	same := l.binop(b, "==", &lvAtom{prod, ir.Scalar(value.I64)}, &lvAtom{shape[0], ir.Scalar(value.I64)}, at)
 	all := l.binop(b, "&&", ok, same, at)
 	l.checkUnlike(b, all.a, "Cannot unflatten", at)
 	as, ts := l.flatten(xs, at)
-	outs := make([]Atom, len(as))
-	outTs := make([]Type, len(as))
+	outs := make([]ir.Atom, len(as))
+	outTs := make([]ir.Type, len(as))
 	for i, a := range as {
-		t := Type{Elem: ts[i].Elem, Shape: append([]Atom{na, ma}, ts[i].Shape[1:]...)}
-		outs[i] = b.let1("unflat", &ReshapeE{Arr: a.Name, Shape: t.Shape}, t).a
+		t := ir.Type{Elem: ts[i].Elem, Shape: append([]ir.Atom{na, ma}, ts[i].Shape[1:]...)}
+		outs[i] = b.let1("unflat", &ir.ReshapeE{Arr: a.Name, Shape: t.Shape}, t).a
 		outTs[i] = t
 	}
 	return rebuild(xs, outs, outTs, 1)
@@ -159,29 +160,29 @@ func (l *lowerer) rotate(b *builder, r *lvAtom, xs lv, at syntax.Node) lv {
 	}
 	n := shape[0]
 	ra := l.toI64(b, r)
-	i64 := Scalar(value.I64)
+	i64 := ir.Scalar(value.I64)
 	// k = ((r mod n) + n) mod n, 0 for an empty array
-	nz := l.binop(b, "max", &lvAtom{n, i64}, &lvAtom{I64(1), i64}, at).a
+	nz := l.binop(b, "max", &lvAtom{n, i64}, &lvAtom{ir.I64(1), i64}, at).a
 	k := l.arith(b, "%%", l.arith(b, "+", l.arith(b, "%%", ra, nz), nz), nz)
 	as, ts := l.flatten(xs, at)
-	i := Param{l.fresh("i"), i64}
+	i := ir.Param{Name: l.fresh("i"), T: i64}
 	lb := &builder{l: l}
-	j := lb.let1("j", &BinOpE{Op: "+", X: V(i.Name), Y: k}, i64).a
-	j = lb.let1("j", &BinOpE{Op: "%%", X: j, Y: nz}, i64).a
-	res := make([]Atom, len(as))
-	rts := make([]Type, len(as))
-	outTs := make([]Type, len(as))
+	j := lb.let1("j", &ir.BinOpE{Op: "+", X: ir.V(i.Name), Y: k}, i64).a
+	j = lb.let1("j", &ir.BinOpE{Op: "%%", X: j, Y: nz}, i64).a
+	res := make([]ir.Atom, len(as))
+	rts := make([]ir.Type, len(as))
+	outTs := make([]ir.Type, len(as))
 	for q, a := range as {
 		if a.IsConst() {
 			l.fail(at, "rotate of a constant")
 		}
 		rts[q] = ts[q].Row()
-		res[q] = lb.let1("elem", &IndexE{Arr: a.Name, Idx: []Atom{j}}, rts[q]).a
+		res[q] = lb.let1("elem", &ir.IndexE{Arr: a.Name, Idx: []ir.Atom{j}}, rts[q]).a
 		outTs[q] = noUnique(ts[q])
 	}
-	iota := b.let1("iota", &IotaE{N: n}, Type{Elem: value.I64, Shape: []Atom{n}})
-	lam := &Lambda{Params: []Param{i}, Ret: rts, Body: &Body{Stms: lb.stms, Res: res}}
-	outs := b.let("rotate", &ScremaE{W: n, Arrs: []string{iota.a.Name}, Map: lam}, outTs...)
+	iota := b.let1("iota", &ir.IotaE{N: n}, ir.Type{Elem: value.I64, Shape: []ir.Atom{n}})
+	lam := &ir.Lambda{Params: []ir.Param{i}, Ret: rts, Body: &ir.Body{Stms: lb.stms, Res: res}}
+	outs := b.let("rotate", &ir.ScremaE{W: n, Arrs: []string{iota.a.Name}, Map: lam}, outTs...)
 	return rebuild(xs, outs, outTs, 0)
 }
 

@@ -1,7 +1,8 @@
-package ir
+package lower
 
 import (
 	"fut/eval/value"
+	"fut/interp/ir"
 	"fut/interp/syntax"
 )
 
@@ -18,8 +19,8 @@ import (
 // of n elements from start by stride.
 type dimSlice struct {
 	fix                 bool
-	i                   Atom // the fixed index
-	start, n, stride    Atom
+	i                   ir.Atom // the fixed index
+	start, n, stride    ir.Atom
 	whole, backwardsAll bool // [:] or [::-1] of the whole dimension
 }
 
@@ -44,7 +45,7 @@ func (l *lowerer) sliceIndex(b *builder, env *lenv, x lv, indices []*syntax.DimI
 		prefix = prefix && d.fix
 	}
 	if prefix {
-		var idx []Atom
+		var idx []ir.Atom
 		for _, d := range ds[:last] {
 			idx = append(idx, d.i)
 		}
@@ -66,9 +67,9 @@ func (l *lowerer) sliceIndex(b *builder, env *lenv, x lv, indices []*syntax.DimI
 }
 
 // sliceDim lowers one slice i:j:s of a dimension of size dim and checks it.
-func (l *lowerer) sliceDim(b *builder, env *lenv, d *syntax.DimIndex, dim Atom, at syntax.Node) dimSlice {
-	i64 := Scalar(value.I64)
-	stride := I64(1)
+func (l *lowerer) sliceDim(b *builder, env *lenv, d *syntax.DimIndex, dim ir.Atom, at syntax.Node) dimSlice {
+	i64 := ir.Scalar(value.I64)
+	stride := ir.I64(1)
 	if d.Stride != nil {
 		stride = l.toI64(b, l.scalar(b, env, d.Stride, value.I64))
 	}
@@ -77,71 +78,71 @@ func (l *lowerer) sliceDim(b *builder, env *lenv, d *syntax.DimIndex, dim Atom, 
 	}
 	s := stride.Val.AsInt64()
 	if s == 0 {
-		l.checkUnlike(b, C(value.MkBool(false)), "slice with stride 0", at)
-		return dimSlice{start: I64(0), n: I64(0), stride: stride}
+		l.checkUnlike(b, ir.C(value.MkBool(false)), "slice with stride 0", at)
+		return dimSlice{start: ir.I64(0), n: ir.I64(0), stride: stride}
 	}
 	if d.Start == nil && d.End == nil && (s == 1 || s == -1) {
 		if s == 1 {
-			return dimSlice{start: I64(0), n: dim, stride: stride, whole: true}
+			return dimSlice{start: ir.I64(0), n: dim, stride: stride, whole: true}
 		}
-		return dimSlice{start: l.sub(b, dim, I64(1)), n: dim, stride: stride, backwardsAll: true}
+		return dimSlice{start: l.sub(b, dim, ir.I64(1)), n: dim, stride: stride, backwardsAll: true}
 	}
-	var start, end Atom
+	var start, end ir.Atom
 	if d.Start != nil {
 		start = l.toI64(b, l.scalar(b, env, d.Start, value.I64))
 	} else if s > 0 {
-		start = I64(0)
+		start = ir.I64(0)
 	} else {
-		start = l.sub(b, dim, I64(1))
+		start = l.sub(b, dim, ir.I64(1))
 	}
 	if d.End != nil {
 		end = l.toI64(b, l.scalar(b, env, d.End, value.I64))
 	} else if s > 0 {
 		end = dim
 	} else {
-		end = I64(-1)
+		end = ir.I64(-1)
 	}
 	sgn := int64(1)
 	if s < 0 {
 		sgn = -1
 	}
-	op := func(o string, x, y Atom) Atom {
+	op := func(o string, x, y ir.Atom) ir.Atom {
 		if x.IsConst() && y.IsConst() {
-			if r, err := binop(o, x.Val, y.Val); err == nil {
-				return C(r)
+			if r, err := ir.BinOp(o, x.Val, y.Val); err == nil {
+				return ir.C(r)
 			}
 		}
 		t := i64
 		if bop, _ := value.LookupBinOp(o); bop.IsComparison() || o == "&&" || o == "||" {
-			t = Scalar(value.Bool)
+			t = ir.Scalar(value.Bool)
 		}
-		return b.let1("sl", &BinOpE{Op: o, X: x, Y: y}, t).a
+		return b.let1("sl", &ir.BinOpE{Op: o, X: x, Y: y}, t).a
 	}
-	n := op("//", op("+", op("-", end, start), I64(s-sgn)), stride)
-	lastEl := op("+", start, op("*", op("-", n, I64(1)), stride))
-	var ok Atom
+	n := op("//", op("+", op("-", end, start), ir.I64(s-sgn)), stride)
+	lastEl := op("+", start, op("*", op("-", n, ir.I64(1)), stride))
+	var ok ir.Atom
 	if s > 0 {
-		ok = op("&&", op("&&", op("<=", I64(0), start), op("<=", start, end)),
-			op("&&", op("<=", I64(0), lastEl), op("<", lastEl, dim)))
+		ok = op("&&", op("&&", op("<=", ir.I64(0), start), op("<=", start, end)),
+			op("&&", op("<=", ir.I64(0), lastEl), op("<", lastEl, dim)))
 	} else {
-		ok = op("&&", op("&&", op("<=", I64(-1), end), op("<=", end, start)),
-			op("&&", op("&&", op("<=", I64(0), lastEl), op("<", lastEl, dim)), op("<", start, dim)))
+		ok = op("&&", op("&&", op("<=", ir.I64(-1), end), op("<=", end, start)),
+			op("&&", op("&&", op("<=", ir.I64(0), lastEl), op("<", lastEl, dim)), op("<", start, dim)))
 	}
-	ok = op("||", op("==", n, I64(0)), ok)
+	ok = op("||", op("==", n, ir.I64(0)), ok)
 	l.checkUnlike(b, ok, "Index out of bounds", at)
-	n = op("max", n, I64(0))
+	n = op("max", n, ir.I64(0))
 	return dimSlice{start: start, n: n, stride: stride}
 }
 
 // reverse is v[::-1] on the outer dimension, leaf by leaf (a view).
 func (l *lowerer) reverse(b *builder, v lv, at syntax.Node) lv {
 	as, ts := l.flatten(v, at)
-	outs := make([]Atom, len(as))
+	outs := make([]ir.Atom, len(as))
 	for i, a := range as {
 		if a.IsConst() || ts[i].Rank() == 0 {
 			l.fail(at, "reversing a value that is not an array")
 		}
-		outs[i] = b.let("rev", &ReverseE{Arr: a.Name}, noUnique(ts[i]))[0]
+		outs[i] = b.let("rev", &ir.ReverseE{Arr: a.Name}, noUnique(ts[i]))[0]
 	}
 	return rebuild(v, outs, ts, 0)
 }
@@ -162,20 +163,20 @@ func (l *lowerer) gather(b *builder, v lv, ds []dimSlice, at syntax.Node) lv {
 		}
 	}
 	// the result's leaves: the slices' lengths, then the rest of each leaf
-	outTs := make([]Type, len(as))
+	outTs := make([]ir.Type, len(as))
 	for i, t := range ts {
-		var shape []Atom
+		var shape []ir.Atom
 		for _, k := range slices {
 			shape = append(shape, ds[k].n)
 		}
-		outTs[i] = Type{Elem: t.Elem, Shape: append(shape, t.Shape[len(ds):]...)}
+		outTs[i] = ir.Type{Elem: t.Elem, Shape: append(shape, t.Shape[len(ds):]...)}
 	}
-	ks := make([]Atom, len(slices))
-	var level func(j int) (*Body, []Type)
-	level = func(j int) (*Body, []Type) {
+	ks := make([]ir.Atom, len(slices))
+	var level func(j int) (*ir.Body, []ir.Type)
+	level = func(j int) (*ir.Body, []ir.Type) {
 		lb := &builder{l: l}
 		if j == len(slices) {
-			idx := make([]Atom, len(ds))
+			idx := make([]ir.Atom, len(ds))
 			si := 0
 			for k, d := range ds {
 				if d.fix {
@@ -184,34 +185,34 @@ func (l *lowerer) gather(b *builder, v lv, ds []dimSlice, at syntax.Node) lv {
 				}
 				off := ks[si]
 				if !(d.stride.IsConst() && d.stride.Val.AsInt64() == 1) {
-					off = lb.let1("off", &BinOpE{Op: "*", X: off, Y: d.stride}, Scalar(value.I64)).a
+					off = lb.let1("off", &ir.BinOpE{Op: "*", X: off, Y: d.stride}, ir.Scalar(value.I64)).a
 				}
 				if !(d.start.IsConst() && d.start.Val.AsInt64() == 0) {
-					off = lb.let1("ix", &BinOpE{Op: "+", X: d.start, Y: off}, Scalar(value.I64)).a
+					off = lb.let1("ix", &ir.BinOpE{Op: "+", X: d.start, Y: off}, ir.Scalar(value.I64)).a
 				}
 				idx[k] = off
 				si++
 			}
-			res := make([]Atom, len(as))
-			rts := make([]Type, len(as))
+			res := make([]ir.Atom, len(as))
+			rts := make([]ir.Type, len(as))
 			for i, a := range as {
-				rts[i] = Type{Elem: ts[i].Elem, Shape: ts[i].Shape[len(ds):]}
-				res[i] = lb.let1("elem", &IndexE{Arr: a.Name, Idx: idx}, rts[i]).a
+				rts[i] = ir.Type{Elem: ts[i].Elem, Shape: ts[i].Shape[len(ds):]}
+				res[i] = lb.let1("elem", &ir.IndexE{Arr: a.Name, Idx: idx}, rts[i]).a
 			}
-			return &Body{Stms: lb.stms, Res: res}, rts
+			return &ir.Body{Stms: lb.stms, Res: res}, rts
 		}
-		k := Param{l.fresh("k"), Scalar(value.I64)}
-		ks[j] = V(k.Name)
+		k := ir.Param{Name: l.fresh("k"), T: ir.Scalar(value.I64)}
+		ks[j] = ir.V(k.Name)
 		inner, rts := level(j + 1)
 		n := ds[slices[j]].n
-		iota := lb.let1("iota", &IotaE{N: n}, Type{Elem: value.I64, Shape: []Atom{n}})
-		outs := make([]Type, len(rts))
+		iota := lb.let1("iota", &ir.IotaE{N: n}, ir.Type{Elem: value.I64, Shape: []ir.Atom{n}})
+		outs := make([]ir.Type, len(rts))
 		for i, t := range rts {
 			outs[i] = t.ArrayOf(n)
 		}
-		lam := &Lambda{Params: []Param{k}, Ret: rts, Body: inner}
-		res := lb.let("gather", &ScremaE{W: n, Arrs: []string{iota.a.Name}, Map: lam}, outs...)
-		return &Body{Stms: lb.stms, Res: res}, outs
+		lam := &ir.Lambda{Params: []ir.Param{k}, Ret: rts, Body: inner}
+		res := lb.let("gather", &ir.ScremaE{W: n, Arrs: []string{iota.a.Name}, Map: lam}, outs...)
+		return &ir.Body{Stms: lb.stms, Res: res}, outs
 	}
 	body, _ := level(0)
 	b.stms = append(b.stms, body.Stms...)
@@ -223,7 +224,7 @@ func (l *lowerer) gather(b *builder, v lv, ds []dimSlice, at syntax.Node) lv {
 // path's rule (eval/eval_array.go): the step is b - a (1, or -1 for ..>,
 // without b); a range that is empty the wrong way round or has step 0 is
 // an error at its position; the elements are a + i·step.
-func (l *lowerer) rangeExpr(b *builder, env *lenv, e *syntax.Range, hint Prim) lv {
+func (l *lowerer) rangeExpr(b *builder, env *lenv, e *syntax.Range, hint ir.Prim) lv {
 	start := l.scalar(b, env, e.Start, hint)
 	t := start.t
 	if t.Rank() != 0 || !t.Elem.IsInt() {
@@ -234,105 +235,105 @@ func (l *lowerer) rangeExpr(b *builder, env *lenv, e *syntax.Range, hint Prim) l
 		l.fail(e, "a range whose bounds differ in type")
 	}
 	a, z := l.toI64(b, start), l.toI64(b, stop)
-	step := I64(1)
+	step := ir.I64(1)
 	if e.Second != nil {
 		second := l.scalar(b, env, e.Second, t.Elem)
 		step = l.arith(b, "-", l.toI64(b, second), a)
 	} else if e.Op == syntax.RangeDownExcl {
-		step = I64(-1)
+		step = ir.I64(-1)
 	}
-	i64 := Scalar(value.I64)
-	cmp := func(op string, x, y Atom) Atom { return l.binop(b, op, &lvAtom{x, i64}, &lvAtom{y, i64}, e).a }
+	i64 := ir.Scalar(value.I64)
+	cmp := func(op string, x, y ir.Atom) ir.Atom { return l.binop(b, op, &lvAtom{x, i64}, &lvAtom{y, i64}, e).a }
 	if !step.IsConst() {
 		return l.rangeDynamic(b, e, start, a, z, step)
 	}
 	s := step.Val.AsInt64()
-	var bad, n Atom
-	never, always := C(value.MkBool(false)), C(value.MkBool(true))
+	var bad, n ir.Atom
+	never, always := ir.C(value.MkBool(false)), ir.C(value.MkBool(true))
 	switch e.Op {
 	case syntax.RangeIncl:
 		switch {
 		case s == 0:
-			bad, n = always, I64(0)
+			bad, n = always, ir.I64(0)
 		case s > 0:
-			bad, n = cmp("<", z, a), l.arith(b, "+", l.arith(b, "//", l.arith(b, "-", z, a), step), I64(1))
+			bad, n = cmp("<", z, a), l.arith(b, "+", l.arith(b, "//", l.arith(b, "-", z, a), step), ir.I64(1))
 		default:
-			bad, n = cmp(">", z, a), l.arith(b, "+", l.arith(b, "//", l.arith(b, "-", a, z), I64(-s)), I64(1))
+			bad, n = cmp(">", z, a), l.arith(b, "+", l.arith(b, "//", l.arith(b, "-", a, z), ir.I64(-s)), ir.I64(1))
 		}
 	case syntax.RangeUpExcl:
 		if s <= 0 {
-			bad, n = always, I64(0)
+			bad, n = always, ir.I64(0)
 		} else {
-			bad, n = cmp("<", z, a), l.arith(b, "//", l.arith(b, "+", l.arith(b, "-", z, a), I64(s-1)), step)
+			bad, n = cmp("<", z, a), l.arith(b, "//", l.arith(b, "+", l.arith(b, "-", z, a), ir.I64(s-1)), step)
 		}
 	default: // RangeDownExcl
 		if s >= 0 {
-			bad, n = always, I64(0)
+			bad, n = always, ir.I64(0)
 		} else {
-			bad, n = cmp(">", z, a), l.arith(b, "//", l.arith(b, "+", l.arith(b, "-", a, z), I64(-s-1)), I64(-s))
+			bad, n = cmp(">", z, a), l.arith(b, "//", l.arith(b, "+", l.arith(b, "-", a, z), ir.I64(-s-1)), ir.I64(-s))
 		}
 	}
 	if bad != never {
 		ok := bad
 		if bad.IsConst() {
-			ok = C(value.MkBool(!bad.Val.Bool()))
+			ok = ir.C(value.MkBool(!bad.Val.Bool()))
 		} else {
-			ok = b.let1("ok", &UnOpE{Op: "not", Args: []Atom{bad}}, Scalar(value.Bool)).a
+			ok = b.let1("ok", &ir.UnOpE{Op: "not", Args: []ir.Atom{bad}}, ir.Scalar(value.Bool)).a
 		}
 		l.checkUnlike(b, ok, "Range is invalid", e)
 		// an invalid range stops at the check; n stays sound for the types
-		n = l.binop(b, "max", &lvAtom{n, i64}, &lvAtom{I64(0), i64}, e).a
+		n = l.binop(b, "max", &lvAtom{n, i64}, &lvAtom{ir.I64(0), i64}, e).a
 	}
 	if s == 1 {
-		return b.let1("range", &IotaE{N: n, Start: start.a}, t.ArrayOf(n))
+		return b.let1("range", &ir.IotaE{N: n, Start: start.a}, t.ArrayOf(n))
 	}
 	// a + i·step, in the range's type
-	i := Param{l.fresh("i"), i64}
+	i := ir.Param{Name: l.fresh("i"), T: i64}
 	lb := &builder{l: l}
-	off := lb.let1("off", &BinOpE{Op: "*", X: V(i.Name), Y: step}, i64).a
+	off := lb.let1("off", &ir.BinOpE{Op: "*", X: ir.V(i.Name), Y: step}, i64).a
 	if t.Elem != value.I64 {
-		off = lb.let1("off", &ConvE{To: t.Elem, X: off, Implicit: true}, t).a
+		off = lb.let1("off", &ir.ConvE{To: t.Elem, X: off, Implicit: true}, t).a
 	}
-	x := lb.let1("x", &BinOpE{Op: "+", X: start.a, Y: off}, t).a
-	iota := b.let1("iota", &IotaE{N: n}, Type{Elem: value.I64, Shape: []Atom{n}})
-	lam := &Lambda{Params: []Param{i}, Ret: []Type{t}, Body: &Body{Stms: lb.stms, Res: []Atom{x}}}
-	return b.let1("range", &ScremaE{W: n, Arrs: []string{iota.a.Name}, Map: lam}, t.ArrayOf(n))
+	x := lb.let1("x", &ir.BinOpE{Op: "+", X: start.a, Y: off}, t).a
+	iota := b.let1("iota", &ir.IotaE{N: n}, ir.Type{Elem: value.I64, Shape: []ir.Atom{n}})
+	lam := &ir.Lambda{Params: []ir.Param{i}, Ret: []ir.Type{t}, Body: &ir.Body{Stms: lb.stms, Res: []ir.Atom{x}}}
+	return b.let1("range", &ir.ScremaE{W: n, Arrs: []string{iota.a.Name}, Map: lam}, t.ArrayOf(n))
 }
 
 // rangeDynamic is rangeExpr for a step known only at run time: the same
 // rule, with the step's sign tested when the program runs.
-func (l *lowerer) rangeDynamic(b *builder, e *syntax.Range, start *lvAtom, a, z, step Atom) lv {
-	i64 := Scalar(value.I64)
+func (l *lowerer) rangeDynamic(b *builder, e *syntax.Range, start *lvAtom, a, z, step ir.Atom) lv {
+	i64 := ir.Scalar(value.I64)
 	d := dyn{b, "rg"}
 	op, not, sel := d.op, d.not, d.sel
-	pos, neg := op(">", step, I64(0)), op("<", step, I64(0))
-	absStep := op("max", sel(pos, step, op("-", I64(0), step)), I64(1)) // never 0 below
-	var bad, n Atom
+	pos, neg := op(">", step, ir.I64(0)), op("<", step, ir.I64(0))
+	absStep := op("max", sel(pos, step, op("-", ir.I64(0), step)), ir.I64(1)) // never 0 below
+	var bad, n ir.Atom
 	switch e.Op {
 	case syntax.RangeIncl:
-		bad = op("||", op("==", step, I64(0)), op("||", op("&&", pos, op("<", z, a)), op("&&", neg, op(">", z, a))))
+		bad = op("||", op("==", step, ir.I64(0)), op("||", op("&&", pos, op("<", z, a)), op("&&", neg, op(">", z, a))))
 		dist := sel(pos, op("-", z, a), op("-", a, z))
-		n = op("+", op("//", dist, absStep), I64(1))
+		n = op("+", op("//", dist, absStep), ir.I64(1))
 	case syntax.RangeUpExcl:
 		bad = op("||", not(pos), op("<", z, a))
-		n = op("//", op("+", op("-", z, a), op("-", absStep, I64(1))), absStep)
+		n = op("//", op("+", op("-", z, a), op("-", absStep, ir.I64(1))), absStep)
 	default:
 		bad = op("||", not(neg), op(">", z, a))
-		n = op("//", op("+", op("-", a, z), op("-", absStep, I64(1))), absStep)
+		n = op("//", op("+", op("-", a, z), op("-", absStep, ir.I64(1))), absStep)
 	}
 	l.checkUnlike(b, not(bad), "Range is invalid", e)
-	n = op("max", n, I64(0))
+	n = op("max", n, ir.I64(0))
 	t := start.t
-	i := Param{l.fresh("i"), i64}
+	i := ir.Param{Name: l.fresh("i"), T: i64}
 	lb := &builder{l: l}
-	off := lb.let1("off", &BinOpE{Op: "*", X: V(i.Name), Y: step}, i64).a
+	off := lb.let1("off", &ir.BinOpE{Op: "*", X: ir.V(i.Name), Y: step}, i64).a
 	if t.Elem != value.I64 {
-		off = lb.let1("off", &ConvE{To: t.Elem, X: off, Implicit: true}, t).a
+		off = lb.let1("off", &ir.ConvE{To: t.Elem, X: off, Implicit: true}, t).a
 	}
-	x := lb.let1("x", &BinOpE{Op: "+", X: start.a, Y: off}, t).a
-	iota := b.let1("iota", &IotaE{N: n}, Type{Elem: value.I64, Shape: []Atom{n}})
-	lam := &Lambda{Params: []Param{i}, Ret: []Type{t}, Body: &Body{Stms: lb.stms, Res: []Atom{x}}}
-	return b.let1("range", &ScremaE{W: n, Arrs: []string{iota.a.Name}, Map: lam}, t.ArrayOf(n))
+	x := lb.let1("x", &ir.BinOpE{Op: "+", X: start.a, Y: off}, t).a
+	iota := b.let1("iota", &ir.IotaE{N: n}, ir.Type{Elem: value.I64, Shape: []ir.Atom{n}})
+	lam := &ir.Lambda{Params: []ir.Param{i}, Ret: []ir.Type{t}, Body: &ir.Body{Stms: lb.stms, Res: []ir.Atom{x}}}
+	return b.let1("range", &ir.ScremaE{W: n, Arrs: []string{iota.a.Name}, Map: lam}, t.ArrayOf(n))
 }
 
 // updateSlice lowers dest with [slices…] = v: the slice's elements are
@@ -356,9 +357,9 @@ func (l *lowerer) updateSlice(b *builder, env *lenv, dest lv, indices []*syntax.
 		hint = a.t.Elem
 	}
 	v := l.expr(b, env, ve, hint)
-	i64 := Scalar(value.I64)
+	i64 := ir.Scalar(value.I64)
 	// the value's outer sizes must be the slice's
-	var lens []Atom
+	var lens []ir.Atom
 	for _, d := range ds {
 		if !d.fix {
 			lens = append(lens, d.n)
@@ -374,7 +375,7 @@ func (l *lowerer) updateSlice(b *builder, env *lenv, dest lv, indices []*syntax.
 	}
 	for k, d := range ds {
 		if d.fix {
-			in := l.binop(b, "&&", l.binop(b, "<=", &lvAtom{I64(0), i64}, &lvAtom{d.i, i64}, at),
+			in := l.binop(b, "&&", l.binop(b, "<=", &lvAtom{ir.I64(0), i64}, &lvAtom{d.i, i64}, at),
 				l.binop(b, "<", &lvAtom{d.i, i64}, &lvAtom{shape[k], i64}, at), at)
 			l.checkUnlike(b, in.a, "Index out of bounds", at)
 		}
@@ -382,7 +383,7 @@ func (l *lowerer) updateSlice(b *builder, env *lenv, dest lv, indices []*syntax.
 	// q runs over the slice's elements; its position in dest, flattened
 	// over the len(ds) indexed dimensions, is Σ idx_d · (size of the
 	// dimensions after d).
-	q := I64(1)
+	q := ir.I64(1)
 	for _, n := range lens {
 		q = l.arith(b, "*", q, n)
 	}
@@ -391,48 +392,48 @@ func (l *lowerer) updateSlice(b *builder, env *lenv, dest lv, indices []*syntax.
 	if len(vs) != len(leaves) {
 		l.fail(at, "an update with a value of another shape")
 	}
-	outs := make([]Atom, len(leaves))
+	outs := make([]ir.Atom, len(leaves))
 	for li, leaf := range leaves {
-		rowT := Type{Elem: vts[li].Elem, Shape: vts[li].Shape[len(lens):]}
+		rowT := ir.Type{Elem: vts[li].Elem, Shape: vts[li].Shape[len(lens):]}
 		flatT := rowT.ArrayOf(q)
 		va := vs[li]
 		if va.IsConst() {
 			l.fail(at, "an update of a slice with a constant")
 		}
-		fv := b.let1("vals", &ReshapeE{Arr: va.Name, Shape: flatT.Shape}, flatT).a
-		p := Param{l.fresh("q"), i64}
-		row := Param{l.fresh("row"), rowT}
+		fv := b.let1("vals", &ir.ReshapeE{Arr: va.Name, Shape: flatT.Shape}, flatT).a
+		p := ir.Param{Name: l.fresh("q"), T: i64}
+		row := ir.Param{Name: l.fresh("row"), T: rowT}
 		lb := &builder{l: l}
 		// decompose q into the slice coordinates, innermost fastest
-		ks := make([]Atom, len(lens))
-		rest := V(p.Name)
+		ks := make([]ir.Atom, len(lens))
+		rest := ir.V(p.Name)
 		for k := len(lens) - 1; k >= 0; k-- {
 			if k == 0 {
 				ks[k] = rest
 				break
 			}
-			ks[k] = lb.let1("k", &BinOpE{Op: "%%", X: rest, Y: lens[k]}, i64).a
-			rest = lb.let1("k", &BinOpE{Op: "//", X: rest, Y: lens[k]}, i64).a
+			ks[k] = lb.let1("k", &ir.BinOpE{Op: "%%", X: rest, Y: lens[k]}, i64).a
+			rest = lb.let1("k", &ir.BinOpE{Op: "//", X: rest, Y: lens[k]}, i64).a
 		}
-		pos := I64(0)
+		pos := ir.I64(0)
 		si := 0
 		for k, d := range ds {
-			var ix Atom
+			var ix ir.Atom
 			if d.fix {
 				ix = d.i
 			} else {
-				ix = lb.let1("ix", &BinOpE{Op: "*", X: ks[si], Y: d.stride}, i64).a
-				ix = lb.let1("ix", &BinOpE{Op: "+", X: d.start, Y: ix}, i64).a
+				ix = lb.let1("ix", &ir.BinOpE{Op: "*", X: ks[si], Y: d.stride}, i64).a
+				ix = lb.let1("ix", &ir.BinOpE{Op: "+", X: d.start, Y: ix}, i64).a
 				si++
 			}
 			if k > 0 {
-				pos = lb.let1("pos", &BinOpE{Op: "*", X: pos, Y: shape[k]}, i64).a
+				pos = lb.let1("pos", &ir.BinOpE{Op: "*", X: pos, Y: shape[k]}, i64).a
 			}
-			pos = lb.let1("pos", &BinOpE{Op: "+", X: pos, Y: ix}, i64).a
+			pos = lb.let1("pos", &ir.BinOpE{Op: "+", X: pos, Y: ix}, i64).a
 		}
-		lam := &Lambda{Params: []Param{p, row}, Ret: []Type{i64, rowT}, Body: &Body{Stms: lb.stms, Res: []Atom{pos, V(row.Name)}}}
-		iota := b.let1("iota", &IotaE{N: q}, Type{Elem: value.I64, Shape: []Atom{q}})
-		outs[li] = b.let1("upd", &ScatterE{Dest: leaf.Name, W: q, Arrs: []string{iota.a.Name, fv.Name}, Map: lam}, lts[li]).a
+		lam := &ir.Lambda{Params: []ir.Param{p, row}, Ret: []ir.Type{i64, rowT}, Body: &ir.Body{Stms: lb.stms, Res: []ir.Atom{pos, ir.V(row.Name)}}}
+		iota := b.let1("iota", &ir.IotaE{N: q}, ir.Type{Elem: value.I64, Shape: []ir.Atom{q}})
+		outs[li] = b.let1("upd", &ir.ScatterE{Dest: leaf.Name, W: q, Arrs: []string{iota.a.Name, fv.Name}, Map: lam}, lts[li]).a
 	}
 	if len(ds) == 1 {
 		return rebuild(dest, outs, noUniques(lts), 0)
@@ -442,35 +443,35 @@ func (l *lowerer) updateSlice(b *builder, env *lenv, dest lv, indices []*syntax.
 
 // sliceDimDynamic is sliceDim for a stride known only at run time: the
 // defaults and the check depend on its sign, tested when the program runs.
-func (l *lowerer) sliceDimDynamic(b *builder, env *lenv, d *syntax.DimIndex, dim, stride Atom, at syntax.Node) dimSlice {
+func (l *lowerer) sliceDimDynamic(b *builder, env *lenv, d *syntax.DimIndex, dim, stride ir.Atom, at syntax.Node) dimSlice {
 	dy := dyn{b, "sl"}
 	op, sel, not := dy.op, dy.sel, dy.not
-	pos := op(">", stride, I64(0))
-	var start, end Atom
+	pos := op(">", stride, ir.I64(0))
+	var start, end ir.Atom
 	if d.Start != nil {
 		start = l.toI64(b, l.scalar(b, env, d.Start, value.I64))
 	} else {
-		start = sel(pos, I64(0), op("-", dim, I64(1)))
+		start = sel(pos, ir.I64(0), op("-", dim, ir.I64(1)))
 	}
 	if d.End != nil {
 		end = l.toI64(b, l.scalar(b, env, d.End, value.I64))
 	} else {
-		end = sel(pos, dim, I64(-1))
+		end = sel(pos, dim, ir.I64(-1))
 	}
-	sgn := sel(pos, I64(1), I64(-1))
-	zero := op("==", stride, I64(0))
-	safe := sel(zero, I64(1), stride) // the check below fails first when 0
+	sgn := sel(pos, ir.I64(1), ir.I64(-1))
+	zero := op("==", stride, ir.I64(0))
+	safe := sel(zero, ir.I64(1), stride) // the check below fails first when 0
 	n := op("//", op("+", op("-", end, start), op("-", stride, sgn)), safe)
-	last := op("+", start, op("*", op("-", n, I64(1)), stride))
-	inb := op("&&", op("<=", I64(0), last), op("<", last, dim))
-	fwd := op("&&", op("&&", op("<=", I64(0), start), op("<=", start, end)), inb)
-	bwd := op("&&", op("&&", op("<=", I64(-1), end), op("<=", end, start)), op("&&", inb, op("<", start, dim)))
+	last := op("+", start, op("*", op("-", n, ir.I64(1)), stride))
+	inb := op("&&", op("<=", ir.I64(0), last), op("<", last, dim))
+	fwd := op("&&", op("&&", op("<=", ir.I64(0), start), op("<=", start, end)), inb)
+	bwd := op("&&", op("&&", op("<=", ir.I64(-1), end), op("<=", end, start)), op("&&", inb, op("<", start, dim)))
 	notPos := not(pos)
 	dirOK := op("||", op("&&", pos, fwd), op("&&", notPos, bwd))
-	ok := op("||", op("==", n, I64(0)), dirOK)
+	ok := op("||", op("==", n, ir.I64(0)), dirOK)
 	notZero := not(zero)
 	l.checkUnlike(b, op("&&", notZero, ok), "Index out of bounds", at)
-	n = op("max", n, I64(0))
+	n = op("max", n, ir.I64(0))
 	return dimSlice{start: start, n: n, stride: stride}
 }
 
@@ -482,26 +483,26 @@ type dyn struct {
 	base string
 }
 
-func (d dyn) op(o string, x, y Atom) Atom {
-	t := Scalar(value.I64)
+func (d dyn) op(o string, x, y ir.Atom) ir.Atom {
+	t := ir.Scalar(value.I64)
 	if bop, _ := value.LookupBinOp(o); bop.IsComparison() || o == "&&" || o == "||" {
-		t = Scalar(value.Bool)
+		t = ir.Scalar(value.Bool)
 	}
 	if x.IsConst() && y.IsConst() {
-		if r, err := binop(o, x.Val, y.Val); err == nil {
-			return C(r)
+		if r, err := ir.BinOp(o, x.Val, y.Val); err == nil {
+			return ir.C(r)
 		}
 	}
-	return d.b.let1(d.base, &BinOpE{Op: o, X: x, Y: y}, t).a
+	return d.b.let1(d.base, &ir.BinOpE{Op: o, X: x, Y: y}, t).a
 }
 
-func (d dyn) not(x Atom) Atom {
-	return d.b.let1(d.base, &UnOpE{Op: "not", Args: []Atom{x}}, Scalar(value.Bool)).a
+func (d dyn) not(x ir.Atom) ir.Atom {
+	return d.b.let1(d.base, &ir.UnOpE{Op: "not", Args: []ir.Atom{x}}, ir.Scalar(value.Bool)).a
 }
 
 // sel is if c then x else y on i64s.
-func (d dyn) sel(c, x, y Atom) Atom {
-	i64 := Scalar(value.I64)
-	ie := &IfE{Cond: c, Then: &Body{Res: []Atom{x}}, Else: &Body{Res: []Atom{y}}, Ret: []Type{i64}}
+func (d dyn) sel(c, x, y ir.Atom) ir.Atom {
+	i64 := ir.Scalar(value.I64)
+	ie := &ir.IfE{Cond: c, Then: &ir.Body{Res: []ir.Atom{x}}, Else: &ir.Body{Res: []ir.Atom{y}}, Ret: []ir.Type{i64}}
 	return d.b.let1(d.base, ie, i64).a
 }

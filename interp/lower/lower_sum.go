@@ -1,6 +1,7 @@
-package ir
+package lower
 
 import (
+	"fut/interp/ir"
 	"sort"
 
 	"fut/eval/value"
@@ -66,7 +67,7 @@ func (l *lowerer) sumValue(b *builder, env *lenv, sum *types.Sum, name string, a
 	if tag < 0 {
 		l.fail(at, "no constructor #%s in the sum type", name)
 	}
-	out.elems = append(out.elems, &lvAtom{I64(int64(tag)), Scalar(value.I64)})
+	out.elems = append(out.elems, &lvAtom{ir.I64(int64(tag)), ir.Scalar(value.I64)})
 	for i, c := range cs {
 		lay.constrs = append(lay.constrs, c.Name)
 		lay.start = append(lay.start, len(out.elems))
@@ -91,16 +92,16 @@ func (l *lowerer) zero(b *builder, env *lenv, t types.Type, at syntax.Node) lv {
 	switch t := types.Resolve(t).(type) {
 	case *types.Prim:
 		p := value.ParsePrimType(string(t.Kind))
-		return &lvAtom{C(zeroOf(p)), Scalar(p)}
+		return &lvAtom{ir.C(ir.ZeroOf(p)), ir.Scalar(p)}
 	case *types.Array:
 		n := l.typeSize(env, t.Dim, at)
 		row := l.zero(b, env, t.Elem, at)
 		as, ts := l.flatten(row, at)
-		outs := make([]Atom, len(as))
-		outTs := make([]Type, len(as))
+		outs := make([]ir.Atom, len(as))
+		outTs := make([]ir.Type, len(as))
 		for i, a := range as {
 			outTs[i] = ts[i].ArrayOf(n)
-			outs[i] = b.let1("zeros", &ReplicateE{N: n, X: a}, outTs[i]).a
+			outs[i] = b.let1("zeros", &ir.ReplicateE{N: n, X: a}, outTs[i]).a
 		}
 		return rebuild(row, outs, outTs, 1)
 	case *types.Record:
@@ -139,21 +140,11 @@ func (l *lowerer) zero(b *builder, env *lenv, t types.Type, at syntax.Node) lv {
 	return nil
 }
 
-func zeroOf(p Prim) value.Prim {
-	switch {
-	case p == value.Bool:
-		return value.MkBool(false)
-	case p.IsFloat():
-		return value.MkFloat(p, 0)
-	}
-	return value.MkInt(p, 0)
-}
-
 // typeSize is a size of a checked type: a constant, or a size name in scope.
-func (l *lowerer) typeSize(env *lenv, s types.Size, at syntax.Node) Atom {
+func (l *lowerer) typeSize(env *lenv, s types.Size, at syntax.Node) ir.Atom {
 	switch z := types.ResolveSize(s).(type) {
 	case *types.SizeConst:
-		return I64(z.N)
+		return ir.I64(z.N)
 	case *types.SizeName:
 		if !z.Unknown && z.Name != "" {
 			if v, ok := env.lookup(z.Name); ok {
@@ -164,16 +155,16 @@ func (l *lowerer) typeSize(env *lenv, s types.Size, at syntax.Node) Atom {
 		}
 	}
 	l.fail(at, "a sum type whose payload array has a size unknown here")
-	return Atom{}
+	return ir.Atom{}
 }
 
 // match lowers match x case p1 -> e1 … as tests of the patterns in order.
-func (l *lowerer) match(b *builder, env *lenv, e *syntax.Match, hint Prim) lv {
+func (l *lowerer) match(b *builder, env *lenv, e *syntax.Match, hint ir.Prim) lv {
 	x := l.expr(b, env, e.X, value.NoPrim)
 	return l.cases(b, env, x, e.Cases, hint, e)
 }
 
-func (l *lowerer) cases(b *builder, env *lenv, x lv, cs []*syntax.Case, hint Prim, at syntax.Node) lv {
+func (l *lowerer) cases(b *builder, env *lenv, x lv, cs []*syntax.Case, hint ir.Prim, at syntax.Node) lv {
 	if len(cs) == 0 {
 		// The checker proved the match exhaustive: no value gets here.
 		l.fail(at, "a match with no case left")
@@ -200,9 +191,9 @@ func (l *lowerer) cases(b *builder, env *lenv, x lv, cs []*syntax.Case, hint Pri
 
 // patTest emits the test of whether v matches p (a constant when it is
 // known while lowering).
-func (l *lowerer) patTest(b *builder, p syntax.Pat, v lv) Atom {
-	yes := C(value.MkBool(true))
-	and := func(x, y Atom) Atom {
+func (l *lowerer) patTest(b *builder, p syntax.Pat, v lv) ir.Atom {
+	yes := ir.C(value.MkBool(true))
+	and := func(x, y ir.Atom) ir.Atom {
 		switch {
 		case x.IsConst():
 			if x.Val.Bool() {
@@ -215,7 +206,7 @@ func (l *lowerer) patTest(b *builder, p syntax.Pat, v lv) Atom {
 			}
 			return y
 		}
-		return b.let1("and", &BinOpE{Op: "&&", X: x, Y: y}, Scalar(value.Bool)).a
+		return b.let1("and", &ir.BinOpE{Op: "&&", X: x, Y: y}, ir.Scalar(value.Bool)).a
 	}
 	switch p := p.(type) {
 	case *syntax.PId, *syntax.PWild:
@@ -267,22 +258,22 @@ func (l *lowerer) patTest(b *builder, p syntax.Pat, v lv) Atom {
 			l.fail(p, "no constructor #%s of %d values in this sum type", p.Name, len(p.Args))
 		}
 		tag := t.elems[0].(*lvAtom)
-		r := l.eqAtoms(b, tag, &lvAtom{I64(int64(k)), Scalar(value.I64)}, p)
+		r := l.eqAtoms(b, tag, &lvAtom{ir.I64(int64(k)), ir.Scalar(value.I64)}, p)
 		for i, q := range p.Args {
 			r = and(r, l.patTest(b, q, t.elems[t.sum.start[k]+i]))
 		}
 		return r
 	}
 	l.fail(p, "this pattern")
-	return Atom{}
+	return ir.Atom{}
 }
 
 // eqAtoms is x == y on scalars, folded when both are constants.
-func (l *lowerer) eqAtoms(b *builder, x, y *lvAtom, at syntax.Node) Atom {
+func (l *lowerer) eqAtoms(b *builder, x, y *lvAtom, at syntax.Node) ir.Atom {
 	if x.a.IsConst() && y.a.IsConst() {
-		r, err := binop("==", x.a.Val, y.a.Val)
+		r, err := ir.BinOp("==", x.a.Val, y.a.Val)
 		if err == nil {
-			return C(r)
+			return ir.C(r)
 		}
 	}
 	return l.binop(b, "==", x, y, at).a
@@ -306,15 +297,15 @@ func (l *lowerer) bindConstr(env *lenv, p *syntax.PConstr, v lv) *lenv {
 
 // structEq is x == y on tuples, records and sums: every scalar equal (an
 // inactive constructor's payload is zero in both).
-func (l *lowerer) structEq(b *builder, x, y lv, at syntax.Node) Atom {
+func (l *lowerer) structEq(b *builder, x, y lv, at syntax.Node) ir.Atom {
 	xa, xt := l.flatten(x, at)
 	ya, yt := l.flatten(y, at)
 	if len(xa) != len(ya) {
 		l.fail(at, "== on values of different shapes")
 	}
-	r := C(value.MkBool(true))
+	r := ir.C(value.MkBool(true))
 	for i := range xa {
-		var e Atom
+		var e ir.Atom
 		if xt[i].Rank() > 0 {
 			e = l.arrayCompare(b, "==", &lvAtom{xa[i], xt[i]}, &lvAtom{ya[i], yt[i]}, at).(*lvAtom).a
 		} else {
@@ -325,7 +316,7 @@ func (l *lowerer) structEq(b *builder, x, y lv, at syntax.Node) Atom {
 			r = e
 		case e.IsConst() && e.Val.Bool():
 		default:
-			r = b.let1("and", &BinOpE{Op: "&&", X: r, Y: e}, Scalar(value.Bool)).a
+			r = b.let1("and", &ir.BinOpE{Op: "&&", X: r, Y: e}, ir.Scalar(value.Bool)).a
 		}
 	}
 	return r
@@ -344,11 +335,11 @@ func (l *lowerer) emptyArray(b *builder, env *lenv, e *syntax.ArrayLit) lv {
 	}
 	row := l.zero(b, env, arr.Elem, e)
 	as, ts := l.flatten(row, e)
-	outs := make([]Atom, len(as))
-	outTs := make([]Type, len(as))
+	outs := make([]ir.Atom, len(as))
+	outTs := make([]ir.Type, len(as))
 	for i, a := range as {
-		outTs[i] = ts[i].ArrayOf(I64(0))
-		outs[i] = b.let1("empty", &ReplicateE{N: I64(0), X: a}, outTs[i]).a
+		outTs[i] = ts[i].ArrayOf(ir.I64(0))
+		outs[i] = b.let1("empty", &ir.ReplicateE{N: ir.I64(0), X: a}, outTs[i]).a
 	}
 	return rebuild(row, outs, outTs, 1)
 }
