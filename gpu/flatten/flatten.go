@@ -209,6 +209,7 @@ type flattener struct {
 // Flatten turns a fused program into a plan, or says why it cannot
 // (a *NotFlattened error).
 func Flatten(p *ir.Prog) (plan *Plan, err error) {
+	p = ir.SplitPartitions(p) // kernels for filters only, as yet
 	f := &flattener{types: map[string]ir.Type{}, host: map[string]bool{}, defs: map[string]ir.Exp{}, noTiling: os.Getenv("FUT_TILING") == "off"}
 	defer func() {
 		if r := recover(); r != nil {

@@ -223,7 +223,7 @@ func TestFallbackReasons(t *testing.T) {
 	for _, c := range []struct{ src, why string }{
 		{`1 + 2`, "no SOAC"},
 		{`map (\n -> let a = loop a = [n] for i < n do concat a a in reduce (+) 0 (scan (+) 0 a)) (iota 3)`, "known only after"},
-		{`{a = reduce (+) 0 is, b = 1i32}`, "not rebuilt"},
+		{`#some (reduce (+) 0 is) : (#some i32 | #none)`, "not rebuilt"},
 	} {
 		_, off, why, err := s.EvalOffload(context.Background(), c.src)
 		if err != nil || off {

@@ -63,12 +63,12 @@ import (
 // results and then one tangent per result (for a bool result, false; for
 // a bool array, the array itself, as the reference path gives).
 func JVP(lam *Lambda, fresh func(string) string) (*Lambda, error) {
-	return jvpIn(lam, fresh, nil)
+	return JVPIn(lam, fresh, nil)
 }
 
-// jvpIn is JVP where env gives the types of lam's free variables (a
+// JVPIn is JVP where env gives the types of lam's free variables (a
 // concatenation of one without a tangent needs its zero).
-func jvpIn(lam *Lambda, fresh func(string) string, env map[string]Type) (lam2 *Lambda, err error) {
+func JVPIn(lam *Lambda, fresh func(string) string, env map[string]Type) (lam2 *Lambda, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			e, ok := r.(adError)
@@ -80,6 +80,7 @@ func jvpIn(lam *Lambda, fresh func(string) string, env map[string]Type) (lam2 *L
 			lam2, err = nil, e
 		}
 	}()
+	lam = splitLambda(lam, env)
 	j := &jvper{fresh: fresh, tan: map[string]Atom{}, typ: map[string]Type{}}
 	for x, t := range env {
 		j.typ[x] = t
@@ -129,7 +130,7 @@ func (j *jvper) let(base string, e Exp, t Type) Atom {
 
 // zeroArr is an array of type t full of zeros.
 func (j *jvper) zeroArr(t Type) Atom {
-	x := C(zeroOf(t.Elem))
+	x := C(ZeroOf(t.Elem))
 	for k := len(t.Shape) - 1; k >= 0; k-- {
 		x = j.let("zeros", &ReplicateE{N: t.Shape[k], X: x}, Type{Elem: t.Elem, Shape: t.Shape[k:]})
 	}
@@ -144,7 +145,7 @@ func (j *jvper) tanOf(a Atom, t Type) Atom {
 		}
 	}
 	if t.Rank() == 0 {
-		return C(zeroOf(t.Elem))
+		return C(ZeroOf(t.Elem))
 	}
 	return j.zeroArr(t)
 }

@@ -17,7 +17,7 @@ type sb struct {
 
 func (s sb) op(o string, x, y Atom) Atom {
 	if x.IsConst() && y.IsConst() {
-		if r, err := binop(o, x.Val, y.Val); err == nil {
+		if r, err := BinOp(o, x.Val, y.Val); err == nil {
 			return C(r)
 		}
 	}

@@ -175,7 +175,7 @@ func (j *jvper) liftOp(op *SegOp) *SegOp {
 				// for a component that is an array)
 				t := op.Lam.Ret[i]
 				if t.Rank() == 0 {
-					nes = append(nes, C(zeroOf(t.Elem)))
+					nes = append(nes, C(ZeroOf(t.Elem)))
 				} else {
 					nes = append(nes, j.zeroArr(t))
 				}
@@ -309,7 +309,7 @@ func (j *jvper) histStm(st *Stm, e *HistE) {
 	op := freshLambda(e.Op.Lam, j.fresh)
 	dp := Param{j.fresh("d_" + p.Name), p.T}
 	j.emit([]Param{dp}, &HistE{Dest: dDest.Name, W: e.W, Arrs: append(append([]string{}, e.Arrs...), extra...), Index: idx, Gens: e.Gens,
-		Op: &SegOp{Lam: op, Nes: []Atom{C(zeroOf(p.T.Elem))}}, Map: lam})
+		Op: &SegOp{Lam: op, Nes: []Atom{C(ZeroOf(p.T.Elem))}}, Map: lam})
 	j.tan[p.Name] = V(dp.Name)
 }
 
@@ -450,7 +450,7 @@ func (j *jvper) histLoop(st *Stm, e *HistE, dDest Atom, extra []string, with []b
 	bucket, v := m.res[0], m.res[1]
 	dv := m.dres[1]
 	if dv == (Atom{}) {
-		dv = j.tanOf(C(zeroOf(elem.Elem)), elem)
+		dv = j.tanOf(C(ZeroOf(elem.Elem)), elem)
 	}
 	s := sb{j, Scalar(value.Bool)}
 	inside := s.op("&&", s.op("<=", I64(0), bucket), s.op("<", bucket, p.T.Shape[0]))

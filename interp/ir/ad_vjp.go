@@ -50,7 +50,7 @@ func (b *adb) size(t Type) Atom {
 // zeros is a zero of type t (false for bool), an array of them for an
 // array type.
 func (b *adb) zeros(t Type) Atom {
-	x := C(zeroOf(t.Elem))
+	x := C(ZeroOf(t.Elem))
 	for k := len(t.Shape) - 1; k >= 0; k-- {
 		x = b.let("zeros", &ReplicateE{N: t.Shape[k], X: x}, Type{Elem: t.Elem, Shape: t.Shape[k:]})
 	}
@@ -87,7 +87,7 @@ func (b *adb) dot(a, c Atom, t, ct Type, acc Prim) Atom {
 	rx, ry := Param{b.fresh("x"), at}, Param{b.fresh("y"), at}
 	ob := &adb{fresh: b.fresh}
 	s := ob.let("sum", &BinOpE{Op: "+", X: V(rx.Name), Y: V(ry.Name)}, at)
-	red := &SegOp{Lam: &Lambda{Params: []Param{rx, ry}, Ret: []Type{at}, Body: &Body{Stms: ob.stms, Res: []Atom{s}}}, Nes: []Atom{C(zeroOf(acc))}}
+	red := &SegOp{Lam: &Lambda{Params: []Param{rx, ry}, Ret: []Type{at}, Body: &Body{Stms: ob.stms, Res: []Atom{s}}}, Nes: []Atom{C(ZeroOf(acc))}}
 	arrs := []string{b.flatView(a, t, n).Name, b.flatView(c, ct, n).Name}
 	return b.let("dot", &ScremaE{W: n, Arrs: arrs, Reds: []*SegOp{red}, Map: mapLam}, at)
 }
@@ -126,17 +126,18 @@ func accumulator(elem Prim, ret []Type) Prim {
 // pass's SOACs parallel, rather than as a map each of whose instances
 // would hold a whole nest.
 func VJPByForward(lam *Lambda, fresh func(string) string) (*Lambda, error) {
-	return vjpIn(lam, fresh, nil)
+	return VJPIn(lam, fresh, nil)
 }
 
-// vjpIn is VJPByForward where env gives the types of lam's free
-// variables (see jvpIn).
-func vjpIn(lam *Lambda, fresh func(string) string, env map[string]Type) (out *Lambda, err error) {
+// VJPIn is VJPByForward where env gives the types of lam's free
+// variables (see JVPIn).
+func VJPIn(lam *Lambda, fresh func(string) string, env map[string]Type) (out *Lambda, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = nil, adError(fmt.Sprintf("internal error in vjp: %v", r))
 		}
 	}()
+	lam = splitLambda(lam, env)
 	inner := map[string]bool{}
 	binds(&ScremaE{Map: lam}, func(n string) { inner[n] = true })
 	for _, t := range lam.Ret {
@@ -148,7 +149,7 @@ func vjpIn(lam *Lambda, fresh func(string) string, env map[string]Type) (out *La
 			}
 		}
 	}
-	dl, err := jvpIn(lam, fresh, env)
+	dl, err := JVPIn(lam, fresh, env)
 	if err != nil {
 		return nil, err
 	}
@@ -192,7 +193,7 @@ func vjpIn(lam *Lambda, fresh func(string) string, env map[string]Type) (out *La
 			dxs[k] = one
 		} else {
 			flat := Type{Elem: t.Elem, Shape: []Atom{n}}
-			z := pb.let("unit", &ReplicateE{N: n, X: C(zeroOf(t.Elem))}, flat)
+			z := pb.let("unit", &ReplicateE{N: n, X: C(ZeroOf(t.Elem))}, flat)
 			u := pb.let("unit", &UpdateE{Arr: z.Name, Idx: []Atom{V(jp.Name)}, X: one}, flat)
 			dxs[k] = u
 			if t.Rank() > 1 {
@@ -213,10 +214,10 @@ func vjpIn(lam *Lambda, fresh func(string) string, env map[string]Type) (out *La
 				arrayWork = false
 			}
 		}
-		arrayWork = arrayWork || hasArrayWork(fl.Body)
+		arrayWork = arrayWork || HasArrayWork(fl.Body)
 		r := pb.inline(fl, append(append([]Atom{}, xs...), dxs...))
 		acc := accumulator(t.Elem, lam.Ret)
-		dot := C(zeroOf(acc))
+		dot := C(ZeroOf(acc))
 		for q, dy := range r[len(lam.Ret):] {
 			yt := lam.Ret[q]
 			if !diff(yt) {
@@ -234,7 +235,7 @@ func vjpIn(lam *Lambda, fresh func(string) string, env map[string]Type) (out *La
 		if arrayWork {
 			acc := Param{fresh("grad"), flatT}
 			upd := pb.let("grad", &UpdateE{Arr: acc.Name, Idx: []Atom{V(jp.Name)}, X: g}, flatT)
-			g0 := b.let("grad", &ReplicateE{N: n, X: C(zeroOf(t.Elem))}, flatT)
+			g0 := b.let("grad", &ReplicateE{N: n, X: C(ZeroOf(t.Elem))}, flatT)
 			loop := &LoopE{Params: []Param{acc}, Init: []Atom{g0}, I: jp.Name, Bound: n, Body: &Body{Stms: pb.stms, Res: []Atom{upd}}}
 			grad = b.let("grad", loop, flatT)
 		} else {
@@ -299,7 +300,7 @@ func unitRewrite(b *Body, views map[string]unitView, t Type, j string, fresh fun
 					one := C(value.Convert(value.MkInt(value.I64, 1), t.Elem))
 					out.Stms = append(out.Stms, ab.stms...)
 					out.Stms = append(out.Stms, &Stm{Pat: st.Pat, E: &IfE{Cond: eq, Then: &Body{Res: []Atom{one}},
-						Else: &Body{Res: []Atom{C(zeroOf(t.Elem))}}, Ret: []Type{Scalar(t.Elem)}}})
+						Else: &Body{Res: []Atom{C(ZeroOf(t.Elem))}}, Ret: []Type{Scalar(t.Elem)}}})
 					continue
 				}
 				pre := append([]Atom{}, x.Idx...)

@@ -43,6 +43,7 @@ type Chunks struct {
 
 // Chunkable says how p runs in chunks, or why it cannot.
 func Chunkable(p *Prog) (*Chunks, error) {
+	p = SplitPartitions(p)
 	c := &Chunks{Prog: p, Streamed: make([]bool, len(p.Params)), names: allNames(p)}
 	at := -1
 	for i, st := range p.Body.Stms {

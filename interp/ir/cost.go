@@ -432,6 +432,7 @@ func (m *machine) filter(e *FilterE) ([]value.Value, stepCost, error) {
 	defer func() { m.soac-- }()
 	var inst instances
 	kept := make([][]value.Value, len(e.Map.Ret)-1)
+	rest := make([][]value.Value, len(e.Map.Ret)-1)
 	var count int64
 	for i := int64(0); i < n; i++ {
 		if e.Index != "" {
@@ -447,17 +448,30 @@ func (m *machine) filter(e *FilterE) ([]value.Value, stepCost, error) {
 			for k := range kept {
 				kept[k] = append(kept[k], res[k+1])
 			}
+		} else if e.Partition {
+			for k := range rest {
+				rest[k] = append(rest[k], res[k+1])
+			}
 		}
 	}
 	out := []value.Value{value.I64Val(count)}
 	var r int64
-	for k, vs := range kept {
-		a, err := value.FromValues(vs, m.zero(e.Map.Ret[k+1]))
-		if err != nil {
-			return nil, stepCost{}, err
+	parts := [][][]value.Value{kept}
+	if e.Partition {
+		parts = append(parts, rest)
+	}
+	for p, part := range parts {
+		if p > 0 {
+			out = append(out, value.I64Val(n-count))
 		}
-		out = append(out, a)
-		r += value.Size(a)
+		for k, vs := range part {
+			a, err := value.FromValues(vs, m.zero(e.Map.Ret[k+1]))
+			if err != nil {
+				return nil, stepCost{}, err
+			}
+			out = append(out, a)
+			r += value.Size(a)
+		}
 	}
 	c := stepCost{Cost: Cost{
 		Work:     4*n + n*int64(e.Gens) + inst.work,

@@ -232,7 +232,7 @@ func (m *machine) exp(e Exp) ([]value.Value, stepCost, error) {
 		}
 		return one(m.atom(e.X)), c, nil
 	case *BinOpE:
-		r, err := binop(e.Op, m.prim(e.X), m.prim(e.Y))
+		r, err := BinOp(e.Op, m.prim(e.X), m.prim(e.Y))
 		if err != nil {
 			return nil, stepCost{}, rtErr("%s", err)
 		}
@@ -419,7 +419,7 @@ func (m *machine) zero(t Type) value.Value {
 
 var extraBinOps = map[string]value.BinOp{"min": value.OpMin, "max": value.OpMax}
 
-func binop(op string, x, y value.Prim) (value.Prim, error) {
+func BinOp(op string, x, y value.Prim) (value.Prim, error) {
 	bop, ok := value.LookupBinOp(op)
 	if !ok {
 		bop, ok = extraBinOps[op]

@@ -6,6 +6,7 @@ import (
 
 	"fut/eval/value"
 	"fut/interp/ir"
+	"fut/interp/lower"
 )
 
 // REPL expressions over many constructs: each lowers, runs through every
@@ -133,11 +134,11 @@ func TestNotLowered(t *testing.T) {
 		`countdown xs[0]`,
 	} {
 		_, _, err := s.LowerIR(src)
-		if err == nil || !ir.IsNotLowered(err) {
+		if err == nil || !lower.IsNotLowered(err) {
 			t.Errorf("%s: want a not-lowered error, got %v", src, err)
 			continue
 		}
-		if nl := err.(*ir.NotLowered); nl.Where == "" {
+		if nl := err.(*lower.NotLowered); nl.Where == "" {
 			t.Errorf("%s: %v has no position", src, err)
 		}
 	}

@@ -33,7 +33,7 @@ func FuseVertical(p *Prog) (*Prog, error) {
 	q := p.copyWith(subst{})
 	text := q.String()
 	for round := 0; round < 10; round++ {
-		f := &fuser{names: allNames(q), types: allTypes(q)}
+		f := &fuser{names: allNames(q), types: AllTypes(q)}
 		q.Body = f.bodies(q.Body, f.vertical)
 		next := q.String()
 		if next == text {
@@ -47,7 +47,7 @@ func FuseVertical(p *Prog) (*Prog, error) {
 // FuseHorizontal merges sibling Scremas over a common input.
 func FuseHorizontal(p *Prog) (*Prog, error) {
 	q := p.copyWith(subst{})
-	f := &fuser{names: allNames(q), types: allTypes(q)}
+	f := &fuser{names: allNames(q), types: AllTypes(q)}
 	q.Body = f.bodies(q.Body, f.horizontal)
 	return q, nil
 }

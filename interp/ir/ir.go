@@ -1,8 +1,9 @@
 // Package ir is fut's typed core IR and its passes.
 //
-// Input: a checked expression (package syntax, with the checker's literal
-// types) and the concrete values of its free variables; or the IR's text
-// form (Parse).
+// Input: a program made by package interp/lower (which lowers the
+// checked, first-order program of its source stages), or the IR's text
+// form (Parse). The package imports neither the syntax tree nor the
+// checker.
 // Output: a *Prog in A-normal form, the passes that rewrite it
 // (simplification, fusion), its text form (String), an evaluator (Eval)
 // and the cost of the fused plan (FusedCost).
@@ -21,7 +22,7 @@
 //     and Stream (reduce_stream, map_stream) with a lambda over chunks.
 //
 // Files: ir.go (the nodes), print.go and parse.go (the text form),
-// verify.go, lower*.go (from the checked AST), pass.go (the pass table),
+// verify.go, pass.go (the pass table), ad*.go (forward and reverse mode),
 // simplify.go, fuse.go, walk.go (traversals), eval.go and cost.go (the
 // evaluator and the cost of the fused plan).
 package ir
@@ -273,12 +274,20 @@ type (
 	// result is true; the lambda's other results are the kept values. Its
 	// statement binds the number kept, then one array of that many rows
 	// per value: let (k: i64, ys: [k]t, …) = filter ….
+	//
+	// With Partition set (partition, text "partition") the elements for
+	// which the predicate is false follow, in order: let (k: i64, ys: [k]t,
+	// …, r: i64, zs: [r]t, …) = partition … binds the kept count and
+	// arrays, then the count of the others (W − k) and theirs. It costs
+	// one filter (the model's rule for partition); SplitPartitions writes
+	// it as two filters for the stages that take only those.
 	FilterE struct {
-		W     Atom
-		Arrs  []string
-		Index string
-		Gens  int
-		Map   *Lambda
+		W         Atom
+		Arrs      []string
+		Index     string
+		Gens      int
+		Map       *Lambda
+		Partition bool
 	}
 	// ScatterE writes, for each of W elements, the lambda's (index, value)
 	// results into Dest (consumed); out-of-range indices are skipped.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"fut/interp/ir"
+	"fut/interp/lower"
 )
 
 // Forms that lower to plans costing more than the source (a gather for a
@@ -73,7 +74,7 @@ func TestLoweredChecks(t *testing.T) {
 		}
 		p, args, err := s.LowerIR(src)
 		if err != nil {
-			if ir.IsNotLowered(err) && strings.Contains(err.Error(), "size coercion") {
+			if lower.IsNotLowered(err) && strings.Contains(err.Error(), "size coercion") {
 				continue
 			}
 			t.Errorf("%s: %v", src, err)

@@ -50,7 +50,7 @@ type parser struct {
 var opTokens = []string{">>>", "**", "==", "!=", "<=", ">=", "&&", "||", "<<", ">>", "//", "%%",
 	"+", "-", "*", "/", "%", "<", ">", "&", "|", "^", "(", ")", "[", "]", "{", "}", ",", ":", "=", `\`}
 
-func isIdentChar(c byte) bool {
+func IsIdentChar(c byte) bool {
 	return c == '_' || c == '\'' || c == '.' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
@@ -92,10 +92,10 @@ func lex(src string) []token {
 		// '-' starts a negative literal where no operand precedes it, or
 		// after a space with none after it (the printer writes x - y with
 		// spaces, and a negative constant operand as -c)
-		sign := c == '-' && i+1 < len(src) && isIdentChar(src[i+1]) && (!atomEnd || i > 0 && src[i-1] == ' ')
-		if isIdentChar(c) || sign {
+		sign := c == '-' && i+1 < len(src) && IsIdentChar(src[i+1]) && (!atomEnd || i > 0 && src[i-1] == ' ')
+		if IsIdentChar(c) || sign {
 			i++
-			for i < len(src) && (isIdentChar(src[i]) ||
+			for i < len(src) && (IsIdentChar(src[i]) ||
 				((src[i] == '+' || src[i] == '-') && (src[i-1] == 'e' || src[i-1] == 'E') && src[start] >= '0' && src[start] <= '9')) {
 				i++
 			}
@@ -177,7 +177,7 @@ func (p *parser) str() string {
 
 func (p *parser) ident() string {
 	t := p.next()
-	if t == "" || !isIdentChar(t[0]) || (t[0] >= '0' && t[0] <= '9') {
+	if t == "" || !IsIdentChar(t[0]) || (t[0] >= '0' && t[0] <= '9') {
 		p.pos--
 		p.fail("expected a name, found %q", t)
 	}
@@ -254,7 +254,7 @@ func (p *parser) atom() Atom {
 	if c, ok := parseConst(t); ok {
 		return C(c)
 	}
-	if t == "" || !isIdentChar(t[0]) || t[0] >= '0' && t[0] <= '9' || t[0] == '-' {
+	if t == "" || !IsIdentChar(t[0]) || t[0] >= '0' && t[0] <= '9' || t[0] == '-' {
 		p.pos--
 		p.fail("expected an operand, found %q", t)
 	}
@@ -501,9 +501,8 @@ func (p *parser) exp() Exp {
 		p.word("fold")
 		e.Fold = p.lambda()
 		return e
-	case "filter":
-		p.next()
-		e := &FilterE{}
+	case "filter", "partition":
+		e := &FilterE{Partition: p.next() == "partition"}
 		e.W, e.Arrs, e.Index, e.Gens = p.header()
 		p.word("map")
 		e.Map = p.lambda()

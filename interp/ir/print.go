@@ -243,7 +243,11 @@ func (pr *printer) exp(e Exp) {
 		pr.s(" fold ")
 		pr.lambda(e.Fold)
 	case *FilterE:
-		pr.s("filter ")
+		if e.Partition {
+			pr.s("partition ")
+		} else {
+			pr.s("filter ")
+		}
 		pr.header(e.W, e.Arrs, e.Index, e.Gens)
 		pr.s(" map ")
 		pr.lambda(e.Map)

@@ -77,7 +77,7 @@ func EvalScalar(e Exp, known map[string]value.Prim) (value.Prim, bool) {
 		if !ok1 || !ok2 {
 			return value.Prim{}, false
 		}
-		r, err := binop(e.Op, x, y)
+		r, err := BinOp(e.Op, x, y)
 		return r, err == nil
 	case *ConvE:
 		x, ok := get(e.X)
@@ -107,7 +107,8 @@ func (e *AssertError) Error() string {
 
 // checkOnly marks the statements of b that are assertions or scalar
 // computations whose results only assertions (and other such statements)
-// use: the checks a lowering adds for slices, coercions and sizes.
+// use, or use as a size the lowering computes (sizeUse): the checks and
+// size arithmetic a lowering adds for slices, coercions and sizes.
 func checkOnly(b *Body) []bool {
 	marks := make([]bool, len(b.Stms))
 	usedBy := map[string][]int{} // name → the statements that use it
@@ -135,10 +136,46 @@ func checkOnly(b *Body) []bool {
 				only = false
 			}
 			for _, j := range usedBy[p.Name] {
-				only = only && j > i && marks[j]
+				only = only && j > i && (marks[j] || sizeUse(b.Stms[j].E, p.Name))
 			}
 		}
 		marks[i] = only
 	}
 	return marks
+}
+
+// sizeUse reports whether e uses name only as a size the lowering
+// computed (a concatenation's length, a coercion's shape, a SOAC's
+// width: the length of its arrays, or of a range or iota fused into it),
+// which the source's figures do not charge.
+func sizeUse(e Exp, name string) bool {
+	only := func(w Atom, arrs []string, lam ...*Lambda) bool {
+		if w.Name != name {
+			return false
+		}
+		used := false
+		for _, l := range lam {
+			if l != nil {
+				uses(&ScremaE{Map: l}, func(n string) { used = used || n == name })
+			}
+		}
+		return !used
+	}
+	switch e := e.(type) {
+	case *ConcatE:
+		return e.N.Name == name
+	case *ReshapeE:
+		return e.Coerce && e.Arr != name
+	case *ScremaE:
+		return only(e.W, e.Arrs, e.Map)
+	case *FilterE:
+		return only(e.W, e.Arrs, e.Map)
+	case *ScatterE:
+		return only(e.W, e.Arrs, e.Map)
+	case *HistE:
+		return only(e.W, e.Arrs, e.Map)
+	case *StreamE:
+		return only(e.W, e.Arrs, e.Fold)
+	}
+	return false
 }

@@ -211,7 +211,7 @@ func (s *simplifier) fold(e Exp) (Atom, bool) {
 		return e.X, true
 	case *BinOpE:
 		if e.X.IsConst() && e.Y.IsConst() {
-			if r, err := binop(e.Op, e.X.Val, e.Y.Val); err == nil {
+			if r, err := BinOp(e.Op, e.X.Val, e.Y.Val); err == nil {
 				return C(r), true
 			}
 		}

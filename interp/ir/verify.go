@@ -21,7 +21,7 @@ func Verify(p *Prog) error {
 	if err != nil {
 		return err
 	}
-	return sameTypes("the program's result", ts, p.Ret)
+	return SameTypes("the program's result", ts, p.Ret)
 }
 
 type vscope struct {
@@ -137,7 +137,7 @@ func (v *verifier) body(sc *vscope, b *Body) ([]Type, error) {
 			for i := range ts {
 				ts[i] = sizeSubst(ts[i], le.Params, names)
 			}
-			if err := sameTypes(fmt.Sprintf("let (%s …) = loop", patName(st.Pat)), paramTypes(st.Pat), ts); err != nil {
+			if err := SameTypes(fmt.Sprintf("let (%s …) = loop", patName(st.Pat)), ParamTypes(st.Pat), ts); err != nil {
 				return nil, err
 			}
 			for _, p := range st.Pat {
@@ -151,7 +151,7 @@ func (v *verifier) body(sc *vscope, b *Body) ([]Type, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := sameTypes(fmt.Sprintf("let (%s …)", patName(st.Pat)), paramTypes(st.Pat), ts); err != nil {
+		if err := SameTypes(fmt.Sprintf("let (%s …)", patName(st.Pat)), ParamTypes(st.Pat), ts); err != nil {
 			return nil, err
 		}
 		for _, p := range st.Pat {
@@ -178,7 +178,7 @@ func patName(ps []Param) string {
 	return ps[0].Name
 }
 
-func paramTypes(ps []Param) []Type {
+func ParamTypes(ps []Param) []Type {
 	ts := make([]Type, len(ps))
 	for i, p := range ps {
 		ts[i] = p.T
@@ -186,7 +186,7 @@ func paramTypes(ps []Param) []Type {
 	return ts
 }
 
-func sameTypes(what string, got, want []Type) error {
+func SameTypes(what string, got, want []Type) error {
 	if len(got) != len(want) {
 		return fmt.Errorf("verify: %s: %d values, expected %d", what, len(got), len(want))
 	}
@@ -220,7 +220,7 @@ func (v *verifier) lambda(sc *vscope, l *Lambda, args []Type, index string, what
 			return err
 		}
 	}
-	if err := sameTypes(what+"'s parameters", paramTypes(l.Params), args); err != nil {
+	if err := SameTypes(what+"'s parameters", ParamTypes(l.Params), args); err != nil {
 		return err
 	}
 	for _, p := range l.Params {
@@ -232,7 +232,7 @@ func (v *verifier) lambda(sc *vscope, l *Lambda, args []Type, index string, what
 	if err != nil {
 		return err
 	}
-	return sameTypes(what+"'s result", ts, l.Ret)
+	return SameTypes(what+"'s result", ts, l.Ret)
 }
 
 func (v *verifier) rows(sc *vscope, w Atom, arrs []string, what string) ([]Type, error) {
@@ -284,7 +284,7 @@ func (v *verifier) exp(sc *vscope, e Exp) ([]Type, error) {
 		if x.Rank() != 0 {
 			return nil, fmt.Errorf("verify: %s on arrays", e.Op)
 		}
-		return []Type{binOpResult(e.Op, x.Elem)}, nil
+		return []Type{BinOpResult(e.Op, x.Elem)}, nil
 	case *UnOpE:
 		var t Type
 		for i, a := range e.Args {
@@ -322,7 +322,7 @@ func (v *verifier) exp(sc *vscope, e Exp) ([]Type, error) {
 			if err != nil {
 				return nil, err
 			}
-			if err := sameTypes("a branch", ts, e.Ret); err != nil {
+			if err := SameTypes("a branch", ts, e.Ret); err != nil {
 				return nil, err
 			}
 		}
@@ -351,7 +351,7 @@ func (v *verifier) exp(sc *vscope, e Exp) ([]Type, error) {
 			if err != nil {
 				return nil, err
 			}
-			if err := sameTypes("for … in's elements", paramTypes(e.Elems), rows); err != nil {
+			if err := SameTypes("for … in's elements", ParamTypes(e.Elems), rows); err != nil {
 				return nil, err
 			}
 			for _, p := range e.Elems {
@@ -370,7 +370,7 @@ func (v *verifier) exp(sc *vscope, e Exp) ([]Type, error) {
 			if err != nil {
 				return nil, err
 			}
-			if err := sameTypes("a while condition", ts, []Type{Scalar(value.Bool)}); err != nil {
+			if err := SameTypes("a while condition", ts, []Type{Scalar(value.Bool)}); err != nil {
 				return nil, err
 			}
 		}
@@ -385,10 +385,10 @@ func (v *verifier) exp(sc *vscope, e Exp) ([]Type, error) {
 		for i, p := range e.Params {
 			want[i] = sizeSubst(p.T, e.Params, e.Body.Res)
 		}
-		if err := sameTypes("the loop body", ts, want); err != nil {
+		if err := SameTypes("the loop body", ts, want); err != nil {
 			return nil, err
 		}
-		return paramTypes(e.Params), nil
+		return ParamTypes(e.Params), nil
 	case *IndexE:
 		t, err := v.atom(sc, V(e.Arr))
 		if err != nil {
@@ -529,7 +529,7 @@ func (v *verifier) exp(sc *vscope, e Exp) ([]Type, error) {
 			if err != nil {
 				return nil, err
 			}
-			if err := sameTypes("scan's inputs", ts, safeSlice(e.Map.Ret, k, k+len(ts))); err != nil {
+			if err := SameTypes("scan's inputs", ts, safeSlice(e.Map.Ret, k, k+len(ts))); err != nil {
 				return nil, err
 			}
 			k += len(ts)
@@ -542,7 +542,7 @@ func (v *verifier) exp(sc *vscope, e Exp) ([]Type, error) {
 			if err != nil {
 				return nil, err
 			}
-			if err := sameTypes("reduce's inputs", ts, safeSlice(e.Map.Ret, k, k+len(ts))); err != nil {
+			if err := SameTypes("reduce's inputs", ts, safeSlice(e.Map.Ret, k, k+len(ts))); err != nil {
 				return nil, err
 			}
 			k += len(ts)
@@ -581,7 +581,7 @@ func (v *verifier) exp(sc *vscope, e Exp) ([]Type, error) {
 			if err := v.lambda(sc, e.Red, append(append([]Type{}, e.Fold.Ret...), e.Fold.Ret...), "", "stream's operator"); err != nil {
 				return nil, err
 			}
-			return e.Fold.Ret, sameTypes("stream's operator", e.Red.Ret, e.Fold.Ret)
+			return e.Fold.Ret, SameTypes("stream's operator", e.Red.Ret, e.Fold.Ret)
 		}
 		var outs []Type
 		for _, t := range e.Fold.Ret {
@@ -617,7 +617,7 @@ func (v *verifier) exp(sc *vscope, e Exp) ([]Type, error) {
 		if dt.Rank() == 0 {
 			return nil, fmt.Errorf("verify: scatter/hist into a scalar")
 		}
-		if err := sameTypes("scatter/hist's (index, value)", lam.Ret, []Type{Scalar(value.I64), dt.Row()}); err != nil {
+		if err := SameTypes("scatter/hist's (index, value)", lam.Ret, []Type{Scalar(value.I64), dt.Row()}); err != nil {
 			return nil, err
 		}
 		if h, ok := e.(*HistE); ok {
@@ -625,7 +625,7 @@ func (v *verifier) exp(sc *vscope, e Exp) ([]Type, error) {
 			if err != nil {
 				return nil, err
 			}
-			if err := sameTypes("hist's operator", ts, []Type{dt.Row()}); err != nil {
+			if err := SameTypes("hist's operator", ts, []Type{dt.Row()}); err != nil {
 				return nil, err
 			}
 		}
@@ -647,18 +647,29 @@ func (v *verifier) filter(sc *vscope, pat []Param, e *FilterE) error {
 	if len(e.Map.Ret) == 0 || !e.Map.Ret[0].Equal(Scalar(value.Bool)) {
 		return fmt.Errorf("verify: filter's map must return a bool first")
 	}
-	if len(pat) != len(e.Map.Ret) || !pat[0].T.Equal(Scalar(value.I64)) {
-		return fmt.Errorf("verify: filter binds a count and %d arrays", len(e.Map.Ret)-1)
+	parts := 1
+	if e.Partition {
+		parts = 2 // the kept elements, then the others
 	}
-	if err := v.bind(sc, pat[0]); err != nil {
-		return err
+	m := len(e.Map.Ret) - 1
+	if len(pat) != parts*(m+1) {
+		return fmt.Errorf("verify: filter binds a count and %d arrays (partition: twice)", m)
 	}
-	for i, p := range pat[1:] {
-		if want := e.Map.Ret[i+1].ArrayOf(V(pat[0].Name)); !p.T.Equal(want) {
-			return fmt.Errorf("verify: filter's result %s has type %s, expected %s", p.Name, p.T, want)
+	for k := 0; k < parts; k++ {
+		part := pat[k*(m+1) : (k+1)*(m+1)]
+		if !part[0].T.Equal(Scalar(value.I64)) {
+			return fmt.Errorf("verify: filter's count %s is not an i64", part[0].Name)
 		}
-		if err := v.bind(sc, p); err != nil {
+		if err := v.bind(sc, part[0]); err != nil {
 			return err
+		}
+		for i, p := range part[1:] {
+			if want := e.Map.Ret[i+1].ArrayOf(V(part[0].Name)); !p.T.Equal(want) {
+				return fmt.Errorf("verify: filter's result %s has type %s, expected %s", p.Name, p.T, want)
+			}
+			if err := v.bind(sc, p); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -671,7 +682,7 @@ func safeSlice(ts []Type, i, j int) []Type {
 	return ts[i:j]
 }
 
-func binOpResult(op string, t Prim) Type {
+func BinOpResult(op string, t Prim) Type {
 	if bop, ok := value.LookupBinOp(op); ok && bop.IsComparison() {
 		return Scalar(value.Bool)
 	}
@@ -700,7 +711,7 @@ func (v *verifier) ifExt(sc *vscope, pat []Param, e *IfE) error {
 	if err := v.atomIs(sc, e.Cond, Scalar(value.Bool), "a condition"); err != nil {
 		return err
 	}
-	if err := sameTypes(fmt.Sprintf("let (%s …) = if", patName(pat)), paramTypes(pat), e.Ret); err != nil {
+	if err := SameTypes(fmt.Sprintf("let (%s …) = if", patName(pat)), ParamTypes(pat), e.Ret); err != nil {
 		return err
 	}
 	for _, b := range []*Body{e.Then, e.Else} {

@@ -351,7 +351,7 @@ func (s subst) exp(e Exp) Exp {
 		return &ScremaE{W: s.atom(e.W), Arrs: s.names(e.Arrs), Index: e.Index, Gens: e.Gens,
 			Scans: s.segops(e.Scans), Reds: s.segops(e.Reds), Map: s.lambda(e.Map)}
 	case *FilterE:
-		return &FilterE{W: s.atom(e.W), Arrs: s.names(e.Arrs), Index: e.Index, Gens: e.Gens, Map: s.lambda(e.Map)}
+		return &FilterE{W: s.atom(e.W), Arrs: s.names(e.Arrs), Index: e.Index, Gens: e.Gens, Map: s.lambda(e.Map), Partition: e.Partition}
 	case *StreamE:
 		out := &StreamE{W: s.atom(e.W), Arrs: s.names(e.Arrs), Fold: s.lambda(e.Fold)}
 		if e.Red != nil {
@@ -371,9 +371,9 @@ func (p *Prog) copyWith(s subst) *Prog {
 	return &Prog{Params: s.params(p.Params), Ret: s.types(p.Ret), Body: s.body(p.Body)}
 }
 
-// allTypes gives the type of every name bound in p (lambda and loop
+// AllTypes gives the type of every name bound in p (lambda and loop
 // parameters included).
-func allTypes(p *Prog) map[string]Type {
+func AllTypes(p *Prog) map[string]Type {
 	out := map[string]Type{}
 	add := func(ps []Param) {
 		for _, q := range ps {

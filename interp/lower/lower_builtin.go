@@ -311,7 +311,7 @@ func (l *lowerer) callBuiltin(b *builder, name string, args []lv, at syntax.Node
 		}
 		return rebuild(args[0], outs, outTs, delta)
 	case "filter":
-		return l.filterWith(b, args[0], args[1], false, at)
+		return l.filterWith(b, args[0], args[1], at)
 	case "jvp2":
 		return l.jvp2(b, args[0], args[1], args[2], at)
 	case "vjp2":
@@ -547,15 +547,18 @@ func (l *lowerer) stream(b *builder, op, f, xs lv, at syntax.Node) lv {
 
 // filterWith lowers filter p xs, or, with negate, the elements for which
 // p does not hold.
-func (l *lowerer) filterWith(b *builder, p, xs lv, negate bool, at syntax.Node) lv {
+func (l *lowerer) filterWith(b *builder, p, xs lv, at syntax.Node) lv {
+	return l.filterParts(b, p, xs, false, at)
+}
+
+// filterParts lowers filter p xs, or partition p xs (a pair: the elements
+// p holds for, then the others, in one FilterE with Partition set).
+func (l *lowerer) filterParts(b *builder, p, xs lv, partition bool, at syntax.Node) lv {
 	arrs, w, params, elems := l.rows(b, []lv{xs}, at)
 	lb := &builder{l: l}
 	keep, ok := l.apply(lb, p, elems, at).(*lvAtom)
 	if !ok || !keep.t.Equal(ir.Scalar(value.Bool)) {
 		l.fail(at, "a filter predicate that does not return a bool")
-	}
-	if negate {
-		keep = lb.let1("not", &ir.UnOpE{Op: "not", Args: []ir.Atom{keep.a}}, keep.t)
 	}
 	ret := []ir.Type{keep.t}
 	res := []ir.Atom{keep.a}
@@ -564,15 +567,23 @@ func (l *lowerer) filterWith(b *builder, p, xs lv, negate bool, at syntax.Node) 
 		res = append(res, ir.V(p.Name))
 	}
 	lam := &ir.Lambda{Params: params, Ret: ret, Body: &ir.Body{Stms: lb.stms, Res: res}}
-	k := ir.Param{Name: l.fresh("count"), T: ir.Scalar(value.I64)}
-	pat := []ir.Param{k}
-	var outs []ir.Atom
-	var outTs []ir.Type
-	for i, p := range params {
-		t := p.T.ArrayOf(ir.V(k.Name))
-		pat = append(pat, ir.Param{Name: l.fresh(arrs[i]), T: t})
-		outs, outTs = append(outs, ir.V(pat[len(pat)-1].Name)), append(outTs, t)
+	var pat []ir.Param
+	var parts []lv
+	for part := 0; part < 1 || partition && part < 2; part++ {
+		k := ir.Param{Name: l.fresh("count"), T: ir.Scalar(value.I64)}
+		pat = append(pat, k)
+		var outs []ir.Atom
+		var outTs []ir.Type
+		for i, p := range params {
+			t := p.T.ArrayOf(ir.V(k.Name))
+			pat = append(pat, ir.Param{Name: l.fresh(arrs[i]), T: t})
+			outs, outTs = append(outs, ir.V(pat[len(pat)-1].Name)), append(outTs, t)
+		}
+		parts = append(parts, rebuild(xs, outs, outTs, 0))
 	}
-	b.stms = append(b.stms, &ir.Stm{Pat: pat, E: &ir.FilterE{W: w, Arrs: arrs, Map: lam}})
-	return rebuild(xs, outs, outTs, 0)
+	b.stms = append(b.stms, &ir.Stm{Pat: pat, E: &ir.FilterE{W: w, Arrs: arrs, Map: lam, Partition: partition}})
+	if !partition {
+		return parts[0]
+	}
+	return &lvTuple{elems: parts}
 }

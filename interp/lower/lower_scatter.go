@@ -187,7 +187,5 @@ func (l *lowerer) rotate(b *builder, r *lvAtom, xs lv, at syntax.Node) lv {
 }
 
 func (l *lowerer) partition(b *builder, p, xs lv, at syntax.Node) lv {
-	yes := l.filterWith(b, p, xs, false, at)
-	no := l.filterWith(b, p, xs, true, at)
-	return &lvTuple{elems: []lv{yes, no}}
+	return l.filterParts(b, p, xs, true, at)
 }
