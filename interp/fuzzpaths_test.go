@@ -11,6 +11,7 @@ import (
 
 	"fut/eval/value"
 	"fut/interp/ir"
+	"fut/interp/lower"
 	"fut/interp/syntax"
 )
 
@@ -173,7 +174,7 @@ func FuzzPaths(f *testing.F) {
 		}
 		p, args, err := s.LowerIR(src)
 		if err != nil {
-			var nl *ir.NotLowered
+			var nl *lower.NotLowered
 			if !errors.As(err, &nl) {
 				t.Fatalf("lowering %s: %v", src, err)
 			}

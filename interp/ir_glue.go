@@ -14,7 +14,7 @@ import (
 
 // IR lowers an expression to the core IR and runs the pass pipeline,
 // returning the text of every stage (for the REPL's :ir). An expression
-// the IR cannot take yet gives an *ir.NotLowered error.
+// the IR cannot take yet gives an *lower.NotLowered error.
 func (s *Session) IR(src string) ([]ir.Stage, error) {
 	e, err := s.checkedExpr(src)
 	if err != nil {
@@ -24,7 +24,7 @@ func (s *Session) IR(src string) ([]ir.Stage, error) {
 	if err != nil {
 		return sources, err
 	}
-	p, _, err := ir.LowerExpr(s.Fset, staged.Info, stagedGlobals{s, staged.Info}, staged.Root.Body)
+	p, _, err := lower.LowerExpr(s.Fset, staged.Info, stagedGlobals{s, staged.Info}, staged.Root.Body)
 	if err != nil {
 		return sources, err
 	}
@@ -52,7 +52,7 @@ func (s *Session) FusedCost(ctx context.Context, src string) (eval.Cost, error) 
 
 // EntryFusedCost is the cost of an entry point's fused plan for the given
 // arguments: lowered, simplified and fused, then costed by COST_MODEL.md's
-// rules (an *ir.NotLowered error when it does not lower).
+// rules (an *lower.NotLowered error when it does not lower).
 func (s *Session) EntryFusedCost(ctx context.Context, name string, args []value.Value) (eval.Cost, error) {
 	p, irArgs, err := s.LowerEntryIR(name, copyArrays(args))
 	if err != nil {
@@ -102,7 +102,7 @@ func (s *Session) lowerChecked(e syntax.Expr) (*ir.Prog, []value.Value, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return ir.LowerExpr(s.Fset, staged.Info, stagedGlobals{s, staged.Info}, staged.Root.Body)
+	return lower.LowerExpr(s.Fset, staged.Info, stagedGlobals{s, staged.Info}, staged.Root.Body)
 }
 
 // stages runs the source stages (interp/lower) for root; it returns the
@@ -143,7 +143,7 @@ func (s *Session) LowerEntryIR(name string, args []value.Value) (*ir.Prog, []val
 	if err != nil {
 		return nil, nil, err
 	}
-	return ir.LowerFun(s.Fset, staged.Info, stagedGlobals{s, staged.Info}, staged.Root, args)
+	return lower.LowerFun(s.Fset, staged.Info, stagedGlobals{s, staged.Info}, staged.Root, args)
 }
 
 // entryDecl is the declaration that the top-level name denotes now.

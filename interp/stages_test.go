@@ -165,7 +165,7 @@ func readBackEntry(t *testing.T, s *Session, where, entry string, args []value.V
 // through the passes and the IR evaluator.
 func evalStaged(t *testing.T, s *Session, where string, p *lower.Prog, args []value.Value) ([]value.Value, bool) {
 	t.Helper()
-	prog, irArgs, err := ir.LowerFun(s.Fset, p.Info, stagedGlobals{s, p.Info}, p.Root, copyArrays(args))
+	prog, irArgs, err := lower.LowerFun(s.Fset, p.Info, stagedGlobals{s, p.Info}, p.Root, copyArrays(args))
 	if err != nil {
 		if !strings.Contains(where, "from the source") {
 			t.Errorf("%s: %v", where, err)

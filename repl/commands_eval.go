@@ -293,7 +293,7 @@ func (r *REPL) cmdIR(_ context.Context, arg string) {
 	}
 	stages, err := r.sess.IR(arg)
 	if err != nil {
-		if ir.IsNotLowered(err) {
+		if lower.IsNotLowered(err) {
 			r.printf("%s\n", r.pal.dim("-- the core IR cannot take this expression yet ("+err.Error()+"); it runs on the reference interpreter"))
 			return
 		}

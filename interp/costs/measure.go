@@ -7,7 +7,7 @@ import (
 
 	"fut/eval/value"
 	"fut/interp"
-	"fut/interp/ir"
+	"fut/interp/lower"
 )
 
 // Measured is one expression evaluated with its costs: the figures of the
@@ -45,7 +45,7 @@ func FusedFigures(ctx context.Context, s *interp.Session, src string) (*Figures,
 		return &f, ""
 	case interp.Interrupted(err):
 		return nil, "interrupted"
-	case ir.IsNotLowered(err):
+	case lower.IsNotLowered(err):
 		return nil, "(" + err.Error() + ")"
 	default:
 		return nil, "(error: " + firstLine(s.FormatError(err)) + ")"
