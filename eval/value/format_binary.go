@@ -3,10 +3,14 @@ package value
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"math/bits"
+	"runtime"
 	"strings"
+	"sync"
+	"unsafe"
 )
 
 // The binary data format: 'b', version 2, rank (1 byte), a 4-byte type
@@ -63,9 +67,9 @@ func (r *reader) binary() (Value, error) {
 	if n > uint64(len(r.src)-r.pos)/uint64(w) {
 		return nil, r.binErr(r.pos, "truncated binary data: expected "+itoa(int64(n))+" elements")
 	}
-	d := MakeData(t, int(n))
 	b := r.src[r.pos:]
-	for i := 0; i < int(n); i++ {
+	d, bulk := r.bulkData(t, int(n), b[:int(n)*w])
+	for i := 0; !bulk && i < int(n); i++ {
 		var bitsv uint64
 		switch w {
 		case 1:
@@ -92,6 +96,84 @@ func (r *reader) binary() (Value, error) {
 		return DataGet(t, d, 0), nil
 	}
 	return &Array{Shape: shape, T: t, Data: d}, nil
+}
+
+// bulkData makes the elements of a binary array in one copy of its
+// bytes where the host's layout is the format's (little-endian, a
+// width of its own: not bool or f16), in memory from r.alloc when the
+// array is large and it gives some; else it makes an empty slice to
+// fill element by element (bulk false).
+func (r *reader) bulkData(t PrimType, n int, b []byte) (any, bool) {
+	if !hostLittleEndian || t == Bool || t == F16 || n == 0 {
+		return MakeData(t, n), false
+	}
+	var mem []byte
+	if r.alloc != nil && len(b) >= BulkMin {
+		mem = r.alloc(len(b))
+	}
+	var d any
+	if mem != nil && len(mem) >= len(b) && uintptr(unsafe.Pointer(&mem[0]))%8 == 0 {
+		d = dataOver(t, mem[:len(b)], n)
+	} else {
+		d = MakeData(t, n)
+		mem = DataBytes(d)
+	}
+	copyParallel(mem, b)
+	return d, true
+}
+
+// dataOver is a typed slice of n elements of t over mem.
+func dataOver(t PrimType, mem []byte, n int) any {
+	p := unsafe.Pointer(&mem[0])
+	switch t {
+	case I8:
+		return unsafe.Slice((*int8)(p), n)
+	case I16:
+		return unsafe.Slice((*int16)(p), n)
+	case I32:
+		return unsafe.Slice((*int32)(p), n)
+	case I64:
+		return unsafe.Slice((*int64)(p), n)
+	case U8:
+		return unsafe.Slice((*uint8)(p), n)
+	case U16:
+		return unsafe.Slice((*uint16)(p), n)
+	case U32:
+		return unsafe.Slice((*uint32)(p), n)
+	case U64:
+		return unsafe.Slice((*uint64)(p), n)
+	case F32:
+		return unsafe.Slice((*float32)(p), n)
+	case F64:
+		return unsafe.Slice((*float64)(p), n)
+	}
+	panic("value: dataOver of " + t.String())
+}
+
+var hostLittleEndian = func() bool {
+	x := uint16(1)
+	return *(*byte)(unsafe.Pointer(&x)) == 1
+}()
+
+// copyParallel copies src into dst, by several goroutines when large.
+func copyParallel(dst, src []byte) {
+	const part = 16 << 20
+	k := min(runtime.NumCPU(), len(src)/part)
+	if k <= 1 {
+		copy(dst, src)
+		return
+	}
+	step := (len(src) + k - 1) / k
+	var wg sync.WaitGroup
+	for i := 0; i < len(src); i += step {
+		j := min(i+step, len(src))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			copy(dst[i:j], src[i:j])
+		}()
+	}
+	wg.Wait()
 }
 
 func quote(s string) string { return "\"" + s + "\"" }
@@ -177,4 +259,74 @@ func WriteBinaryData(w io.Writer, t PrimType, d any) error {
 		}
 	}
 	return nil
+}
+
+// DataBytes is the memory of a typed slice (as MakeData makes them):
+// its elements' bytes in the host's layout (f16 held as float32).
+func DataBytes(d any) []byte {
+	var p unsafe.Pointer
+	var n, w int
+	switch d := d.(type) {
+	case []int8:
+		n, w = len(d), 1
+		if n > 0 {
+			p = unsafe.Pointer(&d[0])
+		}
+	case []int16:
+		n, w = len(d), 2
+		if n > 0 {
+			p = unsafe.Pointer(&d[0])
+		}
+	case []int32:
+		n, w = len(d), 4
+		if n > 0 {
+			p = unsafe.Pointer(&d[0])
+		}
+	case []int64:
+		n, w = len(d), 8
+		if n > 0 {
+			p = unsafe.Pointer(&d[0])
+		}
+	case []uint8:
+		n, w = len(d), 1
+		if n > 0 {
+			p = unsafe.Pointer(&d[0])
+		}
+	case []uint16:
+		n, w = len(d), 2
+		if n > 0 {
+			p = unsafe.Pointer(&d[0])
+		}
+	case []uint32:
+		n, w = len(d), 4
+		if n > 0 {
+			p = unsafe.Pointer(&d[0])
+		}
+	case []uint64:
+		n, w = len(d), 8
+		if n > 0 {
+			p = unsafe.Pointer(&d[0])
+		}
+	case []float32:
+		n, w = len(d), 4
+		if n > 0 {
+			p = unsafe.Pointer(&d[0])
+		}
+	case []float64:
+		n, w = len(d), 8
+		if n > 0 {
+			p = unsafe.Pointer(&d[0])
+		}
+	case []bool:
+		n, w = len(d), 1
+		if n > 0 {
+			p = unsafe.Pointer(&d[0])
+		}
+	default:
+		panic(fmt.Sprintf("value: DataBytes of %T", d))
+	}
+	if n == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(p), n*w)
 }

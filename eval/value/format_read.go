@@ -29,7 +29,24 @@ func Read(src []byte) ([]Value, error) { return ReadTyped(src, nil) }
 // ReadTyped is Read where want[i] (when given and not NoPrim) is the
 // element type of the i'th value, used for unsuffixed literals.
 func ReadTyped(src []byte, want []PrimType) ([]Value, error) {
-	r := &reader{src: src}
+	return ReadWith(src, want, ReadOptions{})
+}
+
+// ReadOptions are ReadWith's choices.
+type ReadOptions struct {
+	// Alloc, when not nil, gives the memory of a large binary array's
+	// elements (at least BulkMin bytes): a buffer of n bytes, aligned to
+	// 8, or nil to take Go memory. fut gives pinned host memory there
+	// when the arrays will stream to a device.
+	Alloc func(n int) []byte
+}
+
+// BulkMin is the size from which ReadOptions.Alloc is asked.
+const BulkMin = 64 << 20
+
+// ReadWith is ReadTyped with options.
+func ReadWith(src []byte, want []PrimType, opts ReadOptions) ([]Value, error) {
+	r := &reader{src: src, alloc: opts.Alloc}
 	var out []Value
 	for {
 		r.skip()
@@ -52,6 +69,7 @@ type reader struct {
 	src   []byte
 	pos   int
 	depth int // nesting of [ and ( at pos
+	alloc func(n int) []byte
 }
 
 // maxDepth is the deepest nesting of arrays and tuples read (the binary

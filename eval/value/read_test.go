@@ -3,6 +3,7 @@ package value
 import (
 	"bytes"
 	"encoding/binary"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -129,5 +130,64 @@ func TestReadBinaryShapeOverflow(t *testing.T) {
 	}
 	if vs, err := Read(buf.Bytes()); err != nil || String(vs[0]) != "empty([2][0]i32)" {
 		t.Errorf("[2][0]i32: %v %v", vs, err)
+	}
+}
+
+// Binary arrays are read in one copy, into memory that ReadOptions.Alloc
+// gives when they are large: the values are those written, whichever
+// memory holds them.
+func TestReadBinaryBulk(t *testing.T) {
+	n := BulkMin/4 + 3 // one array of i32 over the bound
+	xs := make([]int32, n)
+	for i := range xs {
+		xs[i] = int32(i*7 - 5)
+	}
+	fs := []float64{1.5, -2, math.Inf(1)}
+	var buf bytes.Buffer
+	for _, v := range []Value{
+		&Array{Shape: []int64{int64(n)}, T: I32, Data: xs},
+		&Array{Shape: []int64{3}, T: F64, Data: fs},
+		&Array{Shape: []int64{2}, T: Bool, Data: []bool{true, false}},
+		&Array{Shape: []int64{2}, T: F16, Data: []float32{0.5, 2}},
+	} {
+		if err := WriteBinary(&buf, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var given [][]byte
+	alloc := func(n int) []byte {
+		b := make([]byte, n+8)
+		given = append(given, b)
+		return b
+	}
+	for _, opts := range []ReadOptions{{}, {Alloc: alloc}} {
+		vs, err := ReadWith(buf.Bytes(), nil, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(vs) != 4 {
+			t.Fatalf("read %d values", len(vs))
+		}
+		got := vs[0].(*Array).Data.([]int32)
+		for i := range xs {
+			if got[i] != xs[i] {
+				t.Fatalf("element %d: %d, want %d", i, got[i], xs[i])
+			}
+		}
+		if opts.Alloc != nil && &DataBytes(got)[0] != &given[0][0] {
+			t.Error("the large array is not in the memory Alloc gave")
+		}
+		if g := vs[1].(*Array).Data.([]float64); g[0] != 1.5 || g[1] != -2 || !math.IsInf(g[2], 1) {
+			t.Errorf("f64: %v", g)
+		}
+		if g := vs[2].(*Array).Data.([]bool); !g[0] || g[1] {
+			t.Errorf("bool: %v", g)
+		}
+		if g := vs[3].(*Array).Data.([]float32); g[0] != 0.5 || g[1] != 2 {
+			t.Errorf("f16: %v", g)
+		}
+	}
+	if len(given) != 1 {
+		t.Errorf("Alloc asked %d times, want once (the small arrays take Go memory)", len(given))
 	}
 }
