@@ -69,50 +69,73 @@ entry two [n] (xs: [n]f32) = let ys = map (+1) xs in (reduce (+) 0 ys, scan (+) 
 		dest[i] = float32(i)
 		idest[i] = -1
 	}
-	for _, c := range []struct {
-		entry string
-		args  []value.Value
-		whole string // the call does not run in chunks, for this reason
-	}{
-		{"dot", []value.Value{f32s(xs), f32s(ys)}, ""},
-		{"scale", []value.Value{f32s(xs), value.MkFloat(value.F32, 2.5)}, ""},
-		{"idx", []value.Value{f32s(xs)}, ""},
-		{"sc", []value.Value{i32s(is)}, ""},
-		{"sc2", []value.Value{i32s(is)}, ""},
-		{"fi", []value.Value{f32s(xs)}, ""},
-		{"fidx", []value.Value{f32s(xs)}, ""},
-		{"hi", []value.Value{i32s(is), f32s(xs)}, ""},
-		{"rbi", []value.Value{f32s(dest), i32s(is), f32s(xs)}, ""},
-		{"sca", []value.Value{i32s(idest), i32s(is)}, ""},
-		{"mean", []value.Value{f32s(xs)}, ""},
-		{"minmax", []value.Value{f32s(xs)}, ""},
-		{"two", []value.Value{f32s(xs)}, "more than one SOAC"},
-	} {
-		want, _, err := s.CallEntry(ctx, c.entry, copyArrays(c.args))
-		if err != nil {
-			t.Fatalf("%s: %s", c.entry, s.FormatError(err))
-		}
-		off, why, err := s.CallEntryOffload(ctx, BackendOpenCL, c.entry, copyArrays(c.args))
-		if err != nil {
-			t.Fatalf("%s: %s", c.entry, s.FormatError(err))
-		}
-		if c.whole != "" {
-			if off != nil || !strings.Contains(why, "does not run in chunks") || !strings.Contains(why, c.whole) {
-				t.Errorf("%s: offloaded %v, why %q; want the reference path because %s", c.entry, off != nil, why, c.whole)
-			}
-			continue
-		}
-		if off == nil {
-			t.Errorf("%s: not offloaded: %s", c.entry, why)
-			continue
-		}
-		if !strings.Contains(off.Chunks, "chunks of") {
-			t.Errorf("%s: ran whole (%q), not in chunks", c.entry, off.Chunks)
-		}
-		for j := range want {
-			if !value.Equal(off.Values[j], want[j], value.DefaultTolerance) {
-				t.Errorf("%s: result %d differs from the reference path's", c.entry, j)
+	// Then again with inputs and results in pinned host memory (as fut
+	// run reads large inputs), copied directly to and from the device.
+	for _, pinned := range []bool{false, true} {
+		args := copyArrays
+		if pinned {
+			d.AllowPinnedHost(1)
+			defer d.AllowPinnedHost(0)
+			args = func(vs []value.Value) []value.Value {
+				out := copyArrays(vs)
+				for i, v := range out {
+					if a, ok := v.(*value.Array); ok && a.Kind == value.KPrim {
+						p := d.NewHostArray(a.T, a.Shape)
+						value.DataCopy(p.Data, 0, a.Data)
+						out[i] = p
+					}
+				}
+				return out
 			}
 		}
+		for _, c := range []struct {
+			entry string
+			args  []value.Value
+			whole string // the call does not run in chunks, for this reason
+		}{
+			{"dot", []value.Value{f32s(xs), f32s(ys)}, ""},
+			{"scale", []value.Value{f32s(xs), value.MkFloat(value.F32, 2.5)}, ""},
+			{"idx", []value.Value{f32s(xs)}, ""},
+			{"sc", []value.Value{i32s(is)}, ""},
+			{"sc2", []value.Value{i32s(is)}, ""},
+			{"fi", []value.Value{f32s(xs)}, ""},
+			{"fidx", []value.Value{f32s(xs)}, ""},
+			{"hi", []value.Value{i32s(is), f32s(xs)}, ""},
+			{"rbi", []value.Value{f32s(dest), i32s(is), f32s(xs)}, ""},
+			{"sca", []value.Value{i32s(idest), i32s(is)}, ""},
+			{"mean", []value.Value{f32s(xs)}, ""},
+			{"minmax", []value.Value{f32s(xs)}, ""},
+			{"two", []value.Value{f32s(xs)}, "more than one SOAC"},
+		} {
+			want, _, err := s.CallEntry(ctx, c.entry, copyArrays(c.args))
+			if err != nil {
+				t.Fatalf("%s: %s", c.entry, s.FormatError(err))
+			}
+			off, why, err := s.CallEntryOffload(ctx, BackendOpenCL, c.entry, args(c.args))
+			if err != nil {
+				t.Fatalf("%s: %s", c.entry, s.FormatError(err))
+			}
+			if c.whole != "" {
+				if off != nil || !strings.Contains(why, "does not run in chunks") || !strings.Contains(why, c.whole) {
+					t.Errorf("%s: offloaded %v, why %q; want the reference path because %s", c.entry, off != nil, why, c.whole)
+				}
+				continue
+			}
+			if off == nil {
+				t.Errorf("%s: not offloaded: %s", c.entry, why)
+				continue
+			}
+			if !strings.Contains(off.Chunks, "chunks of") {
+				t.Errorf("%s: ran whole (%q), not in chunks", c.entry, off.Chunks)
+			}
+			for j := range want {
+				if !value.Equal(off.Values[j], want[j], value.DefaultTolerance) {
+					t.Errorf("%s (pinned %v): result %d differs from the reference path's", c.entry, pinned, j)
+				}
+			}
+		}
+	}
+	if d.PinnedBytes() == 0 {
+		t.Log("the device gave no pinned memory")
 	}
 }

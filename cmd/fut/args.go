@@ -15,7 +15,7 @@ import (
 
 // readArgs reads the arguments of entry point entry, whose parameter
 // types are params, from input.
-func readArgs(input []byte, entry string, params []types.Type) ([]value.Value, error) {
+func readArgs(input []byte, entry string, params []types.Type, opts value.ReadOptions) ([]value.Value, error) {
 	want := make([]value.PrimType, len(params))
 	for i, p := range params {
 		want[i] = interp.ElemPrim(p)
@@ -23,7 +23,7 @@ func readArgs(input []byte, entry string, params []types.Type) ([]value.Value, e
 	if off, ok := tooDeep(input); !ok {
 		return nil, fmt.Errorf("<stdin>:%s: arrays nested more than %d deep (no type has that rank)", where(input, off), maxRank)
 	}
-	vals, err := value.ReadTyped(input, want)
+	vals, err := value.ReadWith(input, want, opts)
 	if err != nil {
 		n := len(vals) + 1
 		if n > len(params) {

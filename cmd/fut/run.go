@@ -74,13 +74,27 @@ func runMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		fmt.Fprintf(stderr, "%s: no entry point %q\n", file, *entry)
 		return 1
 	}
-	input, err := readAll(stdin)
+	input, release, err := readInput(stdin)
 	if err != nil {
 		fmt.Fprintln(stderr, "fut: reading stdin:", err)
 		return 1
 	}
-	vals, err := readArgs(input, *entry, params)
+	var opts value.ReadOptions
+	if be != interp.BackendInterp && len(input) >= value.BulkMin {
+		// Large arrays go to pinned memory, from which the device
+		// copies at the bus's full speed (chunked runs stream them).
+		opts.Alloc = func(n int) []byte {
+			d, err := interp.OffloadDevice()
+			if err != nil {
+				return nil
+			}
+			d.AllowPinnedHost(value.BulkMin)
+			return d.HostAlloc(n)
+		}
+	}
+	vals, err := readArgs(input, *entry, params, opts)
 	input = nil // the values hold what they need
+	release()
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
@@ -132,9 +146,26 @@ func runMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	return 0
 }
 
-// readAll reads the input: a file given as standard input (fut run p.fut
-// < data) in one buffer of its size, anything else as it comes (with the
-// copies of a growing buffer).
+// readInput reads the input: a large file given as standard input (fut
+// run p.fut < data) mapped into memory (release unmaps it, once the
+// values are made), else as readAll does.
+func readInput(r io.Reader) (b []byte, release func(), err error) {
+	if f, ok := r.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() >= value.BulkMin {
+			if pos, err := f.Seek(0, io.SeekCurrent); err == nil && pos == 0 {
+				if b, release, ok := mapFile(f, st.Size()); ok {
+					return b, release, nil
+				}
+			}
+		}
+	}
+	b, err = readAll(r)
+	return b, func() {}, err
+}
+
+// readAll reads the input: a file given as standard input in one buffer
+// of its size, anything else as it comes (with the copies of a growing
+// buffer).
 func readAll(r io.Reader) ([]byte, error) {
 	if f, ok := r.(*os.File); ok {
 		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > 0 {

@@ -113,7 +113,7 @@ func (r *reader) bulkData(t PrimType, n int, b []byte) (any, bool) {
 	}
 	var d any
 	if mem != nil && len(mem) >= len(b) && uintptr(unsafe.Pointer(&mem[0]))%8 == 0 {
-		d = dataOver(t, mem[:len(b)], n)
+		d = DataOver(t, mem[:len(b)], n)
 	} else {
 		d = MakeData(t, n)
 		mem = DataBytes(d)
@@ -122,8 +122,9 @@ func (r *reader) bulkData(t PrimType, n int, b []byte) (any, bool) {
 	return d, true
 }
 
-// dataOver is a typed slice of n elements of t over mem.
-func dataOver(t PrimType, mem []byte, n int) any {
+// DataOver is a typed slice of n elements of t over mem (not bool or
+// f16; mem aligned to the element).
+func DataOver(t PrimType, mem []byte, n int) any {
 	p := unsafe.Pointer(&mem[0])
 	switch t {
 	case I8:
@@ -147,7 +148,7 @@ func dataOver(t PrimType, mem []byte, n int) any {
 	case F64:
 		return unsafe.Slice((*float64)(p), n)
 	}
-	panic("value: dataOver of " + t.String())
+	panic("value: DataOver of " + t.String())
 }
 
 var hostLittleEndian = func() bool {

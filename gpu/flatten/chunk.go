@@ -504,7 +504,7 @@ func (r *runner) into(whole *value.Value, name string, off, n int64) (*value.Arr
 	if s.host == nil && !s.f16 && !s.scalar && s.dev != nil {
 		if *whole == nil {
 			shape := append([]int64{n}, s.dev.Shape[1:]...)
-			*whole = value.NewPrimArray(runtime.PrimOf(s.dev.T), shape)
+			*whole = r.d.NewHostArray(runtime.PrimOf(s.dev.T), shape)
 		}
 		w := (*whole).(*value.Array)
 		row := w.NumElems() / n

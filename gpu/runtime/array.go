@@ -160,7 +160,7 @@ func (d *Device) Upload(t kernel.Type, shape []int64, data any) (*Array, error) 
 	}
 	if n > 0 {
 		d.mu.Lock()
-		err = d.staged.write(d.ctx, a.buf, bs)
+		err = d.staged.write(d.ctx, a.buf, bs, d.isPinned(bs))
 		d.mu.Unlock()
 		if err != nil {
 			a.Release()
@@ -186,7 +186,7 @@ func (a *Array) Download() (any, error) {
 			return nil, err
 		}
 		a.d.mu.Lock()
-		err = a.d.staged.read(a.d.ctx, a.buf, 0, bs)
+		err = a.d.staged.read(a.d.ctx, a.buf, 0, bs, false)
 		a.d.mu.Unlock()
 		if err != nil {
 			return nil, err
@@ -324,5 +324,5 @@ func (a *Array) ReadInto(dst any) error {
 	}
 	a.d.mu.Lock()
 	defer a.d.mu.Unlock()
-	return a.d.staged.read(a.d.ctx, a.buf, 0, bs[:n])
+	return a.d.staged.read(a.d.ctx, a.buf, 0, bs[:n], a.d.isPinned(bs[:n]))
 }

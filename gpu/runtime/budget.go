@@ -76,7 +76,7 @@ func (d *Device) UploadAsync(v *value.Array) (*Array, error) {
 	}
 	_, err = d.transferQueue()
 	if err == nil {
-		err = d.transfer.up.write(d.ctx, a.buf, bs)
+		err = d.transfer.up.write(d.ctx, a.buf, bs, d.isPinned(bs))
 	}
 	if err != nil {
 		a.Release()

@@ -178,7 +178,8 @@ type Device struct {
 		err  error
 		up   stager // staged uploads on q (stage.go)
 	}
-	staged stager // staged copies on the device's own queue, under mu (stage.go)
+	staged stager  // staged copies on the device's own queue, under mu (stage.go)
+	host   hostMem // pinned host memory given for bulk transfers (host.go)
 }
 
 // Open chooses a device by cfg and opens it.
@@ -249,6 +250,7 @@ func (d *Device) Close() {
 	}
 	d.pool.drain()
 	d.staged.release()
+	d.host.release()
 	if d.transfer.q != nil {
 		d.transfer.up.release()
 		d.transfer.q.Release()

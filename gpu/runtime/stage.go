@@ -76,11 +76,12 @@ func (s *stager) waitAll() error {
 	return first
 }
 
-// write copies src into buf at offset 0 on the stager's queue.
-func (s *stager) write(ctx *cl.Context, buf *cl.Buffer, src []byte) error {
+// write copies src into buf at offset 0 on the stager's queue; pinned
+// says src is pinned memory already (copied directly).
+func (s *stager) write(ctx *cl.Context, buf *cl.Buffer, src []byte, pinned bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if len(src) < stageMin || !s.ready(ctx) {
+	if len(src) < stageMin || pinned || !s.ready(ctx) {
 		return s.q.Write(buf, 0, unsafe.Pointer(&src[0]), len(src))
 	}
 	for i, off := 0, 0; off < len(src); i, off = i+1, off+stageBlock {
@@ -102,11 +103,12 @@ func (s *stager) write(ctx *cl.Context, buf *cl.Buffer, src []byte) error {
 	return s.waitAll()
 }
 
-// read copies len(dst) bytes of buf from offset off into dst.
-func (s *stager) read(ctx *cl.Context, buf *cl.Buffer, off int, dst []byte) error {
+// read copies len(dst) bytes of buf from offset off into dst; pinned
+// says dst is pinned memory (copied directly).
+func (s *stager) read(ctx *cl.Context, buf *cl.Buffer, off int, dst []byte, pinned bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if len(dst) < stageMin || !s.ready(ctx) {
+	if len(dst) < stageMin || pinned || !s.ready(ctx) {
 		return s.q.Read(buf, off, unsafe.Pointer(&dst[0]), len(dst))
 	}
 	nblocks := (len(dst) + stageBlock - 1) / stageBlock
