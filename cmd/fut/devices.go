@@ -110,5 +110,6 @@ func measureBandwidth(cfg runtime.Config, size int64) int {
 	fmt.Printf("  host to device, fut (staged):     %s  (%.0f%% of pinned)\n", gbs(bw.StagedIn), 100*bw.StagedIn/bw.PinnedIn)
 	fmt.Printf("  device to host, pinned memory:    %s\n", gbs(bw.PinnedOut))
 	fmt.Printf("  device to host, fut (staged):     %s  (%.0f%% of pinned)\n", gbs(bw.StagedOut), 100*bw.StagedOut/bw.PinnedOut)
+	fmt.Printf("  both ways at once, pinned:        %s in, %s out\n", gbs(bw.BothIn), gbs(bw.BothOut))
 	return 0
 }

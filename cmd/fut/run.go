@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"fut/eval/value"
+	"fut/gpu/runtime"
 	"fut/interp"
 )
 
@@ -33,6 +34,7 @@ func runMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	maxMem := memoryFlag(fs)
 	backend := fs.String("backend", "auto", "where the entry point runs: interp, opencl, or auto (the device when one exists and the work is large)")
 	verbose := fs.Bool("v", false, "say where the entry point ran, and why not on the device")
+	pin := fs.Bool("pin", false, "read large input arrays into pinned memory, from which the device copies at the bus's full speed (pinning costs more than it saves unless a run streams its input more than once)")
 	files, err := parseInterspersed(fs, args)
 	if err != nil {
 		return flagError("run", use, err)
@@ -74,13 +76,14 @@ func runMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		fmt.Fprintf(stderr, "%s: no entry point %q\n", file, *entry)
 		return 1
 	}
+	readStart := time.Now()
 	input, release, err := readInput(stdin)
 	if err != nil {
 		fmt.Fprintln(stderr, "fut: reading stdin:", err)
 		return 1
 	}
 	var opts value.ReadOptions
-	if be != interp.BackendInterp && len(input) >= value.BulkMin {
+	if be != interp.BackendInterp && *pin && len(input) >= value.BulkMin {
 		// Large arrays go to pinned memory, from which the device
 		// copies at the bus's full speed (chunked runs stream them).
 		opts.Alloc = func(n int) []byte {
@@ -93,6 +96,13 @@ func runMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		}
 	}
 	vals, err := readArgs(input, *entry, params, opts)
+	if *verbose && len(input) >= value.BulkMin {
+		pinned := ""
+		if d, derr := interp.OffloadDevice(); opts.Alloc != nil && derr == nil && d.PinnedBytes() > 0 {
+			pinned = ", " + runtime.FormatBytes(d.PinnedBytes()) + " of it into pinned memory"
+		}
+		fmt.Fprintf(stderr, "fut: read %s of input in %.3f s%s\n", runtime.FormatBytes(int64(len(input))), time.Since(readStart).Seconds(), pinned)
+	}
 	input = nil // the values hold what they need
 	release()
 	if err != nil {

@@ -48,7 +48,7 @@ func (r *reader) binary() (Value, error) {
 	n := uint64(1)
 	for i := range shape {
 		d := binary.LittleEndian.Uint64(r.src[r.pos:])
-		if d > math.MaxInt32*4 {
+		if d > 1<<48 {
 			return nil, r.binErr(r.pos, "binary dimension too large")
 		}
 		shape[i] = int64(d)

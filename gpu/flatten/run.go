@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"time"
 
 	"fut/eval/value"
 	"fut/gpu/kernel"
@@ -35,6 +36,9 @@ type runner struct {
 	owned   []*runtime.Array // arrays the kernels made
 	uploads []*runtime.Array // copies of host values, kept to the end
 	stats   Stats
+	// time spent making host memory for chunked results (chunk.go)
+	hostAlloc  time.Duration
+	hostPinned int64
 }
 
 // Run executes the plan on d with one argument per program parameter and

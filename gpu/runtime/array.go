@@ -323,6 +323,18 @@ func (a *Array) ReadInto(dst any) error {
 		return fmt.Errorf("runtime: ReadInto %d bytes into %d", n, len(bs))
 	}
 	a.d.mu.Lock()
+	if a.d.isPinned(bs[:n]) {
+		// straight into pinned memory: enqueued in the queue's order, and
+		// waited for without holding the device (the transfer queue's
+		// uploads and other launches go on meanwhile)
+		ev, err := a.d.ctx.Queue().ReadAsync(a.buf, 0, unsafe.Pointer(&bs[0]), n)
+		a.d.mu.Unlock()
+		if err != nil {
+			return err
+		}
+		defer ev.Release()
+		return ev.Wait()
+	}
 	defer a.d.mu.Unlock()
-	return a.d.staged.read(a.d.ctx, a.buf, 0, bs[:n], a.d.isPinned(bs[:n]))
+	return a.d.staged.read(a.d.ctx, a.buf, 0, bs[:n], false)
 }

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -133,6 +134,8 @@ type Bandwidth struct {
 	StagedIn   float64 // fut's uploads (UploadAsync: staged through pinned blocks)
 	PinnedOut  float64 // to pinned host memory
 	StagedOut  float64 // fut's downloads (staged)
+	BothIn     float64 // pinned uploads while pinned downloads run
+	BothOut    float64 // pinned downloads while pinned uploads run
 }
 
 // MeasureBandwidth copies size bytes (a multiple of 256 MiB works best)
@@ -190,6 +193,50 @@ func (d *Device) MeasureBandwidth(size int) (Bandwidth, error) {
 	}); err != nil {
 		return bw, err
 	}
+	// both ways at once: uploads on the transfer queue, downloads on the
+	// device's own, each from its own pinned block
+	buf2, err := d.newBuffer(size)
+	if err != nil {
+		return bw, err
+	}
+	defer buf2.Release()
+	pinned2, err := d.ctx.NewPinned(q, blk)
+	if err != nil {
+		return bw, err
+	}
+	defer pinned2.Release()
+	pb2 := pinned2.Bytes()
+	both := func() (time.Duration, time.Duration, error) {
+		t0 := time.Now()
+		var tin time.Duration
+		var errIn error
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			for off := 0; off < size && errIn == nil; off += blk {
+				errIn = q.Write(buf, off, unsafe.Pointer(&pb[0]), min(blk, size-off))
+			}
+			tin = time.Since(t0)
+		}()
+		var errOut error
+		for off := 0; off < size && errOut == nil; off += blk {
+			errOut = d.ctx.Queue().Read(buf2, off, unsafe.Pointer(&pb2[0]), min(blk, size-off))
+		}
+		tout := time.Since(t0)
+		<-done
+		return tin, tout, errors.Join(errIn, errOut)
+	}
+	d.mu.Lock()        // the device's queue
+	_, _, err = both() // warm up
+	var tin, tout time.Duration
+	if err == nil {
+		tin, tout, err = both()
+	}
+	d.mu.Unlock()
+	if err != nil {
+		return bw, err
+	}
+	bw.BothIn, bw.BothOut = float64(size)/tin.Seconds(), float64(size)/tout.Seconds()
 	host := make([]byte, size)
 	for i := range host {
 		host[i] = byte(i * 7)

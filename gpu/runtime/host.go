@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"runtime"
 	"sort"
 	"sync"
 	"syscall"
@@ -21,20 +22,21 @@ import (
 
 type hostMem struct {
 	mu      sync.Mutex
-	from    int64 // NewHostArray's arrays from this size are pinned; 0: none
+	from    int64        // NewHostArray's arrays from this size are pinned; 0: none
 	blocks  []*cl.Pinned // sorted by address
 	bytes   int64
 	refused int // the smallest size the platform refused (0: none)
 }
 
-// hostLimit is the most pinned memory given: half the machine's (the
-// pages stay resident, and the rest of the system needs memory too).
+// hostLimit is the most pinned memory given: three quarters of the
+// machine's (the pages stay resident; the rest of the system needs
+// memory too).
 var hostLimit = func() int64 {
 	var si syscall.Sysinfo_t
 	if syscall.Sysinfo(&si) != nil {
 		return 1 << 30
 	}
-	return int64(si.Totalram) * int64(si.Unit) / 2
+	return int64(si.Totalram) * int64(si.Unit) / 4 * 3
 }()
 
 // AllowPinnedHost lets HostAlloc give pinned memory, and NewHostArray
@@ -100,7 +102,33 @@ func (d *Device) NewHostArray(t value.PrimType, shape []int64) *value.Array {
 			return value.NewPrimArrayData(t, shape, value.DataOver(t, mem, int(n)))
 		}
 	}
-	return value.NewPrimArray(t, shape)
+	a := value.NewPrimArray(t, shape)
+	if b := value.DataBytes(a.Data); len(b) >= value.BulkMin {
+		touch(b)
+	}
+	return a
+}
+
+// touch writes a zero in each page of b by several goroutines: the
+// operating system gives a large allocation's pages at their first write,
+// a fault each, which one thread takes at a few GB/s; a copy into them
+// from the device would wait on that.
+func touch(b []byte) {
+	const page = 4096
+	k := min(runtime.NumCPU(), 16)
+	step := (len(b)/k + page - 1) / page * page
+	var wg sync.WaitGroup
+	for i := 0; i < len(b); i += step {
+		j := min(i+step, len(b))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for p := i; p < j; p += page {
+				b[p] = 0
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // isPinned says whether b lies in pinned memory that HostAlloc gave.

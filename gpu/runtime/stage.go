@@ -149,7 +149,7 @@ func (s *stager) read(ctx *cl.Context, buf *cl.Buffer, off int, dst []byte, pinn
 // large (one core copies a few GB/s; the bus moves tens).
 func parallelCopy(dst, src []byte) {
 	const part = 2 << 20
-	k := min(8, runtime.NumCPU(), len(src)/part)
+	k := min(16, runtime.NumCPU(), len(src)/part)
 	if k <= 1 {
 		copy(dst, src)
 		return
