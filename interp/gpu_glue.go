@@ -38,6 +38,19 @@ func OffloadDevice() (*runtime.Device, error) {
 	return offloadDevice.d, offloadDevice.err
 }
 
+// SetDeviceMemory sets the offload path's device-memory budget (0: the
+// default), on the device if it is open and for when it opens.
+func SetDeviceMemory(n int64) {
+	offloadDevice.config.DeviceMemory = n
+	if offloadDevice.opened && offloadDevice.d != nil {
+		offloadDevice.d.SetBudget(n)
+	}
+}
+
+// DeviceMemory is the budget SetDeviceMemory or --device-memory set (0:
+// the default).
+func DeviceMemory() int64 { return offloadDevice.config.DeviceMemory }
+
 // ProfileTable is the table of kernels run so far (calls, total and mean
 // device time, build times), or "" when no device was opened.
 func ProfileTable() string {

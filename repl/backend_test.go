@@ -95,3 +95,41 @@ func TestOffloadedCosts(t *testing.T) {
 		t.Errorf("the device's value does not say where it was computed:\n%s", dev)
 	}
 }
+
+// :set device-memory sets the offload path's budget (a size, or default)
+// and refuses what is not a size; an expression over more than the budget
+// still gives the reference path's value.
+func TestSetDeviceMemory(t *testing.T) {
+	d, err := interp.OffloadDevice()
+	if err != nil {
+		t.Skipf("no OpenCL device (%v): install pocl-opencl-icd", err)
+	}
+	defer interp.SetDeviceMemory(0)
+	sess, err := interp.NewSession(interp.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	in := strings.Join([]string{
+		":set device-memory 256K",
+		":set device-memory",
+		":backend opencl",
+		`reduce (+) 0 (map (\x -> x * 3) (iota 1000000))`,
+		":set device-memory 12Q",
+	}, "\n") + "\n"
+	r, err := New(sess, Config{In: strings.NewReader(in), Out: &out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	r.Run(context.Background())
+	got := out.String()
+	for _, want := range []string{"device-memory 256 KiB", "1499998500000", `want a size such as 512M or 8G, or default, not "12Q"`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the session does not show %q:\n%s", want, got)
+		}
+	}
+	if d.Budget() != 256<<10 {
+		t.Errorf("the budget is %d, want 256 KiB", d.Budget())
+	}
+}

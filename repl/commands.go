@@ -317,6 +317,24 @@ var settings = []struct {
 	{"cost", "show the cost after every expression: on or off",
 		func(r *REPL) string { return onOff(r.showCost) },
 		func(r *REPL, v string) error { return setBool(&r.showCost, v) }},
+	{"device-memory", "the most device memory an offloaded expression may use (512M, 8G; default: the device's less an eighth); one that needs more runs in chunks",
+		func(r *REPL) string {
+			if n := interp.DeviceMemory(); n > 0 {
+				return runtime.FormatBytes(n)
+			}
+			return "default"
+		},
+		func(r *REPL, v string) error {
+			n := int64(0)
+			if v != "default" {
+				var ok bool
+				if n, ok = runtime.ParseSize(v); !ok || n <= 0 {
+					return fmt.Errorf("want a size such as 512M or 8G, or default, not %q", v)
+				}
+			}
+			interp.SetDeviceMemory(n)
+			return nil
+		}},
 }
 
 func settingsHelp() string {
@@ -332,7 +350,7 @@ func (r *REPL) cmdSet(_ context.Context, arg string) {
 	f := strings.Fields(arg)
 	if len(f) == 0 {
 		for _, s := range settings {
-			r.printf("%-10s %-4s %s\n", s.name, s.get(r), r.pal.dim(s.doc))
+			r.printf("%-13s %-7s %s\n", s.name, s.get(r), r.pal.dim(s.doc))
 		}
 		return
 	}
