@@ -9,14 +9,17 @@
 // runtime.Device and returns the program's results.
 //
 // What becomes a kernel (moderate flattening, as in Henriksen's thesis):
+//
 //   - a Screma over one-dimensional arrays (or over nothing but its index,
 //     when iota producers were fused in): its map part is one Map kernel,
 //     its reductions one two-stage Reduce kernel, its scans one Scan
 //     kernel (each recomputes the lambda where a Screma has several
 //     parts); Scatter and Hist likewise;
+//
 //   - a perfect nest of maps (nest.go): one Map kernel over all its
 //     dimensions, or a segmented Reduce when the innermost level reduces
 //     scalars from neutral elements known outside the nest;
+//
 //   - a map whose body is not one perfect nest is distributed
 //     (distribute.go): what does not depend on the element is hoisted,
 //     and the body splits at each inner map or scalar reduction into maps
@@ -26,29 +29,38 @@
 //     for loops around them become parallel levels, at most 24 per
 //     map; narrower ones, filters, histograms, scatters, while loops
 //     and ifs run sequentially inside the thread of the enclosing level;
+//
 //   - inside a thread, arrays are views or storage (arrays.go): rows,
 //     slices, transposes and reverses are views; what the thread builds
 //     lives in its row of scratch memory, or in its output row when it is
 //     a result; arrays whose size the thread computes live in storage of
 //     a capacity the run grows until every thread fits;
+//
 //   - reductions, scans and histograms of rows with a vectorised operator
 //     (map2 (+)) are interchanged with the map (vector.go): a segmented
 //     reduction over the columns, a scan per column, a histogram over the
 //     rows' elements;
+//
 //   - Filter: a scan of the flags, a one-item kernel that reads the count,
 //     and a scatter of the kept elements;
+//
 //   - array statements at the top level (iota, replicate, transpose, a
 //     slice, concat, an update, …) run as kernels when their inputs are on
 //     the device (materialise.go), so arrays do not round-trip through the
 //     host; an array literal or a statement over host arrays stays there,
 //     and the plan says why;
+//
 //   - a top-level loop (for, while, for-in) or if around SOACs
 //     (control.go): run by the host, its bodies flattened in turn, arrays
 //     kept on the device.
 //
+//   - a stream (reduce_stream, map_stream) is its fold applied once to
+//     the whole arrays (ir.InlineStreams): one chunk is a valid schedule,
+//     and the fold's body is flattened like the rest.
+//
 // f16 is computed in f32 and rounded after each operation (ktype). What
-// is not flattened (a stream, a reduction of arrays with an operator that
-// is not vectorised, an array whose size is known only after it is built)
+// is not flattened (a reduction of arrays with an operator that is not
+// vectorised, an array whose size is known only after it is built)
 // makes Flatten return a *NotFlattened error whose message says why; the
 // caller then stays on the reference path. Invariant: every kernel of a
 // Plan passes kernel.Verify, and a Plan's steps read only variables bound
@@ -210,6 +222,7 @@ type flattener struct {
 // (a *NotFlattened error).
 func Flatten(p *ir.Prog) (plan *Plan, err error) {
 	p = ir.SplitPartitions(p) // kernels for filters only, as yet
+	p = ir.InlineStreams(p)   // one chunk: the fold's body is flattened
 	f := &flattener{types: map[string]ir.Type{}, host: map[string]bool{}, defs: map[string]ir.Exp{}, noTiling: os.Getenv("FUT_TILING") == "off"}
 	defer func() {
 		if r := recover(); r != nil {

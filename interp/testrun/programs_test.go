@@ -13,7 +13,7 @@ import (
 // every path: the reference evaluator, the fused core IR and OpenCL (when
 // a device exists). The prelude's own test programs are among them.
 func TestRepositoryPrograms(t *testing.T) {
-	dirs := []string{"../../prelude/testdata", "../../interp/testdata/shadow", "../../interp/testdata/stages"}
+	dirs := []string{"../../prelude/testdata", "../../interp/testdata/shadow", "../../interp/testdata/stages", "../../interp/testdata/offload"}
 	var files []string
 	for _, d := range dirs {
 		fs, err := Collect([]string{d})
@@ -45,4 +45,35 @@ func TestRepositoryPrograms(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestOffloadedPrograms: the cases of the programs in testdata/offload
+// run on OpenCL (as kernels, not on the reference path), but those whose
+// entry point is named in offloadExceptions, each with its reason.
+func TestOffloadedPrograms(t *testing.T) {
+	if _, err := interp.OffloadDevice(); err != nil {
+		t.Skipf("no OpenCL device (%v): install pocl-opencl-icd", err)
+	}
+	files, err := Collect([]string{"../../interp/testdata/offload"})
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no programs in testdata/offload (%v)", err)
+	}
+	for _, f := range files {
+		r := RunFile(context.Background(), f, Options{Backend: interp.BackendOpenCL, Timeout: 120 * time.Second})
+		if len(r.Cases) == 0 {
+			t.Errorf("%s: no cases ran: %s %s", f, r.Status, r.Msg)
+		}
+		for _, c := range r.Cases {
+			_, excepted := offloadExceptions[c.Entry]
+			if c.Status != Passed {
+				t.Errorf("%s: entry %s, case %s: %s %s", f, c.Entry, c.Name, c.Status, c.Msg)
+			} else if c.Pipeline != string(interp.BackendOpenCL) && !excepted {
+				t.Errorf("%s: entry %s, case %s ran on %s", f, c.Entry, c.Name, c.Pipeline)
+			}
+		}
+	}
+}
+
+var offloadExceptions = map[string]string{
+	"msid": "a map_stream that returns its chunk is a copy: no SOAC to run",
 }
