@@ -39,6 +39,10 @@ entry sca [n] (d: *[1000]i32) (is: [n]i32) = scatter d (map (\i -> i64.i32 (i % 
 entry mean [n] (xs: [n]f32) = reduce (+) 0 xs / f32.i64 n
 entry minmax [n] (xs: [n]f32) = (reduce f32.min f32.inf xs, reduce f32.max (-f32.inf) xs)
 entry two [n] (xs: [n]f32) = let ys = map (+1) xs in (reduce (+) 0 ys, scan (+) 0 ys)
+entry scix [n] (is: [n]i32) = let s = scan (+) 0 is in (s[n/2], s[n-1], s[0], s[n/2])
+entry mapix [n] (xs: [n]f32) (k: i64) = let ys = map (*2) xs in ys[k] + ys[n-1-k]
+entry mixed [n] (is: [n]i32) = let (s, m) = unzip (scan (\(a, b) (c, d) -> (a + c, i32.max b d)) (0, i32.lowest) (zip is is)) in (s[n-1], m)
+entry scoob [n] (is: [n]i32) = let s = scan (+) 0 is in s[n]
 `
 	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
@@ -106,6 +110,10 @@ entry two [n] (xs: [n]f32) = let ys = map (+1) xs in (reduce (+) 0 ys, scan (+) 
 			{"mean", []value.Value{f32s(xs)}, ""},
 			{"minmax", []value.Value{f32s(xs)}, ""},
 			{"two", []value.Value{f32s(xs)}, "more than one SOAC"},
+			// results only indexed: their elements are read, not the arrays
+			{"scix", []value.Value{i32s(is)}, ""},
+			{"mapix", []value.Value{f32s(xs), value.I64Val(12345)}, ""},
+			{"mixed", []value.Value{i32s(is)}, ""},
 		} {
 			want, _, err := s.CallEntry(ctx, c.entry, copyArrays(c.args))
 			if err != nil {
@@ -128,6 +136,9 @@ entry two [n] (xs: [n]f32) = let ys = map (+1) xs in (reduce (+) 0 ys, scan (+) 
 			if !strings.Contains(off.Chunks, "chunks of") {
 				t.Errorf("%s: ran whole (%q), not in chunks", c.entry, off.Chunks)
 			}
+			if indexed := strings.HasSuffix(c.entry, "ix") || c.entry == "mixed"; indexed != strings.Contains(off.Chunks, "read of results only indexed") {
+				t.Errorf("%s: %q; want the elements of results only indexed read (not the whole arrays): %v", c.entry, off.Chunks, indexed)
+			}
 			for j := range want {
 				if !value.Equal(off.Values[j], want[j], value.DefaultTolerance) {
 					t.Errorf("%s (pinned %v): result %d differs from the reference path's", c.entry, pinned, j)
@@ -137,5 +148,12 @@ entry two [n] (xs: [n]f32) = let ys = map (+1) xs in (reduce (+) 0 ys, scan (+) 
 	}
 	if d.PinnedBytes() == 0 {
 		t.Log("the device gave no pinned memory")
+	}
+	// an index out of bounds of a result only indexed: the reference
+	// path's error, found when the results come back whole
+	_, _, rerr := s.CallEntry(ctx, "scoob", []value.Value{i32s(is)})
+	_, _, oerr := s.CallEntryOffload(ctx, BackendOpenCL, "scoob", []value.Value{i32s(is)})
+	if rerr == nil || oerr == nil || s.FormatError(rerr) != s.FormatError(oerr) {
+		t.Errorf("an index out of bounds: the device says %v, the reference path %v", oerr, rerr)
 	}
 }

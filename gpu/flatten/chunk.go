@@ -41,7 +41,11 @@ type chunking struct {
 	full, last *Plan // the chunk programs' plans (last: the remainder's, or nil)
 	init       *Plan // makes a histogram's or scatter's destination (or nil)
 	finish     *ir.Prog
-	perElem    int64 // bytes a chunk holds per element
+	// the results only indexed after the SOAC (ir.Chunks.Picks): the
+	// indices' program and the finish that takes the elements (nil when
+	// there are none)
+	index, finishPicked *ir.Prog
+	perElem             int64 // bytes a chunk holds per element
 }
 
 // footprint estimates the device memory p needs at once: its array
@@ -151,6 +155,9 @@ func (p *Plan) fits(d *runtime.Device, args []value.Value) (*chunking, error) {
 		length &^= 1<<10 - 1
 	}
 	ch := &chunking{budget: budget, c: c, length: length, perElem: perElem, finish: c.Finish()}
+	if len(c.Picks()) > 0 {
+		ch.index, ch.finishPicked = c.IndexProg(), c.FinishPicked()
+	}
 	if ch.full, err = Flatten(c.Chunk(length)); err != nil {
 		return nil, &TooLarge{Need: total, Budget: budget, Why: "its chunk is not flattened: " + err.Error()}
 	}
@@ -226,6 +233,7 @@ type ChunkInfo struct {
 	Wall       time.Duration // the whole run's
 	HostAlloc  time.Duration // of Wall, making host memory for the results
 	HostPinned int64         // bytes of it pinned
+	Picked     int           // elements read of results that are only indexed (not brought back whole)
 }
 
 func (ci ChunkInfo) String() string {
@@ -233,6 +241,9 @@ func (ci ChunkInfo) String() string {
 		return ""
 	}
 	s := fmt.Sprintf("in %d chunks of %s, %d queues", ci.Chunks, runtime.FormatBytes(ci.ChunkBytes), ci.Queues)
+	if ci.Picked > 0 {
+		s += fmt.Sprintf(", %d element%s read of results only indexed", ci.Picked, map[bool]string{true: "s"}[ci.Picked != 1])
+	}
 	if w := ci.Wall - ci.HostAlloc; w > 0 && ci.Uploaded > 0 {
 		s += fmt.Sprintf(" (%s streamed in over %.3f s: %.1f GB/s", runtime.FormatBytes(ci.Uploaded), w.Seconds(), float64(ci.Uploaded)/w.Seconds()/1e9)
 		if ci.HostPinned > 0 {
@@ -303,6 +314,72 @@ func (p *Plan) runChunked(ctx context.Context, d *runtime.Device, ch *chunking, 
 			streamed[prm.Name] = i
 		}
 	}
+	// the elements read of results only indexed, when every index is in
+	// bounds (else the results come back whole, and the finish reports
+	// the index as the reference path does)
+	var picks []ir.Pick
+	var pickAt []int64
+	var pickVals []value.Value
+	if ch.index != nil {
+		var iargs []value.Value
+		for i := range p.Prog.Params {
+			if !c.Streamed[i] {
+				iargs = append(iargs, args[i])
+			}
+		}
+		idx, err := ir.EvalAll(ctx, ch.index, iargs)
+		if err == nil {
+			picks = c.Picks()
+			for _, v := range idx {
+				i := v.(value.Prim).AsInt64()
+				if i < 0 || i >= c.N {
+					picks = nil
+					break
+				}
+				pickAt = append(pickAt, i)
+			}
+			pickVals = make([]value.Value, len(picks))
+		}
+	}
+	picked := func(ri int) bool {
+		for _, pk := range picks {
+			if pk.Res == ri {
+				return true
+			}
+		}
+		return false
+	}
+	// pick reads the picks of result ri (the chunk's variable name) that
+	// lie in the chunk at off of n elements; last also reads the chunk's
+	// last element (a scan's carry)
+	pick := func(name string, ri int, off, n int64, last bool) (value.Value, error) {
+		s, err := r.slot(name)
+		if err != nil {
+			return nil, err
+		}
+		read := func(i int64) (value.Value, error) {
+			if s.host != nil {
+				return s.host.(*value.Array).Index(i), nil
+			}
+			t := runtime.PrimOf(s.dev.T)
+			d := value.MakeData(t, 1)
+			if err := s.dev.ReadAt(i, d); err != nil {
+				return nil, err
+			}
+			return value.DataGet(t, d, 0), nil
+		}
+		for k, pk := range picks {
+			if pk.Res == ri && pickAt[k] >= off && pickAt[k] < off+n {
+				if pickVals[k], err = read(pickAt[k] - off); err != nil {
+					return nil, err
+				}
+			}
+		}
+		if last {
+			return read(n - 1)
+		}
+		return nil, nil
+	}
 	pf := newPrefetcher(d)
 	defer pf.close()
 	plans := func(off int64) (*Plan, int64) {
@@ -366,6 +443,13 @@ func (p *Plan) runChunked(ctx context.Context, d *runtime.Device, ch *chunking, 
 		ri := 0
 		for _, op := range scans {
 			for range op.Nes {
+				if picked(ri) {
+					if carry[ri], err = pick(res[ri].Name, ri, off, n, true); err != nil {
+						return nil, r.stats, err
+					}
+					ri++
+					continue
+				}
 				a, err := r.into(&whole[ri], res[ri].Name, off, c.N)
 				if err != nil {
 					return nil, r.stats, err
@@ -417,6 +501,12 @@ func (p *Plan) runChunked(ctx context.Context, d *runtime.Device, ch *chunking, 
 			ri = len(res)
 		}
 		for ; ri < len(res); ri++ { // a map's arrays
+			if picked(ri) {
+				if _, err := pick(res[ri].Name, ri, off, n, false); err != nil {
+					return nil, r.stats, err
+				}
+				continue
+			}
 			if _, err := r.into(&whole[ri], res[ri].Name, off, c.N); err != nil {
 				return nil, r.stats, err
 			}
@@ -484,18 +574,27 @@ func (p *Plan) runChunked(ctx context.Context, d *runtime.Device, ch *chunking, 
 		}
 		whole[0] = v
 	}
-	fargs := whole
+	finish, fargs := ch.finish, whole
+	if picks != nil {
+		finish, fargs = ch.finishPicked, nil
+		for ri, v := range whole {
+			if !picked(ri) {
+				fargs = append(fargs, v)
+			}
+		}
+		fargs = append(fargs, pickVals...)
+	}
 	for i := range p.Prog.Params {
 		if !c.Streamed[i] {
 			fargs = append(fargs, args[i])
 		}
 	}
-	out, err := ir.EvalAll(ctx, ch.finish, fargs)
+	out, err := ir.EvalAll(ctx, finish, fargs)
 	if err != nil {
 		return nil, r.stats, err
 	}
 	r.stats.Chunks = ChunkInfo{Chunks: chunks, ChunkBytes: ch.length * ch.perElem, Queues: pf.queues(),
-		Uploaded: pf.bytes, Wall: time.Since(start), HostAlloc: r.hostAlloc, HostPinned: r.hostPinned}
+		Uploaded: pf.bytes, Wall: time.Since(start), HostAlloc: r.hostAlloc, HostPinned: r.hostPinned, Picked: len(picks)}
 	return &Results{host: out, dev: make([]*slot, len(out))}, r.stats, nil
 }
 

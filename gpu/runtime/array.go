@@ -338,3 +338,24 @@ func (a *Array) ReadInto(dst any) error {
 	defer a.d.mu.Unlock()
 	return a.d.staged.read(a.d.ctx, a.buf, 0, bs[:n], false)
 }
+
+// ReadAt copies len(dst) elements of the array from element first into
+// dst, a typed slice as ReadInto takes.
+func (a *Array) ReadAt(first int64, dst any) error {
+	if a.T == kernel.F16 {
+		return fmt.Errorf("runtime: ReadAt of f16")
+	}
+	bs, n, err := bytesOf(a.T, dst)
+	if err != nil {
+		return err
+	}
+	if first < 0 || first+int64(n) > a.NumElems() {
+		return fmt.Errorf("runtime: ReadAt of %d elements at %d from an array of %d", n, first, a.NumElems())
+	}
+	if n == 0 {
+		return nil
+	}
+	a.d.mu.Lock()
+	defer a.d.mu.Unlock()
+	return a.d.staged.read(a.d.ctx, a.buf, int(first)*a.T.Size(), bs, false)
+}

@@ -37,6 +37,7 @@ type Chunks struct {
 	Dest      string
 	DestParam bool
 	pre, post []*Stm
+	picks     *[]Pick // Picks, once computed
 	names     map[string]bool
 	n         int
 }
