@@ -3,6 +3,7 @@ package flatten
 import (
 	"context"
 	"fmt"
+	"os"
 	"sync"
 	"time"
 
@@ -259,6 +260,9 @@ func (ci ChunkInfo) String() string {
 func (p *Plan) runChunked(ctx context.Context, d *runtime.Device, ch *chunking, args []value.Value) (*Results, Stats, error) {
 	start := time.Now()
 	c := ch.c
+	if os.Getenv("FUT_CHUNK_POOL") != "off" { // off: to compare
+		defer d.PoolUpTo(ch.budget)()
+	}
 	r := &runner{d: d, env: map[string]*slot{}}
 	defer func() {
 		for _, a := range append(r.owned, r.uploads...) {

@@ -159,15 +159,21 @@ func (d *Device) MeasureBandwidth(size int) (Bandwidth, error) {
 		return bw, err
 	}
 	defer pinned.Release()
+	// the best of three after a warm-up: the figure is a ceiling to
+	// compare with, and one copy varies by a fifth from run to run
 	rate := func(f func() error) (float64, error) {
 		if err := f(); err != nil { // warm up
 			return 0, err
 		}
-		t0 := time.Now()
-		if err := f(); err != nil {
-			return 0, err
+		best := 0.0
+		for range 3 {
+			t0 := time.Now()
+			if err := f(); err != nil {
+				return 0, err
+			}
+			best = max(best, float64(size)/time.Since(t0).Seconds())
 		}
-		return float64(size) / time.Since(t0).Seconds(), nil
+		return best, nil
 	}
 	pb := pinned.Bytes()
 	for i := range pb {

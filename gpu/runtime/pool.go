@@ -82,3 +82,28 @@ func (d *Device) newBuffer(n int) (*cl.Buffer, error) {
 }
 
 func (d *Device) isClosed() bool { return d.closedFlag.Load() }
+
+// PoolUpTo lets the pool keep up to n bytes (at most what the device has
+// beyond its budget, so that kept and live buffers fit together) until
+// the returned function is called, which restores the limit and releases
+// what is beyond it. A chunked run uses it: its chunks make buffers of the
+// same sizes one after the other, and releasing one (which waits for the
+// device) to create the next costs a chunk about a third of its time.
+func (d *Device) PoolUpTo(n int64) (restore func()) {
+	p := &d.pool
+	p.mu.Lock()
+	old := p.limit
+	room := int64(d.Info.GlobalMem) - d.Budget()
+	p.limit = max(old, min(n, room))
+	p.mu.Unlock()
+	return func() {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		p.limit = old
+		for p.bytes > p.limit && len(p.free) > 0 {
+			p.bytes -= int64(p.free[0].Size)
+			p.free[0].Release()
+			p.free = p.free[1:]
+		}
+	}
+}
