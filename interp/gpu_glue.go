@@ -103,6 +103,29 @@ func (s *Session) EvalOffload(ctx context.Context, src string) (v value.Value, o
 	return s.runPlan(ctx, plan, args, t)
 }
 
+// DeviceBound says how the expression would use the offload device's
+// memory: whole, or streamed in chunks whose arrays bound what is on the
+// device at once (the S1 of a streamed nest is bounded by the chunk, not
+// by n). "" when it would not run on the device or there is none.
+func (s *Session) DeviceBound(src string) string {
+	plan, args, _, why, err := s.OffloadPlan(src)
+	if err != nil || why != "" {
+		return ""
+	}
+	d, err := OffloadDevice()
+	if err != nil {
+		return ""
+	}
+	b, err := plan.Bound(d, args)
+	if err != nil {
+		return "on the device: " + err.Error()
+	}
+	if b.Chunks == 0 {
+		return ""
+	}
+	return b.String()
+}
+
 // runPlan runs a flattened plan on the offload device and rebuilds the
 // value of type t from its flat results.
 func (s *Session) runPlan(ctx context.Context, plan *flatten.Plan, args []value.Value, t types.Type) (v value.Value, offloaded bool, why string, err error) {

@@ -98,14 +98,15 @@ func TestOffloadedCosts(t *testing.T) {
 
 // :set device-memory sets the offload path's budget (a size, or default)
 // and refuses what is not a size; an expression over more than the budget
-// still gives the reference path's value.
+// still gives the reference path's value, and :cost says how it streams
+// (the chunk's bound of the space on the device).
 func TestSetDeviceMemory(t *testing.T) {
 	d, err := interp.OffloadDevice()
 	if err != nil {
 		t.Skipf("no OpenCL device (%v): install pocl-opencl-icd", err)
 	}
 	defer interp.SetDeviceMemory(0)
-	sess, err := interp.NewSession(interp.Options{})
+	sess, err := interp.NewSession(interp.Options{Cost: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,6 +117,8 @@ func TestSetDeviceMemory(t *testing.T) {
 		":backend opencl",
 		`reduce (+) 0 (map (\x -> x * 3) (iota 1000000))`,
 		":set device-memory 12Q",
+		"def xs = map f32.i64 (iota 1000000)",
+		":cost f32.sum (map (*2) xs)",
 	}, "\n") + "\n"
 	r, err := New(sess, Config{In: strings.NewReader(in), Out: &out})
 	if err != nil {
@@ -124,7 +127,8 @@ func TestSetDeviceMemory(t *testing.T) {
 	defer r.Close()
 	r.Run(context.Background())
 	got := out.String()
-	for _, want := range []string{"device-memory 256 KiB", "1499998500000", `want a size such as 512M or 8G, or default, not "12Q"`} {
+	for _, want := range []string{"device-memory 256 KiB", "1499998500000", `want a size such as 512M or 8G, or default, not "12Q"`,
+		"on the device: streamed in 31 chunks of 32768 of its 1000000 elements; a chunk's arrays take 256 KiB at once"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the session does not show %q:\n%s", want, got)
 		}

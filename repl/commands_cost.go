@@ -106,6 +106,17 @@ func (r *REPL) cmdCost(ctx context.Context, arg string) {
 		ms = append(ms, m)
 	}
 	costs.WriteTable(r.out, costs.Rows(ms), r.costProcs(), r.costPaint())
+	if r.sess.Backend() == interp.BackendInterp {
+		return // the device is not used: no bound of its memory to show
+	}
+	for i, src := range srcs {
+		if b := r.sess.DeviceBound(src); b != "" {
+			if len(srcs) > 1 {
+				r.printf("[%d] ", i+1)
+			}
+			r.printf("%s\n", r.pal.dim(b))
+		}
+	}
 }
 
 // printCost prints the cost table of an evaluation (:set cost on). A

@@ -182,6 +182,14 @@ func cmdCost(args []string) int {
 		fmt.Println(oneLineValue(m.Value))
 	}
 	costs.WriteTable(os.Stdout, costs.Rows(ms), p, costs.Paint{})
+	for i, src := range srcs {
+		if b := s.DeviceBound(src); b != "" {
+			if len(srcs) > 1 {
+				fmt.Printf("[%d] ", i+1)
+			}
+			fmt.Println(b)
+		}
+	}
 	return status
 }
 

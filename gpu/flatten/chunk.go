@@ -176,6 +176,39 @@ func (p *Plan) fits(d *runtime.Device, args []value.Value) (*chunking, error) {
 	return ch, nil
 }
 
+// Bound says how a run of the plan on d with args would use the device's
+// memory: whole (Chunks 0) or in chunks, whose arrays bound what is on
+// the device at once (the S1 of the streamed nest, bounded by the chunk
+// and not by n), or an error (a *TooLarge) when it cannot run.
+func (p *Plan) Bound(d *runtime.Device, args []value.Value) (Bound, error) {
+	total, _, _, _ := footprint(p.Prog, args, 0)
+	b := Bound{Whole: total, Budget: d.Budget()}
+	ch, err := p.fits(d, args)
+	if err != nil || ch == nil {
+		return b, err
+	}
+	b.N, b.Length = ch.c.N, ch.length
+	b.Chunks = int((ch.c.N + ch.length - 1) / ch.length)
+	b.ChunkBytes = ch.length * ch.perElem
+	return b, nil
+}
+
+// Bound is Plan.Bound's answer.
+type Bound struct {
+	Whole, Budget int64 // bytes the run needs whole; the device's budget
+	Chunks        int   // 0: it runs whole
+	N, Length     int64 // the streamed width, and a chunk's
+	ChunkBytes    int64 // the device memory a chunk's arrays take
+}
+
+func (b Bound) String() string {
+	if b.Chunks == 0 {
+		return fmt.Sprintf("on the device: whole (%s of %s)", runtime.FormatBytes(b.Whole), runtime.FormatBytes(b.Budget))
+	}
+	return fmt.Sprintf("on the device: streamed in %d chunks of %d of its %d elements; a chunk's arrays take %s at once where the whole needs %s (budget %s): space bounded by the chunk, not by n",
+		b.Chunks, b.Length, b.N, runtime.FormatBytes(b.ChunkBytes), runtime.FormatBytes(b.Whole), runtime.FormatBytes(b.Budget))
+}
+
 // Streamed says, per argument, whether a run of the plan on d only
 // streams it to the device in chunks (it neither changes it nor keeps
 // it); nil when the plan runs whole.
