@@ -43,6 +43,9 @@ entry scix [n] (is: [n]i32) = let s = scan (+) 0 is in (s[n/2], s[n-1], s[0], s[
 entry mapix [n] (xs: [n]f32) (k: i64) = let ys = map (*2) xs in ys[k] + ys[n-1-k]
 entry mixed [n] (is: [n]i32) = let (s, m) = unzip (scan (\(a, b) (c, d) -> (a + c, i32.max b d)) (0, i32.lowest) (zip is is)) in (s[n-1], m)
 entry scoob [n] (is: [n]i32) = let s = scan (+) 0 is in s[n]
+entry rs [n] (xs: [n]f32) = reduce_stream (+) (\_ (c: []f32) -> f32.sum (map (\x -> x * x) c)) xs
+entry ms [n] (xs: [n]f32) = map_stream (\k (c: [k]f32) -> map (+ 1) c) xs
+entry rsh [n] (is: [n]i32) = reduce_stream (map2 (+)) (\_ (c: []i32) -> hist (+) 0 16 (map (\i -> i64.i32 (i % 16)) c) (map (const 1) c)) is
 `
 	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
@@ -114,6 +117,10 @@ entry scoob [n] (is: [n]i32) = let s = scan (+) 0 is in s[n]
 			{"scix", []value.Value{i32s(is)}, ""},
 			{"mapix", []value.Value{f32s(xs), value.I64Val(12345)}, ""},
 			{"mixed", []value.Value{i32s(is)}, ""},
+			// streams: the chunks are the stream's own
+			{"rs", []value.Value{f32s(xs)}, ""},
+			{"ms", []value.Value{f32s(xs)}, ""},
+			{"rsh", []value.Value{i32s(is)}, ""},
 		} {
 			want, _, err := s.CallEntry(ctx, c.entry, copyArrays(c.args))
 			if err != nil {

@@ -134,7 +134,11 @@ func (p *Plan) fits(d *runtime.Device, args []value.Value) (*chunking, error) {
 	if p.chunks != nil && p.chunks.budget == budget {
 		return p.chunks, nil
 	}
-	c, err := ir.Chunkable(p.Prog)
+	src := p.src
+	if src == nil {
+		src = p.Prog
+	}
+	c, err := ir.Chunkable(src)
 	if err != nil {
 		return nil, &TooLarge{Need: total, Budget: budget, Why: err.Error()}
 	}

@@ -92,6 +92,9 @@ type Plan struct {
 	// the device's memory budget (chunk.go)
 	chunkMu sync.Mutex
 	chunks  *chunking
+	// src is the program before streams were inlined, which chunked runs
+	// divide (a stream's chunks are its own)
+	src *ir.Prog
 }
 
 // Step is one statement of the program's top level: a kernel launch
@@ -222,7 +225,8 @@ type flattener struct {
 // (a *NotFlattened error).
 func Flatten(p *ir.Prog) (plan *Plan, err error) {
 	p = ir.SplitPartitions(p) // kernels for filters only, as yet
-	p = ir.InlineStreams(p)   // one chunk: the fold's body is flattened
+	src := p
+	p = ir.InlineStreams(p) // one chunk: the fold's body is flattened
 	f := &flattener{types: map[string]ir.Type{}, host: map[string]bool{}, defs: map[string]ir.Exp{}, noTiling: os.Getenv("FUT_TILING") == "off"}
 	defer func() {
 		if r := recover(); r != nil {
@@ -254,7 +258,7 @@ func Flatten(p *ir.Prog) (plan *Plan, err error) {
 	if !hasSOACKernel(p) {
 		fail("the expression has no SOAC to run as a kernel")
 	}
-	return &Plan{Prog: p, Steps: steps}, nil
+	return &Plan{Prog: p, Steps: steps, src: src}, nil
 }
 
 func fail(format string, args ...any) {

@@ -22,7 +22,10 @@ import (
 //     and each element of its scan;
 //   - a filter's kept elements are appended (the output offset carries);
 //   - a histogram's or a scatter's destination stays where it is (on the
-//     device) and every chunk updates it: Init makes it once.
+//     device) and every chunk updates it: Init makes it once;
+//   - a stream's chunks are the stream's own: each runs the fold, and a
+//     reduce_stream's values are combined by its operator as a
+//     reduction's, a map_stream's arrays follow one another as a map's.
 //
 // What comes before the SOAC (cheap statements: no SOAC, loop or branch)
 // runs in every chunk; what comes after (cheap statements too, over the
@@ -49,13 +52,13 @@ func Chunkable(p *Prog) (*Chunks, error) {
 	at := -1
 	for i, st := range p.Body.Stms {
 		switch st.E.(type) {
-		case *ScremaE, *FilterE, *HistE, *ScatterE:
+		case *ScremaE, *FilterE, *HistE, *ScatterE, *StreamE:
 			if at >= 0 {
 				return nil, fmt.Errorf("more than one SOAC at the top level")
 			}
 			at = i
-		case *LoopE, *IfE, *StreamE:
-			return nil, fmt.Errorf("a loop, branch or stream at the top level")
+		case *LoopE, *IfE:
+			return nil, fmt.Errorf("a loop or branch at the top level")
 		}
 	}
 	if at < 0 {
@@ -140,6 +143,8 @@ func soacWidth(e Exp) (Atom, []string) {
 		return e.W, e.Arrs
 	case *ScatterE:
 		return e.W, e.Arrs
+	case *StreamE:
+		return e.W, e.Arrs
 	}
 	return Atom{}, nil
 }
@@ -220,8 +225,14 @@ func (c *Chunks) Scans() []*SegOp {
 }
 
 func (c *Chunks) Reds() []*SegOp {
-	if e, ok := c.Soac.E.(*ScremaE); ok {
+	switch e := c.Soac.E.(type) {
+	case *ScremaE:
 		return e.Reds
+	case *StreamE:
+		// a reduce_stream: each chunk's fold, combined by the operator
+		if e.Red != nil {
+			return []*SegOp{{Lam: e.Red, Nes: make([]Atom, len(e.Red.Ret))}}
+		}
 	}
 	return nil
 }
@@ -325,9 +336,18 @@ func (c *Chunks) Chunk(length int64) *Prog {
 	case *ScatterE:
 		e.W = n
 		setIndex(&e.Index, e.Map)
+	case *StreamE:
+		e.W = n
 	}
 	pat := make([]Param, len(s.Pat))
 	copy(pat, s.Pat)
+	if st, ok := s.E.(*StreamE); ok && st.Red == nil {
+		for i := range pat { // a map_stream's arrays
+			t := pat[i].T
+			t.Shape = append([]Atom{n}, t.Shape[1:]...)
+			pat[i].T = t
+		}
+	}
 	if _, ok := s.E.(*ScremaE); ok {
 		for i := range pat {
 			if pat[i].T.Rank() > 0 {
