@@ -300,7 +300,7 @@ func (p *Plan) runChunked(ctx context.Context, d *runtime.Device, ch *chunking, 
 	if os.Getenv("FUT_CHUNK_POOL") != "off" { // off: to compare
 		defer d.PoolUpTo(ch.budget)()
 	}
-	r := &runner{d: d, env: map[string]*slot{}}
+	r := &runner{d: d, env: map[string]*slot{}, syncChecks: true}
 	defer func() {
 		for _, a := range append(r.owned, r.uploads...) {
 			a.Release()
@@ -313,7 +313,7 @@ func (p *Plan) runChunked(ctx context.Context, d *runtime.Device, ch *chunking, 
 	}
 	destName := c.Dest
 	if ch.init != nil {
-		ini := &runner{d: d, env: map[string]*slot{}}
+		ini := &runner{d: d, env: map[string]*slot{}, syncChecks: true}
 		for i, prm := range ch.init.Prog.Params {
 			ini.env[prm.Name] = r.env[prm.Name]
 			if ini.env[prm.Name] == nil {
@@ -629,6 +629,9 @@ func (p *Plan) runChunked(ctx context.Context, d *runtime.Device, ch *chunking, 
 		if !c.Streamed[i] {
 			fargs = append(fargs, args[i])
 		}
+	}
+	if err := d.Flush(); err != nil { // the kernels' checks
+		return nil, r.stats, err
 	}
 	out, err := ir.EvalAll(ctx, finish, fargs)
 	if err != nil {

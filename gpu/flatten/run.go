@@ -39,6 +39,10 @@ type runner struct {
 	// time spent making host memory for chunked results (chunk.go)
 	hostAlloc  time.Duration
 	hostPinned int64
+	// syncChecks: each kernel is waited for and checked as it runs (a
+	// chunked run: buffers released to the pool are refilled from the
+	// transfer queue, which must not overtake a kernel still reading them)
+	syncChecks bool
 }
 
 // Run executes the plan on d with one argument per program parameter and
@@ -161,6 +165,10 @@ func (p *Plan) RunOn(ctx context.Context, d *runtime.Device, args []value.Value,
 			}
 		}
 	}()
+	// whatever way the run ends, no launch of it is left unchecked for a
+	// later run to report (and its kernels are done before its buffers
+	// are released)
+	defer d.Flush()
 	for i, prm := range p.Prog.Params {
 		r.env[prm.Name] = &slot{host: args[i]}
 		if i < len(resident) && resident[i] != nil {
@@ -168,6 +176,9 @@ func (p *Plan) RunOn(ctx context.Context, d *runtime.Device, args []value.Value,
 		}
 	}
 	if err := r.steps(ctx, p.Steps); err != nil {
+		return nil, r.stats, err
+	}
+	if err := d.Flush(); err != nil { // the kernels' checks
 		return nil, r.stats, err
 	}
 	owned := map[*runtime.Array]bool{}
@@ -373,7 +384,13 @@ func (r *runner) launchOnce(st Step, capacity int64) (need int64, err error) {
 			args[i] = x
 		}
 	}
-	runErr := r.d.Run(k, args...)
+	// checked later, with the next read of the device, but for a kernel
+	// that may ask for more room: its failed checks are then expected
+	run := r.d.RunDeferred
+	if flag != nil || r.syncChecks {
+		run = r.d.Run
+	}
+	runErr := run(k, args...)
 	if flag != nil {
 		v, err := flag.Value()
 		if err != nil {

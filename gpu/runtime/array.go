@@ -186,7 +186,10 @@ func (a *Array) Download() (any, error) {
 			return nil, err
 		}
 		a.d.mu.Lock()
-		err = a.d.staged.read(a.d.ctx, a.buf, 0, bs, false)
+		err = a.d.flushLocked()
+		if err == nil {
+			err = a.d.staged.read(a.d.ctx, a.buf, 0, bs, false)
+		}
 		a.d.mu.Unlock()
 		if err != nil {
 			return nil, err
@@ -323,6 +326,10 @@ func (a *Array) ReadInto(dst any) error {
 		return fmt.Errorf("runtime: ReadInto %d bytes into %d", n, len(bs))
 	}
 	a.d.mu.Lock()
+	if err := a.d.flushLocked(); err != nil {
+		a.d.mu.Unlock()
+		return err
+	}
 	if a.d.isPinned(bs[:n]) {
 		// straight into pinned memory: enqueued in the queue's order, and
 		// waited for without holding the device (the transfer queue's
@@ -357,5 +364,8 @@ func (a *Array) ReadAt(first int64, dst any) error {
 	}
 	a.d.mu.Lock()
 	defer a.d.mu.Unlock()
+	if err := a.d.flushLocked(); err != nil {
+		return err
+	}
 	return a.d.staged.read(a.d.ctx, a.buf, int(first)*a.T.Size(), bs, false)
 }

@@ -180,6 +180,8 @@ type Device struct {
 	}
 	staged stager  // staged copies on the device's own queue, under mu (stage.go)
 	host   hostMem // pinned host memory given for bulk transfers (host.go)
+	// the error flags of kernels launched and not yet checked (deferred.go)
+	deferred deferredChecks
 }
 
 // Open chooses a device by cfg and opens it.
@@ -250,6 +252,7 @@ func (d *Device) Close() {
 	}
 	d.pool.drain()
 	d.staged.release()
+	d.deferred.release()
 	d.host.release()
 	if d.transfer.q != nil {
 		d.transfer.up.release()

@@ -187,3 +187,63 @@ func TestBoundsCheck(t *testing.T) {
 		t.Fatal("a too small array was accepted")
 	}
 }
+
+// Deferred checks: a failing kernel launched without waiting is reported
+// by the next read of the device (or Flush), as the kernel that failed
+// even when good kernels ran after it; then the flag is clear again.
+func TestDeferredChecks(t *testing.T) {
+	d := device(t)
+	n, m := Scalar("n", I64), Scalar("m", I64)
+	x := Buf("x", F32, m.V(), Int(I64, 2))
+	out := Buf("out", F32, n.V())
+	i := NewVar("i", I64)
+	k := &Kernel{Name: "gather", Params: []*Param{n, m, x, out}, Shape: &Map{
+		Dims: []Exp{n.V()}, Idx: []Var{i},
+		Body: []Stmt{Wr(out, Rd(x, i, Int(I64, 1)), i)},
+	}}
+	good := &Kernel{Name: "gather_ok", Params: []*Param{n, m, x, out}, Shape: k.Shape}
+	xs := up(t, d, F32, []float32{1, 2, 3, 4, 5, 6}, 3, 2)
+	o := alloc(t, d, F32, 3)
+	o5 := alloc(t, d, F32, 5)
+	for range 3 {
+		if err := d.RunDeferred(good, int64(3), int64(3), xs, o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := down[float32](t, o); got[0] != 2 || got[1] != 4 || got[2] != 6 {
+		t.Fatalf("got %v", got)
+	}
+	if err := d.RunDeferred(k, int64(5), int64(3), xs, o5); err != nil {
+		t.Fatalf("a deferred launch reported at once: %v", err)
+	}
+	_, err := o.Download()
+	var ke *KernelError
+	if !errors.As(err, &ke) || ke.Kernel != "gather" || !strings.HasSuffix(err.Error(), ", 1] out of bounds for array of shape [3][2].") {
+		t.Fatalf("want gather's out-of-bounds error from the download, got %v", err)
+	}
+	if err := d.Flush(); err != nil {
+		t.Fatalf("the error was reported twice: %v", err)
+	}
+	// a launch after a failed one reports that one first
+	if err := d.RunDeferred(k, int64(5), int64(3), xs, o5); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.RunDeferred(good, int64(3), int64(3), xs, o); !errors.As(err, &ke) || ke.Kernel != "gather" {
+		t.Fatalf("the launch after a failed one: want gather's error, got %v", err)
+	}
+	if err := d.Flush(); err != nil {
+		t.Fatalf("the error was reported twice: %v", err)
+	}
+	if err := d.RunDeferred(k, int64(5), int64(3), xs, o5); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Flush(); !errors.As(err, &ke) {
+		t.Fatalf("Flush: want the kernel's error, got %v", err)
+	}
+	if err := d.RunDeferred(good, int64(3), int64(3), xs, o); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Flush(); err != nil {
+		t.Fatalf("the flag was not reset: %v", err)
+	}
+}

@@ -81,6 +81,10 @@ type launch struct {
 func (d *Device) Run(k *kernel.Kernel, args ...any) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	return d.run(k, args, false)
+}
+
+func (d *Device) run(k *kernel.Kernel, args []any, deferred bool) error {
 	if d.closed {
 		return fmt.Errorf("runtime: device closed")
 	}
@@ -130,7 +134,16 @@ func (d *Device) Run(k *kernel.Kernel, args ...any) error {
 		}
 		l.args[i] = a.buf
 	}
+	if err := d.flushLocked(); err != nil {
+		return err // an earlier kernel's failure comes first
+	}
 	err = l.run()
+	if err == nil && deferred && d.deferCheck(k, l.events, l.evName) {
+		if len(d.deferred.pending) >= maxDeferred {
+			return d.flushLocked()
+		}
+		return nil
+	}
 	for i, ev := range l.events {
 		if err == nil {
 			ev.Wait()
