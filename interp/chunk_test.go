@@ -43,6 +43,9 @@ entry scix [n] (is: [n]i32) = let s = scan (+) 0 is in (s[n/2], s[n-1], s[0], s[
 entry mapix [n] (xs: [n]f32) (k: i64) = let ys = map (*2) xs in ys[k] + ys[n-1-k]
 entry mixed [n] (is: [n]i32) = let (s, m) = unzip (scan (\(a, b) (c, d) -> (a + c, i32.max b d)) (0, i32.lowest) (zip is is)) in (s[n-1], m)
 entry scoob [n] (is: [n]i32) = let s = scan (+) 0 is in s[n]
+entry hib [n] (is: [n]i32) (xs: [n]f32) = hist (+) 0 100000 (map (\i -> i64.i32 (i % 100000)) is) xs
+entry scb [n] (d: *[200000]i32) (is: [n]i32) = scatter d (map (\i -> i64.i32 (i % 200000)) is) (map (% 200000) is)
+entry rbib [n] (is: [n]i32) (xs: [n]f32) = reduce_by_index (replicate 150000 0) f32.max 0 (map (\i -> i64.i32 (i % 150001)) is) xs
 entry rs [n] (xs: [n]f32) = reduce_stream (+) (\_ (c: []f32) -> f32.sum (map (\x -> x * x) c)) xs
 entry ms [n] (xs: [n]f32) = map_stream (\k (c: [k]f32) -> map (+ 1) c) xs
 entry rsh [n] (is: [n]i32) = reduce_stream (map2 (+)) (\_ (c: []i32) -> hist (+) 0 16 (map (\i -> i64.i32 (i % 16)) c) (map (const 1) c)) is
@@ -117,6 +120,10 @@ entry rsh [n] (is: [n]i32) = reduce_stream (map2 (+)) (\_ (c: []i32) -> hist (+)
 			{"scix", []value.Value{i32s(is)}, ""},
 			{"mapix", []value.Value{f32s(xs), value.I64Val(12345)}, ""},
 			{"mixed", []value.Value{i32s(is)}, ""},
+			// destinations larger than the budget: in parts
+			{"hib", []value.Value{i32s(is), f32s(xs)}, ""},
+			{"scb", []value.Value{i32s(make([]int32, 200000)), i32s(is)}, ""},
+			{"rbib", []value.Value{i32s(is), f32s(xs)}, ""},
 			// streams: the chunks are the stream's own
 			{"rs", []value.Value{f32s(xs)}, ""},
 			{"ms", []value.Value{f32s(xs)}, ""},
@@ -142,6 +149,9 @@ entry rsh [n] (is: [n]i32) = reduce_stream (map2 (+)) (\_ (c: []i32) -> hist (+)
 			}
 			if !strings.Contains(off.Chunks, "chunks of") {
 				t.Errorf("%s: ran whole (%q), not in chunks", c.entry, off.Chunks)
+			}
+			if parts := strings.HasSuffix(c.entry, "b") && c.entry != "rsh"; parts != strings.Contains(off.Chunks, "the destination in") {
+				t.Errorf("%s: %q; want the destination in parts: %v", c.entry, off.Chunks, parts)
 			}
 			if indexed := strings.HasSuffix(c.entry, "ix") || c.entry == "mixed"; indexed != strings.Contains(off.Chunks, "read of results only indexed") {
 				t.Errorf("%s: %q; want the elements of results only indexed read (not the whole arrays): %v", c.entry, off.Chunks, indexed)

@@ -47,6 +47,59 @@ type chunking struct {
 	// there are none)
 	index, finishPicked *ir.Prog
 	perElem             int64 // bytes a chunk holds per element
+	// a histogram's or scatter's destination too large to stay whole:
+	// destLen of its destM rows at a time, every streamed chunk passing
+	// over each part; destPlans[d][s]: d 0 for a part of destLen rows, 1
+	// for the last part; s 0 for a streamed chunk of length, 1 for the
+	// last (ir.Chunks.ChunkDest)
+	destLen, destM int64
+	destPlans      [2][2]*Plan
+}
+
+// destChunks chooses the rows of a histogram's or scatter's destination
+// that a chunk holds, when the destination is what leaves too little room
+// for streaming: at most half the budget for the destination's copies
+// (the destination and the SOAC's result, as many arrays of its shape as
+// the program has), the rest for the streamed chunks. It returns the rows,
+// the destination's rows in all and what stays fixed with that many rows;
+// no rows when the destination cannot be divided.
+func destChunks(p *ir.Prog, c *ir.Chunks, budget, fixed int64) (rows, of, newFixed int64) {
+	if c.Dest == "" || c.ChunkDest(1, 1) == nil {
+		return 0, 0, fixed
+	}
+	t := c.DestType()
+	if t.Rank() == 0 || !t.Shape[0].IsConst() {
+		return 0, 0, fixed
+	}
+	m := t.Shape[0].Val.AsInt64()
+	row := int64(runtime.TypeOf(t.Elem).Size())
+	for _, d := range t.Shape[1:] {
+		if !d.IsConst() {
+			return 0, 0, fixed
+		}
+		row *= d.Val.AsInt64()
+	}
+	copies := int64(0)
+	count := func(u ir.Type) {
+		if u.Rank() == t.Rank() && u.Elem == t.Elem && u.Shape[0].IsConst() && u.Shape[0].Val.AsInt64() == m {
+			copies++
+		}
+	}
+	for _, prm := range p.Params {
+		count(prm.T)
+	}
+	for _, st := range p.Body.Stms {
+		for _, q := range st.Pat {
+			count(q.T)
+		}
+	}
+	copies = max(copies, 2)
+	other := fixed - copies*m*row
+	rows = (budget/2 - other) / (copies * row)
+	if other < 0 || rows < 1 || rows >= m {
+		return 0, 0, fixed
+	}
+	return rows, m, other + copies*rows*row
 }
 
 // footprint estimates the device memory p needs at once: its array
@@ -151,6 +204,11 @@ func (p *Plan) fits(d *runtime.Device, args []value.Value) (*chunking, error) {
 		}
 	}
 	room := budget - fixed
+	var destLen, destM int64 // the destination's rows a chunk holds, of destM (0: all)
+	if perElem > 0 && room < perElem*1024 {
+		destLen, destM, fixed = destChunks(p.Prog, c, budget, fixed)
+		room = budget - fixed
+	}
 	if perElem == 0 || room < perElem*1024 {
 		return nil, &TooLarge{Need: total, Budget: budget, Why: fmt.Sprintf("what does not shrink with chunks (%s) leaves too little room", runtime.FormatBytes(fixed))}
 	}
@@ -159,9 +217,24 @@ func (p *Plan) fits(d *runtime.Device, args []value.Value) (*chunking, error) {
 	if length >= 1<<12 {
 		length &^= 1<<10 - 1
 	}
-	ch := &chunking{budget: budget, c: c, length: length, perElem: perElem, finish: c.Finish()}
+	ch := &chunking{budget: budget, c: c, length: length, perElem: perElem, finish: c.Finish(), destLen: destLen, destM: destM}
 	if len(c.Picks()) > 0 {
 		ch.index, ch.finishPicked = c.IndexProg(), c.FinishPicked()
+	}
+	if destLen > 0 {
+		// the plans for every pair of (streamed, destination) chunk sizes
+		for di, dl := range []int64{destLen, destM % destLen} {
+			for si, sl := range []int64{length, c.N % length} {
+				if dl == 0 || sl == 0 {
+					continue
+				}
+				if ch.destPlans[di][si], err = Flatten(c.ChunkDest(sl, dl)); err != nil {
+					return nil, &TooLarge{Need: total, Budget: budget, Why: "its chunk is not flattened: " + err.Error()}
+				}
+			}
+		}
+		p.chunks = ch
+		return ch, nil
 	}
 	if ch.full, err = Flatten(c.Chunk(length)); err != nil {
 		return nil, &TooLarge{Need: total, Budget: budget, Why: "its chunk is not flattened: " + err.Error()}
@@ -272,6 +345,7 @@ type ChunkInfo struct {
 	HostAlloc  time.Duration // of Wall, making host memory for the results
 	HostPinned int64         // bytes of it pinned
 	Picked     int           // elements read of results that are only indexed (not brought back whole)
+	DestParts  int           // parts of a destination too large to stay whole (0: it stayed whole)
 }
 
 func (ci ChunkInfo) String() string {
@@ -279,6 +353,9 @@ func (ci ChunkInfo) String() string {
 		return ""
 	}
 	s := fmt.Sprintf("in %d chunks of %s, %d queues", ci.Chunks, runtime.FormatBytes(ci.ChunkBytes), ci.Queues)
+	if ci.DestParts > 0 {
+		s += fmt.Sprintf(", the destination in %d parts (each chunk passing over every part)", ci.DestParts)
+	}
 	if ci.Picked > 0 {
 		s += fmt.Sprintf(", %d element%s read of results only indexed", ci.Picked, map[bool]string{true: "s"}[ci.Picked != 1])
 	}
@@ -751,4 +828,188 @@ func (pf *prefetcher) close() {
 		<-pf.done
 		pf.put(pf.arrs)
 	}
+}
+
+// runDestChunked runs a histogram or a scatter whose destination does not
+// fit with the streamed chunks: the destination is divided into parts of
+// destLen rows, and for each part every streamed chunk passes over it
+// (an element whose index is outside the part is skipped, ChunkDest);
+// each part comes back into the whole destination on the host.
+func (p *Plan) runDestChunked(ctx context.Context, d *runtime.Device, ch *chunking, args []value.Value) (*Results, Stats, error) {
+	start := time.Now()
+	c := ch.c
+	r := &runner{d: d, env: map[string]*slot{}, syncChecks: true}
+	defer func() {
+		for _, a := range append(r.owned, r.uploads...) {
+			a.Release()
+		}
+	}()
+	var dest *value.Array
+	streamed := map[string]int{}
+	for i, prm := range p.Prog.Params {
+		switch {
+		case c.Streamed[i]:
+			streamed[prm.Name] = i
+		case prm.Name == c.Dest:
+			a, ok := args[i].(*value.Array)
+			if !ok {
+				return nil, r.stats, fmt.Errorf("flatten: the destination %s is not an array", prm.Name)
+			}
+			dest = a.Copy()
+		default:
+			r.env[prm.Name] = &slot{host: args[i]}
+		}
+	}
+	if dest == nil { // made by the statements before the SOAC: on the host
+		vs, err := ir.EvalAll(ctx, c.Init(), args)
+		if err != nil {
+			return nil, r.stats, err
+		}
+		a, ok := vs[0].(*value.Array)
+		if !ok {
+			return nil, r.stats, fmt.Errorf("flatten: the destination %s is not an array", c.Dest)
+		}
+		dest = a
+	}
+	row := dest.NumElems() / max(1, ch.destM)
+	pf := newPrefetcher(d)
+	defer pf.close()
+	chunks, parts := 0, 0
+	for at := int64(0); at < ch.destM; at += ch.destLen {
+		dl := min(ch.destLen, ch.destM-at)
+		di := 0
+		if dl != ch.destLen {
+			di = 1
+		}
+		plans := func(off int64) (*Plan, int64) {
+			if off+ch.length <= c.N {
+				return ch.destPlans[di][0], ch.length
+			}
+			return ch.destPlans[di][1], c.N - off
+		}
+		upload := func(off int64) {
+			plan, n := plans(off)
+			var arrs []*value.Array
+			for _, prm := range plan.Prog.Params {
+				if i, ok := streamed[prm.Name]; ok {
+					arrs = append(arrs, args[i].(*value.Array).Slice(off, off+n))
+				}
+			}
+			pf.start(off, arrs)
+		}
+		r.env[c.Dest] = &slot{host: dest.Slice(at, at+dl).Copy()}
+		upload(0)
+		for off := int64(0); off < c.N; {
+			if err := ctx.Err(); err != nil {
+				return nil, r.stats, err
+			}
+			plan, n := plans(off)
+			inputs, err := pf.wait(off)
+			if err != nil {
+				return nil, r.stats, err
+			}
+			if off+n < c.N {
+				upload(off + n)
+			}
+			nOwned, nUploads := len(r.owned), len(r.uploads)
+			k := 0
+			var chunkSlots []string
+			for _, prm := range plan.Prog.Params[:len(p.Prog.Params)] {
+				if i, ok := streamed[prm.Name]; ok {
+					r.env[prm.Name] = &slot{host: args[i].(*value.Array).Slice(off, off+n), dev: inputs[k]}
+					k++
+					chunkSlots = append(chunkSlots, prm.Name)
+				}
+			}
+			extra := plan.Prog.Params[len(p.Prog.Params):]
+			if c.HasIndex() {
+				r.env[extra[0].Name] = &slot{host: value.I64Val(off)}
+				extra = extra[1:]
+			}
+			if !c.DestParam {
+				extra = extra[1:] // the destination, bound by name
+			}
+			r.env[extra[0].Name] = &slot{host: value.I64Val(at)} // the part's first row
+			if err := r.steps(ctx, plan.Steps); err != nil {
+				pf.put(inputs)
+				return nil, r.stats, err
+			}
+			s, err := r.slot(plan.Prog.Body.Res[0].Name)
+			if err != nil {
+				pf.put(inputs)
+				return nil, r.stats, err
+			}
+			r.env[c.Dest] = s
+			keep := map[*runtime.Array]bool{}
+			if s.dev != nil {
+				keep[s.dev] = true
+			}
+			for i, prm := range p.Prog.Params { // the arguments not streamed
+				if sl := r.env[prm.Name]; !c.Streamed[i] && sl != nil && sl.dev != nil {
+					keep[sl.dev] = true
+				}
+			}
+			freed := map[*runtime.Array]bool{}
+			var owned []*runtime.Array
+			for _, a := range append(r.owned[nOwned:], r.uploads[nUploads:]...) {
+				if keep[a] {
+					owned = append(owned, a)
+				} else {
+					freed[a] = true
+					a.Release()
+				}
+			}
+			r.owned = append(r.owned[:nOwned], owned...)
+			r.uploads = r.uploads[:nUploads]
+			for name, sl := range r.env {
+				if sl.dev != nil && freed[sl.dev] {
+					if sl.host == nil {
+						delete(r.env, name)
+					} else {
+						sl.dev = nil
+					}
+				}
+			}
+			for _, name := range chunkSlots {
+				delete(r.env, name)
+			}
+			pf.put(inputs)
+			chunks++
+			off += n
+		}
+		// the part back into the whole, and its device memory freed
+		v, err := r.hostValue(c.Dest)
+		if err != nil {
+			return nil, r.stats, err
+		}
+		part, ok := v.(*value.Array)
+		if !ok {
+			return nil, r.stats, fmt.Errorf("flatten: a part of the destination is not an array")
+		}
+		value.DataCopy(dest.Data, int(at*row), part.Data)
+		if s := r.env[c.Dest]; s.dev != nil {
+			for i, a := range r.owned {
+				if a == s.dev {
+					r.owned = append(r.owned[:i], r.owned[i+1:]...)
+					break
+				}
+			}
+			s.dev.Release()
+		}
+		delete(r.env, c.Dest)
+		parts++
+	}
+	fargs := []value.Value{dest}
+	for i := range p.Prog.Params {
+		if !c.Streamed[i] {
+			fargs = append(fargs, args[i])
+		}
+	}
+	out, err := ir.EvalAll(ctx, ch.finish, fargs)
+	if err != nil {
+		return nil, r.stats, err
+	}
+	r.stats.Chunks = ChunkInfo{Chunks: chunks, ChunkBytes: ch.length * ch.perElem, Queues: pf.queues(),
+		Uploaded: pf.bytes, Wall: time.Since(start), DestParts: parts}
+	return &Results{host: out, dev: make([]*slot, len(out))}, r.stats, nil
 }

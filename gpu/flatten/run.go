@@ -153,6 +153,9 @@ func (p *Plan) RunOn(ctx context.Context, d *runtime.Device, args []value.Value,
 	if err != nil {
 		return nil, Stats{}, err
 	}
+	if ch != nil && ch.destLen > 0 {
+		return p.runDestChunked(ctx, d, ch, args)
+	}
 	if ch != nil {
 		return p.runChunked(ctx, d, ch, args)
 	}

@@ -22,7 +22,9 @@ import (
 //     and each element of its scan;
 //   - a filter's kept elements are appended (the output offset carries);
 //   - a histogram's or a scatter's destination stays where it is (on the
-//     device) and every chunk updates it: Init makes it once;
+//     device) and every chunk updates it: Init makes it once; when it is
+//     the array that does not fit, it is divided into parts of rows and
+//     every chunk passes over each part (ChunkDest);
 //   - a stream's chunks are the stream's own: each runs the fold, and a
 //     reduce_stream's values are combined by its operator as a
 //     reduction's, a map_stream's arrays follow one another as a map's.
@@ -265,6 +267,9 @@ func (c *Chunks) Init() *Prog {
 	return &Prog{Params: c.Prog.Params, Ret: []Type{t}, Body: &Body{Stms: stms, Res: []Atom{V(c.Dest)}}}
 }
 
+// DestType is the type of the destination (Dest must be set).
+func (c *Chunks) DestType() Type { return c.typeOf(c.Dest) }
+
 func (c *Chunks) typeOf(name string) Type {
 	for _, p := range c.Prog.Params {
 		if p.Name == name {
@@ -454,4 +459,60 @@ func (c *Chunks) Finish() *Prog {
 func Combine(op *SegOp, acc, x []value.Value) ([]value.Value, error) {
 	p := &Prog{Params: op.Lam.Params, Ret: op.Lam.Ret, Body: op.Lam.Body}
 	return EvalAll(context.Background(), p, append(append([]value.Value{}, acc...), x...))
+}
+
+// ChunkDest is Chunk for a run that also divides the destination of a
+// histogram or a scatter (when it is the array that does not fit): the
+// destination parameter has destLen rows, and one more parameter, the
+// offset of those rows in the whole destination (an i64, last), is taken
+// from each element's index, so that an element whose index falls
+// outside the rows is skipped, as one outside the whole is.
+func (c *Chunks) ChunkDest(length, destLen int64) *Prog {
+	switch e := c.Soac.E.(type) {
+	case *HistE:
+		if e.Map.Ret[0].Elem != value.I64 {
+			return nil
+		}
+	case *ScatterE:
+		if e.Map.Ret[0].Elem != value.I64 {
+			return nil
+		}
+	default:
+		return nil
+	}
+	p := c.Chunk(length)
+	rows := func(t Type) Type {
+		t.Shape = append([]Atom{I64(destLen)}, t.Shape[1:]...)
+		return t
+	}
+	for i := range p.Params {
+		if p.Params[i].Name == c.Dest {
+			p.Params[i].T = rows(p.Params[i].T)
+		}
+	}
+	off := Param{c.fresh("dest_off"), Scalar(value.I64)}
+	p.Params = append(p.Params, off)
+	shift := func(l *Lambda) *Lambda {
+		j := Param{c.fresh("dest_idx"), l.Ret[0]}
+		stms := append([]*Stm{}, l.Body.Stms...)
+		stms = append(stms, &Stm{Pat: []Param{j}, E: &BinOpE{"-", l.Body.Res[0], V(off.Name)}})
+		res := append([]Atom{V(j.Name)}, l.Body.Res[1:]...)
+		return &Lambda{Params: l.Params, Ret: l.Ret, Body: &Body{Stms: stms, Res: res}}
+	}
+	for _, st := range p.Body.Stms {
+		switch e := st.E.(type) {
+		case *HistE:
+			e.Map = shift(e.Map)
+			st.Pat[0].T = rows(st.Pat[0].T)
+		case *ScatterE:
+			e.Map = shift(e.Map)
+			st.Pat[0].T = rows(st.Pat[0].T)
+		}
+	}
+	for i, r := range p.Body.Res {
+		if r.Name == c.Soac.Pat[0].Name {
+			p.Ret[i] = rows(p.Ret[i])
+		}
+	}
+	return p
 }
