@@ -46,6 +46,7 @@ entry scoob [n] (is: [n]i32) = let s = scan (+) 0 is in s[n]
 entry hib [n] (is: [n]i32) (xs: [n]f32) = hist (+) 0 100000 (map (\i -> i64.i32 (i % 100000)) is) xs
 entry scb [n] (d: *[200000]i32) (is: [n]i32) = scatter d (map (\i -> i64.i32 (i % 200000)) is) (map (% 200000) is)
 entry rbib [n] (is: [n]i32) (xs: [n]f32) = reduce_by_index (replicate 150000 0) f32.max 0 (map (\i -> i64.i32 (i % 150001)) is) xs
+entry allpairs [n] (xs: [n]f32) = map (\x -> reduce (+) 0 (map (\y -> x * y) xs[n/2:n/2+10])) xs
 entry rs [n] (xs: [n]f32) = reduce_stream (+) (\_ (c: []f32) -> f32.sum (map (\x -> x * x) c)) xs
 entry ms [n] (xs: [n]f32) = map_stream (\k (c: [k]f32) -> map (+ 1) c) xs
 entry rsh [n] (is: [n]i32) = reduce_stream (map2 (+)) (\_ (c: []i32) -> hist (+) 0 16 (map (\i -> i64.i32 (i % 16)) c) (map (const 1) c)) is
@@ -120,6 +121,7 @@ entry rsh [n] (is: [n]i32) = reduce_stream (map2 (+)) (\_ (c: []i32) -> hist (+)
 			{"scix", []value.Value{i32s(is)}, ""},
 			{"mapix", []value.Value{f32s(xs), value.I64Val(12345)}, ""},
 			{"mixed", []value.Value{i32s(is)}, ""},
+			{"allpairs", []value.Value{f32s(xs)}, "read whole inside the SOAC"},
 			// destinations larger than the budget: in parts
 			{"hib", []value.Value{i32s(is), f32s(xs)}, ""},
 			{"scb", []value.Value{i32s(make([]int32, 200000)), i32s(is)}, ""},

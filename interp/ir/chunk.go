@@ -107,6 +107,41 @@ func Chunkable(p *Prog) (*Chunks, error) {
 			}
 		}
 	}
+	// a streamed array read whole inside the SOAC (an all-pairs nest)
+	// would be only its chunk there
+	var inner []*Lambda
+	switch e := c.Soac.E.(type) {
+	case *ScremaE:
+		inner = append(inner, e.Map)
+		for _, op := range append(append([]*SegOp{}, e.Scans...), e.Reds...) {
+			inner = append(inner, op.Lam)
+		}
+	case *FilterE:
+		inner = append(inner, e.Map)
+	case *HistE:
+		inner = append(inner, e.Map, e.Op.Lam)
+	case *ScatterE:
+		inner = append(inner, e.Map)
+	case *StreamE:
+		inner = append(inner, e.Fold, e.Red)
+	}
+	for _, l := range inner {
+		if l == nil {
+			continue
+		}
+		for _, st := range l.Body.Stms {
+			for n := range freeVars(st.E) {
+				if streamed[n] {
+					return nil, fmt.Errorf("%s is read whole inside the SOAC", n)
+				}
+			}
+		}
+		for _, a := range l.Body.Res {
+			if streamed[a.Name] {
+				return nil, fmt.Errorf("%s is read whole inside the SOAC", a.Name)
+			}
+		}
+	}
 	for _, st := range append(append([]*Stm{}, c.pre...), c.post...) {
 		switch st.E.(type) {
 		case *ScremaE, *FilterE, *HistE, *ScatterE, *LoopE, *IfE, *StreamE:
