@@ -118,7 +118,7 @@ func (r *reader) bulkData(t PrimType, n int, b []byte) (any, bool) {
 		d = MakeData(t, n)
 		mem = DataBytes(d)
 	}
-	copyParallel(mem, b)
+	CopyParallel(mem, b)
 	return d, true
 }
 
@@ -156,10 +156,11 @@ var hostLittleEndian = func() bool {
 	return *(*byte)(unsafe.Pointer(&x)) == 1
 }()
 
-// copyParallel copies src into dst, by several goroutines when large.
-func copyParallel(dst, src []byte) {
-	const part = 16 << 20
-	k := min(runtime.NumCPU(), len(src)/part)
+// CopyParallel copies src into dst, by several goroutines (up to 16)
+// when it is large: one core copies a few GB/s, memory moves tens.
+func CopyParallel(dst, src []byte) {
+	const part = 2 << 20
+	k := min(16, runtime.NumCPU(), len(src)/part)
 	if k <= 1 {
 		copy(dst, src)
 		return

@@ -631,35 +631,7 @@ func (p *Plan) runChunked(ctx context.Context, d *runtime.Device, ch *chunking, 
 		}
 		// free what the chunk made, but what carries on: the destination
 		// and the arguments that are not streamed
-		for i, prm := range p.Prog.Params {
-			if sl := r.env[prm.Name]; !c.Streamed[i] && sl != nil && sl.dev != nil {
-				keep[sl.dev] = true
-			}
-		}
-		freed := map[*runtime.Array]bool{}
-		var owned []*runtime.Array
-		for _, a := range append(r.owned[nOwned:], r.uploads[nUploads:]...) {
-			if keep[a] {
-				owned = append(owned, a)
-			} else {
-				freed[a] = true
-				a.Release()
-			}
-		}
-		r.owned = append(r.owned[:nOwned], owned...)
-		r.uploads = r.uploads[:nUploads]
-		for name, sl := range r.env {
-			if sl.dev != nil && freed[sl.dev] {
-				if sl.host == nil {
-					delete(r.env, name)
-				} else {
-					sl.dev = nil
-				}
-			}
-		}
-		for _, name := range chunkSlots {
-			delete(r.env, name)
-		}
+		r.endChunk(p.Prog.Params, c.Streamed, keep, nOwned, nUploads, chunkSlots)
 		pf.put(inputs)
 		chunks++
 		off += n
@@ -944,35 +916,7 @@ func (p *Plan) runDestChunked(ctx context.Context, d *runtime.Device, ch *chunki
 			if s.dev != nil {
 				keep[s.dev] = true
 			}
-			for i, prm := range p.Prog.Params { // the arguments not streamed
-				if sl := r.env[prm.Name]; !c.Streamed[i] && sl != nil && sl.dev != nil {
-					keep[sl.dev] = true
-				}
-			}
-			freed := map[*runtime.Array]bool{}
-			var owned []*runtime.Array
-			for _, a := range append(r.owned[nOwned:], r.uploads[nUploads:]...) {
-				if keep[a] {
-					owned = append(owned, a)
-				} else {
-					freed[a] = true
-					a.Release()
-				}
-			}
-			r.owned = append(r.owned[:nOwned], owned...)
-			r.uploads = r.uploads[:nUploads]
-			for name, sl := range r.env {
-				if sl.dev != nil && freed[sl.dev] {
-					if sl.host == nil {
-						delete(r.env, name)
-					} else {
-						sl.dev = nil
-					}
-				}
-			}
-			for _, name := range chunkSlots {
-				delete(r.env, name)
-			}
+			r.endChunk(p.Prog.Params, c.Streamed, keep, nOwned, nUploads, chunkSlots)
 			pf.put(inputs)
 			chunks++
 			off += n
@@ -1012,4 +956,39 @@ func (p *Plan) runDestChunked(ctx context.Context, d *runtime.Device, ch *chunki
 	r.stats.Chunks = ChunkInfo{Chunks: chunks, ChunkBytes: ch.length * ch.perElem, Queues: pf.queues(),
 		Uploaded: pf.bytes, Wall: time.Since(start), DestParts: parts}
 	return &Results{host: out, dev: make([]*slot, len(out))}, r.stats, nil
+}
+
+// endChunk frees what a chunk made (the arrays owned or uploaded since
+// nOwned and nUploads), but the arrays in keep and those of the
+// parameters that are not streamed, and forgets the chunk's slots.
+func (r *runner) endChunk(params []ir.Param, streamed []bool, keep map[*runtime.Array]bool, nOwned, nUploads int, chunkSlots []string) {
+	for i, prm := range params {
+		if sl := r.env[prm.Name]; !streamed[i] && sl != nil && sl.dev != nil {
+			keep[sl.dev] = true
+		}
+	}
+	freed := map[*runtime.Array]bool{}
+	var owned []*runtime.Array
+	for _, a := range append(r.owned[nOwned:], r.uploads[nUploads:]...) {
+		if keep[a] {
+			owned = append(owned, a)
+		} else {
+			freed[a] = true
+			a.Release()
+		}
+	}
+	r.owned = append(r.owned[:nOwned], owned...)
+	r.uploads = r.uploads[:nUploads]
+	for name, sl := range r.env {
+		if sl.dev != nil && freed[sl.dev] {
+			if sl.host == nil {
+				delete(r.env, name)
+			} else {
+				sl.dev = nil
+			}
+		}
+	}
+	for _, name := range chunkSlots {
+		delete(r.env, name)
+	}
 }

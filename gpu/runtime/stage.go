@@ -1,10 +1,10 @@
 package runtime
 
 import (
-	"runtime"
 	"sync"
 	"unsafe"
 
+	"fut/eval/value"
 	"fut/gpu/cl"
 )
 
@@ -92,7 +92,7 @@ func (s *stager) write(ctx *cl.Context, buf *cl.Buffer, src []byte, pinned bool)
 		}
 		n := min(stageBlock, len(src)-off)
 		b := s.blocks[k].Bytes()
-		parallelCopy(b[:n], src[off:off+n])
+		value.CopyParallel(b[:n], src[off:off+n])
 		ev, err := s.q.WriteAsync(buf, off, unsafe.Pointer(&b[0]), n)
 		if err != nil {
 			s.waitAll()
@@ -134,7 +134,7 @@ func (s *stager) read(ctx *cl.Context, buf *cl.Buffer, off int, dst []byte, pinn
 		}
 		at := i * stageBlock
 		n := min(stageBlock, len(dst)-at)
-		parallelCopy(dst[at:at+n], s.blocks[k].Bytes()[:n])
+		value.CopyParallel(dst[at:at+n], s.blocks[k].Bytes()[:n])
 		if i+stageSlots < nblocks {
 			if err := enqueue(i + stageSlots); err != nil {
 				s.waitAll()
@@ -145,24 +145,3 @@ func (s *stager) read(ctx *cl.Context, buf *cl.Buffer, off int, dst []byte, pinn
 	return nil
 }
 
-// parallelCopy copies src into dst with several goroutines when it is
-// large (one core copies a few GB/s; the bus moves tens).
-func parallelCopy(dst, src []byte) {
-	const part = 2 << 20
-	k := min(16, runtime.NumCPU(), len(src)/part)
-	if k <= 1 {
-		copy(dst, src)
-		return
-	}
-	step := (len(src) + k - 1) / k
-	var wg sync.WaitGroup
-	for i := 0; i < len(src); i += step {
-		j := min(i+step, len(src))
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			copy(dst[i:j], src[i:j])
-		}()
-	}
-	wg.Wait()
-}
