@@ -70,6 +70,7 @@ package flatten
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 
@@ -447,15 +448,31 @@ func (f *flattener) screma(s *ir.Stm, e *ir.ScremaE) {
 		}
 		f.emit(b, &kernel.Map{Dims: []kernel.Exp{n}, Idx: []kernel.Var{i}, Body: b.cur})
 	}
+	// The first kernel of the Screma computes its whole lambda (and so
+	// raises its errors); the later ones recompute only their own part.
+	whole := true
+	part := func(k int) *ir.Lambda {
+		if whole {
+			whole = false
+			return e.Map
+		}
+		return prefixLambda(e.Map, k)
+	}
+	if nMap > 0 {
+		whole = false
+	}
 	if vec && !f.vecReduce(s, e) {
 		fail("a reduction of arrays whose operator is not a map of a scalar operator, or whose neutral element is not a replicate, is not flattened yet")
+	}
+	if vec {
+		whole = false
 	}
 	if nRed > 0 && !vec {
 		b := f.newKernel("reduce", s)
 		n := b.size(e.W)
 		i := b.fresh("i", kernel.I64)
 		b.threads([]ir.Atom{e.W}, i)
-		res := b.element(e.Arrs, e.Index, e.Map, i)
+		res := b.element(e.Arrs, e.Index, part(nScan+nRed), i)
 		body := b.cur
 		op, nes, comm := b.segops(e.Reds)
 		var outs []*kernel.Param
@@ -471,7 +488,8 @@ func (f *flattener) screma(s *ir.Stm, e *ir.ScremaE) {
 		b := f.newKernel("scan", s)
 		n := b.size(e.W)
 		i := b.fresh("i", kernel.I64)
-		res := b.element(e.Arrs, e.Index, e.Map, i)
+		b.threads([]ir.Atom{e.W}, i)
+		res := b.element(e.Arrs, e.Index, part(nScan), i)
 		body := b.cur
 		op, nes, comm := b.segops(e.Scans)
 		var outs []*kernel.Param
@@ -480,6 +498,36 @@ func (f *flattener) screma(s *ir.Stm, e *ir.ScremaE) {
 		}
 		f.emit(b, &kernel.Scan{N: n, I: i, Body: body, Elems: res[:nScan], Op: op, Neutral: nes, Comm: comm, Out: outs})
 	}
+}
+
+// prefixLambda is lam returning only its first k results, with the
+// statements they do not need removed (those that can fail too: a kernel
+// that computes the whole lambda raises their errors).
+func prefixLambda(lam *ir.Lambda, k int) *ir.Lambda {
+	live := map[string]bool{}
+	for _, a := range lam.Body.Res[:k] {
+		live[a.Name] = true
+	}
+	var kept []*ir.Stm
+	for i := len(lam.Body.Stms) - 1; i >= 0; i-- {
+		st := lam.Body.Stms[i]
+		used := false
+		for _, p := range st.Pat {
+			used = used || live[p.Name]
+		}
+		if !used {
+			continue
+		}
+		ir.Uses(st.E, func(n string) { live[n] = true })
+		for _, p := range st.Pat {
+			for _, d := range p.T.Shape {
+				live[d.Name] = true
+			}
+		}
+		kept = append(kept, st)
+	}
+	slices.Reverse(kept)
+	return &ir.Lambda{Params: lam.Params, Ret: lam.Ret[:k], Body: &ir.Body{Stms: kept, Res: lam.Body.Res[:k]}}
 }
 
 // filter is three kernels: an inclusive scan of the flags (the offsets),

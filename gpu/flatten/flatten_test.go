@@ -162,6 +162,10 @@ var cases = []struct {
 	// loop–map interchange
 	{"interchange", `map (\r -> loop acc = r for i < 3 do map (\x -> x * 2 + f32.i64 i) acc) m`, "map,map"},
 	{"interchange_reduce", `map (\r -> loop (acc, s) = (r, 0f32) for i < 4 do let t = reduce (+) 0 acc in (map (\x -> x - t / 50) acc, s + t)) m |> unzip |> (.1)`, "map,reduce,map,map"},
+	// a Screma's later kernels recompute only their own part of the
+	// lambda (the array its map part builds is the map kernel's)
+	{"scan_beside_array", `let (a, b) = unzip (map (\x -> (x, loop t = replicate 2 x for i < 2 do t with [i] = t[i] + i32.i64 i)) is) in map2 (\s r -> s + r[0] + r[1]) (scan (+) 0 a) b`, "map,scan,map"},
+	{"reduce_beside_array", `let (a, b) = unzip (map (\x -> (x * 2, loop t = replicate 3 x for i < 3 do t with [i] = t[i] * 2)) is) let r = reduce (+) 0 a in map (\t -> t[2] + r) b`, "map,reduce,map"},
 	{"transpose_inside", `map (\r -> let t = transpose (unflatten (r :> [5*10]f32) :> [5][10]f32) in map (\c -> reduce (+) 0 c) t) m`, "map"},
 }
 
