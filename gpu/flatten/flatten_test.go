@@ -166,6 +166,10 @@ var cases = []struct {
 	// lambda (the array its map part builds is the map kernel's)
 	{"scan_beside_array", `let (a, b) = unzip (map (\x -> (x, loop t = replicate 2 x for i < 2 do t with [i] = t[i] + i32.i64 i)) is) in map2 (\s r -> s + r[0] + r[1]) (scan (+) 0 a) b`, "map,scan,map"},
 	{"reduce_beside_array", `let (a, b) = unzip (map (\x -> (x * 2, loop t = replicate 3 x for i < 3 do t with [i] = t[i] * 2)) is) let r = reduce (+) 0 a in map (\t -> t[2] + r) b`, "map,reduce,map"},
+	// filters and histograms of arrays in a thread
+	{"filter_rows_inside", `map (\r -> let f = filter (\p -> p[0] > 0) (unflatten (r :> [25*2]f32)) in reduce (+) 0 (map (\p -> p[1]) f) + f32.i64 (length f)) m`, "map"},
+	{"hist_rows_inside", `map (\r -> hist (map2 (+)) (replicate 3 0f32) 4 (map (\x -> i64.f32 (f32.abs x) % 5) r) (map (\x -> [x, 1, x * x]) r)) m`, "map,map,map"},
+	{"hist_rows_pick_inside", `map (\r -> hist (\a b -> if a[0] >= b[0] then a else b) (replicate 2 f32.lowest) 3 (map (\x -> i64.f32 (f32.abs x) % 3) r) (map (\x -> [x, x * 2]) r)) m`, "map,map,map"},
 	{"transpose_inside", `map (\r -> let t = transpose (unflatten (r :> [5*10]f32) :> [5][10]f32) in map (\c -> reduce (+) 0 c) t) m`, "map"},
 }
 

@@ -821,8 +821,12 @@ func (b *kbuild) seqScatter(s *ir.Stm, e *ir.ScatterE) {
 
 // seqHist runs a histogram inside a kernel as a sequential loop.
 func (b *kbuild) seqHist(s *ir.Stm, e *ir.HistE) {
-	if e.Op.Arity() != 1 || len(e.Map.Ret) != 2 || e.Map.Ret[1].Rank() > 0 {
-		fail("a histogram of tuples or arrays inside a kernel is not flattened yet")
+	if e.Op.Arity() != 1 || len(e.Map.Ret) != 2 {
+		fail("a histogram of tuples inside a kernel is not flattened yet")
+	}
+	if e.Map.Ret[1].Rank() > 0 {
+		b.seqHistRows(s, e)
+		return
 	}
 	d := b.destOf(e.Dest, s.Pat[0])
 	l := &kernel.Loop{N: toI64(b.atom(e.W)), I: b.fresh("j", kernel.I64)}
@@ -844,18 +848,47 @@ func (b *kbuild) seqHist(s *ir.Stm, e *ir.HistE) {
 	b.bindArr(s.Pat[0].Name, d, true)
 }
 
+// seqHistRows runs a histogram of arrays inside a kernel as a sequential
+// loop: the operator combines the bin's row with the element's array,
+// and its result is copied back into the row (through scratch when it
+// is a view of the histogram's own storage, a row the operator chose).
+func (b *kbuild) seqHistRows(s *ir.Stm, e *ir.HistE) {
+	d := b.destOf(e.Dest, s.Pat[0])
+	tmp := b.scratch(s.Pat[0].Name+"_bin", s.Pat[0].T.Elem, e.Map.Ret[1].Shape)
+	l := &kernel.Loop{N: toI64(b.atom(e.W)), I: b.fresh("j", kernel.I64)}
+	saved := b.cur
+	b.cur = nil
+	res := b.element(e.Arrs, e.Index, e.Map, l.I)
+	at := toI64(res[0])
+	inner := b.cur
+	b.cur = nil
+	row := d.rowsOf(at)
+	x, y := e.Op.Lam.Params[0].Name, e.Op.Lam.Params[1].Name
+	b.bindArr(x, row, false)
+	b.bindArr(y, b.arr(e.Map.Body.Res[1].Name), false)
+	b.run(e.Op.Lam.Body, x, y)
+	r := e.Op.Lam.Body.Res[0].Name
+	if r != x {
+		src := b.arr(r)
+		if src.buf == d.buf {
+			b.copyTo(tmp, src)
+			src = tmp
+		}
+		b.copyTo(row, src)
+	}
+	b.cur = append(inner, &kernel.If{Cond: inRange(at, d.shape[0]), Then: b.cur})
+	l.Body = b.cur
+	b.cur = append(saved, l)
+	b.bindArr(s.Pat[0].Name, d, true)
+}
+
 // seqFilter runs a filter inside a kernel as a sequential loop: the kept
 // elements are written to storage of the input's length, and the arrays
 // are views of the first count rows.
 func (b *kbuild) seqFilter(s *ir.Stm, e *ir.FilterE) {
-	for _, t := range e.Map.Ret[1:] {
-		if t.Rank() > 0 {
-			fail("a filter of arrays inside a kernel is not flattened yet")
-		}
-	}
 	outs := make([]view, len(s.Pat)-1)
 	for k, prm := range s.Pat[1:] {
-		outs[k] = b.scratch(prm.Name, prm.T.Elem, []ir.Atom{e.W})
+		outs[k] = b.scratch(prm.Name, prm.T.Elem, append([]ir.Atom{e.W}, e.Map.Ret[1+k].Shape...))
 	}
 	cnt := b.fresh(s.Pat[0].Name, kernel.I64)
 	l := &kernel.Loop{N: toI64(b.atom(e.W)), I: b.fresh("j", kernel.I64), Params: []kernel.Var{cnt}, Init: []kernel.Exp{kernel.I64C(0)}}
@@ -865,6 +898,10 @@ func (b *kbuild) seqFilter(s *ir.Stm, e *ir.FilterE) {
 	inner := b.cur
 	b.cur = nil
 	for k := range outs {
+		if e.Map.Ret[1+k].Rank() > 0 {
+			b.copyTo(outs[k].rowsOf(cnt), b.arr(e.Map.Body.Res[1+k].Name))
+			continue
+		}
 		b.write(outs[k], res[1+k], cnt)
 	}
 	b.cur = append(inner, &kernel.If{Cond: res[0], Then: b.cur})
@@ -874,7 +911,7 @@ func (b *kbuild) seqFilter(s *ir.Stm, e *ir.FilterE) {
 	b.env[s.Pat[0].Name] = cnt
 	for k, prm := range s.Pat[1:] {
 		v := outs[k]
-		v.shape = []kernel.Exp{cnt}
+		v.shape = append([]kernel.Exp{cnt}, v.shape[1:]...)
 		v.exact, v.whole = false, false
 		b.bindArr(prm.Name, v, false)
 	}
