@@ -462,7 +462,7 @@ func (f *flattener) screma(s *ir.Stm, e *ir.ScremaE) {
 		whole = false
 	}
 	if vec && !f.vecReduce(s, e) {
-		fail("a reduction of arrays whose operator is not a map of a scalar operator, or whose neutral element is not a replicate, is not flattened yet")
+		f.arrayReduce(s, e, part(nScan+nRed), nScan)
 	}
 	if vec {
 		whole = false
@@ -482,7 +482,7 @@ func (f *flattener) screma(s *ir.Stm, e *ir.ScremaE) {
 		f.emit(b, &kernel.Reduce{N: n, I: i, Body: body, Elems: res[nScan : nScan+nRed], Op: op, Neutral: nes, Comm: comm, Out: outs})
 	}
 	if vecScans && !f.vecScan(s, e) {
-		fail("a scan of arrays whose operator is not a map of a scalar operator, or whose neutral element is not a replicate, is not flattened yet")
+		f.arrayScan(s, e, part(nScan))
 	}
 	if nScan > 0 && !vecScans {
 		b := f.newKernel("scan", s)

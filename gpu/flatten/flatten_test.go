@@ -170,6 +170,14 @@ var cases = []struct {
 	{"filter_rows_inside", `map (\r -> let f = filter (\p -> p[0] > 0) (unflatten (r :> [25*2]f32)) in reduce (+) 0 (map (\p -> p[1]) f) + f32.i64 (length f)) m`, "map"},
 	{"hist_rows_inside", `map (\r -> hist (map2 (+)) (replicate 3 0f32) 4 (map (\x -> i64.f32 (f32.abs x) % 5) r) (map (\x -> [x, 1, x * x]) r)) m`, "map,map,map"},
 	{"hist_rows_pick_inside", `map (\r -> hist (\a b -> if a[0] >= b[0] then a else b) (replicate 2 f32.lowest) 3 (map (\x -> i64.f32 (f32.abs x) % 3) r) (map (\x -> [x, x * 2]) r)) m`, "map,map,map"},
+	// reductions and scans with an operator on arrays that is not
+	// vectorised: chunks folded in threads, then combined (arrayops.go)
+	{"reduce_pick_top", `reduce (\a b -> if a[0] >= b[0] then a else b) (replicate 5 f32.lowest) (unflatten (xs :> [200*5]f32))`, "map,map,map"},
+	{"reduce_not_neutral", `reduce (\a b -> if a[0] < b[0] then a else b) [f32.lowest, 0] (unflatten (xs :> [500*2]f32))`, "map,map"},
+	{"reduce_loop_op", `reduce (\a b -> loop c = copy a for i < 3 do c with [i] = c[i] + b[i]) (replicate 3 0i32) (map (\x -> [x, x + 1, x * 2]) is)`, "map,map,map"},
+	{"reduce_arrays_empty", `reduce (\a b -> if a[0] >= b[0] then a else b) (replicate 5 7f32) (unflatten (xs :> [200*5]f32))[3:3]`, "map,map,map"},
+	{"scan_pick_top", `scan (\a b -> if a[1] >= b[1] then a else b) (replicate 2 f32.lowest) (unflatten (xs :> [500*2]f32))`, "map,map,map,map"},
+	{"scan_segmented_rows", `(unzip (scan (\(f1, x) (f2, y) -> (f1 || f2, if f2 then y else map2 (+) x y)) (false, replicate 50 0f32) (zip (map (\r -> r[0] > 2) m) m))).1`, "map,map,map,map"},
 	{"transpose_inside", `map (\r -> let t = transpose (unflatten (r :> [5*10]f32) :> [5][10]f32) in map (\c -> reduce (+) 0 c) t) m`, "map"},
 }
 

@@ -674,7 +674,14 @@ func (b *kbuild) scratchLike(name string, v view) view {
 // sequential. Reductions and scans are carried in the loop (an array
 // accumulator in storage of its own); scans and mapped arrays are written
 // to storage row by row.
-func (b *kbuild) seqScrema(s *ir.Stm, e *ir.ScremaE) {
+func (b *kbuild) seqScrema(s *ir.Stm, e *ir.ScremaE) { b.seqRange(s, e, nil, nil, nil) }
+
+// seqRange is seqScrema over the n elements of e's arrays from lo (all
+// of them when n is nil): a thread's chunk (arrayops.go). Where init
+// holds, the first element starts the reductions and scans instead of
+// being combined with the neutral element, as the reference path does
+// (an operator whose neutral element is not neutral gives its result).
+func (b *kbuild) seqRange(s *ir.Stm, e *ir.ScremaE, lo, n, init kernel.Exp) {
 	nScan, nRed := arity(e.Scans), arity(e.Reds)
 	nAcc := nScan + nRed
 	ops := append(append([]*ir.SegOp(nil), e.Scans...), e.Reds...)
@@ -696,7 +703,14 @@ func (b *kbuild) seqScrema(s *ir.Stm, e *ir.ScremaE) {
 			outs[k], accs[k] = &v, &v
 		}
 	}
-	l := &kernel.Loop{N: toI64(b.atom(e.W)), I: b.fresh("j", kernel.I64)}
+	if n == nil {
+		n = toI64(b.atom(e.W))
+	}
+	l := &kernel.Loop{N: n, I: b.fresh("j", kernel.I64)}
+	var at kernel.Exp = l.I
+	if lo != nil {
+		at = kernel.Bin("+", lo, l.I)
+	}
 	var nes []ir.Atom
 	for _, op := range ops {
 		nes = append(nes, op.Nes...)
@@ -731,7 +745,7 @@ func (b *kbuild) seqScrema(s *ir.Stm, e *ir.ScremaE) {
 		}
 	}
 	b.place(e.Map.Body, dsts)
-	elems := b.element(e.Arrs, e.Index, e.Map, l.I)
+	elems := b.element(e.Arrs, e.Index, e.Map, at)
 	c := 0
 	for _, op := range ops {
 		k := op.Arity()
@@ -746,13 +760,36 @@ func (b *kbuild) seqScrema(s *ir.Stm, e *ir.ScremaE) {
 			}
 			b.env[x.Name], b.env[y.Name] = scalars[c+j], elems[c+j]
 		}
+		if init == nil {
+			b.run(op.Lam.Body, names...)
+			for j, a := range op.Lam.Body.Res {
+				if accs[c+j] == nil {
+					l.Next = append(l.Next, b.atom(a))
+				}
+			}
+			b.storeBack(accs[c:c+k], op.Lam.Body.Res)
+			c += k
+			continue
+		}
+		outer := b.cur
+		b.cur = nil
 		b.run(op.Lam.Body, names...)
+		st := &kernel.If{Cond: kernel.Bin("&&", init, kernel.Bin("==", l.I, kernel.I64C(0)))}
 		for j, a := range op.Lam.Body.Res {
 			if accs[c+j] == nil {
-				l.Next = append(l.Next, b.atom(a))
+				v := b.fresh("acc", elems[c+j].Type())
+				st.ThenRes, st.ElseRes, st.Res = append(st.ThenRes, elems[c+j]), append(st.ElseRes, b.atom(a)), append(st.Res, v)
+				l.Next = append(l.Next, v)
 			}
 		}
 		b.storeBack(accs[c:c+k], op.Lam.Body.Res)
+		st.Else, b.cur = b.cur, nil
+		for j := range k {
+			if accs[c+j] != nil {
+				b.copyTo(*accs[c+j], b.arr(e.Map.Body.Res[c+j].Name))
+			}
+		}
+		st.Then, b.cur = b.cur, append(outer, st)
 		c += k
 	}
 	next := map[int]kernel.Exp{}
