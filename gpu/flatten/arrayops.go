@@ -3,6 +3,7 @@ package flatten
 import (
 	"fmt"
 
+	"fut/eval/value"
 	"fut/gpu/kernel"
 	"fut/interp/ir"
 )
@@ -24,13 +25,24 @@ import (
 //   - scan: the chunks' totals as for reduce, a one-thread kernel
 //     scanning them into exclusive prefixes (the first is the neutral
 //     element), then a Map kernel over the chunks, each scanning its
-//     chunk from its prefix into its rows of the output.
+//     chunk from its prefix into its rows of the output;
+//   - histogram (of arrays, its operator not vectorised): a Map kernel
+//     over the chunks, each thread building its own histogram of its
+//     chunk (with a flag per bin it touched: the first value to reach a
+//     bin starts it, so the neutral element is never combined in, as on
+//     the reference path), then a Map kernel over the bins, each thread
+//     combining into the destination's bin the chunks' values for it in
+//     order.
 //
 // The rule for G, on sizes known when the plan is made (plans are
 // specialised to the call's sizes): arrayChunks, or the number of
 // elements when that is smaller; at least 1. A chunk holds ⌈W/G⌉
 // elements (the last ones fewer, or none).
 const arrayChunks = 256
+
+// histBudget bounds the elements of the chunks' histograms together: G
+// is lowered to fit when the histogram's size is known.
+const histBudget = 1 << 24
 
 // chunks is G for a SOAC over w elements.
 func chunks(w ir.Atom) int64 {
@@ -228,4 +240,78 @@ func (f *flattener) arrayScan(s *ir.Stm, e *ir.ScremaE, lam *ir.Lambda) {
 	}
 	b.seqRange(&ir.Stm{Pat: pat}, &ir.ScremaE{W: e.W, Arrs: e.Arrs, Index: e.Index, Scans: ops, Map: lam}, lo, cn, kernel.Bin("==", c, kernel.I64C(0)))
 	f.emit(b, &kernel.Map{Dims: []kernel.Exp{kernel.I64C(g)}, Idx: []kernel.Var{c}, Body: b.cur})
+}
+
+// arrayHist flattens a histogram whose values are arrays and whose
+// operator is not vectorised.
+func (f *flattener) arrayHist(s *ir.Stm, e *ir.HistE) {
+	if e.Op.Arity() != 1 || len(e.Map.Ret) != 2 {
+		fail("a histogram of tuples is not flattened yet")
+	}
+	t := f.types[e.Dest]
+	bins, rowT := t.Shape[0], e.Map.Ret[1]
+	g := chunks(e.W)
+	size := int64(1)
+	for _, d := range t.Shape {
+		if !d.IsConst() {
+			size = -1
+			break
+		}
+		size *= max(1, d.Val.AsInt64())
+	}
+	if size > 0 {
+		g = max(1, min(g, histBudget/size))
+	}
+	f.nk++
+	parts := ir.Param{Name: fmt.Sprintf("hpart_%d_%s", f.nk, s.Pat[0].Name), T: ir.Type{Elem: t.Elem, Shape: append([]ir.Atom{ir.I64(g)}, t.Shape...)}}
+	flags := ir.Param{Name: fmt.Sprintf("hseen_%d_%s", f.nk, s.Pat[0].Name), T: ir.Type{Elem: value.Bool, Shape: []ir.Atom{ir.I64(g), bins}}}
+	f.types[parts.Name], f.types[flags.Name] = parts.T, flags.T
+
+	// each chunk's histogram, of the bins it touched
+	b := f.newKernel("chunks", s)
+	c := b.fresh("c", kernel.I64)
+	b.threads([]ir.Atom{ir.I64(g)}, c)
+	lo, n := b.chunk(e.W, g, c)
+	pv := bufView(b.output(parts, false)).rowsOf(c)
+	fv := bufView(b.output(flags, false)).rowsOf(c)
+	tmp := b.scratch(s.Pat[0].Name+"_bin", t.Elem, rowT.Shape)
+	nb := toI64(b.size(bins))
+	b.loops([]kernel.Exp{nb}, func(idx []kernel.Exp) { b.write(fv, kernel.BoolC(false), idx...) })
+	l := &kernel.Loop{N: n, I: b.fresh("j", kernel.I64)}
+	saved := b.cur
+	b.cur = nil
+	res := b.element(e.Arrs, e.Index, e.Map, kernel.Bin("+", lo, l.I))
+	at := toI64(res[0])
+	x := b.arr(e.Map.Body.Res[1].Name)
+	inner := b.cur
+	b.cur = nil
+	seen := b.fresh("seen", kernel.Bool)
+	b.cur = append(b.cur, kernel.L(seen, b.read(fv, at)))
+	check := b.cur
+	b.cur = nil
+	b.copyTo(pv.rowsOf(at), x)
+	b.write(fv, kernel.BoolC(true), at)
+	first := b.cur
+	b.cur = nil
+	b.combine(e.Op, pv.rowsOf(at), x, tmp)
+	again := b.cur
+	b.cur = append(inner, &kernel.If{Cond: inRange(at, nb), Then: append(check, &kernel.If{Cond: seen, Then: again, Else: first})})
+	l.Body = b.cur
+	b.cur = append(saved, l)
+	f.emit(b, &kernel.Map{Dims: []kernel.Exp{kernel.I64C(g)}, Idx: []kernel.Var{c}, Body: b.cur})
+
+	// each bin: the chunks' values combined into the destination's
+	b = f.newKernel("hist", s)
+	i := b.fresh("i", kernel.I64)
+	b.threads([]ir.Atom{bins}, i)
+	d := bufView(b.inPlace(e.Dest, s.Pat[0])).rowsOf(i)
+	tmp = b.scratch(s.Pat[0].Name+"_bin", t.Elem, rowT.Shape)
+	pa, fa := b.arr(parts.Name), b.arr(flags.Name)
+	b.loops([]kernel.Exp{kernel.I64C(g)}, func(idx []kernel.Exp) {
+		saved := b.cur
+		b.cur = nil
+		b.combine(e.Op, d, pa.rowsOf(idx[0], i), tmp)
+		b.cur = append(saved, &kernel.If{Cond: b.read(fa, idx[0], i), Then: b.cur})
+	})
+	f.emit(b, &kernel.Map{Dims: []kernel.Exp{toI64(b.size(bins))}, Idx: []kernel.Var{i}, Body: b.cur})
 }

@@ -41,6 +41,11 @@
 //     reduction over the columns, a scan per column, a histogram over the
 //     rows' elements;
 //
+//   - reductions, scans and histograms whose operator takes arrays and
+//     is not vectorised (arrayops.go): the elements in chunks, each
+//     folded by a thread with the operator in global memory, the
+//     chunks' partial results combined in order;
+//
 //   - Filter: a scan of the flags, a one-item kernel that reads the count,
 //     and a scatter of the kept elements;
 //
@@ -59,8 +64,8 @@
 //     and the fold's body is flattened like the rest.
 //
 // f16 is computed in f32 and rounded after each operation (ktype). What
-// is not flattened (a reduction of arrays with an operator that is not
-// vectorised, an array whose size is known only after it is built)
+// is not flattened (a histogram of tuples, an array whose size is known
+// only after it is built)
 // makes Flatten return a *NotFlattened error whose message says why; the
 // caller then stays on the reference path. Invariant: every kernel of a
 // Plan passes kernel.Verify, and a Plan's steps read only variables bound
@@ -690,7 +695,10 @@ func (f *flattener) scatterRows(s *ir.Stm, e *ir.ScatterE) {
 }
 
 func (f *flattener) hist(s *ir.Stm, e *ir.HistE) {
-	if len(e.Map.Ret) == 2 && e.Map.Ret[1].Rank() > 0 && f.vecHist(s, e) {
+	if len(e.Map.Ret) == 2 && e.Map.Ret[1].Rank() > 0 {
+		if !f.vecHist(s, e) {
+			f.arrayHist(s, e)
+		}
 		return
 	}
 	f.checkInputs("hist", e.Arrs, e.Map)

@@ -899,24 +899,31 @@ func (b *kbuild) seqHistRows(s *ir.Stm, e *ir.HistE) {
 	at := toI64(res[0])
 	inner := b.cur
 	b.cur = nil
-	row := d.rowsOf(at)
-	x, y := e.Op.Lam.Params[0].Name, e.Op.Lam.Params[1].Name
-	b.bindArr(x, row, false)
-	b.bindArr(y, b.arr(e.Map.Body.Res[1].Name), false)
-	b.run(e.Op.Lam.Body, x, y)
-	r := e.Op.Lam.Body.Res[0].Name
-	if r != x {
-		src := b.arr(r)
-		if src.buf == d.buf {
-			b.copyTo(tmp, src)
-			src = tmp
-		}
-		b.copyTo(row, src)
-	}
+	b.combine(e.Op, d.rowsOf(at), b.arr(e.Map.Body.Res[1].Name), tmp)
 	b.cur = append(inner, &kernel.If{Cond: inRange(at, d.shape[0]), Then: b.cur})
 	l.Body = b.cur
 	b.cur = append(saved, l)
 	b.bindArr(s.Pat[0].Name, d, true)
+}
+
+// combine updates the array row to op(row, y), op a one-component
+// operator on arrays; its result goes through tmp (storage of row's
+// shape) when it is a view of row's buffer other than row itself.
+func (b *kbuild) combine(op *ir.SegOp, row, y view, tmp view) {
+	xn, yn := op.Lam.Params[0].Name, op.Lam.Params[1].Name
+	b.bindArr(xn, row, false)
+	b.bindArr(yn, y, false)
+	b.run(op.Lam.Body, xn, yn)
+	r := op.Lam.Body.Res[0].Name
+	if r == xn {
+		return
+	}
+	src := b.arr(r)
+	if src.buf == row.buf {
+		b.copyTo(tmp, src)
+		src = tmp
+	}
+	b.copyTo(row, src)
 }
 
 // seqFilter runs a filter inside a kernel as a sequential loop: the kept
