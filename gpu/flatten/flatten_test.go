@@ -180,6 +180,11 @@ var cases = []struct {
 	{"scan_segmented_rows", `(unzip (scan (\(f1, x) (f2, y) -> (f1 || f2, if f2 then y else map2 (+) x y)) (false, replicate 50 0f32) (zip (map (\r -> r[0] > 2) m) m))).1`, "map,map,map,map"},
 	{"hist_pick_top", `hist (\a b -> if a[0] >= b[0] then a else b) [f32.lowest, 0] 7 (map (\x -> i64.f32 (f32.abs x) % 9) xs) (map (\x -> [x, x * 2]) xs)`, "map,map,map"},
 	{"hist_loop_op_top", `reduce_by_index (map (\i -> [i, 0, 1]) (iota 5)) (\a b -> loop c = copy a for i < 3 do c with [i] = c[i] + b[i]) (replicate 3 0) (map (\i -> i % 6) (iota 1000)) (map (\i -> [i, 1, i % 3]) (iota 1000))`, "map,map,map"},
+	// loops whose array parameters change size (irregular storage)
+	{"loop_growing", `map (\n -> let a = loop a = [n] for i < n do concat a a in reduce (+) 0 (scan (+) 0 a)) (iota 3)`, "map"},
+	{"while_growing", `map (\n -> let a = loop a = [1i32] while length a < i64.i32 n do a ++ map (+1) a in i32.sum a) (map (\x -> x * 300) is)`, "map"},
+	{"while_shrinking", `map (\x -> let (_, s, _) = loop (i, s, a) = (0, 0, iota x) while i < x do let a' = filter (\t -> t % (i + 2) != 0) a in (i + 1, s + reduce (+) 0 a', a') in s) (map (\x -> i64.i32 (i32.abs x) * 40) is)`, "map"},
+	{"loop_swap_growing", `map (\n -> let (a, b) = loop (a, b) = ([n], [n + 1, 2]) for i < 12 do (b, a ++ b) in i64.sum a + i64.sum b) (iota 50)`, "map"},
 	{"transpose_inside", `map (\r -> let t = transpose (unflatten (r :> [5*10]f32) :> [5][10]f32) in map (\c -> reduce (+) 0 c) t) m`, "map"},
 }
 
@@ -240,7 +245,6 @@ func TestFallbackReasons(t *testing.T) {
 	s := session(t)
 	for _, c := range []struct{ src, why string }{
 		{`1 + 2`, "no SOAC"},
-		{`map (\n -> let a = loop a = [n] for i < n do concat a a in reduce (+) 0 (scan (+) 0 a)) (iota 3)`, "known only after"},
 		{`#some (reduce (+) 0 is) : (#some i32 | #none)`, "not rebuilt"},
 	} {
 		_, off, why, err := s.EvalOffload(context.Background(), c.src)

@@ -516,45 +516,79 @@ func sizedBy(t ir.Type, names map[string]bool) bool {
 // extra boolean parameter, computed before the loop and again at the end
 // of each iteration from the next values. An array parameter has storage
 // of its own (that of the loop's result): the initial value is copied in
-// before the loop, each iteration's value copied back at its end.
+// before the loop, each iteration's value copied back at its end. An
+// array parameter whose size is another parameter (it changes from one
+// iteration to the next: arr ++ arr) has irregular storage, as an if's
+// existential result; a while loop also stops when a thread's arrays
+// outgrow it (the kernel then runs again with more).
 func (b *kbuild) loop(s *ir.Stm, e *ir.LoopE) {
 	l := &kernel.Loop{}
-	store := b.arrayOuts(s.Pat)
+	own := map[string]bool{}
+	for _, prm := range e.Params {
+		own[prm.Name] = true
+	}
+	store := make([]*view, len(s.Pat))
+	irr := make([]*view, len(s.Pat)) // irregular storage
+	for k, prm := range s.Pat {
+		switch {
+		case prm.T.Rank() == 0:
+		case sizedBy(e.Params[k].T, own):
+			r := b.irregularRow(prm.Name, ktype(prm.T.Elem))
+			irr[k] = &r
+		default:
+			v := b.alloc(prm)
+			store[k] = &v
+		}
+	}
 	var names []string
+	var initFit kernel.Exp // the initial arrays fit their storage
 	for k, prm := range e.Params {
 		names = append(names, prm.Name)
-		if store[k] != nil {
+		switch {
+		case store[k] != nil:
 			b.copyTo(*store[k], b.arr(e.Init[k].Name))
-			continue
+		case irr[k] != nil:
+			src := b.arr(e.Init[k].Name)
+			b.fits(src.shape)
+			initFit = and(initFit, b.within(src.shape))
+			b.copyTo(flatView(*irr[k], src.shape), src)
+		default:
+			l.Init = append(l.Init, b.atom(e.Init[k]))
+			l.Params = append(l.Params, b.fresh(prm.Name, ktype(prm.T.Elem)))
 		}
-		l.Init = append(l.Init, b.atom(e.Init[k]))
-		l.Params = append(l.Params, b.fresh(prm.Name, ktype(prm.T.Elem)))
 	}
-	// bindParams binds the parameters: arrays to their storage, scalars
-	// to es (one per scalar parameter).
+	// bindParams binds the parameters: scalars to es (one per scalar
+	// parameter), then arrays to their storage.
 	bindParams := func(es []kernel.Exp) {
 		c := 0
 		for k, prm := range e.Params {
-			if store[k] != nil {
-				b.bindArr(prm.Name, *store[k], true)
-				continue
+			if store[k] == nil && irr[k] == nil {
+				b.env[prm.Name] = es[c]
+				c++
 			}
-			b.env[prm.Name] = es[c]
-			c++
+		}
+		for k, prm := range e.Params {
+			switch {
+			case store[k] != nil:
+				b.bindArr(prm.Name, *store[k], true)
+			case irr[k] != nil:
+				b.bindArr(prm.Name, flatView(*irr[k], b.indices(prm.T.Shape)), true)
+			}
 		}
 	}
 	// body translates the loop's body, storing the array results and
-	// returning the scalar ones.
-	body := func() []kernel.Exp {
+	// returning the scalar ones, and whether the irregular ones fit
+	// (nil: there are none).
+	body := func() ([]kernel.Exp, kernel.Exp) {
 		b.run(e.Body, names...)
 		var next []kernel.Exp
 		for k, a := range e.Body.Res {
-			if store[k] == nil {
+			if store[k] == nil && irr[k] == nil {
 				next = append(next, b.atom(a))
 			}
 		}
-		b.storeBack(store, e.Body.Res)
-		return next
+		fit := b.storeIrregular(irr, store, e.Params, e.Body.Res, func() { b.storeBack(store, e.Body.Res) })
+		return next, fit
 	}
 	params := make([]kernel.Exp, len(l.Params))
 	for k, p := range l.Params {
@@ -564,6 +598,9 @@ func (b *kbuild) loop(s *ir.Stm, e *ir.LoopE) {
 		bindParams(l.Init)
 		pre, c0 := b.block(e.While, nil, nil)
 		b.cur = append(b.cur, pre...)
+		if initFit != nil {
+			c0[0] = kernel.Bin("&&", c0[0], initFit)
+		}
 		cont := b.fresh("cont", kernel.Bool)
 		l.Params = append(l.Params, cont)
 		l.Init = append(l.Init, c0[0])
@@ -571,10 +608,13 @@ func (b *kbuild) loop(s *ir.Stm, e *ir.LoopE) {
 		bindParams(params)
 		saved := b.cur
 		b.cur = nil
-		next := body()
+		next, fit := body()
 		bindParams(next)
 		condStms, c1 := b.block(e.While, nil, nil)
 		b.cur = append(b.cur, condStms...)
+		if fit != nil {
+			c1[0] = kernel.Bin("&&", c1[0], fit)
+		}
 		l.Body, l.Next = b.cur, append(next, c1[0])
 		b.cur = saved
 	} else {
@@ -597,20 +637,84 @@ func (b *kbuild) loop(s *ir.Stm, e *ir.LoopE) {
 			}
 			b.let(e.Elems[k], b.read(row))
 		}
-		next := body()
+		next, _ := body()
 		l.Body, l.Next = b.cur, next
 		b.cur = saved
 	}
 	b.cur = append(b.cur, l)
 	c := 0
 	for k, prm := range s.Pat {
-		if store[k] != nil {
+		if store[k] == nil && irr[k] == nil {
+			b.env[prm.Name] = l.Params[c]
+			c++
+		}
+	}
+	for k, prm := range s.Pat {
+		switch {
+		case store[k] != nil:
 			b.bindArr(prm.Name, *store[k], true)
+		case irr[k] != nil:
+			b.bindArr(prm.Name, flatView(*irr[k], b.indices(prm.T.Shape)), true)
+		}
+	}
+}
+
+// within is whether an array of the given shape fits irregular storage.
+func (b *kbuild) within(shape []kernel.Exp) kernel.Exp {
+	var total kernel.Exp = kernel.I64C(1)
+	for _, d := range shape {
+		total = kernel.Bin("*", total, d)
+	}
+	return kernel.Bin("<=", total, b.capacity())
+}
+
+// and is x && y, where a nil x is true.
+func and(x, y kernel.Exp) kernel.Exp {
+	if x == nil {
+		return y
+	}
+	return kernel.Bin("&&", x, y)
+}
+
+// storeIrregular copies a loop iteration's array results res into the
+// irregular storage irr of the parameters, around storeBack (regular
+// storage, which regular runs): results that are views of any
+// parameter's storage are first copied to fresh irregular storage, so
+// that no copy reads what another has overwritten. It returns whether
+// every result fits the storage (nil: no irregular storage).
+func (b *kbuild) storeIrregular(irr, store []*view, params []ir.Param, res []ir.Atom, regular func()) kernel.Exp {
+	bufs := map[*kernel.Param]bool{}
+	for k := range irr {
+		if irr[k] != nil {
+			bufs[irr[k].buf] = true
+		}
+		if store[k] != nil {
+			bufs[store[k].buf] = true
+		}
+	}
+	var fit kernel.Exp
+	srcs := make([]view, len(irr))
+	for k, r := range irr {
+		if r == nil || res[k].Name == params[k].Name {
 			continue
 		}
-		b.env[prm.Name] = l.Params[c]
-		c++
+		src := b.arr(res[k].Name)
+		b.fits(src.shape)
+		fit = and(fit, b.within(src.shape))
+		if bufs[src.buf] {
+			t := flatView(b.irregularRow(res[k].Name+"_tmp", r.elem()), src.shape)
+			b.copyTo(t, src)
+			src = t
+		}
+		srcs[k] = src
 	}
+	regular()
+	for k, r := range irr {
+		if r != nil && srcs[k].buf != nil {
+			b.copyTo(flatView(*r, srcs[k].shape), srcs[k])
+		}
+	}
+	return fit
 }
 
 // storeBack copies a loop iteration's array results res into the
