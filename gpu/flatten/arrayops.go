@@ -20,12 +20,19 @@ import (
 // commutative, so each chunk is combined in order):
 //
 //   - reduce: a Map kernel over the chunks, each thread folding its
-//     chunk from the neutral element into its row of the partial results
-//     ([G]…), then a one-thread kernel folding the G partials in order;
+//     chunk into its row of the partial results ([G]…), then a
+//     one-thread kernel folding the partials of the chunks that are not
+//     empty, in order;
 //   - scan: the chunks' totals as for reduce, a one-thread kernel
-//     scanning them into exclusive prefixes (the first is the neutral
-//     element), then a Map kernel over the chunks, each scanning its
-//     chunk from its prefix into its rows of the output;
+//     scanning them into exclusive prefixes, then a Map kernel over the
+//     chunks, each scanning its chunk from its prefix (the first chunk
+//     from its first element) into its rows of the output;
+//
+// Each fold starts from its first element, as the reference path's
+// does; the neutral element is the result only where there are no
+// elements. (An operator whose "neutral" element is not neutral, as
+// Futhark's tests have, then gives the reference path's result.)
+//
 //   - histogram (of arrays, its operator not vectorised): a Map kernel
 //     over the chunks, each thread building its own histogram of its
 //     chunk (with a flag per bin it touched: the first value to reach a
