@@ -225,6 +225,8 @@ type flattener struct {
 	// (FUT_TILING=off, to compare the two)
 	noTiling bool
 	uses     map[string]int // how many times the program reads each top-level name
+	// kernelReads: the top-level names whose values kernels will read
+	kernelReads map[string]bool
 }
 
 // Flatten turns a fused program into a plan, or says why it cannot
@@ -254,6 +256,7 @@ func Flatten(p *ir.Prog) (plan *Plan, err error) {
 	for _, a := range p.Body.Res {
 		f.uses[a.Name]++
 	}
+	f.kernelReads = kernelReads(p.Body)
 	for _, s := range p.Body.Stms {
 		f.stm(s)
 		for _, prm := range s.Pat {

@@ -87,7 +87,7 @@ var cases = []struct {
 	{"nest_rows", `map (\r -> map (\x -> x * a) r) m`, "map"},
 	{"matvec", `map (\row -> reduce (+) 0 (map2 (*) row v)) m`, "reduce"},
 	{"matmul_mmt", `map (\r -> map (\c -> reduce (+) 0 (map2 (*) r c)) m) m`, "reduce"},
-	{"matmul_transpose", `let mt = transpose m in map (\r -> map (\c -> reduce (+) 0 (map2 (*) r c)) (transpose mt)) m`, "reduce"},
+	{"matmul_transpose", `let mt = transpose m in map (\r -> map (\c -> reduce (+) 0 (map2 (*) r c)) (transpose mt)) m`, "map,map,reduce"},
 	{"row_sums_seq", `map (\r -> let s = reduce (+) 0 r in s * s) m`, "reduce,map"},
 	{"row_index", `map (\r -> r[0] + r[49]) m`, "map"},
 	{"irregular_seq", `map (\n -> reduce (+) 0 (iota n)) (iota 100)`, "map"},
@@ -131,7 +131,7 @@ var cases = []struct {
 	{"scan_columns", `scan (map2 (+)) (replicate 50 0f32) m`, "map"},
 	{"scan_columns_mul", `scan (map2 (*)) (replicate 50 1f32) (map (map (\x -> x / 5 + 1)) m)`, "map"},
 	// array statements at the top level run as kernels
-	{"transpose_top", `let t = transpose m in map (\r -> reduce (+) 0 r) t`, "reduce"},
+	{"transpose_top", `let t = transpose m in map (\r -> reduce (+) 0 r) t`, "map,reduce"},
 	{"reverse_slice_top", `let a = map (*2) xs let b = reverse a[100:300] in map (+1) b`, "map,map,map,map"},
 	{"concat_top", `let a = map (*2) xs let b = concat a[0:10] (concat ys[0:5] a[990:]) in map (+1) b`, "map,map,map,map,map,map"},
 	{"update_top", `let a = map (*2) xs let a[3] = 7 in map (+1) a`, "map,map,map"},
@@ -139,8 +139,8 @@ var cases = []struct {
 	{"iota_top", `let a = iota 1000 in map (\i -> xs[i] * 2) a`, "map"},
 	{"variant_neutral", `map (\x -> reduce (+) (x - x) (map (*x) (take 10 xs)) + x) xs`, "map"},
 	{"scan_columns_ne", `scan (map2 (+)) (map (*0) v) m`, "map,map"},
-	{"scatter_rows", `scatter (copy m) [3, 0, 45, -1] (map (map (*2)) m[10:14])`, "map"},
-	{"scatter_rows_elems", `let a = map (map (*2)) m in scatter (copy m) [3, 0, 45, -1] a[10:14]`, "map,map,map"},
+	{"scatter_rows", `scatter (copy m) [3, 0, 45, -1] (map (map (*2)) m[10:14])`, "map,map"},
+	{"scatter_rows_elems", `let a = map (map (*2)) m in scatter (copy m) [3, 0, 45, -1] a[10:14]`, "map,map,map,map"},
 	{"hist_rows", `hist (map2 (+)) (replicate 50 0f32) 7 (map (\i -> i64.f32 (f32.abs i) % 8) xs[0:40]) m`, "map,map,hist"},
 	{"hist_rows_max", `reduce_by_index (replicate 7 (replicate 50 f32.lowest)) (map2 f32.max) (replicate 50 f32.lowest) (map (\i -> i % 7) (iota 40)) m`, "map,map,hist"},
 	{"filter_rows", `filter (\r -> r[0] > 0) m`, "scan,map,map"},
@@ -253,6 +253,34 @@ func TestFallbackReasons(t *testing.T) {
 		}
 		if !strings.Contains(why, c.why) {
 			t.Errorf("%s: why = %q, want it to mention %q", c.src, why, c.why)
+		}
+	}
+}
+
+// TestHostSteps checks which array statements over host arrays stay on
+// the host (with the reason the plan gives) and which the device does.
+func TestHostSteps(t *testing.T) {
+	s := session(t)
+	for _, c := range []struct{ src, host, not string }{
+		// a kernel reads the transpose: the device makes it
+		{`let t = transpose m in map (\r -> reduce (+) 0 r) t`, "", "host: let"},
+		{`scatter (copy is) [1, 3] [5, 6]`, "k1_array_copy", "host: let (copy"},
+		// nothing on the device reads the copy
+		{`let c = copy is in (c, map (+1) is)`, "no kernel reads the result", ""},
+		// a view of a host array costs nothing on the host
+		{`map (+1) (flatten m)`, "a view of a host array", ""},
+	} {
+		plan, _, _, why, err := s.OffloadPlan(c.src)
+		if err != nil || why != "" {
+			t.Errorf("%s: not flattened: %v %s", c.src, err, why)
+			continue
+		}
+		text := plan.String()
+		if c.host != "" && !strings.Contains(text, c.host) {
+			t.Errorf("%s: the plan does not say %q:\n%s", c.src, c.host, text)
+		}
+		if c.not != "" && strings.Contains(text, c.not) {
+			t.Errorf("%s: the plan has %q:\n%s", c.src, c.not, text)
 		}
 	}
 }

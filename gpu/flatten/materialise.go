@@ -30,14 +30,19 @@ func (f *flattener) arrayStep(s *ir.Stm) (ok bool, why string) {
 		}
 		return false
 	}
+	// a copy, transpose or concat of host arrays whose result a kernel
+	// reads is made on the device: the host would do the array's work
+	// and upload the result, the device uploads the inputs it needs
+	// anyway and does the work itself
+	work := f.kernelReads[s.Pat[0].Name]
 	switch e := s.E.(type) {
 	case *ir.IotaE, *ir.ReplicateE:
 	case *ir.TransposeE:
-		ok = onDevice(e.Arr)
+		ok = onDevice(e.Arr) || work
 	case *ir.ReverseE:
 		ok = onDevice(e.Arr)
 	case *ir.CopyE:
-		ok = onDevice(e.Arr)
+		ok = onDevice(e.Arr) || work
 	case *ir.SliceE:
 		ok = onDevice(e.Arr)
 	case *ir.ReshapeE:
@@ -47,7 +52,7 @@ func (f *flattener) arrayStep(s *ir.Stm) (ok bool, why string) {
 	case *ir.UpdateE:
 		ok = onDevice(e.Arr)
 	case *ir.ConcatE:
-		ok = onDevice(e.Arrs...)
+		ok = onDevice(e.Arrs...) || work
 	case *ir.ArrayE:
 		return false, "an array literal, built by the host"
 	default:
@@ -55,6 +60,13 @@ func (f *flattener) arrayStep(s *ir.Stm) (ok bool, why string) {
 	}
 	if _, gen := s.E.(*ir.IotaE); !ok && !gen {
 		if _, rep := s.E.(*ir.ReplicateE); !rep {
+			switch s.E.(type) {
+			case *ir.ReshapeE, *ir.SliceE, *ir.IndexE, *ir.ReverseE:
+				return false, "a view of a host array: no array work, uploaded as it is where a kernel reads it"
+			}
+			if !work {
+				return false, "what it reads is on the host, and no kernel reads the result"
+			}
 			return false, "what it reads is on the host"
 		}
 	}
@@ -159,6 +171,25 @@ func (f *flattener) update(s *ir.Stm, e *ir.UpdateE) {
 	b.sameShape(row, src)
 	b.write(row, b.read(src, toExps(idx)...), toExps(idx)...)
 	f.emit(b, &kernel.Map{Dims: src.shape, Idx: idx, Body: b.cur})
+}
+
+// kernelReads is the set of top-level names whose values a kernel will
+// read: those a statement with SOACs uses, and what the statements
+// binding those use, transitively (an over-approximation: a scalar that
+// a kernel takes as a size marks what computed it too).
+func kernelReads(b *ir.Body) map[string]bool {
+	reads := map[string]bool{}
+	for i := len(b.Stms) - 1; i >= 0; i-- {
+		s := b.Stms[i]
+		feeds := hasSOAC(s.E)
+		for _, p := range s.Pat {
+			feeds = feeds || reads[p.Name]
+		}
+		if feeds {
+			ir.Uses(s.E, func(n string) { reads[n] = true })
+		}
+	}
+	return reads
 }
 
 // dropDead removes the top-level kernels whose results nothing uses (a
