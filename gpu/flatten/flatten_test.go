@@ -178,6 +178,10 @@ var cases = []struct {
 	{"reduce_arrays_empty", `reduce (\a b -> if a[0] >= b[0] then a else b) (replicate 5 7f32) (unflatten (xs :> [200*5]f32))[3:3]`, "map,map,map"},
 	{"scan_pick_top", `scan (\a b -> if a[1] >= b[1] then a else b) (replicate 2 f32.lowest) (unflatten (xs :> [500*2]f32))`, "map,map,map,map"},
 	{"scan_segmented_rows", `(unzip (scan (\(f1, x) (f2, y) -> (f1 || f2, if f2 then y else map2 (+) x y)) (false, replicate 50 0f32) (zip (map (\r -> r[0] > 2) m) m))).1`, "map,map,map,map"},
+	{"scan_pick_filtered", `let f = filter (\r -> r[0] > 0) (unflatten (xs :> [500*2]f32)) in scan (\a b -> if a[1] >= b[1] then a else b) [f32.lowest, 0] f`, "scan,map,map,map,map,map"},
+	{"reduce_pick_filtered", `let f = filter (\r -> r[0] > 100) (unflatten (xs :> [500*2]f32)) in reduce (\a b -> if a[1] >= b[1] then a else b) [f32.lowest, 1] f`, "scan,map,map,map,map"},
+	{"hist_pick_filtered", `let f = filter (\r -> r[0] > 0) (unflatten (xs :> [500*2]f32)) in hist (\a b -> if a[0] >= b[0] then a else b) [f32.lowest, 0] 7 (map (\r -> i64.f32 (f32.abs r[1]) % 9) f) f`, "scan,map,map,map,map,map"},
+	{"scan_pick_none", `let f = filter (\r -> r[0] > 1000) (unflatten (xs :> [500*2]f32)) in (scan (\a b -> if a[1] >= b[1] then a else b) [f32.lowest, 0] f, reduce (\a b -> if a[1] >= b[1] then a else b) [3, 4] f)`, "scan,map,map,map,map,map,map,map"},
 	{"hist_pick_top", `hist (\a b -> if a[0] >= b[0] then a else b) [f32.lowest, 0] 7 (map (\x -> i64.f32 (f32.abs x) % 9) xs) (map (\x -> [x, x * 2]) xs)`, "map,map,map"},
 	{"hist_loop_op_top", `reduce_by_index (map (\i -> [i, 0, 1]) (iota 5)) (\a b -> loop c = copy a for i < 3 do c with [i] = c[i] + b[i]) (replicate 3 0) (map (\i -> i % 6) (iota 1000)) (map (\i -> [i, 1, i % 3]) (iota 1000))`, "map,map,map"},
 	// loops whose array parameters change size (irregular storage)
