@@ -18,7 +18,10 @@ import (
 //   - otherwise in scratch: a buffer the launch allocates with one row per
 //     thread (the kernel's index space, b.tdims), released after the
 //     launch. Its sizes must be known on the host; an array whose size is
-//     computed inside the kernel (irregular) is refused with that reason.
+//     computed inside the kernel (irregular) lives in a row of irregular
+//     storage instead, of a capacity the run chooses (irregular below);
+//     one whose size is known only after it is built is refused with
+//     that reason.
 //
 // An array that is only a different look at another (a row, a slice, a
 // reverse, a transpose, a reshape, a plain copy of a name) is a view: no

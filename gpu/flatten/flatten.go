@@ -33,8 +33,10 @@
 //   - inside a thread, arrays are views or storage (arrays.go): rows,
 //     slices, transposes and reverses are views; what the thread builds
 //     lives in its row of scratch memory, or in its output row when it is
-//     a result; arrays whose size the thread computes live in storage of
-//     a capacity the run grows until every thread fits;
+//     a result; arrays whose size the thread computes (an iota of a
+//     computed length, an if's existential result, a loop parameter
+//     whose size changes between iterations) live in storage of a
+//     capacity the run grows until every thread fits;
 //
 //   - reductions, scans and histograms of rows with a vectorised operator
 //     (map2 (+)) are interchanged with the map (vector.go): a segmented
