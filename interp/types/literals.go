@@ -54,7 +54,9 @@ func (c *Checker) checkLiterals() {
 		}
 		switch l := e.(type) {
 		case *syntax.IntLit:
-			if l.Value == nil {
+			if l.Value == nil || l.Suffix != "" {
+				// As in Futhark, only a literal of inferred type is
+				// bounds-checked: 255i8 is the bit pattern it spells.
 				continue
 			}
 			v := l.Value
@@ -72,6 +74,9 @@ func (c *Checker) checkLiterals() {
 				}
 			}
 		case *syntax.FloatLit:
+			if l.Suffix != "" {
+				continue
+			}
 			if max, ok := floatMax[p]; ok && (math.IsInf(l.Value, 0) || math.Abs(l.Value) > max) {
 				c.errorf(l.Span, "Literal %s out of bounds for type \"%s\".", l.Text, p)
 			}
