@@ -506,9 +506,6 @@ func (c *Checker) checkValDecl(d *syntax.ValDecl, sc *scope, exp *ns) {
 	if d.Entry && c.modDepth > 0 {
 		c.errorf(d.Fun.NameSpan, "Entry points may only be declared at the top level, not inside a module.")
 	}
-	if prev, dup := sc.vals[d.Fun.Name]; dup && prev.declared {
-		c.errorf(d.Fun.NameSpan, "Duplicate definition of \"%s\" in this scope (it is also defined at %s).", d.Fun.Name, c.fset.Position(prev.span.Start))
-	}
 	c.beginDef()
 	errsBefore := len(c.errs)
 	sch := c.checkFunBind(d.Fun, sc, true)

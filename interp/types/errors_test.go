@@ -62,6 +62,7 @@ func TestErrors(t *testing.T) {
 				t.Fatalf("parse: %s", fset.FormatAll(err))
 			}
 			c := base.Fork()
+			c.SetImporter(fileImporter(fset))
 			err = c.CheckProgram(prog)
 			var got syntax.ErrorList
 			if err != nil {

@@ -33,12 +33,43 @@ func (c *Checker) checkDecls(decls []syntax.Decl, sc *scope, exp *scope) {
 	if exp != nil {
 		en = &exp.ns
 	}
+	c.checkDuplicateDecls(decls)
 	for _, d := range decls {
 		ok, done := c.guardDecl(d) // depth.go
 		if ok {
 			c.checkDecl(d, sc, en)
 		}
 		done()
+	}
+}
+
+// checkDuplicateDecls reports a name defined twice by the declarations of
+// one list (a file or a module body), as Futhark does before checking
+// them: values and modules share one namespace, types and module types
+// have their own. What open, import and local bring in may be redefined.
+func (c *Checker) checkDuplicateDecls(decls []syntax.Decl) {
+	type key struct{ space, name string }
+	seen := map[key]syntax.Span{}
+	for _, d := range decls {
+		var k key
+		var sp syntax.Span
+		switch d := d.(type) {
+		case *syntax.ValDecl:
+			k, sp = key{"", d.Fun.Name}, d.Fun.NameSpan
+		case *syntax.ModDecl:
+			k, sp = key{"", d.Name}, syntax.SpanOf(d) // the values' namespace
+		case *syntax.TypeDecl:
+			k, sp = key{"type ", d.Name}, syntax.SpanOf(d)
+		case *syntax.ModTypeDecl:
+			k, sp = key{"module type ", d.Name}, syntax.SpanOf(d)
+		default:
+			continue
+		}
+		if prev, dup := seen[k]; dup {
+			c.errorf(sp, "Duplicate definition of %s\"%s\" in this scope (it is also defined at %s).", k.space, k.name, c.fset.Position(prev.Start))
+			continue
+		}
+		seen[k] = sp
 	}
 }
 
@@ -91,12 +122,11 @@ func (c *Checker) checkDecl(d syntax.Decl, sc *scope, exp *ns) {
 			merge(exp, &m.ns)
 		}
 	case *syntax.ImportDecl:
+		// As in Futhark, what an import brings in is in scope but is not
+		// part of what this file or module defines (open's names are).
 		m := c.importModule(d.Path, d.Span)
 		if m != nil {
 			merge(&sc.ns, &m.ns)
-			if exp != nil {
-				merge(exp, &m.ns)
-			}
 		}
 	case *syntax.LocalDecl:
 		c.checkDecl(d.D, sc, nil)

@@ -93,9 +93,6 @@ func (c *Checker) checkEntry(d *syntax.ValDecl, sch *Scheme) {
 
 // checkTypeDecl checks type t params = def.
 func (c *Checker) checkTypeDecl(d *syntax.TypeDecl, sc *scope, exp *ns) {
-	if _, dup := sc.types[d.Name]; dup {
-		c.errorf(d.Span, "Duplicate definition of type \"%s\" in this scope.", d.Name)
-	}
 	td := c.typeDef(d.Name, d.Lifted, d.Params, d.Def, sc, syntax.SpanOf(d))
 	sc.types[d.Name] = td
 	if exp != nil {
