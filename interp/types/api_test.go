@@ -165,3 +165,38 @@ func TestREPLIncremental(t *testing.T) {
 		t.Error("f 2.0 should not check")
 	}
 }
+
+// TestSchemeNames checks that distinct sizes print with distinct names: the
+// anonymous sizes of parameters, and existential sizes without a name.
+func TestSchemeNames(t *testing.T) {
+	base, fset := newPreludeChecker(t, nil)
+	src := `def f (a: [][]f32) (b: []i32) = b
+def g [n] (a: [n]f32) (b: [n+1]i32) = b
+def h (xs: []i32) = xs[1:]
+def k (m: i32) (xs: []i32) = xs[:i64.i32 m]
+def l [n] (xs: [n]i32) (ys: []i32) = (xs, ys)
+`
+	prog, err := syntax.ParseFile(fset, "names.fut", []byte(src))
+	if err != nil {
+		t.Fatal(fset.FormatAll(err))
+	}
+	c := base.Fork()
+	if err := c.CheckProgram(prog); err != nil {
+		t.Fatal(fset.FormatAll(err))
+	}
+	for name, want := range map[string]string{
+		"f": "[n] [n1] [n2] : [n][n1]f32 -> [n2]i32 -> [n2]i32",
+		"g": "[n] : [n]f32 -> [n + 1]i32 -> [n + 1]i32",
+		"h": "[n] : [n]i32 -> ?[d].[d]i32",
+		"k": "[n] : (m: i32) -> [n]i32 -> [i64.i32 m]i32",
+		"l": "[n] [n1] : [n]i32 -> [n1]i32 -> ([n]i32, [n1]i32)",
+	} {
+		sc, ok := c.LookupValue(name)
+		if !ok {
+			t.Fatalf("%s not found", name)
+		}
+		if got := sc.String(); got != want {
+			t.Errorf("%s : %s, want %s", name, got, want)
+		}
+	}
+}

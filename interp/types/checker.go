@@ -326,7 +326,11 @@ func merge(dst, src *ns) {
 // String prints a scheme as Futhark would in a val spec.
 func (s *Scheme) String() string {
 	out := ""
+	names := printNames(s.Type, s.SParams)
 	for _, sp := range s.SParams {
+		if r, ok := names[sp]; ok {
+			sp = r
+		}
 		out += "[" + sp.Name + "] "
 	}
 	for _, tp := range s.TParams {
@@ -342,7 +346,7 @@ func (s *Scheme) String() string {
 	if out != "" {
 		out += ": "
 	}
-	return out + s.Type.String()
+	return out + renameSizes(s.Type, names).String()
 }
 
 // Fork returns a checker that starts from c's environment (sharing what c

@@ -135,6 +135,9 @@ func sizeText(s Size) string {
 	if t := s.String(); t != "" {
 		return "\"" + t + "\""
 	}
+	if n, ok := resolveSize(s).(*SizeName); ok && n.Origin != "" {
+		return "(an unknown size: " + n.Origin + ")"
+	}
 	return "(an unknown size)"
 }
 

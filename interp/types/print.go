@@ -12,6 +12,7 @@ import (
 // deeply nested type (concatenating the parts' strings was quadratic).
 
 func typeString(t Type) string {
+	t = renameSizes(t, printNames(t, nil))
 	var b strings.Builder
 	writeType(&b, t)
 	return b.String()

@@ -28,9 +28,14 @@ func (c *Checker) inferRange(e *syntax.Range, sc *scope) Type {
 		if d := c.simpleSize(e.Stop, sc); d != nil {
 			return &Array{Dim: d, Elem: v}
 		}
+		if isI64(v) {
+			if d := c.exprSize(e.Stop, sc); sizeKey(d) != "" {
+				return &Array{Dim: d, Elem: v}
+			}
+		}
 	}
-	if e.Second == nil && e.Op != syntax.RangeDownExcl {
-		start, end := c.sizeOfExpr(e.Start, sc), c.sizeOfExpr(e.Stop, sc)
+	if e.Second == nil && e.Op != syntax.RangeDownExcl && isI64(v) {
+		start, end := c.exprSize(e.Start, sc), c.exprSize(e.Stop, sc)
 		if sizeKey(start) != "" && sizeKey(end) != "" {
 			d := mkSizeExpr("-", end, start)
 			if e.Op == syntax.RangeIncl {
@@ -39,7 +44,25 @@ func (c *Checker) inferRange(e *syntax.Range, sc *scope) Type {
 			return &Array{Dim: d, Elem: v}
 		}
 	}
-	return &Array{Dim: c.freshUnknown(""), Elem: v}
+	return &Array{Dim: c.unknownFrom("unknown length of range", e.Span), Elem: v}
+}
+
+// unknownFrom is a fresh unknown size whose origin, for messages, is what
+// at sp.
+func (c *Checker) unknownFrom(what string, sp syntax.Span) Size {
+	u := c.freshUnknown("")
+	if n, ok := u.(*SizeName); ok && c.fset != nil {
+		p := c.fset.Position(sp.Start)
+		n.Origin = fmt.Sprintf("%s at %d:%d", what, p.Line, p.Col)
+	}
+	return u
+}
+
+// isI64 reports whether t is known to be i64: only then does a range
+// have a size given by its bounds, as in Futhark.
+func isI64(t Type) bool {
+	p, ok := Resolve(t).(*Prim)
+	return ok && p.Kind == "i64"
 }
 
 // freshUnknown is a new size, distinct from every other.
@@ -93,10 +116,10 @@ func (c *Checker) sliceSize(d Size, ix *syntax.DimIndex, sc *scope) Size {
 		// a[i:j] has size j-i when i and j are sizes.
 		var start, end Size = &SizeConst{0}, d
 		if ix.Start != nil {
-			start = c.sizeOfExpr(ix.Start, sc)
+			start = c.exprSize(ix.Start, sc)
 		}
 		if ix.End != nil {
-			end = c.sizeOfExpr(ix.End, sc)
+			end = c.exprSize(ix.End, sc)
 		}
 		if sizeKey(start) != "" && sizeKey(end) != "" {
 			if isIntLit(ix.Start, 0) || ix.Start == nil {
@@ -105,7 +128,7 @@ func (c *Checker) sliceSize(d Size, ix *syntax.DimIndex, sc *scope) Size {
 			return mkSizeExpr("-", end, start)
 		}
 	}
-	return c.freshUnknown("")
+	return c.unknownFrom("size produced by slice", ix.Span)
 }
 
 // forgetLocalSizes replaces the sizes named by variables of inner, which
@@ -248,6 +271,19 @@ func (c *Checker) canonSize(e syntax.Expr, sc *scope) Size {
 		return mkSizeExpr(e.Op.Name, l, r)
 	}
 	return nil
+}
+
+// exprSize is the size an index or bound expression stands for: a size
+// the checker tracks, else the expression itself as a size (a pure
+// application such as i64.i32 m, as Futhark keeps it), else SizeAny.
+func (c *Checker) exprSize(e syntax.Expr, sc *scope) Size {
+	d := c.sizeOfExpr(e, sc)
+	if _, unknown := d.(*SizeAny); unknown {
+		if t := c.canonSize(e, sc); t != nil {
+			return t
+		}
+	}
+	return d
 }
 
 // sizeOfBinding returns the size a variable stands for.

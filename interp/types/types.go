@@ -159,7 +159,10 @@ type SizeConst struct{ N int64 }
 type SizeName struct {
 	Name    string
 	Unknown bool
-	id      int
+	// Origin says where an unknown size comes from ("unknown length of
+	// range at 6:3"), for messages.
+	Origin string
+	id     int
 }
 
 // SizeVar is a size unification variable.
@@ -426,7 +429,7 @@ func (s *SizeExpr) String() string {
 	if s.Op == "" {
 		return s.Key
 	}
-	return sizeAtom(s.L) + s.Op + sizeAtom(s.R)
+	return sizeAtom(s.L) + " " + s.Op + " " + sizeAtom(s.R) // as Futhark prints it
 }
 func sizeAtom(s Size) string {
 	s = resolveSize(s)

@@ -7,3 +7,11 @@ def e (n: f64) (xs: [n]i32) = xs -- ERROR 22 "must have type i64"
 def f (n: i64) : [n]i32 = replicate 3 0 -- ERROR 27 "Sizes \"n\" and \"3\" do not match\."
 def g [n] (xs: [n]i32) : [n]i32 = xs[1:] -- ERROR 35 "do not match"
 def h (b: bool) (n: i64) (m: i64) : [n]i64 = if b then iota n else iota m -- ERROR 46 "do not match"
+-- A slice or range whose bound is an expression has that expression as its
+-- size (when it has no binding in it); other ranges have unknown lengths.
+def sl_f [n] (a: [n]bool) (b: [n]f32) = map2 (\x y -> if x then y else 0) a b
+def sl_g (m: i32) (xs: []bool) (ys: []f32) = sl_f xs[:i64.i32 m] ys[:i64.i32 m]
+def sl_h (i: i64) (j: i64) (xs: []i32) (ys: []i32) = zip xs[i:j] ys[i:j]
+def rng_a (n: i64) : [n+1]i64 = 0..<(n+1)
+def rng_b (n: i64) : [n]i64 = 0..<(n+1) -- ERROR 31 "Sizes \"n\" and \"n \+ 1\" do not match"
+def rng_c (n: i64) : [n]i64 = 1..2..<n -- ERROR 31 "unknown length of range at"
