@@ -147,16 +147,43 @@ func (u *uniq) fun(fb *syntax.FunBind, ft Type) {
 	if len(fb.Params) > 0 {
 		u.checkResult(res, t, syntax.SpanOf(fb.Body), fb.RetType != nil)
 	}
+	if fb.RetType == nil && len(fb.Params) > 0 && u.depth == 1 {
+		u.inferUnique(ft, len(fb.Params), res)
+	}
 	if fb.RetType != nil && isUnique(t) && res != nil {
-		for _, v := range sortedBinds(res.all) {
-			if u.params[v] {
-				u.c.errorf(syntax.SpanOf(fb.Body), "Unique-typed return value of \"%s\" is aliased to \"%s\", which is not consumable: it is a parameter that is not unique.", fb.Name, v.name)
-			} else if _, mine := u.frame[v]; !mine && !v.local {
-				u.c.errorf(syntax.SpanOf(fb.Body), "Unique-typed return value of \"%s\" is aliased to \"%s\", which is not consumable: it is bound outside the function.", fb.Name, v.name)
+		reported := map[*valBind]bool{}
+		for _, part := range uniqueParts(t, res) {
+			for _, v := range sortedBinds(part.all) {
+				if reported[v] {
+					continue
+				}
+				if u.params[v] {
+					reported[v] = true
+					u.c.errorf(syntax.SpanOf(fb.Body), "Unique-typed return value of \"%s\" is aliased to \"%s\", which is not consumable: it is a parameter that is not unique.", fb.Name, v.name)
+				} else if _, mine := u.frame[v]; !mine && !v.local {
+					reported[v] = true
+					u.c.errorf(syntax.SpanOf(fb.Body), "Unique-typed return value of \"%s\" is aliased to \"%s\", which is not consumable: it is bound outside the function.", fb.Name, v.name)
+				}
 			}
 		}
 	}
 	u.depth--
+}
+
+// uniqueParts is the aliases of the unique parts of a value of type t
+// with aliases a (a record's fields apart, else the whole).
+func uniqueParts(t Type, a *aliases) []*aliases {
+	if r, ok := Resolve(t).(*Record); ok {
+		var out []*aliases
+		for _, f := range r.Fields {
+			out = append(out, uniqueParts(f.Type, a.field(f.Name))...)
+		}
+		return out
+	}
+	if a != nil && isUnique(t) {
+		return []*aliases{a}
+	}
+	return nil
 }
 
 func sortedBinds(m map[*valBind]bool) []*valBind {
@@ -233,6 +260,13 @@ func (u *uniq) use(v *valBind, sp syntax.Span) *aliases {
 	a, ok := u.roots[v]
 	if !ok || a == nil {
 		// A global, or a name bound in a way this pass does not track.
+		if !v.local && v.scheme != nil {
+			if _, isFun := Resolve(v.scheme.Type).(*Arrow); isFun {
+				// A top-level function has no free variables that
+				// alias anything: passing it aliases nothing.
+				return nil
+			}
+		}
 		return setOf(v)
 	}
 	u.capture(v, a)

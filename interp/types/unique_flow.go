@@ -52,13 +52,36 @@ func (u *uniq) apply(call syntax.Expr, ft Type, fa *aliases, args []syntax.Expr)
 	if _, isFun := Resolve(t).(*Arrow); isFun && consumed {
 		u.c.errorf(syntax.SpanOf(call), "A partial application that has consumed an argument is not allowed, as the resulting function could be called more than once (contains-consumption).")
 	}
-	if rt := u.typeOf(call); rt != nil && isUnique(rt) {
+	rt := u.typeOf(call)
+	if rec, ok := Resolve(rt).(*Record); ok && isUnique(rec) {
+		// The unique parts of a record result are fresh; the others
+		// alias the arguments.
+		r := u.apply1(call, t, fa, res, rt)
+		out := &aliases{all: map[*valBind]bool{}, fields: map[string]*aliases{}}
+		for _, f := range rec.Fields {
+			if isUnique(f.Type) {
+				out.fields[f.Name] = nil
+				continue
+			}
+			out.fields[f.Name] = r.field(f.Name)
+			out = mergeInto(out, out.fields[f.Name])
+		}
+		return out
+	}
+	if rt != nil && isUnique(rt) {
 		return nil
 	}
+	return u.apply1(call, t, fa, res, rt)
+}
+
+// apply1 is the aliases of a call's result of type rt that is not unique:
+// what the arguments alias (res), the function when it is local, and a
+// root of its own.
+func (u *uniq) apply1(call syntax.Expr, t Type, fa, res *aliases, rt Type) *aliases {
 	if _, isFun := Resolve(t).(*Arrow); isFun || u.localCallee(call) {
 		res = res.union(fa)
 	}
-	if rt := u.typeOf(call); rt != nil && hasArray(rt) {
+	if rt != nil && hasArray(rt) {
 		if _, isFun := Resolve(rt).(*Arrow); !isFun {
 			// The parts of a non-unique result may alias each other.
 			r := &valBind{name: "the result of " + callName(call), local: true, id: u.c.freshID()}
@@ -453,4 +476,72 @@ func uniqueParams(u *uniq, p syntax.Pat) int {
 		}
 	}
 	return n
+}
+
+// inferUnique makes the result of a top-level function without a declared
+// result type unique where the body's value is fresh, as Futhark infers
+// it: a part of the result (a field of a record, else the whole) is unique
+// when it aliases no parameter but unique ones, nothing global, and no
+// other part of the result. ft is the function's type, n its number of
+// parameters; its last arrow is updated in place.
+func (u *uniq) inferUnique(ft Type, n int, res *aliases) {
+	var last *Arrow
+	t := ft
+	for i := 0; i < n; i++ {
+		a, ok := Resolve(t).(*Arrow)
+		if !ok {
+			return
+		}
+		last, t = a, a.To
+	}
+	if last == nil {
+		return
+	}
+	count := map[*valBind]int{}
+	var countParts func(t Type, a *aliases)
+	countParts = func(t Type, a *aliases) {
+		if r, ok := Resolve(t).(*Record); ok {
+			for _, f := range r.Fields {
+				countParts(f.Type, a.field(f.Name))
+			}
+			return
+		}
+		if a != nil && hasAliases(t) {
+			for v := range a.all {
+				count[v]++
+			}
+		}
+	}
+	countParts(t, res)
+	fresh := func(a *aliases) bool {
+		if a == nil {
+			return true
+		}
+		for v := range a.all {
+			_, mine := u.frame[v]
+			switch {
+			case u.uparams[v]:
+			case u.params[v], !v.local, !mine, count[v] > 1:
+				return false
+			}
+		}
+		return true
+	}
+	var infer func(t Type, a *aliases) Type
+	infer = func(t Type, a *aliases) Type {
+		switch x := Resolve(t).(type) {
+		case *Record:
+			fs := make([]Field, len(x.Fields))
+			for i, f := range x.Fields {
+				fs[i] = Field{f.Name, infer(f.Type, a.field(f.Name))}
+			}
+			return &Record{fs}
+		case *Array, *Con:
+			if fresh(a) {
+				return setUnique(x, true)
+			}
+		}
+		return t
+	}
+	last.To = infer(t, res)
 }
