@@ -57,7 +57,7 @@ func (c *Checker) infer1(e syntax.Expr, sc *scope) Type {
 	case *syntax.BoolLit:
 		return Bool
 	case *syntax.StringLit:
-		return &Array{Dim: &SizeConst{int64(len(e.Value))}, Elem: U8}
+		return &Array{Dim: &SizeConst{N: int64(len(e.Value))}, Elem: U8}
 	case *syntax.Var:
 		return c.inferVar(e, sc)
 	case *syntax.Paren:
@@ -102,7 +102,7 @@ func (c *Checker) infer1(e syntax.Expr, sc *scope) Type {
 			}
 			c.unifyAt(syntax.SpanOf(x), "Array elements differ in type.", elem, t, false)
 		}
-		return &Array{Dim: &SizeConst{int64(len(e.Elems))}, Elem: elem}
+		return &Array{Dim: &SizeConst{N: int64(len(e.Elems))}, Elem: elem}
 	case *syntax.Range:
 		return c.inferRange(e, sc)
 	case *syntax.Project:

@@ -39,7 +39,7 @@ func (c *Checker) inferRange(e *syntax.Range, sc *scope) Type {
 		if sizeKey(start) != "" && sizeKey(end) != "" {
 			d := mkSizeExpr("-", end, start)
 			if e.Op == syntax.RangeIncl {
-				d = mkSizeExpr("+", d, &SizeConst{1})
+				d = mkSizeExpr("+", d, &SizeConst{N: 1})
 			}
 			return &Array{Dim: d, Elem: v}
 		}
@@ -114,7 +114,7 @@ func (c *Checker) sliceSize(d Size, ix *syntax.DimIndex, sc *scope) Size {
 	}
 	if ix.Stride == nil || isIntLit(ix.Stride, 1) {
 		// a[i:j] has size j-i when i and j are sizes.
-		var start, end Size = &SizeConst{0}, d
+		var start, end Size = &SizeConst{N: 0}, d
 		if ix.Start != nil {
 			start = c.exprSize(ix.Start, sc)
 		}
@@ -237,7 +237,7 @@ func (c *Checker) canonSize(e syntax.Expr, sc *scope) Size {
 		return c.canonSize(e.X, sc)
 	case *syntax.IntLit:
 		if e.Value != nil && e.Value.IsInt64() {
-			return &SizeConst{e.Value.Int64()}
+			return &SizeConst{N: e.Value.Int64()}
 		}
 	case *syntax.Var:
 		if v := c.uses[e]; v != nil && v.builtin == "" {
@@ -307,7 +307,7 @@ func (c *Checker) sizeOfExpr(e syntax.Expr, sc *scope) Size {
 	switch e := e.(type) {
 	case *syntax.IntLit:
 		if e.Value != nil && e.Value.IsInt64() {
-			return &SizeConst{e.Value.Int64()}
+			return &SizeConst{N: e.Value.Int64()}
 		}
 	case *syntax.Paren:
 		return c.sizeOfExpr(e.X, sc)

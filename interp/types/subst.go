@@ -69,13 +69,14 @@ func mkSizeExpr(op string, l, r Size) Size {
 	lc, lok := resolveSize(l).(*SizeConst)
 	rc, rok := resolveSize(r).(*SizeConst)
 	if lok && rok {
+		from := &SizeExpr{Op: op, L: l, R: r}
 		switch op {
 		case "+":
-			return &SizeConst{lc.N + rc.N}
+			return &SizeConst{N: lc.N + rc.N, from: from}
 		case "-":
-			return &SizeConst{lc.N - rc.N}
+			return &SizeConst{N: lc.N - rc.N, from: from}
 		case "*":
-			return &SizeConst{lc.N * rc.N}
+			return &SizeConst{N: lc.N * rc.N, from: from}
 		}
 	}
 	return &SizeExpr{Op: op, L: l, R: r}

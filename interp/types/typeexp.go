@@ -232,7 +232,7 @@ func (c *Checker) dimExp(d syntax.Expr, sc *scope, ctx *typeCtx, result bool) Si
 	switch d := d.(type) {
 	case *syntax.IntLit:
 		c.info.Types[d] = I64
-		return &SizeConst{d.Value.Int64()}
+		return &SizeConst{N: d.Value.Int64()}
 	case *syntax.Var:
 		c.info.Types[d] = I64
 		if len(d.Name.Quals) == 0 {

@@ -152,7 +152,13 @@ type Size interface {
 }
 
 // SizeConst is a literal size.
-type SizeConst struct{ N int64 }
+type SizeConst struct {
+	N int64
+	// from is the expression of constants this size was folded from
+	// (2 + 3 for 5), so that it still unifies with n + m as Futhark,
+	// which does not fold, would unify it.
+	from *SizeExpr
+}
 
 // SizeName is a size bound by a name: a size parameter, a variable of type
 // i64, or an unknown size (Unknown set). Identity is the pointer.
@@ -439,7 +445,10 @@ func sizeAtom(s Size) string {
 	if t, ok := s.(*SizeTerm); ok && len(t.Args) > 0 {
 		return "(" + t.String() + ")"
 	}
-	return s.String()
+	if t := s.String(); t != "" {
+		return t
+	}
+	return "?" // a size not known (yet) inside an expression: ? + 1
 }
 func (s *SizeAny) String() string { return "" }
 

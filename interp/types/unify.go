@@ -507,6 +507,17 @@ func (c *Checker) unifySize(a, b Size) *unifyError {
 	if _, ok := b.(*SizeAny); ok {
 		return nil
 	}
+	// n + m against 5 folded from 2 + 3: against what it was folded from.
+	if ka, ok := a.(*SizeConst); ok && ka.from != nil {
+		if eb, ok := b.(*SizeExpr); ok && eb.Op == ka.from.Op {
+			a = ka.from
+		}
+	}
+	if kb, ok := b.(*SizeConst); ok && kb.from != nil {
+		if ea, ok := a.(*SizeExpr); ok && ea.Op == kb.from.Op {
+			b = kb.from
+		}
+	}
 	// n' * m' against n * m: unify the parts, which may solve variables.
 	if ea, ok := a.(*SizeExpr); ok && ea.Op != "" {
 		if eb, ok := b.(*SizeExpr); ok && eb.Op == ea.Op {
@@ -519,13 +530,32 @@ func (c *Checker) unifySize(a, b Size) *unifyError {
 	if ka != "" && ka == kb {
 		return nil
 	}
-	if ka == "" && kb == "" {
-		return nil
+	if (ka == "" || kb == "") && (hasSizeAny(a) || hasSizeAny(b)) {
+		return nil // fut does not track one of them
 	}
-	if ka == "" || kb == "" {
-		return nil
-	}
+	// Otherwise an expression with unsolved variables in it: Futhark
+	// unifies sizes without arithmetic, so n + m never equals 10 (nor
+	// n * m), whatever n and m become.
 	return &unifyError{msg: fmt.Sprintf("Sizes %s and %s do not match.", sizeText(a), sizeText(b))}
+}
+
+// hasSizeAny reports whether s has a size fut does not track in it.
+func hasSizeAny(s Size) bool {
+	switch s := resolveSize(s).(type) {
+	case *SizeAny:
+		return true
+	case *SizeExpr:
+		if s.Op != "" {
+			return hasSizeAny(s.L) || hasSizeAny(s.R)
+		}
+	case *SizeTerm:
+		for _, a := range s.Args {
+			if hasSizeAny(a) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func sizeOccurs(v *svar, s Size) bool {

@@ -15,3 +15,8 @@ def sl_h (i: i64) (j: i64) (xs: []i32) (ys: []i32) = zip xs[i:j] ys[i:j]
 def rng_a (n: i64) : [n+1]i64 = 0..<(n+1)
 def rng_b (n: i64) : [n]i64 = 0..<(n+1) -- ERROR 31 "Sizes \"n\" and \"n \+ 1\" do not match"
 def rng_c (n: i64) : [n]i64 = 1..2..<n -- ERROR 31 "unknown length of range at"
+-- Sizes unify without arithmetic: n + m is never 10, whatever n and m are.
+def cat_bad (xs: []i32) (ys: []i32) : [10]i32 = xs ++ ys -- ERROR 49 "Sizes \"10\" and \"\? \+ \?\" do not match"
+def cat_ok (xs: [4]i32) (ys: [6]i32) : [4+6]i32 = xs ++ ys
+def sum_of [n] [m] (_: [n + m]i32) = n + m
+def folded = sum_of (iota 2 ++ iota 3 |> map i32.i64)
