@@ -259,6 +259,7 @@ func (c *Checker) checkFunBind(fb *syntax.FunBind, sc *scope, top bool) *Scheme 
 	var gen subst
 	gen.types = map[*TypeCon]*TypeDef{}
 	c.checkParamScope(fb, paramTs, allowed, outer)
+	c.checkLaterParams(fb.Params, paramTs)
 	if top {
 		c.generalize(ft, outer, &tparams, &sparams)
 	}

@@ -21,6 +21,7 @@ func (c *Checker) inferLambda(e *syntax.Lambda, sc *scope) Type {
 		bt = rt
 	}
 	bt = zonk(bt)
+	c.checkLaterParams(e.Params, ps)
 	var named []*SizeName
 	for _, p := range e.Params {
 		var sn *SizeName

@@ -204,6 +204,46 @@ func (c *Checker) checkParamScope(fb *syntax.FunBind, paramTs []Type, allowed ma
 	}
 }
 
+// checkLaterParams reports a parameter whose type speaks of the value of
+// itself or of a later parameter (def f xs n = zip xs (iota n)): its size
+// would not be in scope where the parameter is introduced.
+func (c *Checker) checkLaterParams(params []syntax.Pat, paramTs []Type) {
+	later := map[*SizeName]string{}
+	for i := len(params) - 1; i >= 0; i-- {
+		for _, id := range patNames(params[i]) {
+			if vb := c.patBinds[id]; vb != nil && vb.size != nil {
+				later[vb.size] = vb.name
+			}
+		}
+		if i >= len(paramTs) || len(later) == 0 {
+			continue
+		}
+		bad := ""
+		var in func(z Size)
+		in = func(z Size) {
+			switch z := resolveSize(z).(type) {
+			case *SizeName:
+				if bad == "" {
+					bad = later[z]
+				}
+			case *SizeExpr:
+				if z.Op != "" {
+					in(z.L)
+					in(z.R)
+				}
+			case *SizeTerm:
+				for _, a := range z.Args {
+					in(a)
+				}
+			}
+		}
+		walkSizes(zonk(paramTs[i]), in)
+		if bad != "" {
+			c.errorf(syntax.SpanOf(params[i]), "The type of this parameter refers to the size \"%s\", which is not in scope where the parameter is introduced: it is bound by this or a later parameter (scope-violation).", bad)
+		}
+	}
+}
+
 // checkIrrefutable reports literal patterns where every value must match
 // (function parameters and let bindings).
 func (c *Checker) checkIrrefutable(p syntax.Pat) {

@@ -20,3 +20,7 @@ def cat_bad (xs: []i32) (ys: []i32) : [10]i32 = xs ++ ys -- ERROR 49 "Sizes \"10
 def cat_ok (xs: [4]i32) (ys: [6]i32) : [4+6]i32 = xs ++ ys
 def sum_of [n] [m] (_: [n + m]i32) = n + m
 def folded = sum_of (iota 2 ++ iota 3 |> map i32.i64)
+-- A parameter's size may not be the value of a later parameter.
+def later xs n = zip xs (iota n) -- ERROR 11 "refers to the size \"n\", which is not in scope .*\(scope-violation\)"
+def later_lam = const 2 (\xs (n: i64) -> zip xs (iota n)) -- ERROR 27 "scope-violation"
+def earlier (n: i64) xs = zip xs (iota n)
