@@ -54,7 +54,7 @@ def iota (n: i64) : *[n]i64 = intrinsics.iota n
 def indices [n] 't (_: [n]t) : *[n]i64 = intrinsics.iota n
 
 -- | Rotate left by r places (right when r is negative): element i of the result is a[(i + r) mod n]. Work n, depth 1.
-def rotate [n] 't (r: i64) (a: [n]t) : *[n]t = intrinsics.rotate r a
+def rotate [n] 't (r: i64) (a: [n]t) : [n]t = intrinsics.rotate r a
 
 -- | An array of n copies of x. Work n · ‖x‖, depth 1.
 def replicate 't (n: i64) (x: t) : *[n]t = intrinsics.replicate n x
@@ -91,7 +91,7 @@ def unflatten_4d 't [n] [m] [l] [k] (xs: [n * m * l * k]t) : [n][m][l][k]t =
   intrinsics.unflatten n m (intrinsics.unflatten (n * m) l (intrinsics.unflatten (n * m * l) k xs))
 
 -- | Swap the two outer dimensions. Work n · m · ‖element‖, depth 1.
-def transpose [n] [m] 't (a: [n][m]t) : *[m][n]t = intrinsics.transpose a
+def transpose [n] [m] 't (a: [n][m]t) : [m][n]t = intrinsics.transpose a
 
 -- | Whether every element is true (true when empty). Work 2n, depth 2 + lg n.
 def and [n] (xs: [n]bool) : bool = intrinsics.reduce (\x y -> x && y) true xs

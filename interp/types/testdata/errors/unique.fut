@@ -19,3 +19,11 @@ def g (n: i64) =
   in (xs, ys)
 def h (xs: *[]i32) = scatter xs [0] xs -- ERROR 37 "Argument is consumed: Variable \"xs\""
 def i (xs: []i32) = (\(ys: []i32) : *[]i32 -> ys) xs -- ERROR 47 "aliased to \"ys\""
+-- transpose and rotate return views of their argument, as in Futhark: not
+-- unique, and aliased to it.
+def consume2 (xs: *[][]i64) : i64 = xs[0, 0]
+def tr (n: i64) =
+  let a = replicate n (iota n)
+  let c = transpose a
+  in consume2 a + c[0, 0] -- ERROR 19 "Variable \"c\" is used here, but it aliases \"a\", which was consumed"
+def tr_u (a: [][]i32) : *[][]i32 = transpose a -- ERROR 36 "Unique-typed return value of \"tr_u\" is aliased to \"a\""
