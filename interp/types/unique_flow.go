@@ -78,8 +78,16 @@ func (u *uniq) apply(call syntax.Expr, ft Type, fa *aliases, args []syntax.Expr)
 // what the arguments alias (res), the function when it is local, and a
 // root of its own.
 func (u *uniq) apply1(call syntax.Expr, t Type, fa, res *aliases, rt Type) *aliases {
-	if _, isFun := Resolve(t).(*Arrow); isFun || u.localCallee(call) {
-		res = res.union(fa)
+	// The result may alias what the function value aliases: a lambda or
+	// section what it captured, a local function value itself. A global
+	// (a top-level function, or one inside a top-level constant) aliases
+	// nothing, as in Futhark.
+	if fa != nil {
+		for v := range fa.all {
+			if v.local {
+				res = res.union(setOf(v))
+			}
+		}
 	}
 	if rt != nil && hasArray(rt) {
 		if _, isFun := Resolve(rt).(*Arrow); !isFun {
@@ -313,24 +321,6 @@ func consumesParam(t Type) bool {
 		}
 		t = a.To
 	}
-}
-
-// localCallee reports whether the function applied in call is a local
-// variable (a parameter or local binding), whose results may alias it.
-func (u *uniq) localCallee(call syntax.Expr) bool {
-	var f syntax.Expr
-	switch e := call.(type) {
-	case *syntax.Apply:
-		f = e.Fn
-	default:
-		return false
-	}
-	if v, ok := unparenExpr(f).(*syntax.Var); ok {
-		if vb := u.c.uses[v]; vb != nil && vb.local && len(v.Name.Quals) == 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // argConsumes reports whether a function passed as an argument consumes

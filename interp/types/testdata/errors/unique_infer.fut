@@ -28,3 +28,8 @@ def kb [n] (xs: [n]i32) : *[n]i32 = let (_, b) = k xs in b -- ERROR "aliased to 
 
 -- The result of a function parameter may alias it.
 def fp (f: i32 -> []i32) : *[]i32 = f 1 -- ERROR "aliased to \"f\""
+
+-- The result of applying a section or lambda aliases what it captured.
+def app 'a 'b (g: a -> b) (xs: a) = g xs
+def sec (xs: []i32) : *[]i32 = (`app` xs) id -- ERROR "aliased to \"xs\""
+def lam (xs: []i32) : *[]i32 = (\_ -> xs) 0i32 -- ERROR "aliased to \"xs\""
