@@ -274,10 +274,10 @@ func (u *uniq) use(v *valBind, sp syntax.Span) *aliases {
 		if at, gone := u.consumed[r]; gone && !u.reported[v] {
 			u.reported[v] = true
 			if by := u.consumedBy[r]; by != nil && by == u.call {
-				u.c.errorf(sp, "Argument is consumed: %s was passed for a unique parameter at %s, in the same application.", useName(v, r), u.c.fset.Position(at.Start))
+				u.c.errorf(sp, "Argument is consumed: %s, but this was passed for a unique parameter at %s, in the same application.", useName(v, r), u.c.fset.Position(at.Start))
 				break
 			}
-			u.c.errorf(sp, "%s was consumed at %s.", useName(v, r), u.c.fset.Position(at.Start))
+			u.c.errorf(sp, "%s, but this was consumed at %s.", useName(v, r), u.c.fset.Position(at.Start))
 			break
 		}
 	}
@@ -293,11 +293,13 @@ func bindName(v *valBind) string {
 	return "\"" + v.name + "\""
 }
 
+// useName begins the report of a use of v whose root r was consumed, as
+// Futhark words it: Using "xs", or Using "a", which aliases "t".
 func useName(v, r *valBind) string {
 	if v == r {
-		return "Variable " + bindName(v) + " is used here, but it"
+		return "Using " + bindName(v)
 	}
-	return "Variable " + bindName(v) + " is used here, but it aliases " + bindName(r) + ", which"
+	return "Using " + bindName(v) + ", which aliases " + bindName(r)
 }
 
 // consume consumes the value with aliases a at sp.

@@ -1,23 +1,23 @@
 -- Consumption and aliasing.
 def a (xs: *[]i32) =
   let ys = xs with [0] = 1
-  in xs[0] + ys[0] -- ERROR 6 "Variable \"xs\" is used here, but it was consumed at .*\."
+  in xs[0] + ys[0] -- ERROR 6 "Using \"xs\", but this was consumed at .*\."
 def b (xs: []i32) = xs with [0] = 1 -- ERROR 21 "Consuming variable \"xs\" \(this in-place update\), which is not consumable: it is a parame"
 def consume (xs: *[]i32) : i32 = xs[0]
-def c (xs: *[]i32) = consume xs + xs[1] -- ERROR 35 "Variable \"xs\" is used here, but it was consumed at .*\."
+def c (xs: *[]i32) = consume xs + xs[1] -- ERROR 35 "Using \"xs\", but this was consumed at .*\."
 def d (xs: *[]i32) = map (\i -> consume xs + i) [1, 2] -- ERROR 41 "bound outside this lambda"
 def e (xs: []i32) : *[]i32 = xs -- ERROR 30 "Unique-typed return value of \"e\" is aliased to \"xs\", which is not consumable: it is a par"
 def f (n: i64) =
   let xs = iota n
   let ys = xs
   let ys[0] = 2
-  in xs -- ERROR 6 "Variable \"xs\" is used here, but it was consumed at .*\."
+  in xs -- ERROR 6 "Using \"xs\", but this was consumed at .*\."
 def g (n: i64) =
   let xs = iota n
   let ys = copy xs
   let ys[0] = 2
   in (xs, ys)
-def h (xs: *[]i32) = scatter xs [0] xs -- ERROR 37 "Argument is consumed: Variable \"xs\""
+def h (xs: *[]i32) = scatter xs [0] xs -- ERROR 37 "Argument is consumed: Using \"xs\""
 def i (xs: []i32) = (\(ys: []i32) : *[]i32 -> ys) xs -- ERROR 47 "aliased to \"ys\""
 -- transpose and rotate return views of their argument, as in Futhark: not
 -- unique, and aliased to it.
@@ -25,5 +25,5 @@ def consume2 (xs: *[][]i64) : i64 = xs[0, 0]
 def tr (n: i64) =
   let a = replicate n (iota n)
   let c = transpose a
-  in consume2 a + c[0, 0] -- ERROR 19 "Variable \"c\" is used here, but it aliases \"a\", which was consumed"
+  in consume2 a + c[0, 0] -- ERROR 19 "Using \"c\", which aliases \"a\", but this was consumed"
 def tr_u (a: [][]i32) : *[][]i32 = transpose a -- ERROR 36 "Unique-typed return value of \"tr_u\" is aliased to \"a\""
