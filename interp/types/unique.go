@@ -67,6 +67,12 @@ type uniq struct {
 	params   map[*valBind]bool // non-unique parameters of the function
 	uparams  map[*valBind]bool // unique parameters
 
+	// uses records every use inside a loop (the variable, its roots,
+	// where), so that a loop that consumes its initial value can report
+	// the uses in its body of what that value aliases.
+	uses      []loopUse
+	loopDepth int
+
 	call       syntax.Expr              // the application whose arguments are being checked
 	consumedBy map[*valBind]syntax.Expr // the application whose argument consumed a root
 }
@@ -270,6 +276,9 @@ func (u *uniq) use(v *valBind, sp syntax.Span) *aliases {
 		return setOf(v)
 	}
 	u.capture(v, a)
+	if u.loopDepth > 0 {
+		u.uses = append(u.uses, loopUse{v, a, sp})
+	}
 	for r := range a.all {
 		if at, gone := u.consumed[r]; gone && !u.reported[v] {
 			u.reported[v] = true
@@ -282,6 +291,12 @@ func (u *uniq) use(v *valBind, sp syntax.Span) *aliases {
 		}
 	}
 	return a
+}
+
+type loopUse struct {
+	v  *valBind
+	a  *aliases
+	sp syntax.Span
 }
 
 // bindName names a variable in quotes, or describes a value that has no

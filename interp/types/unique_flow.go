@@ -165,6 +165,8 @@ func (u *uniq) loop(e *syntax.Loop) *aliases {
 		ia = u.patInit(e.Pat)
 	}
 	u.depth++
+	u.loopDepth++
+	firstUse := len(u.uses)
 	declaredUnique := false
 	for _, id := range patNames(e.Pat) {
 		if vb := u.c.patBinds[id]; vb != nil {
@@ -213,12 +215,15 @@ func (u *uniq) loop(e *syntax.Loop) *aliases {
 		}
 	}
 	u.depth--
+	u.loopDepth--
+	beforeInit := copyConsumed(u.consumed)
 	if consumedParam {
 		u.consumeInit(e.Pat, ia, before)
 	} else if declaredUnique {
 		u.consumeDeclared(e.Pat, ia)
 		consumedParam = true
 	}
+	u.usedAfterInit(e, beforeInit, firstUse)
 	var res *aliases
 	if ba != nil {
 		for v := range ba.all {
@@ -534,4 +539,30 @@ func (u *uniq) inferUnique(ft Type, n int, res *aliases) {
 		return t
 	}
 	last.To = infer(t, res)
+}
+
+// usedAfterInit reports a use, inside the loop e, of what the loop's
+// initial value aliases when the loop consumes that value: the value is
+// consumed as the loop starts, so its aliases are gone in the body (the
+// loop parameters take its place). before is what was consumed before
+// the initial value; the uses from firstUse on are the loop's.
+func (u *uniq) usedAfterInit(e *syntax.Loop, before map[*valBind]syntax.Span, firstUse int) {
+	uses := u.uses[firstUse:]
+	if u.loopDepth == 0 {
+		u.uses = u.uses[:0]
+	}
+	for _, use := range uses {
+		if use.a == nil || u.reported[use.v] {
+			continue
+		}
+		for _, r := range sortedBinds(use.a.all) {
+			at, now := u.consumed[r]
+			if _, was := before[r]; was || !now {
+				continue
+			}
+			u.reported[use.v] = true
+			u.c.errorf(use.sp, "%s, but this was consumed at %s (by the loop, which consumes its initial value).", useName(use.v, r), u.c.fset.Position(at.Start))
+			break
+		}
+	}
 }

@@ -27,3 +27,14 @@ def tr (n: i64) =
   let c = transpose a
   in consume2 a + c[0, 0] -- ERROR 19 "Using \"c\", which aliases \"a\", but this was consumed"
 def tr_u (a: [][]i32) : *[][]i32 = transpose a -- ERROR 36 "Unique-typed return value of \"tr_u\" is aliased to \"a\""
+-- A loop whose body consumes its parameter consumes the initial value as
+-- it starts: what aliases that value may not be used in the loop.
+def lp [n] (xs: *[n]i32) =
+  let f i = xs[i]
+  in loop ys = xs for i < n do ys with [i] = f i -- ERROR 46 "Using \"f\", which aliases \"xs\", but this was consumed at .*by the loop"
+def lp_ok [n] (xs: *[n]i32) =
+  let f i = i + 1
+  in loop ys = xs for i < n do ys with [i] = f ys[i]
+def lp_while [n] (xs: [n]i32) =
+  let a = copy xs
+  in loop (b, j) = (a, 0) while j < n && a[j] > 0 do (b with [j] = 0, j + 1) -- ERROR 42 "Using \"a\", but this was consumed"
