@@ -30,14 +30,23 @@ func (u *uniq) apply(call syntax.Expr, ft Type, fa *aliases, args []syntax.Expr)
 	savedCall := u.call
 	u.call = call
 	defer func() { u.call = savedCall }()
-	for _, arg := range args {
-		aa := u.expr(arg)
-		var from Type
+	// Futhark evaluates the arguments of an application from right to
+	// left: an argument for a unique parameter is consumed after the
+	// arguments to its right were evaluated, and must not alias them.
+	froms := make([]Type, len(args))
+	for i := range args {
 		if a, ok := Resolve(t).(*Arrow); ok {
-			from, t = a.From, a.To
+			froms[i], t = a.From, a.To
 		}
+	}
+	argAls := make([]*aliases, len(args))
+	for i := len(args) - 1; i >= 0; i-- {
+		arg, from := args[i], froms[i]
+		aa := u.expr(arg)
+		argAls[i] = aa
 		if from != nil && isUnique(from) {
 			u.checkDisjointFields(aa, syntax.SpanOf(arg), "this argument is self-aliased: two of its parts share an array, so they cannot both be consumed")
+			u.checkOtherArgs(aa, args, argAls, i)
 			u.consume(aa, syntax.SpanOf(arg), argConsumption)
 			if aa != nil && len(aa.all) > 0 {
 				consumed = true
@@ -104,6 +113,26 @@ func (u *uniq) apply1(call syntax.Expr, t Type, fa, res *aliases, rt Type) *alia
 		}
 	}
 	return res
+}
+
+// checkOtherArgs reports an argument a (the i'th of args) for a unique
+// parameter that aliases one of the arguments to its right, whose
+// aliases are in argAls.
+func (u *uniq) checkOtherArgs(a *aliases, args []syntax.Expr, argAls []*aliases, i int) {
+	if a == nil {
+		return
+	}
+	for j := i + 1; j < len(args); j++ {
+		if argAls[j] == nil {
+			continue
+		}
+		for _, v := range sortedBinds(a.all) {
+			if argAls[j].all[v] {
+				u.c.errorf(syntax.SpanOf(args[i]), "Argument is consumed, but aliases %s, which is also aliased by the argument at %s.", bindName(v), u.c.fset.Position(syntax.SpanOf(args[j]).Start))
+				return
+			}
+		}
+	}
 }
 
 // branches checks alternative expressions: each starts from the same

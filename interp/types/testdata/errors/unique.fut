@@ -17,7 +17,7 @@ def g (n: i64) =
   let ys = copy xs
   let ys[0] = 2
   in (xs, ys)
-def h (xs: *[]i32) = scatter xs [0] xs -- ERROR 37 "Argument is consumed: Using \"xs\""
+def h (xs: *[]i32) = scatter xs [0] xs -- ERROR 30 "Argument is consumed, but aliases \"xs\", which is also aliased by the argument at .*:20:37\."
 def i (xs: []i32) = (\(ys: []i32) : *[]i32 -> ys) xs -- ERROR 47 "aliased to \"ys\""
 -- transpose and rotate return views of their argument, as in Futhark: not
 -- unique, and aliased to it.
@@ -38,3 +38,8 @@ def lp_ok [n] (xs: *[n]i32) =
 def lp_while [n] (xs: [n]i32) =
   let a = copy xs
   in loop (b, j) = (a, 0) while j < n && a[j] > 0 do (b with [j] = 0, j + 1) -- ERROR 42 "Using \"a\", but this was consumed"
+-- Arguments are evaluated from right to left: a later argument may read
+-- what an earlier one consumes, an earlier one may not.
+def rl (xs: *[]i32) = scatter xs [0] (map (\i -> xs[i] + 1) [0])
+def consume_second (_: i32) (xs: *[]i32) = xs
+def rl_bad (xs: *[]i32) = consume_second xs[0] xs -- ERROR 42 "Using \"xs\""
