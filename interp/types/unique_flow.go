@@ -253,17 +253,36 @@ func (u *uniq) loop(e *syntax.Loop) *aliases {
 		consumedParam = true
 	}
 	u.usedAfterInit(e, beforeInit, firstUse)
-	var res *aliases
-	if ba != nil {
-		for v := range ba.all {
+	// The result aliases what the body's result aliases from outside the
+	// loop, and the initial value unless the loop consumed it; part by
+	// part where the loop's parameter is a tuple.
+	outside := func(a *aliases) *aliases {
+		if a == nil {
+			return nil
+		}
+		var r *aliases
+		for v := range a.all {
 			if f, ok := u.frame[v]; ok && f > u.depth {
 				continue
 			}
-			res = res.union(setOf(v))
+			r = r.union(setOf(v))
 		}
+		return r
 	}
-	if ia != nil && !consumedParam {
-		res = res.union(ia)
+	part := func(b, i *aliases) *aliases {
+		r := outside(b)
+		if i != nil && !consumedParam {
+			r = r.union(i)
+		}
+		return r
+	}
+	res := part(ba, ia)
+	if tp, ok := unparenPat(stripAscript(e.Pat)).(*syntax.PTuple); ok && res != nil {
+		res = &aliases{all: res.all, fields: map[string]*aliases{}}
+		for i := range tp.Elems {
+			k := itoa(i)
+			res.fields[k] = part(ba.field(k), ia.field(k))
+		}
 	}
 	return res
 }
@@ -401,7 +420,37 @@ func (u *uniq) checkResult(res *aliases, t Type, sp syntax.Span, declared bool) 
 	}
 	if declared && t != nil {
 		if r, ok := Resolve(t).(*Record); ok && isUnique(r) {
-			u.checkDisjointFields(res, sp, "the unique parts of this result are aliased to some other component")
+			u.checkUniqueFields(r, res, sp)
+		}
+	}
+}
+
+// checkUniqueFields reports a unique field of a result of record type r
+// that shares an array with another field (two non-unique fields may
+// share, as in Futhark).
+func (u *uniq) checkUniqueFields(r *Record, a *aliases, sp syntax.Span) {
+	if a == nil || len(a.fields) < 2 {
+		return
+	}
+	for i, f := range r.Fields {
+		if !isUnique(f.Type) {
+			continue
+		}
+		fa := a.fields[f.Name]
+		if fa == nil {
+			continue
+		}
+		for j, g := range r.Fields {
+			ga := a.fields[g.Name]
+			if i == j || ga == nil {
+				continue
+			}
+			for _, v := range sortedBinds(fa.all) {
+				if ga.all[v] {
+					u.c.errorf(sp, "the unique parts of this result are aliased to some other component (both alias %s).", bindName(v))
+					return
+				}
+			}
 		}
 	}
 }

@@ -43,3 +43,10 @@ def lp_while [n] (xs: [n]i32) =
 def rl (xs: *[]i32) = scatter xs [0] (map (\i -> xs[i] + 1) [0])
 def consume_second (_: i32) (xs: *[]i32) = xs
 def rl_bad (xs: *[]i32) = consume_second xs[0] xs -- ERROR 42 "Using \"xs\""
+-- A loop's result keeps its parts apart: the unique part below aliases
+-- nothing that the other part aliases.
+def lpair [n] (ps: *[n]i64) (is: []i64) : (*[n]i64, []i64) =
+  loop (ps, js) = (ps, is) for _i < 2 do (ps with [0] = 1, js)
+def lpair_bad [n] (ps: *[n]i64) : (*[n]i64, [n]i64) =
+  let (a, _) = loop (ps, js) = (ps, copy ps) for _i < 2 do (ps, js) -- ERROR 3 "the unique parts of this result are aliased to some other component \(both alias \"ps\"\)"
+  in (a, a)
