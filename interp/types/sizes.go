@@ -260,6 +260,25 @@ func (c *Checker) canonSize(e syntax.Expr, sc *scope) Size {
 			t.Args = append(t.Args, s)
 		}
 		return t
+	case *syntax.Index:
+		// xs[i, j] with xs a variable and the indices sizes: a term of
+		// the array and the indices (see indexHead).
+		av, ok := unparenExpr(e.X).(*syntax.Var)
+		if !ok || c.uses[av] == nil || len(av.Name.Quals) > 0 {
+			return nil
+		}
+		t := &SizeTerm{Head: indexHead, Args: []Size{c.sizeOfBinding(c.uses[av])}}
+		for _, ix := range e.Indices {
+			if ix.Fix == nil {
+				return nil
+			}
+			d := c.canonSize(ix.Fix, sc)
+			if sizeKey(d) == "" {
+				return nil
+			}
+			t.Args = append(t.Args, d)
+		}
+		return t
 	case *syntax.Binary:
 		if d := c.sizeOfExpr(e, sc); sizeKey(d) != "" {
 			return d

@@ -272,7 +272,7 @@ func (c *Checker) dimExp(d syntax.Expr, sc *scope, ctx *typeCtx, result bool) Si
 	// A size expression: check it as an i64 expression.
 	t := c.inferExpr(d, sc)
 	c.unify(syntax.SpanOf(d), I64, t)
-	return c.sizeOfExpr(d, sc)
+	return c.exprSize(d, sc)
 }
 
 func unparenType(te syntax.TypeExp) syntax.TypeExp {

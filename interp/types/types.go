@@ -206,7 +206,21 @@ type SizeTerm struct {
 	Args []Size
 }
 
+// indexHead is the head of a SizeTerm that stands for xs[i, j]: its
+// arguments are the array and the indices.
+const indexHead = "[]"
+
 func (s *SizeTerm) String() string {
+	if s.Head == indexHead && len(s.Args) > 0 {
+		out := sizeAtom(s.Args[0]) + "["
+		for i, a := range s.Args[1:] {
+			if i > 0 {
+				out += ", "
+			}
+			out += a.String()
+		}
+		return out + "]"
+	}
 	out := s.Name
 	for _, a := range s.Args {
 		out += " " + sizeAtom(a)
@@ -442,7 +456,7 @@ func sizeAtom(s Size) string {
 	if e, ok := s.(*SizeExpr); ok && e.Op != "" {
 		return "(" + e.String() + ")"
 	}
-	if t, ok := s.(*SizeTerm); ok && len(t.Args) > 0 {
+	if t, ok := s.(*SizeTerm); ok && len(t.Args) > 0 && t.Head != indexHead {
 		return "(" + t.String() + ")"
 	}
 	if t := s.String(); t != "" {

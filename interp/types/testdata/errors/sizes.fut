@@ -24,3 +24,11 @@ def folded = sum_of (iota 2 ++ iota 3 |> map i32.i64)
 def later xs n = zip xs (iota n) -- ERROR 11 "refers to the size \"n\", which is not in scope .*\(scope-violation\)"
 def later_lam = const 2 (\xs (n: i64) -> zip xs (iota n)) -- ERROR 27 "scope-violation"
 def earlier (n: i64) xs = zip xs (iota n)
+-- A size in a type may be any pure expression: an application, an index.
+def cap (b: i64) (n: i64) : i64 = (n + b - 1) / b
+def mk (n: i64) : [cap 8 n]i32 = replicate (cap 8 n) 0
+def use_cap [n] (xs: [cap 8 n]i32) = length xs + n
+def both (n: i64) = use_cap (mk n)
+def mk_bad (n: i64) : [cap 8 n]i32 = replicate (cap 4 n) 0 -- ERROR 38 "Sizes \"cap 8 n\" and \"cap 4 n\" do not match"
+def split_at [n] (c: [1]i64) (xs: [n]i32) : ?[k].([k]i32, [n - k]i32) = (xs[0:c[0]], xs[c[0]:n])
+def self_size xs = zip xs (iota xs[0]) -- ERROR 15 "refers to the size \"xs\""
