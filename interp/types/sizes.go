@@ -260,6 +260,13 @@ func (c *Checker) canonSize(e syntax.Expr, sc *scope) Size {
 			t.Args = append(t.Args, s)
 		}
 		return t
+	case *syntax.Project:
+		// x.f with x a size term (count[0].0): a term of its own.
+		inner := c.canonSize(e.X, sc)
+		if sizeKey(inner) == "" {
+			return nil
+		}
+		return &SizeTerm{Head: "." + e.Field, Args: []Size{inner}}
 	case *syntax.Index:
 		// xs[i, j] with xs a variable and the indices sizes: a term of
 		// the array and the indices (see indexHead).

@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 
 	"fut/interp/syntax"
 )
@@ -220,6 +221,9 @@ func (s *SizeTerm) String() string {
 			out += a.String()
 		}
 		return out + "]"
+	}
+	if strings.HasPrefix(s.Head, ".") && len(s.Args) == 1 {
+		return sizeAtom(s.Args[0]) + s.Head // a field: count[0].0
 	}
 	out := s.Name
 	for _, a := range s.Args {
@@ -456,7 +460,7 @@ func sizeAtom(s Size) string {
 	if e, ok := s.(*SizeExpr); ok && e.Op != "" {
 		return "(" + e.String() + ")"
 	}
-	if t, ok := s.(*SizeTerm); ok && len(t.Args) > 0 && t.Head != indexHead {
+	if t, ok := s.(*SizeTerm); ok && len(t.Args) > 0 && t.Head != indexHead && !strings.HasPrefix(t.Head, ".") {
 		return "(" + t.String() + ")"
 	}
 	if t := s.String(); t != "" {

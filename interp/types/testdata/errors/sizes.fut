@@ -32,3 +32,4 @@ def both (n: i64) = use_cap (mk n)
 def mk_bad (n: i64) : [cap 8 n]i32 = replicate (cap 4 n) 0 -- ERROR 38 "Sizes \"cap 8 n\" and \"cap 4 n\" do not match"
 def split_at [n] (c: [1]i64) (xs: [n]i32) : ?[k].([k]i32, [n - k]i32) = (xs[0:c[0]], xs[c[0]:n])
 def self_size xs = zip xs (iota xs[0]) -- ERROR 15 "refers to the size \"xs\""
+def split_at2 [n] (c: [1](i64, i64)) (xs: [n]i32) : ?[k].([k]i32, [n - k]i32) = (xs[0:c[0].0], xs[c[0].0:n])
