@@ -236,7 +236,13 @@ func (c *Checker) refineSig(st *syntax.SigWith, sc *scope) *Sig {
 			return base
 		}
 	}
-	def := c.typeDef(st.Path.Name, con.Con.Lifted, st.Params, st.Type, sc, st.Span)
+	// As in Futhark, a refinement may give an abstract type a type with
+	// anonymous sizes ([]t): only a function type needs a lifted one.
+	lifted := con.Con.Lifted
+	if lifted == syntax.Unlifted {
+		lifted = syntax.SizeLifted
+	}
+	def := c.typeDef(st.Path.Name, lifted, st.Params, st.Type, sc, st.Span)
 	if con.Con.Lifted == syntax.Unlifted && isFunctional(def.Body) && len(c.errs) == 0 {
 		c.errorf(st.Span, "Cannot refine the non-lifted abstract type \"%s\" to the function type %s.", st.Path, quoteT(def.Body))
 	}

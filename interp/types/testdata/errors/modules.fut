@@ -11,3 +11,6 @@ module G = F({ type t = bool })
 def g = G.id 1 -- ERROR 14 "Cannot unify \"bool\" with a numeric type: it is not one of the types allowed here\."
 def h = G.id true
 module type U = T with u = i32 -- ERROR 17 "Cannot refine a type: the module type has no type \"u\"\."
+-- A refinement may give an abstract type a type with anonymous sizes.
+module type enc = { type t val num : t -> i64 }
+module enc_arr : enc with t = []i32 = { type~ t = ?[n].[n]i32 def num (x: t) = length x }
