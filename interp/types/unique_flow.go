@@ -231,6 +231,8 @@ func (u *uniq) loop(e *syntax.Loop) *aliases {
 		// Each unique parameter is consumed separately in the next
 		// iteration, so the body's results for them must not share.
 		u.checkDisjointFields(ba, syntax.SpanOf(e.Body), "A loop parameter aliases other consumed loop parameter (loop-parameter-aliases-other)")
+	} else {
+		u.checkLoopReturn(e, ba, before)
 	}
 	// Consuming a loop parameter consumes the initial value.
 	consumedParam := false
@@ -643,4 +645,62 @@ func (u *uniq) usedAfterInit(e *syntax.Loop, before map[*valBind]syntax.Span, fi
 			break
 		}
 	}
+}
+
+// checkLoopReturn checks what the body of loop e returns for its
+// parameters, in order, as Futhark does: the new value of a parameter
+// that the body consumes (or that is declared unique) may not alias
+// anything bound outside the loop, nor anything returned for an earlier
+// parameter. before is what was consumed before the body.
+func (u *uniq) checkLoopReturn(e *syntax.Loop, ba *aliases, before map[*valBind]syntax.Span) {
+	sp := syntax.SpanOf(e.Pat)
+	seen := map[*valBind]bool{}
+	var walk func(p syntax.Pat, a *aliases) bool
+	walk = func(p syntax.Pat, a *aliases) bool {
+		switch q := p.(type) {
+		case *syntax.PParen:
+			return walk(q.P, a)
+		case *syntax.PAscript:
+			return walk(q.P, a)
+		case *syntax.PAttr:
+			return walk(q.P, a)
+		case *syntax.PTuple:
+			if a != nil && a.fields == nil && len(q.Elems) > 1 {
+				return true // parts not known apart: nothing to say
+			}
+			for i, el := range q.Elems {
+				if !walk(el, a.field(itoa(i))) {
+					return false
+				}
+			}
+			return true
+		case *syntax.PId:
+			vb := u.c.patBinds[q]
+			if vb == nil || a == nil {
+				return true
+			}
+			_, was := before[vb]
+			_, now := u.consumed[vb]
+			consuming := (now && !was) || (annotated(e.Pat, q) && isUnique(vb.scheme.Type))
+			if consuming {
+				for _, v := range sortedBinds(a.all) {
+					if f, ok := u.frame[v]; ok && f < u.depth { // bound outside the loop
+						u.c.errorf(sp, "Return value for consuming loop parameter \"%s\" aliases %s (consuming-loop-param-aliases).", vb.name, bindName(v))
+						return false
+					}
+				}
+				for v := range a.all {
+					if seen[v] {
+						u.c.errorf(sp, "Return value for consuming loop parameter \"%s\" aliases previously returned value (aliases-previously-returned).", vb.name)
+						return false
+					}
+				}
+			}
+			for v := range a.all {
+				seen[v] = true
+			}
+		}
+		return true
+	}
+	walk(e.Pat, ba)
 }

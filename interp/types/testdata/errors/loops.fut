@@ -7,3 +7,18 @@ def e (n: i64) = loop x = 0 while x < n do x + 1
 def f (xs: []i32) = loop acc = 0 for x in xs do acc + x
 def g (xs: []f32) = loop acc = 0i32 for x in xs do acc + x -- ERROR 58 "f32|i32"
 def h (n: i64) = loop (xs: *[]i32, ys: *[]i32) = (replicate n 0, replicate n 0) for i < 3 do (xs, xs) -- ERROR 94 "aliases other consumed loop parameter"
+-- What the body returns for a parameter it consumes may not alias what is
+-- bound outside the loop, nor what it returns for an earlier parameter.
+def lr_outside (n: i64) : i64 =
+  let arr = iota 10
+  let barr = iota 10
+  let arr = loop arr for i < 10 do let arr[i] = n in barr -- ERROR 18 "Return value for consuming loop parameter \"arr\" aliases \"barr\" \(consuming-loop-param-aliases\)"
+  in arr[0]
+def lr_prev (n: i64) : ([]i64, []i64) =
+  loop (acc, arr) = (iota 1, iota n) for i < n do -- ERROR 8 "aliases previously returned value \(aliases-previously-returned\)"
+    let arr[i] = 0
+    in (arr, arr)
+def lr_ok (n: i64) : ([]i64, []i64) =
+  loop (acc, arr) = (iota 1, iota n) for i < n do
+    let arr[i] = 0
+    in (copy arr, arr)
