@@ -257,15 +257,23 @@ func (u *uniq) loop(e *syntax.Loop) *aliases {
 	u.usedAfterInit(e, beforeInit, firstUse)
 	// The result aliases what the body's result aliases from outside the
 	// loop, and the initial value unless the loop consumed it; part by
-	// part where the loop's parameter is a tuple.
+	// part. A value made inside the loop becomes a value of the loop's
+	// own (one per inner root), so that parts sharing it still share.
+	inner := map[*valBind]*valBind{}
 	outside := func(a *aliases) *aliases {
 		if a == nil {
 			return nil
 		}
 		var r *aliases
-		for v := range a.all {
+		for _, v := range sortedBinds(a.all) {
 			if f, ok := u.frame[v]; ok && f > u.depth {
-				continue
+				w := inner[v]
+				if w == nil {
+					w = &valBind{name: "the result of the loop", local: true, id: u.c.freshID()}
+					u.bindRoot(w)
+					inner[v] = w
+				}
+				v = w
 			}
 			r = r.union(setOf(v))
 		}
@@ -279,10 +287,19 @@ func (u *uniq) loop(e *syntax.Loop) *aliases {
 		return r
 	}
 	res := part(ba, ia)
-	if tp, ok := unparenPat(stripAscript(e.Pat)).(*syntax.PTuple); ok && res != nil {
-		res = &aliases{all: res.all, fields: map[string]*aliases{}}
+	var names []string
+	if tp, ok := unparenPat(stripAscript(e.Pat)).(*syntax.PTuple); ok {
 		for i := range tp.Elems {
-			k := itoa(i)
+			names = append(names, itoa(i))
+		}
+	} else if ba != nil {
+		for k := range ba.fields {
+			names = append(names, k)
+		}
+	}
+	if res != nil && len(names) > 0 {
+		res = &aliases{all: res.all, fields: map[string]*aliases{}}
+		for _, k := range names {
 			res.fields[k] = part(ba.field(k), ia.field(k))
 		}
 	}

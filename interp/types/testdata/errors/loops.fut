@@ -22,3 +22,10 @@ def lr_ok (n: i64) : ([]i64, []i64) =
   loop (acc, arr) = (iota 1, iota n) for i < n do
     let arr[i] = 0
     in (copy arr, arr)
+-- Parts of a loop's result that share a value made in the loop still share.
+def lr_shared (n: i64) : (*[]i64, *[]i64) =
+  let (foo, bar) = -- ERROR 3 "the unique parts of this result are aliased to some other component"
+    loop _ = (iota 10, iota 10) for _i < n do
+      let arr = iota 10
+      in (arr, arr)
+  in (foo, bar)
