@@ -209,6 +209,13 @@ func (c *Checker) infer1(e syntax.Expr, sc *scope) Type {
 		return c.inferExpr(e.Body, inner)
 	case *syntax.Update:
 		xt := c.inferExpr(e.X, sc)
+		if len(e.Path) > 0 && e.Path[0].Indices == nil {
+			if _, unknown := Resolve(xt).(TVar); unknown {
+				// As in Futhark, a record update needs the record's
+				// whole type (a type with a field x is not enough).
+				c.errorf(syntax.SpanOf(e.X), "Full type of %s is not known at this point: a record update needs the whole record type (add a type annotation) (record-type-not-known).", c.exprName(e.X, "the record"))
+			}
+		}
 		target := c.followPath(xt, e.Path, sc, e.Span)
 		vt := c.inferExpr(e.Value, sc)
 		c.unifyAt(syntax.SpanOf(e.Value), updateWhat(e.Path), target, vt, true)
@@ -386,6 +393,10 @@ func (c *Checker) inferVar(e *syntax.Var, sc *scope) Type {
 			}
 		}
 		v, ok := m.vals[n]
+		if !ok && m.functor != nil {
+			c.errorf(e.Span, "Module %s is a parametric module: apply it to an argument before using its contents (module-is-parametric).", joinQuals(q.Quals[:min(i+1, len(q.Quals))]))
+			return c.newTVar(e.Span)
+		}
 		if !ok {
 			c.errorf(e.Span, "Unknown name \"%s\": module %s has no value \"%s\".", q.String(), joinQuals(q.Quals[:min(i+1, len(q.Quals))]), n)
 			return c.newTVar(e.Span)

@@ -143,6 +143,56 @@ func (c *Checker) typeDef(name string, lifted syntax.Liftedness, params []*synta
 	return td
 }
 
+// usesSizeConstructively reports whether the size name n is the size of
+// an array in te outside of function types (or an argument of a type
+// constructor), as an existential size must be.
+func usesSizeConstructively(te syntax.TypeExp, n string) bool {
+	switch te := te.(type) {
+	case *syntax.TEArray:
+		if v, ok := te.Dim.(*syntax.Var); ok && len(v.Name.Quals) == 0 && v.Name.Name == n {
+			return true
+		}
+		return usesSizeConstructively(te.Elem, n)
+	case *syntax.TEParen:
+		return usesSizeConstructively(te.T, n)
+	case *syntax.TEUnique:
+		return usesSizeConstructively(te.T, n)
+	case *syntax.TEExist:
+		return usesSizeConstructively(te.T, n)
+	case *syntax.TETuple:
+		for _, e := range te.Elems {
+			if usesSizeConstructively(e, n) {
+				return true
+			}
+		}
+	case *syntax.TERecord:
+		for _, f := range te.Fields {
+			if usesSizeConstructively(f.Type, n) {
+				return true
+			}
+		}
+	case *syntax.TESum:
+		for _, k := range te.Constrs {
+			for _, p := range k.Payload {
+				if usesSizeConstructively(p, n) {
+					return true
+				}
+			}
+		}
+	case *syntax.TEApply:
+		for _, a := range te.Args {
+			if a.IsSize {
+				if v, ok := a.Dim.(*syntax.Var); ok && len(v.Name.Quals) == 0 && v.Name.Name == n {
+					return true
+				}
+			} else if usesSizeConstructively(a.Type, n) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // hasAnonSize reports whether a type expression has [] outside of
 // function types.
 func hasAnonSize(te syntax.TypeExp) bool {
