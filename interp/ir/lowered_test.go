@@ -66,7 +66,7 @@ func TestLoweredChecks(t *testing.T) {
 		`xs[::0]`,
 		`iota n :> [5]i64`,
 		`assert (n > 7) n`,
-		`unflatten (iota 6) : [4][2]i64`,
+		`unflatten (iota 6 :> [4 * 2]i64)`, // (iota 6) alone is a type error: 6 is not n * m
 	} {
 		if _, err := s.EvalExpr(ctx, src); err == nil {
 			t.Errorf("%s: the reference path does not fail", src)
