@@ -98,6 +98,39 @@ func (c *Checker) endDef(fb *syntax.FunBind) {
 		c.checkExhaustive()
 	}
 	c.checkLiterals()
+	for _, e := range c.pendExprs {
+		if x, ok := e.(*syntax.If); ok && hasArrow(c.info.Types[e]) {
+			c.errorf(x.Span, "Conditional branches may not be of function type (here %s).", quoteT(c.info.Types[e]))
+		}
+	}
+}
+
+// hasArrow reports whether t has a function type in it, or a lifted type
+// parameter as written (one that generalisation made is not one).
+func hasArrow(t Type) bool {
+	switch t := Resolve(t).(type) {
+	case *Arrow:
+		return true
+	case *Con:
+		return t.Con.Lifted == syntax.Lifted && !t.Con.inferred
+	case *Array:
+		return hasArrow(t.Elem)
+	case *Record:
+		for _, f := range t.Fields {
+			if hasArrow(f.Type) {
+				return true
+			}
+		}
+	case *Sum:
+		for _, cn := range t.Constrs {
+			for _, p := range cn.Payload {
+				if hasArrow(p) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 func liftedOf(k syntax.TypeParamKind) syntax.Liftedness {
@@ -460,7 +493,7 @@ func (c *Checker) generalize(t Type, outer int, tparams *[]*TypeCon, sparams *[]
 				c.nextID++
 				name := string(rune('a' + n%26))
 				n++
-				tc := &TypeCon{Name: name, Lifted: x.lifted, id: c.nextID}
+				tc := &TypeCon{Name: name, Lifted: x.lifted, id: c.nextID, inferred: true}
 				x.link = &Con{Con: tc}
 				*tparams = append(*tparams, tc)
 			}

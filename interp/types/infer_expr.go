@@ -182,9 +182,8 @@ func (c *Checker) infer1(e syntax.Expr, sc *scope) Type {
 		if !c.unifyNoSizes(syntax.SpanOf(e.Else), tt, et) {
 			return tt
 		}
-		if isFunctional(tt) {
-			c.errorf(e.Span, "Conditional branches may not be of function type (here %s).", quoteT(tt))
-		}
+		// Whether the branches are functions is checked once the
+		// definition's types are known (endDef), as Futhark does.
 		return c.joinTypes(tt, et)
 	case *syntax.LetIn:
 		return c.inferLetIn(e, sc)

@@ -83,6 +83,9 @@ type TypeCon struct {
 	Arity  int
 	Lifted syntax.Liftedness
 	id     int
+	// inferred marks a type parameter made by generalisation (not
+	// written): its liftedness is only the most general one.
+	inferred bool
 }
 
 // Con is a rigid type constructor applied to arguments.
