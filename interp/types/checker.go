@@ -150,6 +150,7 @@ type Checker struct {
 	constrVars        []TVar
 	fieldVars         []TVar
 	pendExprs         []syntax.Expr
+	joinAt            *joinSite // the conditional being joined (sizes.go)
 	pendPats          []syntax.Pat
 	uses              map[*syntax.Var]*valBind
 	opUses            map[*syntax.OpSection]*valBind

@@ -184,7 +184,7 @@ func (c *Checker) infer1(e syntax.Expr, sc *scope) Type {
 		}
 		// Whether the branches are functions is checked once the
 		// definition's types are known (endDef), as Futhark does.
-		return c.joinTypes(tt, et)
+		return c.joinBranches(e.Span, tt, et)
 	case *syntax.LetIn:
 		return c.inferLetIn(e, sc)
 	case *syntax.LetFun:

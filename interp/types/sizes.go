@@ -152,6 +152,21 @@ func (c *Checker) joinTypes(a, b Type) Type {
 	return c.join(a, b, map[[2]string]Size{})
 }
 
+// joinBranches is joinTypes for the branches of a conditional at sp: a
+// size that differs says so where it is reported.
+func (c *Checker) joinBranches(sp syntax.Span, a, b Type) Type {
+	saved := c.joinAt
+	c.joinAt = &joinSite{sp: sp, a: a, b: b}
+	defer func() { c.joinAt = saved }()
+	return c.join(a, b, map[[2]string]Size{})
+}
+
+// joinSite is the conditional whose branches are being joined.
+type joinSite struct {
+	sp   syntax.Span
+	a, b Type
+}
+
 // join is joinTypes where the same pair of differing sizes becomes the
 // same new size.
 func (c *Checker) join(a, b Type, memo map[[2]string]Size) Type {
@@ -166,6 +181,9 @@ func (c *Checker) join(a, b Type, memo map[[2]string]Size) Type {
 				// Known and different: a new size, distinct from both.
 				if u, ok := memo[[2]string{ka, kb}]; ok {
 					d = u
+				} else if j := c.joinAt; j != nil {
+					d = c.unknownFrom(fmt.Sprintf("unknown due to the conditional, one of whose branches returns an array of type %s and the other one of type %s,", quoteT(zonk(j.a)), quoteT(zonk(j.b))), j.sp)
+					memo[[2]string{ka, kb}] = d
 				} else {
 					d = c.freshUnknown("")
 					memo[[2]string{ka, kb}] = d

@@ -33,3 +33,5 @@ def mk_bad (n: i64) : [cap 8 n]i32 = replicate (cap 4 n) 0 -- ERROR 38 "Sizes \"
 def split_at [n] (c: [1]i64) (xs: [n]i32) : ?[k].([k]i32, [n - k]i32) = (xs[0:c[0]], xs[c[0]:n])
 def self_size xs = zip xs (iota xs[0]) -- ERROR 15 "refers to the size \"xs\""
 def split_at2 [n] (c: [1](i64, i64)) (xs: [n]i32) : ?[k].([k]i32, [n - k]i32) = (xs[0:c[0].0], xs[c[0].0:n])
+-- A size that differs between branches is unknown, and says why.
+def branch_sizes (b: bool) (n: i64) (m: i64) : [2]i64 = if b then iota n else iota m -- ERROR 57 "unknown due to the conditional, one of whose branches returns an array of type \"\*\[n\]i64\" and the other one of type \"\*\[m\]i64\""
