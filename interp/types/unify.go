@@ -445,7 +445,7 @@ func (c *Checker) bindVar(v TVar, t Type, noSizes bool) *unifyError {
 	if v.constrs != nil {
 		s, ok := t.(*Sum)
 		if !ok {
-			return &unifyError{msg: fmt.Sprintf("Cannot unify %s with type with constructors %s (a sum type).", quoteT(t), TVar{v.tvar})}
+			return &unifyError{msg: fmt.Sprintf("Cannot unify type with constructors %s with type %s (not a sum type).", TVar{v.tvar}, quoteT(t))}
 		}
 		for n, ps := range v.constrs {
 			sps, ok := s.Constr(n)
