@@ -254,6 +254,14 @@ func (c *Checker) refineSig(st *syntax.SigWith, sc *scope) *Sig {
 // ascribe checks m against sig and returns m as sig shows it: its
 // abstract types are opaque.
 func (c *Checker) ascribe(m *Module, sig *Sig, sp syntax.Span) *Module {
+	if mf, sf := m.functor, sig.mod.functor; mf != nil && sf != nil {
+		// A parametric module ascribed a parametric module type must
+		// accept every argument the module type accepts: the module
+		// type's parameter must match the module's.
+		if _, ok := c.matchModule(sf.param, mf.param, mf.paramAbs, sp); !ok {
+			return m
+		}
+	}
 	s, ok := c.matchModule(m, sig.mod, sig.abs, sp)
 	if !ok {
 		return m
@@ -319,6 +327,19 @@ func (c *Checker) matchTypes(m, target *Module, absSet map[*TypeCon]bool, s *sub
 		if sub.functor != nil || msub.functor != nil {
 			if (sub.functor == nil) != (msub.functor == nil) {
 				c.errorf(sp, "The module \"%s%s\" is parametric in one of the module and its module type, but not in the other.", path, name)
+			} else {
+				// The module type's parameter must match the module's
+				// (named by the module's path in messages).
+				s2 := &subst{types: map[*TypeCon]*TypeDef{}, sizes: map[*SizeName]Size{}}
+				abs2 := map[*TypeCon]bool{}
+				for _, a := range msub.functor.paramAbs {
+					abs2[a] = true
+				}
+				n := len(c.errs)
+				c.matchTypes(sub.functor.param, msub.functor.param, abs2, s2, sp, path+name+".")
+				if len(c.errs) == n {
+					c.matchVals(sub.functor.param, msub.functor.param, abs2, s2, sp, path+name+".")
+				}
 			}
 			continue
 		}

@@ -14,3 +14,7 @@ module type U = T with u = i32 -- ERROR 17 "Cannot refine a type: the module typ
 -- A refinement may give an abstract type a type with anonymous sizes.
 module type enc = { type t val num : t -> i64 }
 module enc_arr : enc with t = []i32 = { type~ t = ?[n].[n]i32 def num (x: t) = length x }
+-- A parametric module ascribed a parametric module type must accept every
+-- argument that the module type accepts.
+module op_bad = (\(X: {type t = i64 val x : i64}) -> {def x = X.x}) : (X: {type t val x : i64}) -> {val x : i64} -- ERROR "the module type requires \"type t = i64\", but the module defines it as \"t\""
+module op_ok = (\(X: {type t val x : t}) -> {def x = X.x}) : (X: {type t val x : t}) -> {val x : X.t}
