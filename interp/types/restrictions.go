@@ -128,6 +128,8 @@ func (c *Checker) typeDef(name string, lifted syntax.Liftedness, params []*synta
 	}
 	if lifted != syntax.Lifted && isFunctional(body) {
 		c.errorf(sp, "Non-lifted type abbreviations may not contain functions: \"%s\" is defined as %s (declare it with type^).", name, quoteT(body))
+	} else if lifted == syntax.Unlifted && hasSizeLifted(body) {
+		c.errorf(sp, "Non-size-lifted type abbreviations may not contain size-lifted types: \"%s\" is defined as %s (declare it with type~).", name, quoteT(body))
 	}
 	for i, p := range td.Params {
 		if p.Size != nil && !mentionsSize(body, p.Size) {
@@ -141,6 +143,69 @@ func (c *Checker) typeDef(name string, lifted syntax.Liftedness, params []*synta
 		c.errorf(sp, "Non-lifted type abbreviations may not contain anonymous sizes: \"%s\" does (declare it with type~).", name)
 	}
 	return td
+}
+
+// hasSizeLifted reports whether t has a size-lifted type in it (a type
+// parameter or abstract type declared with ~).
+func hasSizeLifted(t Type) bool {
+	switch t := Resolve(t).(type) {
+	case *Con:
+		if t.Con.Lifted == syntax.SizeLifted {
+			return true
+		}
+		for _, a := range t.Args {
+			if a.Type != nil && hasSizeLifted(a.Type) {
+				return true
+			}
+		}
+	case *Array:
+		return hasSizeLifted(t.Elem)
+	case *Record:
+		for _, f := range t.Fields {
+			if hasSizeLifted(f.Type) {
+				return true
+			}
+		}
+	case *Sum:
+		for _, cn := range t.Constrs {
+			for _, p := range cn.Payload {
+				if hasSizeLifted(p) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// witnessedSizes is the set of size names that are the size of an array
+// in t outside of function types: the sizes a value of t shows.
+func witnessedSizes(t Type, out map[*SizeName]bool) {
+	switch t := Resolve(t).(type) {
+	case *Array:
+		if n, ok := resolveSize(t.Dim).(*SizeName); ok {
+			out[n] = true
+		}
+		witnessedSizes(t.Elem, out)
+	case *Record:
+		for _, f := range t.Fields {
+			witnessedSizes(f.Type, out)
+		}
+	case *Sum:
+		for _, cn := range t.Constrs {
+			for _, p := range cn.Payload {
+				witnessedSizes(p, out)
+			}
+		}
+	case *Con:
+		for _, a := range t.Args {
+			if a.Type != nil {
+				witnessedSizes(a.Type, out)
+			} else if n, ok := resolveSize(a.Size).(*SizeName); ok {
+				out[n] = true
+			}
+		}
+	}
 }
 
 // usesSizeConstructively reports whether the size name n is the size of

@@ -310,6 +310,21 @@ func (c *Checker) matchTypes(m, target *Module, absSet map[*TypeCon]bool, s *sub
 				c.errorf(sp, "The type \"%s%s\" is more lifted in the module than the module type allows.", path, name)
 				continue
 			}
+			// A value of an abstract type t [n] must hold an array of
+			// size n, as in Futhark.
+			witnessed := map[*SizeName]bool{}
+			witnessedSizes(mtd.Body, witnessed)
+			bad := false
+			for _, p := range mtd.Params {
+				if p.Size != nil && !witnessed[p.Size] {
+					c.errorf(sp, "Type \"%s%s\" (%s) cannot be made abstract because size parameter \"%s\" is not used constructively as an array size in the definition.", path, name, quoteT(mtd.Body), p.Size.Name)
+					bad = true
+					break
+				}
+			}
+			if bad {
+				continue
+			}
 			s.types[con.Con] = mtd
 		}
 	}

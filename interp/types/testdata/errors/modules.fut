@@ -18,3 +18,13 @@ module enc_arr : enc with t = []i32 = { type~ t = ?[n].[n]i32 def num (x: t) = l
 -- argument that the module type accepts.
 module op_bad = (\(X: {type t = i64 val x : i64}) -> {def x = X.x}) : (X: {type t val x : i64}) -> {val x : i64} -- ERROR "the module type requires \"type t = i64\", but the module defines it as \"t\""
 module op_ok = (\(X: {type t val x : t}) -> {def x = X.x}) : (X: {type t val x : t}) -> {val x : X.t}
+-- An abstract type's size parameters must be sizes of arrays in its
+-- definition; an abbreviation holding a size-lifted type must be type~.
+module abs_sum : { type sum [n] [m] } = { type sum [n] [m] = [n + m]bool } -- ERROR "size parameter \"n\" is not used constructively"
+module abs_ok : { type pair [n] [m] } = { type pair [n] [m] = ([n]bool, [m]bool) }
+module type has_ctx = { type~ pctx }
+module wrap (K: has_ctx) = {
+  type inner 'c = {ctx: c}
+  type bad = inner K.pctx -- ERROR "Non-size-lifted type abbreviations may not contain size-lifted types"
+  type~ good = inner K.pctx
+}
