@@ -150,7 +150,8 @@ type Checker struct {
 	constrVars        []TVar
 	fieldVars         []TVar
 	pendExprs         []syntax.Expr
-	joinAt            *joinSite // the conditional being joined (sizes.go)
+	joinAt            *joinSite   // the conditional being joined (sizes.go)
+	instSizes         *[]instSize // size parameters instantiated in the current definition (subst.go)
 	pendPats          []syntax.Pat
 	uses              map[*syntax.Var]*valBind
 	opUses            map[*syntax.OpSection]*valBind

@@ -294,6 +294,9 @@ func (c *Checker) checkFunBind(fb *syntax.FunBind, sc *scope, top bool) *Scheme 
 	c.checkParamScope(fb, paramTs, allowed, outer)
 	c.checkLaterParams(fb.Params, paramTs)
 	if top {
+		if c.instSizes != nil && len(c.errs) == c.defErrStart {
+			c.checkAmbiguousSizes(*c.instSizes, ft)
+		}
 		c.generalize(ft, outer, &tparams, &sparams)
 	}
 	c.level = outer
@@ -542,7 +545,10 @@ func (c *Checker) checkValDecl(d *syntax.ValDecl, sc *scope, exp *ns) {
 	}
 	c.beginDef()
 	errsBefore := len(c.errs)
+	var inst []instSize
+	c.instSizes = &inst
 	sch := c.checkFunBind(d.Fun, sc, true)
+	c.instSizes = nil
 	c.endDef(d.Fun)
 	if len(c.errs) == errsBefore {
 		c.checkCausality(d.Fun.Name, d.Fun.Params, d.Fun.Body)

@@ -232,10 +232,73 @@ func (c *Checker) instantiate(sc *Scheme, sp syntax.Span) Type {
 		s.types[tp] = &TypeDef{Name: tp.Name, Body: v}
 	}
 	for _, sz := range sc.SParams {
-		s.sizes[sz] = c.newSizeVar()
+		v := c.newSizeVar()
+		s.sizes[sz] = v
+		if c.instSizes != nil && !inParamResult(sc.Type, sz) {
+			*c.instSizes = append(*c.instSizes, instSize{v, sz.Name, sp})
+		}
 	}
 	c.info.noteInstance(sp, sc, s) // sizeargs.go
 	return substType(sc.Type, s)
+}
+
+// instSize is a size variable made for a size parameter of a function
+// at one of its uses, to be decided by the definition it is in.
+type instSize struct {
+	v    SizeVar
+	name string
+	sp   syntax.Span
+}
+
+// inParamResult reports whether the size sz occurs in what a function
+// parameter of t returns (f: a -> []b): fut makes such a size a size
+// parameter where Futhark has a size of the parameter's own, which no use
+// need decide.
+func inParamResult(t Type, sz *SizeName) bool {
+	for {
+		a, ok := Resolve(t).(*Arrow)
+		if !ok {
+			return false
+		}
+		if pa, ok := Resolve(a.From).(*Arrow); ok {
+			r := Type(pa)
+			for {
+				ra, ok := Resolve(r).(*Arrow)
+				if !ok {
+					break
+				}
+				r = ra.To
+			}
+			if mentionsSize(r, sz) {
+				return true
+			}
+		}
+		t = a.To
+	}
+}
+
+// checkAmbiguousSizes reports a size parameter of a function, at a use in
+// the definition just checked, that nothing decided and that the
+// definition's type does not mention: as in Futhark, its value cannot be
+// known (f (\xs -> xs[0]) with f [n] (g: [n]i64 -> i64)).
+func (c *Checker) checkAmbiguousSizes(uses []instSize, t Type) {
+	for _, u := range uses {
+		open, ok := resolveSize(u.v).(SizeVar)
+		if !ok {
+			continue // decided
+		}
+		inType := false
+		walkSizes(zonk(t), func(z Size) {
+			if sizeOccurs(open.svar, z) {
+				inType = true
+			}
+		})
+		if inType {
+			continue
+		}
+		c.errorf(u.sp, "Ambiguous size \"%s\" (the instantiated size parameter of \"%s\", from its use as function argument here): nothing decides it (ambiguous-size); add a type annotation.", u.name, c.srcText(u.sp))
+		return
+	}
 }
 
 // zonk resolves every unification variable in t that has been bound.

@@ -35,3 +35,7 @@ def self_size xs = zip xs (iota xs[0]) -- ERROR 15 "refers to the size \"xs\""
 def split_at2 [n] (c: [1](i64, i64)) (xs: [n]i32) : ?[k].([k]i32, [n - k]i32) = (xs[0:c[0].0], xs[c[0].0:n])
 -- A size that differs between branches is unknown, and says why.
 def branch_sizes (b: bool) (n: i64) (m: i64) : [2]i64 = if b then iota n else iota m -- ERROR 57 "unknown due to the conditional, one of whose branches returns an array of type \"\*\[n\]i64\" and the other one of type \"\*\[m\]i64\""
+-- A size parameter of a function that nothing at a use decides is
+-- ambiguous.
+def amb_sum = f32.sum ??? -- ERROR 15 "Ambiguous size \"n\" \(the instantiated size parameter of \"f32.sum\""
+def amb_ok = f32.sum (??? : [3]f32)
