@@ -294,7 +294,10 @@ func (c *Checker) checkFunBind(fb *syntax.FunBind, sc *scope, top bool) *Scheme 
 	c.checkParamScope(fb, paramTs, allowed, outer)
 	c.checkLaterParams(fb.Params, paramTs)
 	if top {
-		if c.instSizes != nil && len(c.errs) == c.defErrStart {
+		// Only in a constant: in a function body a size fut leaves open
+		// may be one Futhark knows (an in-place update's value, whose
+		// sizes fut does not unify).
+		if c.instSizes != nil && len(c.errs) == c.defErrStart && len(fb.Params) == 0 {
 			c.checkAmbiguousSizes(*c.instSizes, ft)
 		}
 		c.generalize(ft, outer, &tparams, &sparams)
