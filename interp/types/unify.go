@@ -544,35 +544,13 @@ func (c *Checker) unifySize(a, b Size) *unifyError {
 	if ka != "" && ka == kb {
 		return nil
 	}
-	if (ka == "" || kb == "") && (hasSizeAny(a) || hasSizeAny(b) || hasUnknown(a) || hasUnknown(b)) {
-		// fut does not track one of them, or has an unknown size where
-		// Futhark may know an expression (the size of a slice whose
-		// bound it cannot express): as lenient as SizeAny.
-		return nil
+	if (ka == "" || kb == "") && (hasSizeAny(a) || hasSizeAny(b)) {
+		return nil // fut does not track one of them
 	}
 	// Otherwise an expression with unsolved variables in it: Futhark
 	// unifies sizes without arithmetic, so n + m never equals 10 (nor
 	// n * m), whatever n and m become.
 	return &unifyError{msg: fmt.Sprintf("Sizes %s and %s do not match.", sizeText(a), sizeText(b))}
-}
-
-// hasUnknown reports whether s is or has in it an unknown size.
-func hasUnknown(s Size) bool {
-	switch s := resolveSize(s).(type) {
-	case *SizeName:
-		return s.Unknown
-	case *SizeExpr:
-		if s.Op != "" {
-			return hasUnknown(s.L) || hasUnknown(s.R)
-		}
-	case *SizeTerm:
-		for _, a := range s.Args {
-			if hasUnknown(a) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // hasSizeAny reports whether s has a size fut does not track in it.
