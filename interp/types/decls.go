@@ -256,15 +256,29 @@ func (c *Checker) checkFunBind(fb *syntax.FunBind, sc *scope, top bool) *Scheme 
 		}
 	}
 	// Sizes of parameters still open become size parameters.
-	for _, pt := range paramTs {
-		walkSizes(pt, func(z Size) {
-			if v, ok := resolveSize(z).(SizeVar); ok {
-				sn := c.newSizeName("n")
-				v.link = sn
-				sparams = append(sparams, sn)
-				allowed[sn] = true
+	// So do open sizes inside a parameter's size expression ([n * m]
+	// gives n and m), as in Futhark.
+	var open func(z Size)
+	open = func(z Size) {
+		switch x := resolveSize(z).(type) {
+		case SizeVar:
+			sn := c.newSizeName("n")
+			x.link = sn
+			sparams = append(sparams, sn)
+			allowed[sn] = true
+		case *SizeExpr:
+			if x.Op != "" {
+				open(x.L)
+				open(x.R)
 			}
-		})
+		case *SizeTerm:
+			for _, a := range x.Args {
+				open(a)
+			}
+		}
+	}
+	for _, pt := range paramTs {
+		walkSizes(pt, open)
 	}
 	ret, exist := c.existentialise(zonk(bt), allowed, outer)
 	// Build the function type; name parameters used as sizes.

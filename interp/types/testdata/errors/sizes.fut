@@ -39,3 +39,7 @@ def branch_sizes (b: bool) (n: i64) (m: i64) : [2]i64 = if b then iota n else io
 -- ambiguous.
 def amb_sum = f32.sum ??? -- ERROR 15 "Ambiguous size \"n\" \(the instantiated size parameter of \"f32.sum\""
 def amb_ok = f32.sum (??? : [3]f32)
+-- Open sizes in a parameter's size expression become size parameters.
+def reshape_twice [n] [m] (a: [n][m]f32) : [n][m]f32 =
+  let un xs = unflatten xs
+  in un (flatten (un (flatten a)))
