@@ -13,6 +13,10 @@ import (
 // intrinsic and a built-in operator stay what they are, and a declaration
 // becomes a reference to the stage's definition for it.
 type copier struct {
+	// exist are the existential sizes of the function result being
+	// written: they are spelled by name ([k] in ?[k].[k]t).
+	exist map[*types.SizeName]bool
+
 	src Source
 	dst *Info
 	// typ is applied to every type copied.
@@ -609,13 +613,28 @@ func (c *copier) retTypeExp(t types.Type, n int, written syntax.TypeExp) syntax.
 		written = ex.T
 	}
 	sp := syntax.SpanOf(written)
-	te := c.typeExp(t, written, sp)
-	if len(exist) == 0 {
-		return te
+	if len(exist) > 0 {
+		saved := c.exist
+		c.exist = map[*types.SizeName]bool{}
+		for k := range saved {
+			c.exist[k] = true
+		}
+		for _, z := range exist {
+			c.exist[z] = true
+		}
+		defer func() { c.exist = saved }()
 	}
+	te := c.typeExp(t, written, sp)
 	out := &syntax.TEExist{Loc: syntax.Loc{Span: sp}, T: te}
 	for _, z := range exist {
-		out.Sizes = append(out.Sizes, z.Name)
+		// A size the result spells as [] stays anonymous (?[d].[]t does
+		// not check: d is no array's size).
+		if namesDim(te, z.Name) {
+			out.Sizes = append(out.Sizes, z.Name)
+		}
+	}
+	if len(out.Sizes) == 0 {
+		return te
 	}
 	return out
 }

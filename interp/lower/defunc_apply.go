@@ -465,6 +465,11 @@ func (d *defunctionaliser) specialise(f *svFun, args []sv, at syntax.Node) *spec
 			for k := range boundBy(out.Params) {
 				bound[k] = true
 			}
+			if ex, ok := out.RetType.(*syntax.TEExist); ok {
+				for _, n := range ex.Sizes {
+					bound[n] = true // the result's own, named by ?[n].
+				}
+			}
 			syntax.Inspect(out.RetType, func(n syntax.Node) bool {
 				if a, ok := n.(*syntax.TEArray); ok {
 					if v, ok := a.Dim.(*syntax.Var); ok && len(v.Name.Quals) == 0 && !bound[v.Name.Name] {

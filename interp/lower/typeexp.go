@@ -102,13 +102,30 @@ func (c *copier) typeExp(t types.Type, written syntax.TypeExp, sp syntax.Span) s
 		if t.Param != nil && !t.Param.Unknown {
 			out.Param = t.Param.Name
 		}
+		if len(t.Exist) > 0 {
+			saved := c.exist
+			c.exist = map[*types.SizeName]bool{}
+			for k := range saved {
+				c.exist[k] = true
+			}
+			for _, z := range t.Exist {
+				c.exist[z] = true
+			}
+			defer func() { c.exist = saved }()
+		}
 		to := c.typeExp(t.To, wt, sp)
 		if len(t.Exist) > 0 {
 			ex := &syntax.TEExist{Loc: loc, T: to}
 			for _, z := range t.Exist {
-				ex.Sizes = append(ex.Sizes, z.Name)
+				// A size the result spells as [] stays anonymous
+				// (?[d].[]t does not check: d is no array's size).
+				if namesDim(to, z.Name) {
+					ex.Sizes = append(ex.Sizes, z.Name)
+				}
 			}
-			to = ex
+			if len(ex.Sizes) > 0 {
+				to = ex
+			}
 		}
 		out.To = to
 		return out
@@ -187,6 +204,12 @@ func (c *copier) sizeExp(z types.Size, sp syntax.Span) syntax.Expr {
 	case *types.SizeConst:
 		out = &syntax.IntLit{Loc: loc, Text: strconv.FormatInt(z.N, 10), Value: big.NewInt(z.N), Suffix: "i64"}
 	case *types.SizeName:
+		if z.Name != "" && c.exist[z] {
+			v := &syntax.Var{Loc: loc, Name: syntax.QualName{Name: z.Name}}
+			c.dst.uses[v] = &types.Object{Kind: types.ObjLocal, Name: z.Name}
+			c.dst.types[v] = i64
+			return v
+		}
 		if z.Unknown || z.Name == "" {
 			return nil
 		}
@@ -220,3 +243,50 @@ func (c *copier) sizeExp(z types.Size, sp syntax.Span) syntax.Expr {
 }
 
 var i64 types.Type = &types.Prim{Kind: "i64"}
+
+// namesDim reports whether the type expression te has [n] as the size of
+// an array, outside function types.
+func namesDim(te syntax.TypeExp, n string) bool {
+	switch te := te.(type) {
+	case *syntax.TEArray:
+		if v, ok := te.Dim.(*syntax.Var); ok && len(v.Name.Quals) == 0 && v.Name.Name == n {
+			return true
+		}
+		return namesDim(te.Elem, n)
+	case *syntax.TEParen:
+		return namesDim(te.T, n)
+	case *syntax.TEUnique:
+		return namesDim(te.T, n)
+	case *syntax.TETuple:
+		for _, e := range te.Elems {
+			if namesDim(e, n) {
+				return true
+			}
+		}
+	case *syntax.TERecord:
+		for _, f := range te.Fields {
+			if namesDim(f.Type, n) {
+				return true
+			}
+		}
+	case *syntax.TESum:
+		for _, k := range te.Constrs {
+			for _, p := range k.Payload {
+				if namesDim(p, n) {
+					return true
+				}
+			}
+		}
+	case *syntax.TEApply:
+		for _, a := range te.Args {
+			if a.IsSize {
+				if v, ok := a.Dim.(*syntax.Var); ok && len(v.Name.Quals) == 0 && v.Name.Name == n {
+					return true
+				}
+			} else if namesDim(a.Type, n) {
+				return true
+			}
+		}
+	}
+	return false
+}
