@@ -133,7 +133,7 @@ func TestFailedLoadKeepsDefinitions(t *testing.T) {
 	)
 	wantAfter(t, out, ":load "+typeErr, "typeerr.fut:2:19")
 	wantAfter(t, out, "keep", "41")
-	wantAfter(t, out, ":load "+parseErr, "parseerr.fut:3:1: unexpected end of input")
+	wantAfter(t, out, ":load "+parseErr, "parseerr.fut:3:1: Unexpected end of file")
 	wantAfter(t, out, "keep + 1", "42")
 }
 

@@ -168,6 +168,8 @@ func (p *parser) parseValBind() *FunBind {
 		fb.Name, fb.IsOp = op, true
 		fb.NameSpan = Span{p.pos(p.peek(1).pos), p.pos(p.peek(1).end)}
 		p.skip(3)
+	} else if t := p.peek(1); p.tok.kind == tIdent && t.kind == tOp && t.text == "!" {
+		p.failAt(Span{p.pos(t.pos), p.pos(t.end)}, "'!' is a prefix operator and cannot be used as infix operator.")
 	} else if p.tok.kind == tIdent && !p.infixOpAt(1) {
 		fb.Name = p.tok.text
 		fb.NameSpan = Span{p.tpos(), p.tend()}
@@ -180,6 +182,9 @@ func (p *parser) parseValBind() *FunBind {
 		left := p.parseInnerPat(false)
 		if p.tok.kind == tEqu || p.tok.kind == tColon {
 			p.failAt(SpanOf(left), "cannot bind a pattern at top level; bind a single name instead")
+		}
+		if p.tok.kind == tOp && p.tok.text == "!" {
+			p.failAt(Span{p.tpos(), p.tend()}, "'!' is a prefix operator and cannot be used as infix operator.")
 		}
 		if !p.infixOpAt(0) {
 			p.fail("an operator")

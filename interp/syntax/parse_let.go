@@ -51,7 +51,7 @@ func (p *parser) parseLetBody() Expr {
 	case tLet:
 		return p.parseLet()
 	case tDef, tType, tModule:
-		p.failAt(Span{p.tpos(), p.tend()}, "unexpected "+p.tok.describe()+`, expected "in" (missing "in"?)`)
+		p.failAt(Span{p.tpos(), p.tend()}, `Unexpected "`+p.tok.text+`", expected "in" (missing "in"?)`)
 	}
 	p.fail(`"in"`)
 	return nil

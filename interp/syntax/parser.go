@@ -4,7 +4,7 @@
 // Input: source text registered in a FileSet (a file, the prelude, one REPL
 // entry). Output: a *Program (or an Expr, a TypeExp, a list of Specs) whose
 // every node carries its exact Span, or an ErrorList of syntax errors sorted
-// by position, each "file:line:col: unexpected X, expected Y".
+// by position, each "file:line:col: Unexpected token: 'X', expected Y".
 //
 // Invariants: the tree is exactly what was written (parentheses are kept
 // as Paren nodes; dotted names stay unresolved *Var nodes; nothing is
@@ -108,7 +108,7 @@ func (p *parser) addErr(sp Span, msg string) {
 
 // fail reports an error at the current token and unwinds.
 func (p *parser) fail(expected string) {
-	msg := "unexpected " + p.tok.describe()
+	msg := unexpected(p.tok)
 	if p.tok.kind == tEOF && p.i == 0 {
 		msg = "empty input" // nothing begun, so not incomplete
 	}
@@ -286,7 +286,27 @@ func ParseEntry(fset *FileSet, name string, src []byte) (decls []Decl, expr Expr
 	return asExpr()
 }
 
-const eofMsg = "unexpected end of input"
+const eofMsg = "Unexpected end of file"
+
+// unexpected begins the report of a token the parser did not expect, in
+// Futhark's words (Unexpected token: 'bar'), with the token's kind where
+// that helps.
+func unexpected(t token) string {
+	switch t.kind {
+	case tEOF:
+		return eofMsg
+	case tIdent:
+		return "Unexpected token: '" + t.text + "' (an identifier)"
+	case tConstr:
+		return "Unexpected token: '#" + t.text + "' (a constructor)"
+	case tIllegal:
+		return "Unexpected token: " + t.describe()
+	}
+	if _, ok := keywords[t.text]; ok {
+		return "Unexpected token: '" + t.text + "' (a keyword)"
+	}
+	return "Unexpected token: '" + t.text + "'"
+}
 
 // Incomplete reports whether err says that the input ended too early: a
 // bracket left open, or a let, if, loop, match or def not finished. A REPL
