@@ -105,6 +105,24 @@ func (c *Checker) endDef(fb *syntax.FunBind) {
 	}
 }
 
+// checkRetSizesAccessible reports a declared result type that uses as a
+// size a variable bound inside a parameter's pattern (def f (x: i64, _:
+// bool) : [x]i32): a caller cannot name it, as in Futhark.
+func (c *Checker) checkRetSizesAccessible(fb *syntax.FunBind, paramBinds []*valBind, ret Type) {
+	for i, p := range fb.Params {
+		for _, id := range patNames(p) {
+			vb := c.patBinds[id]
+			if vb == nil || vb.size == nil || (i < len(paramBinds) && paramBinds[i] == vb) {
+				continue
+			}
+			if mentionsSize(ret, vb.size) {
+				c.errorf(syntax.SpanOf(fb.RetType), "The result type refers to the size \"%s\", which is bound inside the pattern of a parameter, where a caller cannot name it (inaccessible-size).", vb.name)
+				return
+			}
+		}
+	}
+}
+
 // hasArrow reports whether t has a function type in it, or a lifted type
 // parameter as written (one that generalisation made is not one).
 func hasArrow(t Type) bool {
@@ -202,6 +220,7 @@ func (c *Checker) checkFunBind(fb *syntax.FunBind, sc *scope, top bool) *Scheme 
 	var declRet Type
 	if fb.RetType != nil {
 		declRet = c.typeExp(fb.RetType, inner, dimFlex)
+		c.checkRetSizesAccessible(fb, paramBinds, declRet)
 	}
 	// The function is in scope in its own body (monomorphically), so
 	// that it may call itself.

@@ -43,3 +43,6 @@ def amb_ok = f32.sum (??? : [3]f32)
 def reshape_twice [n] [m] (a: [n][m]f32) : [n][m]f32 =
   let un xs = unflatten xs
   in un (flatten (un (flatten a)))
+-- A result's size may not be a variable bound inside a parameter's pattern.
+def tuple_size (x: i64, _: bool) : [0][x]i32 = [] -- ERROR 36 "The result type refers to the size \"x\", which is bound inside the pattern of a parameter"
+def plain_size (x: i64) (_: bool) : [0][x]i32 = []
