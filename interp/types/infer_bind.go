@@ -57,6 +57,19 @@ func (c *Checker) inferLetIn(e *syntax.LetIn, sc *scope) Type {
 	}
 	vt := setUnique(c.inferExpr(e.Value, sc), false)
 	c.checkIrrefutable(e.Pat)
+	for _, sb := range e.Sizes {
+		// let [n] (f: [n]t -> u) = e: n is no array's size, so nothing
+		// gives its value.
+		constructive := false
+		for _, te := range patAnnotations(e.Pat) {
+			if usesSizeConstructively(te, sb.Name) {
+				constructive = true
+			}
+		}
+		if !constructive && mentionsWord(c.srcText(syntax.SpanOf(e.Pat)), sb.Name) {
+			c.errorf(sb.Span, "Cannot bind [%s]: the pattern uses it only in a function type, not as the size of an array it binds.", sb.Name)
+		}
+	}
 	pt := c.patType(e.Pat, inner, dimFlex, false, seen)
 	c.unifyAt(syntax.SpanOf(e.Value), fmt.Sprintf("Pattern %s cannot match a value of the bound expression's type.", c.exprName(e.Pat, "")), pt, vt, false)
 	for _, sb := range e.Sizes {
@@ -231,4 +244,35 @@ func makeUnlifted(t Type) {
 	case *Array:
 		makeUnlifted(t.Elem)
 	}
+}
+
+// patAnnotations lists the type annotations in a pattern.
+func patAnnotations(p syntax.Pat) []syntax.TypeExp {
+	var out []syntax.TypeExp
+	var walk func(p syntax.Pat)
+	walk = func(p syntax.Pat) {
+		switch q := p.(type) {
+		case *syntax.PParen:
+			walk(q.P)
+		case *syntax.PAttr:
+			walk(q.P)
+		case *syntax.PAscript:
+			out = append(out, q.Type)
+			walk(q.P)
+		case *syntax.PTuple:
+			for _, e := range q.Elems {
+				walk(e)
+			}
+		case *syntax.PRecord:
+			for _, f := range q.Fields {
+				walk(f.Pat)
+			}
+		case *syntax.PConstr:
+			for _, a := range q.Args {
+				walk(a)
+			}
+		}
+	}
+	walk(p)
+	return out
 }

@@ -46,3 +46,6 @@ def reshape_twice [n] [m] (a: [n][m]f32) : [n][m]f32 =
 -- A result's size may not be a variable bound inside a parameter's pattern.
 def tuple_size (x: i64, _: bool) : [0][x]i32 = [] -- ERROR 36 "The result type refers to the size \"x\", which is bound inside the pattern of a parameter"
 def plain_size (x: i64) (_: bool) : [0][x]i32 = []
+-- A size bound by a let pattern must be the size of an array it binds.
+def bind_fn = let [n] (f: [n]bool -> [n]bool) = (\(xs: [10]bool) -> xs) in n -- ERROR 19 "Cannot bind \[n\]: the pattern uses it only in a function type"
+def bind_arr [m] (xs: [m]bool) = let [n] (ys: [n]bool) = xs in n
