@@ -72,6 +72,7 @@ type uniq struct {
 	// the uses in its body of what that value aliases.
 	uses      []loopUse
 	loopDepth int
+	inSize    int // inside a size expression of a type
 
 	call       syntax.Expr              // the application whose arguments are being checked
 	consumedBy map[*valBind]syntax.Expr // the application whose argument consumed a root
@@ -146,6 +147,16 @@ func (u *uniq) fun(fb *syntax.FunBind, ft Type) {
 				u.uparams[vb] = true
 			} else {
 				u.params[vb] = true
+			}
+		}
+	}
+	// Size expressions in the parameters' types may not consume.
+	for _, p := range fb.Params {
+		for _, te := range patAnnotations(p) {
+			for _, d := range dimExprs(te) {
+				u.inSize++
+				u.expr(d)
+				u.inSize--
 			}
 		}
 	}
@@ -324,6 +335,8 @@ func (u *uniq) consume(a *aliases, sp syntax.Span, what string) {
 	}
 	for _, r := range sortedBinds(a.all) {
 		switch {
+		case u.inSize > 0:
+			u.c.errorf(sp, "Consuming variable %s (%s), which is not consumable: a size expression may not consume anything.", bindName(r), what)
 		case u.params[r]:
 			u.c.errorf(sp, "Consuming variable %s (%s), which is not consumable: it is a parameter that is not unique (declare it with *).", bindName(r), what)
 		case !r.local:
@@ -684,4 +697,52 @@ func resultType(t Type, n int) Type {
 		t = a.To
 	}
 	return t
+}
+
+// dimExprs lists the size expressions written in a type expression.
+func dimExprs(te syntax.TypeExp) []syntax.Expr {
+	var out []syntax.Expr
+	var walk func(te syntax.TypeExp)
+	walk = func(te syntax.TypeExp) {
+		switch t := te.(type) {
+		case *syntax.TEArray:
+			if t.Dim != nil {
+				out = append(out, t.Dim)
+			}
+			walk(t.Elem)
+		case *syntax.TEParen:
+			walk(t.T)
+		case *syntax.TEUnique:
+			walk(t.T)
+		case *syntax.TEExist:
+			walk(t.T)
+		case *syntax.TEArrow:
+			walk(t.From)
+			walk(t.To)
+		case *syntax.TETuple:
+			for _, e := range t.Elems {
+				walk(e)
+			}
+		case *syntax.TERecord:
+			for _, f := range t.Fields {
+				walk(f.Type)
+			}
+		case *syntax.TESum:
+			for _, k := range t.Constrs {
+				for _, p := range k.Payload {
+					walk(p)
+				}
+			}
+		case *syntax.TEApply:
+			for _, a := range t.Args {
+				if a.IsSize && a.Dim != nil {
+					out = append(out, a.Dim)
+				} else if !a.IsSize {
+					walk(a.Type)
+				}
+			}
+		}
+	}
+	walk(te)
+	return out
 }

@@ -50,3 +50,6 @@ def lpair [n] (ps: *[n]i64) (is: []i64) : (*[n]i64, []i64) =
 def lpair_bad [n] (ps: *[n]i64) : (*[n]i64, [n]i64) =
   let (a, _) = loop (ps, js) = (ps, copy ps) for _i < 2 do (ps, js) -- ERROR 3 "the unique parts of this result are aliased to some other component \(both alias \"ps\"\)"
   in (a, a)
+-- A size expression in a parameter's type may not consume.
+def eat (xs: *[]i64) : i64 = xs[0]
+def size_eats [n] (ns: *[n]i64) (xs: [eat ns]f32) = xs[0] -- ERROR 43 "Consuming variable \"ns\" .*a size expression may not consume"
