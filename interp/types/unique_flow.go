@@ -53,6 +53,9 @@ func (u *uniq) apply(call syntax.Expr, ft Type, fa *aliases, args []syntax.Expr)
 			}
 			continue
 		}
+		if from != nil && namedCallee(call) && u.weakerResult(arg, from) {
+			u.c.errorf(syntax.SpanOf(arg), "Cannot pass %s, whose result is not unique, where a function with a unique result (%s) is expected.", u.c.exprName(arg, "this function"), quoteT(from))
+		}
 		if from != nil && u.argConsumes(arg) && !consumesParam(from) {
 			u.c.errorf(syntax.SpanOf(arg), "A consuming function cannot be passed where a function that does not consume its argument is expected (contains-consumption).")
 		}
@@ -393,6 +396,61 @@ func consumesParam(t Type) bool {
 		}
 		t = a.To
 	}
+}
+
+// namedCallee reports whether call applies a function by its name, so that
+// the parameter types apply takes are as declared (not instantiated by
+// the arguments).
+func namedCallee(call syntax.Expr) bool {
+	a, ok := call.(*syntax.Apply)
+	if !ok {
+		return false
+	}
+	_, ok = unparenExpr(a.Fn).(*syntax.Var)
+	return ok
+}
+
+// weakerResult reports whether arg, a function with a known result type,
+// is passed where the parameter's type (from) requires a unique result
+// that arg's result is not: a top-level function (whose result's
+// uniqueness is declared or inferred) or a local one with a declared
+// result type.
+func (u *uniq) weakerResult(arg syntax.Expr, from Type) bool {
+	v, ok := unparenExpr(arg).(*syntax.Var)
+	if !ok {
+		return false
+	}
+	vb := u.c.uses[v]
+	if vb == nil || vb.scheme == nil || vb.builtin != "" {
+		return false
+	}
+	if _, isFun := Resolve(vb.scheme.Type).(*Arrow); !isFun {
+		return false
+	}
+	if vb.local {
+		declared := false
+		for fb, b := range u.c.funBinds {
+			if b == vb && fb.RetType != nil {
+				declared = true
+			}
+		}
+		if !declared {
+			return false
+		}
+	}
+	want, got := Resolve(from), Resolve(vb.scheme.Type)
+	for {
+		wa, ok1 := want.(*Arrow)
+		ga, ok2 := got.(*Arrow)
+		if !ok1 || !ok2 {
+			break
+		}
+		want, got = Resolve(wa.To), Resolve(ga.To)
+	}
+	if _, isFun := want.(*Arrow); isFun {
+		return false
+	}
+	return isUnique(want) && !isUnique(got)
 }
 
 // argConsumes reports whether a function passed as an argument consumes

@@ -53,3 +53,12 @@ def lpair_bad [n] (ps: *[n]i64) : (*[n]i64, [n]i64) =
 -- A size expression in a parameter's type may not consume.
 def eat (xs: *[]i64) : i64 = xs[0]
 def size_eats [n] (ns: *[n]i64) (xs: [eat ns]f32) = xs[0] -- ERROR 43 "Consuming variable \"ns\" .*a size expression may not consume"
+-- A function whose result is not unique cannot be passed where a unique
+-- result is required.
+def cons_fn (f: () -> *[2]i32) : *[2]i32 = f () with [0] = 1
+def pass_weak (x: [2]i32) : *[2]i32 =
+  let f () : [2]i32 = x
+  in cons_fn f -- ERROR 14 "Cannot pass \"f\", whose result is not unique"
+def pass_ok (x: [2]i32) : *[2]i32 =
+  let f () : *[2]i32 = copy x
+  in cons_fn f
