@@ -232,7 +232,15 @@ func (c *Checker) checkFunBind(fb *syntax.FunBind, sc *scope, top bool) *Scheme 
 		}
 		self = res
 		for i := len(paramTs) - 1; i >= 0; i-- {
-			self = &Arrow{From: paramTs[i], To: self}
+			a := &Arrow{From: paramTs[i], To: self}
+			if declRet != nil {
+				// A parameter the declared result speaks of (f (n: i64)
+				// : [n]t) names it here too, as in the final type.
+				if vb := paramBinds[i]; vb != nil && vb.size != nil && mentionsSize(self, vb.size) {
+					a.Param = vb.size
+				}
+			}
+			self = a
 		}
 		selfScope.vals[fb.Name] = &valBind{name: fb.Name, scheme: &Scheme{TParams: tparams, SParams: declSizes, Type: self}, span: fb.NameSpan, local: true, level: c.level, id: c.freshID()}
 		if top {
