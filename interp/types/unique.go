@@ -14,7 +14,12 @@ package types
 // variable whose roots are consumed is an error. Branches consume the
 // union of what their arms consume. A function whose declared result is
 // unique must not return an alias of a non-unique parameter or of a
-// variable from outside.
+// variable from outside; a top-level function without a declared result
+// type returns unique parts where its body's value is fresh (as Futhark
+// infers it). The arguments of an application are checked from right to
+// left, as Futhark evaluates them. A top-level function aliases nothing;
+// a lambda, section or local function aliases what it captured, and so
+// does the result of applying it.
 
 import (
 	"sort"
