@@ -128,7 +128,7 @@ func (c *Checker) typeDef(name string, lifted syntax.Liftedness, params []*synta
 	}
 	if lifted != syntax.Lifted && isFunctional(body) {
 		c.errorf(sp, "Non-lifted type abbreviations may not contain functions: \"%s\" is defined as %s (declare it with type^).", name, quoteT(body))
-	} else if lifted == syntax.Unlifted && hasSizeLifted(body) {
+	} else if lifted == syntax.Unlifted && c.namesSizeLifted(def, inner) {
 		c.errorf(sp, "Non-size-lifted type abbreviations may not contain size-lifted types: \"%s\" is defined as %s (declare it with type~).", name, quoteT(body))
 	}
 	for i, p := range td.Params {
@@ -145,37 +145,32 @@ func (c *Checker) typeDef(name string, lifted syntax.Liftedness, params []*synta
 	return td
 }
 
-// hasSizeLifted reports whether t has a size-lifted type in it (a type
-// parameter or abstract type declared with ~).
-func hasSizeLifted(t Type) bool {
-	switch t := Resolve(t).(type) {
-	case *Con:
-		if t.Con.Lifted == syntax.SizeLifted {
+// namesSizeLifted reports whether the type expression te names a type
+// declared size-lifted (type~, or a '~ parameter): as in Futhark, what
+// counts is the liftedness each named type is declared with, not what it
+// expands to.
+func (c *Checker) namesSizeLifted(te syntax.TypeExp, sc *scope) bool {
+	found := false
+	syntax.Inspect(te, func(n syntax.Node) bool {
+		var q syntax.QualName
+		switch t := n.(type) {
+		case *syntax.TEVar:
+			q = t.Name
+		case *syntax.TEApply:
+			if v, ok := t.Fn.(*syntax.TEVar); ok {
+				q = v.Name
+			} else {
+				return true
+			}
+		default:
 			return true
 		}
-		for _, a := range t.Args {
-			if a.Type != nil && hasSizeLifted(a.Type) {
-				return true
-			}
+		if d := c.lookupTypeNameQuiet(q, sc); d != nil && d.Lifted == syntax.SizeLifted {
+			found = true
 		}
-	case *Array:
-		return hasSizeLifted(t.Elem)
-	case *Record:
-		for _, f := range t.Fields {
-			if hasSizeLifted(f.Type) {
-				return true
-			}
-		}
-	case *Sum:
-		for _, cn := range t.Constrs {
-			for _, p := range cn.Payload {
-				if hasSizeLifted(p) {
-					return true
-				}
-			}
-		}
-	}
-	return false
+		return true
+	})
+	return found
 }
 
 // witnessedSizes is the set of size names that are the size of an array

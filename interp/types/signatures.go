@@ -237,12 +237,15 @@ func (c *Checker) refineSig(st *syntax.SigWith, sc *scope) *Sig {
 		}
 	}
 	// As in Futhark, a refinement may give an abstract type a type with
-	// anonymous sizes ([]t): only a function type needs a lifted one.
+	// anonymous sizes ([]t) or a size-lifted one: only a function type
+	// needs a lifted one. The refined type keeps the liftedness the module
+	// type declares.
 	lifted := con.Con.Lifted
 	if lifted == syntax.Unlifted {
 		lifted = syntax.SizeLifted
 	}
 	def := c.typeDef(st.Path.Name, lifted, st.Params, st.Type, sc, st.Span)
+	def.Lifted = con.Con.Lifted
 	if con.Con.Lifted == syntax.Unlifted && isFunctional(def.Body) && len(c.errs) == 0 {
 		c.errorf(st.Span, "Cannot refine the non-lifted abstract type \"%s\" to the function type %s.", st.Path, quoteT(def.Body))
 	}
