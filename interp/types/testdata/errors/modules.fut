@@ -28,3 +28,8 @@ module wrap (K: has_ctx) = {
   type bad = inner K.pctx -- ERROR "Non-size-lifted type abbreviations may not contain size-lifted types"
   type~ good = inner K.pctx
 }
+-- A refined abstract type keeps the liftedness its module type declares.
+module type hk = { type~ ctx }
+module type arr = { type ctx }
+module mk_arr (K: hk) : arr with ctx = K.ctx = { type~ ctx = K.ctx }
+module use_arr (K: hk) = { module m = mk_arr K type c = m.ctx }
