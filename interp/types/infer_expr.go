@@ -314,8 +314,11 @@ func (c *Checker) applyArrow(ft Type, arg syntax.Expr, at Type, sc *scope, fn sy
 		return res
 	case *Arrow:
 		badDependent := dependentArrow(at) && resultIsUnliftedVar(f.From)
+		firstID := c.nextID
 		if err := c.unifyT(f.From, setUnique(at, false), false); err != nil {
 			c.errorf(sp, "%s", c.mismatchIn(fmt.Sprintf("Cannot apply %s to %s (invalid type).", fnName(fn), c.exprName(arg, "argument")), f.From, at, err))
+		} else if dependentArrow(at) && !badDependent && existInParam(f.To, firstID) {
+			c.errorf(sp, "Cannot apply %s to %s: an existential size would appear in a function parameter of the result type %s, as %s's result size depends on its argument (existential-param-ret).", fnName(fn), c.exprName(arg, "argument"), quoteT(zonk(f.To)), c.exprName(arg, "the argument"))
 		}
 		to := f.To
 		s := &subst{sizes: map[*SizeName]Size{}}
@@ -344,6 +347,64 @@ func (c *Checker) applyArrow(ft Type, arg syntax.Expr, at Type, sc *scope, fn sy
 	}
 	c.errorf(syntax.SpanOf(fn), "Cannot apply expression as function: it has type %s, which is not a function type.", quoteT(ft))
 	return c.newTVar(sp)
+}
+
+// existInParam reports whether t, the result of an application, has in a
+// function parameter's type a size made while unifying the argument (a
+// size variable numbered after first, standing for the argument's own
+// parameter) that no positive position of t has: nothing could give it.
+func existInParam(t Type, first int) bool {
+	inParam, produced := map[*svar]bool{}, map[*svar]bool{}
+	var size func(z Size, out map[*svar]bool)
+	size = func(z Size, out map[*svar]bool) {
+		switch x := resolveSize(z).(type) {
+		case SizeVar:
+			if x.id > first {
+				out[x.svar] = true
+			}
+		case *SizeExpr:
+			if x.Op != "" {
+				size(x.L, out)
+				size(x.R, out)
+			}
+		case *SizeTerm:
+			for _, a := range x.Args {
+				size(a, out)
+			}
+		}
+	}
+	var walk func(t Type, param bool)
+	walk = func(t Type, param bool) {
+		switch x := Resolve(t).(type) {
+		case *Arrow:
+			walk(x.From, true)
+			walk(x.To, param)
+		case *Array:
+			if param {
+				size(x.Dim, inParam)
+			} else {
+				size(x.Dim, produced)
+			}
+			walk(x.Elem, param)
+		case *Record:
+			for _, f := range x.Fields {
+				walk(f.Type, param)
+			}
+		case *Sum:
+			for _, cn := range x.Constrs {
+				for _, p := range cn.Payload {
+					walk(p, param)
+				}
+			}
+		}
+	}
+	walk(t, false)
+	for v := range inParam {
+		if !produced[v] {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *Checker) inferVar(e *syntax.Var, sc *scope) Type {

@@ -49,3 +49,8 @@ def plain_size (x: i64) (_: bool) : [0][x]i32 = []
 -- A size bound by a let pattern must be the size of an array it binds.
 def bind_fn = let [n] (f: [n]bool -> [n]bool) = (\(xs: [10]bool) -> xs) in n -- ERROR 19 "Cannot bind \[n\]: the pattern uses it only in a function type"
 def bind_arr [m] (xs: [m]bool) = let [n] (ys: [n]bool) = xs in n
+-- A function whose result size depends on its argument, passed where its
+-- result type becomes a parameter type of the result, cannot be used.
+def compose2 '^a '^b '^c (f: a -> b) (g: b -> c) (x: a) : c = g (f x)
+def comp_bad = compose2 iota -- ERROR 25 "Cannot apply \"compose2\" to \"iota\": an existential size would appear in a function parameter .*\(existential-param-ret\)"
+def comp_ok = compose2 (\(x: i64) -> x + 1) (\y -> y * 2)
