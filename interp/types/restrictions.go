@@ -46,15 +46,20 @@ func (c *Checker) checkEntry(d *syntax.ValDecl, sch *Scheme) {
 			if !ok {
 				break
 			}
-			walkSizes(a.From, func(z Size) {
-				if sn, ok := resolveSize(z).(*SizeName); ok && sn.Name == tp.Name {
+			// Only as the size of an array counts: an argument of an
+			// abstract type may be a phantom (as in Futhark).
+			w := map[*SizeName]bool{}
+			witnessedSizes(dropConArgs(a.From), w)
+			for sn := range w {
+				if sn.Name == tp.Name {
 					used = true
 				}
-			})
+			}
 			t = a.To
 		}
 		if !used {
-			c.errorf(tp.Span, "Entry point size parameter \"[%s]\" must be the size of some parameter (used constructively).", tp.Name)
+			c.errorf(tp.Span, "Entry point size parameter \"[%s]\" is only used non-constructively: it must be the size of some array parameter (nonconstructive-entry).", tp.Name)
+			break // one is enough, as in Futhark
 		}
 	}
 	if len(sch.TParams) > 0 {
@@ -171,6 +176,34 @@ func (c *Checker) namesSizeLifted(te syntax.TypeExp, sc *scope) bool {
 		return true
 	})
 	return found
+}
+
+// dropConArgs is t without the arguments of its type constructors (the
+// abstract types and type parameters in it).
+func dropConArgs(t Type) Type {
+	switch x := Resolve(t).(type) {
+	case *Con:
+		return &Con{Con: x.Con, Unique: x.Unique}
+	case *Array:
+		return &Array{Unique: x.Unique, Dim: x.Dim, Elem: dropConArgs(x.Elem)}
+	case *Record:
+		fs := make([]Field, len(x.Fields))
+		for i, f := range x.Fields {
+			fs[i] = Field{f.Name, dropConArgs(f.Type)}
+		}
+		return &Record{fs}
+	case *Sum:
+		cs := make([]Constr, len(x.Constrs))
+		for i, cn := range x.Constrs {
+			ps := make([]Type, len(cn.Payload))
+			for j, p := range cn.Payload {
+				ps[j] = dropConArgs(p)
+			}
+			cs[i] = Constr{cn.Name, ps}
+		}
+		return &Sum{cs}
+	}
+	return t
 }
 
 // witnessedSizes is the set of size names that are the size of an array

@@ -72,4 +72,4 @@ entry pe 'q (v: q) : (q, q) = (v, v) -- ERROR "may not be polymorphic"
 entry hoe (g: i32 -> i32) (v: i32) = g v -- ERROR "may not be higher-order"
 -- size-polymorphic-entry and nonconstructive-entry
 entry spe [k] : [0][k]i32 = [] -- ERROR "Entry point size parameter \"\[k\]\""
-entry nce [k] (vs: [k+1]i32) = vs[0] -- ERROR "Entry point size parameter \"\[k\]\" must be the size of some parameter"
+entry nce [k] (vs: [k+1]i32) = vs[0] -- ERROR "Entry point size parameter \"\[k\]\" is only used non-constructively"
