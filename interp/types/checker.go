@@ -150,8 +150,9 @@ type Checker struct {
 	constrVars        []TVar
 	fieldVars         []TVar
 	pendExprs         []syntax.Expr
-	joinAt            *joinSite   // the conditional being joined (sizes.go)
-	instSizes         *[]instSize // size parameters instantiated in the current definition (subst.go)
+	joinAt            *joinSite         // the conditional being joined (sizes.go)
+	letSizes          map[*valBind]Size // what a let-bound i64 stands for as a size (sizes.go)
+	instSizes         *[]instSize       // size parameters instantiated in the current definition (subst.go)
 	pendPats          []syntax.Pat
 	uses              map[*syntax.Var]*valBind
 	opUses            map[*syntax.OpSection]*valBind

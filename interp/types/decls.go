@@ -20,6 +20,7 @@ func (c *Checker) beginDef() {
 	c.sizeParams = map[*SizeName]int{}
 	c.typeParams = map[*TypeCon]int{}
 	c.uses = map[*syntax.Var]*valBind{}
+	c.letSizes = map[*valBind]Size{}
 	c.opUses = map[*syntax.OpSection]*valBind{}
 	c.patBinds = map[*syntax.PId]*valBind{}
 	c.funBinds = map[*syntax.FunBind]*valBind{}
@@ -454,28 +455,43 @@ func (c *Checker) existentialise(t Type, allowed map[*SizeName]bool, outer int) 
 		}
 		return false
 	}
+	dim := func(d Size) Size {
+		d = resolveSize(d)
+		if _, ok := d.(SizeVar); ok || bad(d) {
+			if sn, ok := d.(*SizeName); ok {
+				if r, ok := s.sizes[sn]; ok {
+					return r
+				}
+				u := c.newUnknown(sn.Name)
+				s.sizes[sn] = u
+				exist = append(exist, u)
+				return u
+			}
+			u := c.newUnknown("d")
+			exist = append(exist, u)
+			return u
+		}
+		return d
+	}
 	var walk func(t Type) Type
 	walk = func(t Type) Type {
 		switch t := Resolve(t).(type) {
 		case *Array:
-			d := resolveSize(t.Dim)
-			if _, ok := d.(SizeVar); ok || bad(d) {
-				if sn, ok := d.(*SizeName); ok {
-					if r, ok := s.sizes[sn]; ok {
-						d = r
-					} else {
-						u := c.newUnknown(sn.Name)
-						s.sizes[sn] = u
-						exist = append(exist, u)
-						d = u
-					}
+			return &Array{Unique: t.Unique, Dim: dim(t.Dim), Elem: walk(t.Elem)}
+		case *Con:
+			// t [y] with y local: an existential too.
+			if len(t.Args) == 0 {
+				return t
+			}
+			args := make([]TypeArg, len(t.Args))
+			for i, a := range t.Args {
+				if a.Type != nil {
+					args[i] = TypeArg{Type: walk(a.Type)}
 				} else {
-					u := c.newUnknown("d")
-					exist = append(exist, u)
-					d = u
+					args[i] = TypeArg{Size: dim(a.Size)}
 				}
 			}
-			return &Array{Unique: t.Unique, Dim: d, Elem: walk(t.Elem)}
+			return &Con{Con: t.Con, Args: args, Unique: t.Unique}
 		case *Record:
 			fs := make([]Field, len(t.Fields))
 			for i, f := range t.Fields {

@@ -72,6 +72,14 @@ func (c *Checker) inferLetIn(e *syntax.LetIn, sc *scope) Type {
 	}
 	pt := c.patType(e.Pat, inner, dimFlex, false, seen)
 	c.unifyAt(syntax.SpanOf(e.Value), fmt.Sprintf("Pattern %s cannot match a value of the bound expression's type.", c.exprName(e.Pat, "")), pt, vt, false)
+	if id, ok := unparenPat(stripAscript(e.Pat)).(*syntax.PId); ok {
+		// The size a let-bound i64 stands for, once its name is gone.
+		if vb := c.patBinds[id]; vb != nil && isI64(vt) {
+			if d := c.exprSize(e.Value, sc); sizeKey(d) != "" {
+				c.letSizes[vb] = d
+			}
+		}
+	}
 	for _, sb := range e.Sizes {
 		if v, ok := resolveSize(inner.vals[sb.Name].sizeAlias).(SizeVar); ok && v.link == nil {
 			if mentionsWord(c.srcText(syntax.SpanOf(e.Pat)), sb.Name) {

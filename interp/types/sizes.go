@@ -135,15 +135,28 @@ func (c *Checker) sliceSize(d Size, ix *syntax.DimIndex, sc *scope) Size {
 // go out of scope, by untracked sizes.
 func (c *Checker) forgetLocalSizes(t Type, inner *scope) Type {
 	s := &subst{sizes: map[*SizeName]Size{}}
+	t = zonk(t)
 	for _, v := range inner.vals {
-		if v.size != nil {
-			s.sizes[v.size] = &SizeAny{}
+		if v.size == nil || !mentionsSize(t, v.size) {
+			continue
 		}
+		if d, ok := c.letSizes[v]; ok {
+			// let m = n + 1 in iota m: [n + 1], as in Futhark.
+			s.sizes[v.size] = d
+			continue
+		}
+		// As in Futhark, a size whose name goes out of scope becomes a
+		// size of its own, known only where it was.
+		s.sizes[v.size] = c.unknownFrom(fmt.Sprintf("an unknown size arising from \"%s\" going out of scope", v.name), v.span)
 	}
 	if len(s.sizes) == 0 {
 		return t
 	}
-	return substType(zonk(t), s)
+	// A definition may speak of another name of the same scope.
+	for k, d := range s.sizes {
+		s.sizes[k] = substSize(d, s)
+	}
+	return substType(t, s)
 }
 
 // joinTypes is the type of a conditional whose branches have types a and b

@@ -54,3 +54,8 @@ def bind_arr [m] (xs: [m]bool) = let [n] (ys: [n]bool) = xs in n
 def compose2 '^a '^b '^c (f: a -> b) (g: b -> c) (x: a) : c = g (f x)
 def comp_bad = compose2 iota -- ERROR 25 "Cannot apply \"compose2\" to \"iota\": an existential size would appear in a function parameter .*\(existential-param-ret\)"
 def comp_ok = compose2 (\(x: i64) -> x + 1) (\y -> y * 2)
+-- A size whose name goes out of scope is the expression the name stood
+-- for, if it has one; otherwise a size of its own.
+def let_size (n: i64) : [n + 1]i64 = let m = n + 1 in iota m
+def hide (x: i64) = let (y, _) = (x + 1, true) in iota y
+def two_hidden (a: i64) (b: i64) = zip (hide a) (hide b) -- ERROR 49 "Cannot apply \"zip\" to \"hide b\""
