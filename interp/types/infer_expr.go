@@ -318,7 +318,7 @@ func (c *Checker) applyArrow(ft Type, arg syntax.Expr, at Type, sc *scope, fn sy
 		if err := c.unifyT(f.From, setUnique(at, false), false); err != nil {
 			c.errorf(sp, "%s", c.mismatchIn(fmt.Sprintf("Cannot apply %s to %s (invalid type).", fnName(fn), c.exprName(arg, "argument")), f.From, at, err))
 		} else if dependentArrow(at) && !badDependent && existInParam(f.To, firstID) {
-			c.errorf(sp, "Cannot apply %s to %s: an existential size would appear in a function parameter of the result type %s, as %s's result size depends on its argument (existential-param-ret).", fnName(fn), c.exprName(arg, "argument"), quoteT(zonk(f.To)), c.exprName(arg, "the argument"))
+			c.errorf(sp, "Existential size would appear in function parameter of return type %s, applying %s to %s, whose result size depends on its argument (existential-param-ret).", quoteT(zonk(f.To)), fnName(fn), c.exprName(arg, "argument"))
 		}
 		to := f.To
 		s := &subst{sizes: map[*SizeName]Size{}}
