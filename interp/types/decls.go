@@ -124,6 +124,127 @@ func (c *Checker) checkRetSizesAccessible(fb *syntax.FunBind, paramBinds []*valB
 	}
 }
 
+// localInFunction reports whether a parameter of a function type in t has
+// a size that is bound inside the definition (above level outer, not
+// allowed): no caller could give an argument of that size.
+func (c *Checker) localInFunction(t Type, allowed map[*SizeName]bool, outer int) bool {
+	found := false
+	bound := map[*SizeName]bool{} // named parameters of the arrows around
+	var size func(z Size)
+	size = func(z Size) {
+		switch x := resolveSize(z).(type) {
+		case *SizeName:
+			if lvl, local := c.localSizes[x]; local && lvl > outer && !allowed[x] && !bound[x] {
+				found = true
+			}
+		case *SizeExpr:
+			if x.Op != "" {
+				size(x.L)
+				size(x.R)
+			}
+		case *SizeTerm:
+			for _, a := range x.Args {
+				size(a)
+			}
+		}
+	}
+	var walk func(t Type, inFun bool)
+	walk = func(t Type, inFun bool) {
+		switch x := Resolve(t).(type) {
+		case *Arrow:
+			walk(x.From, true)
+			if x.Param != nil && !bound[x.Param] {
+				bound[x.Param] = true
+				defer delete(bound, x.Param)
+			}
+			walk(x.To, inFun)
+		case *Array:
+			if inFun {
+				size(x.Dim)
+			}
+			walk(x.Elem, inFun)
+		case *Record:
+			for _, f := range x.Fields {
+				walk(f.Type, inFun)
+			}
+		case *Sum:
+			for _, cn := range x.Constrs {
+				for _, p := range cn.Payload {
+					walk(p, inFun)
+				}
+			}
+		}
+	}
+	walk(t, false)
+	return found
+}
+
+// existOnlyInParam is the name of an existential size of the result type
+// t that occurs in a parameter type of a function in t but in no position
+// a value of t produces, or "".
+func existOnlyInParam(t Type, exist []*SizeName) string {
+	if len(exist) == 0 {
+		return ""
+	}
+	isExist := map[*SizeName]bool{}
+	for _, e := range exist {
+		isExist[e] = true
+	}
+	inParam, produced := map[*SizeName]bool{}, map[*SizeName]bool{}
+	var size func(z Size, out map[*SizeName]bool)
+	size = func(z Size, out map[*SizeName]bool) {
+		switch x := resolveSize(z).(type) {
+		case *SizeName:
+			if isExist[x] {
+				out[x] = true
+			}
+		case *SizeExpr:
+			if x.Op != "" {
+				size(x.L, out)
+				size(x.R, out)
+			}
+		case *SizeTerm:
+			for _, a := range x.Args {
+				size(a, out)
+			}
+		}
+	}
+	var walk func(t Type, param bool)
+	walk = func(t Type, param bool) {
+		switch x := Resolve(t).(type) {
+		case *Arrow:
+			// A function produces no value until applied: its sizes,
+			// parameter or result, are no size a value of t shows.
+			walk(x.From, true)
+			walk(x.To, true)
+		case *Array:
+			if param {
+				size(x.Dim, inParam)
+			} else {
+				size(x.Dim, produced)
+			}
+			walk(x.Elem, param)
+		case *Record:
+			for _, f := range x.Fields {
+				walk(f.Type, param)
+			}
+		case *Sum:
+			for _, cn := range x.Constrs {
+				for _, p := range cn.Payload {
+					walk(p, param)
+				}
+			}
+		}
+	}
+	walk(t, false)
+	for _, e := range exist {
+		if inParam[e] && !produced[e] {
+			return e.Name
+		}
+	}
+	return ""
+}
+
 // hasArrow reports whether t has a function type in it, or a lifted type
 // parameter as written (one that generalisation made is not one).
 func hasArrow(t Type) bool {
@@ -309,6 +430,11 @@ func (c *Checker) checkFunBind(fb *syntax.FunBind, sc *scope, top bool) *Scheme 
 		walkSizes(pt, open)
 	}
 	ret, exist := c.existentialise(zonk(bt), allowed, outer)
+	if n := existOnlyInParam(ret, exist); n != "" {
+		c.errorf(syntax.SpanOf(fb.Body), "Cannot generalise the result type %s of \"%s\": the size \"%s\" it makes is used only in the parameter of a function in it, where no caller could know it.", quoteT(ret), fb.Name, n)
+	} else if c.localInFunction(ret, allowed, outer) {
+		c.errorf(syntax.SpanOf(fb.Body), "Cannot generalise the result type %s of \"%s\": a function in it takes an argument whose size is computed inside \"%s\", which no caller could know.", quoteT(ret), fb.Name, fb.Name)
+	}
 	// Build the function type; name parameters used as sizes.
 	ft := ret
 	for i := len(paramTs) - 1; i >= 0; i-- {
