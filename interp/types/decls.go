@@ -124,18 +124,18 @@ func (c *Checker) checkRetSizesAccessible(fb *syntax.FunBind, paramBinds []*valB
 	}
 }
 
-// localInFunction reports whether a parameter of a function type in t has
-// a size that is bound inside the definition (above level outer, not
-// allowed): no caller could give an argument of that size.
-func (c *Checker) localInFunction(t Type, allowed map[*SizeName]bool, outer int) bool {
-	found := false
+// localInFunction is a size of a parameter of a function type in t that
+// is bound inside the definition (above level outer, not allowed), or
+// nil: no caller could give an argument of that size.
+func (c *Checker) localInFunction(t Type, allowed map[*SizeName]bool, outer int) *SizeName {
+	var found *SizeName
 	bound := map[*SizeName]bool{} // named parameters of the arrows around
 	var size func(z Size)
 	size = func(z Size) {
 		switch x := resolveSize(z).(type) {
 		case *SizeName:
-			if lvl, local := c.localSizes[x]; local && lvl > outer && !allowed[x] && !bound[x] {
-				found = true
+			if lvl, local := c.localSizes[x]; local && lvl > outer && !allowed[x] && !bound[x] && found == nil {
+				found = x
 			}
 		case *SizeExpr:
 			if x.Op != "" {
@@ -432,8 +432,12 @@ func (c *Checker) checkFunBind(fb *syntax.FunBind, sc *scope, top bool) *Scheme 
 	ret, exist := c.existentialise(zonk(bt), allowed, outer)
 	if n := existOnlyInParam(ret, exist); n != "" {
 		c.errorf(syntax.SpanOf(fb.Body), "Cannot generalise the result type %s of \"%s\": the size \"%s\" it makes is used only in the parameter of a function in it, where no caller could know it.", quoteT(ret), fb.Name, n)
-	} else if c.localInFunction(ret, allowed, outer) {
-		c.errorf(syntax.SpanOf(fb.Body), "Cannot generalise the result type %s of \"%s\": a function in it takes an argument whose size is computed inside \"%s\", which no caller could know.", quoteT(ret), fb.Name, fb.Name)
+	} else if u := c.localInFunction(ret, allowed, outer); u != nil {
+		what := "a size"
+		if u.scoped != "" {
+			what = "\"" + u.scoped + "\""
+		}
+		c.errorf(syntax.SpanOf(fb.Body), "Cannot generalise the result type %s of \"%s\". Unknown size %s in parameter of a function in it: it is computed inside \"%s\", so no caller could know it (unknown-param-def).", quoteT(ret), fb.Name, what, fb.Name)
 	}
 	// Build the function type; name parameters used as sizes.
 	ft := ret

@@ -147,7 +147,11 @@ func (c *Checker) forgetLocalSizes(t Type, inner *scope) Type {
 		}
 		// As in Futhark, a size whose name goes out of scope becomes a
 		// size of its own, known only where it was.
-		s.sizes[v.size] = c.unknownFrom(fmt.Sprintf("an unknown size arising from \"%s\" going out of scope", v.name), v.span)
+		u := c.unknownFrom(fmt.Sprintf("an unknown size arising from \"%s\" going out of scope", v.name), v.span)
+		if n, ok := u.(*SizeName); ok {
+			n.scoped = v.name
+		}
+		s.sizes[v.size] = u
 	}
 	if len(s.sizes) == 0 {
 		return t

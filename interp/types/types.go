@@ -173,6 +173,8 @@ type SizeName struct {
 	// range at 6:3"), for messages.
 	Origin string
 	id     int
+	// scoped is the name whose going out of scope made this unknown size.
+	scoped string
 }
 
 // SizeVar is a size unification variable.

@@ -61,5 +61,5 @@ def hide (x: i64) = let (y, _) = (x + 1, true) in iota y
 def two_hidden (a: i64) (b: i64) = zip (hide a) (hide b) -- ERROR 49 "Cannot apply \"zip\" to \"hide b\""
 -- A function in a result may not take an argument whose size only the
 -- definition knows.
-def ret_fns (n: i64) = let (m, _) = (n + 1, true) in (iota m, zip (iota (m + 1))) -- ERROR 24 "Cannot generalise the result type .* of \"ret_fns\": a function in it takes an argument whose size is computed inside"
+def ret_fns (n: i64) = let (m, _) = (n + 1, true) in (iota m, zip (iota (m + 1))) -- ERROR 24 "Cannot generalise the result type .* of \"ret_fns\". Unknown size \"m\" in parameter of a function in it"
 def ret_fn_ok (n: i64) = {h = \(m: i64) (g: f64 -> [m * n]f64) -> g 0}
