@@ -313,7 +313,7 @@ func (c *Checker) applyArrow(ft Type, arg syntax.Expr, at Type, sc *scope, fn sy
 		c.unify(syntax.SpanOf(fn), f, &Arrow{From: at, To: res})
 		return res
 	case *Arrow:
-		badDependent := dependentArrow(at) && resultIsUnliftedVar(f.From)
+		badDependent := dependentArrow(at) && !dependentArrow(f.From) && resultIsUnliftedVar(f.From)
 		firstID := c.nextID
 		if err := c.unifyT(f.From, setUnique(at, false), false); err != nil {
 			c.errorf(sp, "%s", c.mismatchIn(fmt.Sprintf("Cannot apply %s to %s (invalid type).", fnName(fn), c.exprName(arg, "argument")), f.From, at, err))
@@ -335,7 +335,7 @@ func (c *Checker) applyArrow(ft Type, arg syntax.Expr, at Type, sc *scope, fn sy
 			s.sizes[f.Param] = d
 		}
 		if badDependent {
-			c.errorf(sp, "Cannot apply this function to an argument whose result size depends on its own argument (%s): the result would have a type containing anonymous sizes.", quoteT(at))
+			c.errorf(sp, "Cannot apply %s to %s, a function whose result size depends on its own argument (%s): the result would have a type containing anonymous sizes.", fnName(fn), c.exprName(arg, "an argument"), quoteT(at))
 		}
 		for _, ex := range f.Exist {
 			u := c.newUnknown(ex.Name)

@@ -255,12 +255,41 @@ func resultIsUnliftedVar(t Type) bool {
 		switch x := Resolve(t).(type) {
 		case *Arrow:
 			t = x.To
-		case TVar:
-			return x.lifted == syntax.Unlifted
 		default:
-			return false
+			return hasUnliftedVar(x)
 		}
 	}
+}
+
+// hasUnliftedVar reports whether t is or holds (as a field, payload or
+// type argument; an array's element may have a size of its own) a type
+// variable that may not hold anonymous sizes.
+func hasUnliftedVar(t Type) bool {
+	switch x := Resolve(t).(type) {
+	case TVar:
+		return x.lifted == syntax.Unlifted
+	case *Record:
+		for _, f := range x.Fields {
+			if hasUnliftedVar(f.Type) {
+				return true
+			}
+		}
+	case *Sum:
+		for _, cn := range x.Constrs {
+			for _, p := range cn.Payload {
+				if hasUnliftedVar(p) {
+					return true
+				}
+			}
+		}
+	case *Con:
+		for _, a := range x.Args {
+			if a.Type != nil && hasUnliftedVar(a.Type) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // canonSize is the size a pure expression stands for when used as a

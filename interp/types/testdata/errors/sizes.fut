@@ -63,3 +63,8 @@ def two_hidden (a: i64) (b: i64) = zip (hide a) (hide b) -- ERROR 49 "Cannot app
 -- definition knows.
 def ret_fns (n: i64) = let (m, _) = (n + 1, true) in (iota m, zip (iota (m + 1))) -- ERROR 24 "Cannot generalise the result type .* of \"ret_fns\". Unknown size \"m\" in parameter of a function in it"
 def ret_fn_ok (n: i64) = {h = \(m: i64) (g: f64 -> [m * n]f64) -> g 0}
+-- A size may not hide inside a type argument of a function's result.
+type box 't = #box t
+def gen_box 'e (g: i64 -> box e) (k: i64) : box ([k](box e)) = #box (tabulate k g)
+def box_i64 (k: i64) : box i64 = #box k
+def boxes = gen_box (gen_box box_i64) 1 -- ERROR 21 "Cannot apply \"gen_box\" to \"gen_box box_i64\", a function whose result size depends on its own argument"
