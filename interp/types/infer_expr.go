@@ -313,7 +313,7 @@ func (c *Checker) applyArrow(ft Type, arg syntax.Expr, at Type, sc *scope, fn sy
 		c.unify(syntax.SpanOf(fn), f, &Arrow{From: at, To: res})
 		return res
 	case *Arrow:
-		badDependent := dependentArrow(at) && !dependentArrow(f.From) && resultIsUnliftedVar(f.From)
+		badDependent := dependentArrow(at) && !dependentArrow(f.From) && !hasExistResult(f.From) && resultIsUnliftedVar(f.From)
 		firstID := c.nextID
 		if err := c.unifyT(f.From, setUnique(at, false), false); err != nil {
 			c.errorf(sp, "%s", c.mismatchIn(fmt.Sprintf("Cannot apply %s to %s (invalid type).", fnName(fn), c.exprName(arg, "argument")), f.From, at, err))

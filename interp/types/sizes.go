@@ -261,6 +261,22 @@ func resultIsUnliftedVar(t Type) bool {
 	}
 }
 
+// hasExistResult reports whether the function type t has existential
+// sizes in its result (a -> ?[k].([k]b, c)): a function whose result size
+// depends on its argument fits it.
+func hasExistResult(t Type) bool {
+	for {
+		a, ok := Resolve(t).(*Arrow)
+		if !ok {
+			return false
+		}
+		if len(a.Exist) > 0 {
+			return true
+		}
+		t = a.To
+	}
+}
+
 // hasUnliftedVar reports whether t is or holds (as a field, payload or
 // type argument; an array's element may have a size of its own) a type
 // variable that may not hold anonymous sizes.

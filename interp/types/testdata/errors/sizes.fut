@@ -68,3 +68,4 @@ type box 't = #box t
 def gen_box 'e (g: i64 -> box e) (k: i64) : box ([k](box e)) = #box (tabulate k g)
 def box_i64 (k: i64) : box i64 = #box k
 def boxes = gen_box (gen_box box_i64) 1 -- ERROR 21 "Cannot apply \"gen_box\" to \"gen_box box_i64\", a function whose result size depends on its own argument"
+def flat_ok = flatmap (\x -> (replicate x x, x * 2)) [1i64, 2]
