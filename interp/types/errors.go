@@ -28,7 +28,12 @@ func (c *Checker) takeErrors() error {
 // mismatch describes a failed unification of the expected type want with
 // the found type got: both types, then the innermost reason.
 func (c *Checker) mismatch(want, got Type, err *unifyError) string {
-	msg := fmt.Sprintf("Expected: %s\nActual:   %s", zonk(want), zonk(got))
+	w, g := zonk(want).String(), zonk(got).String()
+	if w == g {
+		// Two abstract types of one name: say which modules they are of.
+		w, g = qualified(zonk(want)).String(), qualified(zonk(got)).String()
+	}
+	msg := fmt.Sprintf("Expected: %s\nActual:   %s", w, g)
 	if err != nil && err.msg != "" {
 		msg += "\n" + err.msg
 	}
@@ -232,4 +237,38 @@ func fnName(n syntax.Node) string {
 		return "\"" + v.Name.String() + "\""
 	}
 	return "function"
+}
+
+// qualified is t with its abstract types named by the module path they
+// were made abstract under (M1.M.t), where known.
+func qualified(t Type) Type {
+	switch x := Resolve(t).(type) {
+	case *Con:
+		con := x.Con
+		if con.qual != "" {
+			c := *con
+			c.Name = con.qual
+			con = &c
+		}
+		args := make([]TypeArg, len(x.Args))
+		for i, a := range x.Args {
+			if a.Type != nil {
+				args[i] = TypeArg{Type: qualified(a.Type)}
+			} else {
+				args[i] = a
+			}
+		}
+		return &Con{Con: con, Args: args, Unique: x.Unique}
+	case *Array:
+		return &Array{Unique: x.Unique, Dim: x.Dim, Elem: qualified(x.Elem)}
+	case *Record:
+		fs := make([]Field, len(x.Fields))
+		for i, f := range x.Fields {
+			fs[i] = Field{f.Name, qualified(f.Type)}
+		}
+		return &Record{fs}
+	case *Arrow:
+		return &Arrow{Param: x.Param, From: qualified(x.From), To: qualified(x.To), Exist: x.Exist}
+	}
+	return t
 }

@@ -95,6 +95,7 @@ func (c *Checker) checkDecl(d syntax.Decl, sc *scope, exp *ns) {
 		if m == nil {
 			m = &Module{ns: newNS()}
 		}
+		qualifyAbstract(m, d.Name+".")
 		sc.mods[d.Name] = m
 		if exp != nil {
 			exp.mods[d.Name] = m
@@ -132,6 +133,21 @@ func (c *Checker) checkDecl(d syntax.Decl, sc *scope, exp *ns) {
 		c.checkDecl(d.D, sc, nil)
 	default:
 		c.errorf(syntax.SpanOf(d), "Unsupported declaration.")
+	}
+}
+
+// qualifyAbstract names the abstract types of m that have no module path
+// yet by the path prefix (for messages: M1.M.t).
+func qualifyAbstract(m *Module, prefix string) {
+	for name, td := range m.types {
+		if con, ok := td.Body.(*Con); ok && con.Con.Name == name && con.Con.qual == "" {
+			con.Con.qual = prefix + name
+		}
+	}
+	for name, sub := range m.mods {
+		if sub != nil && sub.functor == nil {
+			qualifyAbstract(sub, prefix+name+".")
+		}
 	}
 }
 

@@ -86,6 +86,9 @@ type TypeCon struct {
 	// inferred marks a type parameter made by generalisation (not
 	// written): its liftedness is only the most general one.
 	inferred bool
+	// qual is the module path an abstract type was made under (M1.M.t),
+	// for messages where two types print alike.
+	qual string
 }
 
 // Con is a rigid type constructor applied to arguments.

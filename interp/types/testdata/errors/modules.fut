@@ -33,3 +33,8 @@ module type hk = { type~ ctx }
 module type arr = { type ctx }
 module mk_arr (K: hk) : arr with ctx = K.ctx = { type~ ctx = K.ctx }
 module use_arr (K: hk) = { module m = mk_arr K type c = m.ctx }
+-- Two abstract types of one name are told apart by their modules.
+module type has_t = { module M: {type t val x : t val f : t -> t} }
+module Q0 : has_t = { module M = { type t = i32 def x = 0i32 def f (y: t) = y + 1 } }
+module Q1 : has_t = Q0
+def mixed () = Q1.M.f Q0.M.x -- ERROR "Expected: Q1.M.t\nActual:   Q0.M.t"
