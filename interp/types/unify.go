@@ -133,14 +133,31 @@ func (c *Checker) unifyT(a, b Type, noSizes bool) *unifyError {
 			// A named parameter on one side only: substitute so that the
 			// result types speak of the same size.
 			at, bt := a.To, b.To
+			var free SizeVar // stands for a parameter only one side names
+			var named *SizeName
 			if a.Param != nil && b.Param != nil && a.Param != b.Param {
 				bt = substType(bt, &subst{sizes: map[*SizeName]Size{b.Param: a.Param}})
 			} else if a.Param != nil && b.Param == nil {
-				at = substType(at, &subst{sizes: map[*SizeName]Size{a.Param: c.newSizeVar()}})
+				free, named = c.newSizeVar(), a.Param
+				at = substType(at, &subst{sizes: map[*SizeName]Size{a.Param: free}})
 			} else if b.Param != nil && a.Param == nil {
-				bt = substType(bt, &subst{sizes: map[*SizeName]Size{b.Param: c.newSizeVar()}})
+				free, named = c.newSizeVar(), b.Param
+				bt = substType(bt, &subst{sizes: map[*SizeName]Size{b.Param: free}})
 			}
-			return c.unifyT(at, bt, noSizes || len(a.Exist) > 0 || len(b.Exist) > 0)
+			if err := c.unifyT(at, bt, noSizes || len(a.Exist) > 0 || len(b.Exist) > 0); err != nil {
+				return err
+			}
+			if named != nil {
+				// The other side cannot fix what the value of a named
+				// parameter is: its sizes are the argument's.
+				// (Only a constant is caught here: a name may be one
+				// that the other side binds itself, which fut does not
+				// always record.)
+				if d, ok := resolveSize(free).(*SizeConst); ok {
+					return &unifyError{msg: fmt.Sprintf("Sizes \"%s\" and %s do not match: the size is the value of the parameter \"%s\", whatever the argument is.", named.Name, sizeText(d), named.Name)}
+				}
+			}
+			return nil
 		}
 	case *Con:
 		if b, ok := b.(*Con); ok && a.Con == b.Con && len(a.Args) == len(b.Args) {

@@ -69,3 +69,8 @@ def gen_box 'e (g: i64 -> box e) (k: i64) : box ([k](box e)) = #box (tabulate k 
 def box_i64 (k: i64) : box i64 = #box k
 def boxes = gen_box (gen_box box_i64) 1 -- ERROR 21 "Cannot apply \"gen_box\" to \"gen_box box_i64\", a function whose result size depends on its own argument"
 def flat_ok = flatmap (\x -> (replicate x x, x * 2)) [1i64, 2]
+-- A function whose sizes depend on its named parameter cannot stand where
+-- that size is fixed.
+def ap_fixed (f: i64 -> []i32 -> i32) (k: i32) : i32 = f 0 [k]
+def dep_g (n: i64) (xs: [n]i32) : i32 = xs[n - 1]
+def ap_bad (k: i32) = ap_fixed dep_g k -- ERROR 32 "Sizes \"n\" and \"1\" do not match: the size is the value of the parameter \"n\""
