@@ -587,7 +587,7 @@ func (c *Checker) indexType(t Type, idx []*syntax.DimIndex, sc *scope, sp syntax
 		if v, ok := at.(TVar); ok {
 			elem := c.newTVar(sp)
 			elem.lifted = syntax.Unlifted
-			arr := &Array{Dim: &SizeAny{}, Elem: elem}
+			arr := &Array{Dim: c.newSizeVar(), Elem: elem}
 			c.unify(sp, v, arr)
 			at = arr
 		}

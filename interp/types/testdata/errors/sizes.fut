@@ -74,3 +74,8 @@ def flat_ok = flatmap (\x -> (replicate x x, x * 2)) [1i64, 2]
 def ap_fixed (f: i64 -> []i32 -> i32) (k: i32) : i32 = f 0 [k]
 def dep_g (n: i64) (xs: [n]i32) : i32 = xs[n - 1]
 def ap_bad (k: i32) = ap_fixed dep_g k -- ERROR 32 "Sizes \"n\" and \"1\" do not match: the size is the value of the parameter \"n\""
+-- A size used only in a function parameter's parameter is decided by
+-- nothing.
+def neg_pos [n] (g: [n]i64 -> i64) : i64 = n
+def neg_use = neg_pos (\xs -> xs[0]) -- ERROR 15 "Ambiguous size \"n\" \(the instantiated size parameter of \"neg_pos\""
+def neg_ok = neg_pos (\(xs: [3]i64) -> xs[0])
