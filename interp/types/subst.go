@@ -4,7 +4,11 @@ package types
 // instantiate polymorphic values, expand type abbreviations and apply
 // parametric modules.
 
-import "fut/interp/syntax"
+import (
+	"fmt"
+
+	"fut/interp/syntax"
+)
 
 // TypeDef is what a type name stands for: Body with Params substituted.
 // An abstract type's Body is a *Con of its own TypeCon applied to the
@@ -296,7 +300,11 @@ func (c *Checker) checkAmbiguousSizes(uses []instSize, t Type) {
 		if inType {
 			continue
 		}
-		c.errorf(u.sp, "Ambiguous size \"%s\" (the instantiated size parameter of \"%s\", from its use as function argument here): nothing decides it (ambiguous-size); add a type annotation.", u.name, c.srcText(u.sp))
+		why := ""
+		if open.stands != "" {
+			why = fmt.Sprintf(": it is the parameter \"%s\" of a function type, which the function here does not name", open.stands)
+		}
+		c.errorf(u.sp, "Ambiguous size \"%s\" (the instantiated size parameter of \"%s\", from its use as function argument here): nothing decides it%s (ambiguous-size); add a type annotation.", u.name, c.srcText(u.sp), why)
 		return
 	}
 }

@@ -187,6 +187,9 @@ type svar struct {
 	id    int
 	link  Size
 	level int
+	// stands is the named parameter of a function type this variable
+	// stands for, where the other function type does not name it.
+	stands string
 }
 
 // SizeExpr is a size given by an expression of other sizes (n+1, n*m,

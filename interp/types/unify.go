@@ -139,9 +139,11 @@ func (c *Checker) unifyT(a, b Type, noSizes bool) *unifyError {
 				bt = substType(bt, &subst{sizes: map[*SizeName]Size{b.Param: a.Param}})
 			} else if a.Param != nil && b.Param == nil {
 				free, named = c.newSizeVar(), a.Param
+				free.stands = a.Param.Name
 				at = substType(at, &subst{sizes: map[*SizeName]Size{a.Param: free}})
 			} else if b.Param != nil && a.Param == nil {
 				free, named = c.newSizeVar(), b.Param
+				free.stands = b.Param.Name
 				bt = substType(bt, &subst{sizes: map[*SizeName]Size{b.Param: free}})
 			}
 			if err := c.unifyT(at, bt, noSizes || len(a.Exist) > 0 || len(b.Exist) > 0); err != nil {
@@ -504,6 +506,9 @@ func (c *Checker) unifySize(a, b Size) *unifyError {
 		// size-lifted type may take different sizes at different uses.
 		if !sizeOccurs(va.svar, b) {
 			va.link = b
+			if w, ok := b.(SizeVar); ok && w.stands == "" {
+				w.stands = va.stands
+			}
 		}
 		return nil
 	}

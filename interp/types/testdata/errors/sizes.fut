@@ -79,3 +79,8 @@ def ap_bad (k: i32) = ap_fixed dep_g k -- ERROR 32 "Sizes \"n\" and \"1\" do not
 def neg_pos [n] (g: [n]i64 -> i64) : i64 = n
 def neg_use = neg_pos (\xs -> xs[0]) -- ERROR 15 "Ambiguous size \"n\" \(the instantiated size parameter of \"neg_pos\""
 def neg_ok = neg_pos (\(xs: [3]i64) -> xs[0])
+-- A function that does not name the parameter its expected type names
+-- cannot give its sizes.
+type^ dep_len = (k: i64) -> [k]i32 -> i64
+def unnamed_k : dep_len = \_ xs -> length xs -- ERROR 36 "it is the parameter \"k\" of a function type, which the function here does not name"
+def named_k : dep_len = \k (xs: [k]i32) -> length xs
