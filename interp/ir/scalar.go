@@ -125,9 +125,7 @@ func checkOnly(b *Body) []bool {
 			marks[i] = true
 			continue
 		}
-		switch st.E.(type) {
-		case *BinOpE, *UnOpE, *ConvE, *AtomE:
-		default:
+		if !scalarOnly(st.E) {
 			continue
 		}
 		only := true
@@ -142,6 +140,31 @@ func checkOnly(b *Body) []bool {
 		marks[i] = only
 	}
 	return marks
+}
+
+// scalarOnly reports whether e is scalar arithmetic: an operation on
+// scalars, or an if whose branches are only such operations and return
+// scalars (a range's length picks its sign so).
+func scalarOnly(e Exp) bool {
+	switch e := e.(type) {
+	case *BinOpE, *UnOpE, *ConvE, *AtomE:
+		return true
+	case *IfE:
+		for _, t := range e.Ret {
+			if t.Rank() > 0 {
+				return false
+			}
+		}
+		for _, b := range []*Body{e.Then, e.Else} {
+			for _, st := range b.Stms {
+				if !scalarOnly(st.E) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // sizeUse reports whether e uses name only as a size the lowering
@@ -166,6 +189,12 @@ func sizeUse(e Exp, name string) bool {
 		return e.N.Name == name
 	case *ReshapeE:
 		return e.Coerce && e.Arr != name
+	case *IotaE:
+		// a range's or an iota's length (the source's rule charges
+		// only its elements)
+		return e.N.Name == name && e.Start.Name != name
+	case *ReplicateE:
+		return e.N.Name == name && e.X.Name != name
 	case *ScremaE:
 		return only(e.W, e.Arrs, e.Map)
 	case *FilterE:
