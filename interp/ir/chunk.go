@@ -359,7 +359,7 @@ func (c *Chunks) Chunk(length int64) *Prog {
 			return
 		}
 		local := c.fresh(*idx)
-		at := &Stm{Pat: []Param{{*idx, Scalar(value.I64)}}, E: &BinOpE{"+", V(local), V(off)}}
+		at := &Stm{Pat: []Param{{*idx, Scalar(value.I64)}}, E: &BinOpE{Op: "+", X: V(local), Y: V(off)}}
 		lam.Body.Stms = append([]*Stm{at}, lam.Body.Stms...)
 		*idx = local
 	}
@@ -530,7 +530,7 @@ func (c *Chunks) ChunkDest(length, destLen int64) *Prog {
 	shift := func(l *Lambda) *Lambda {
 		j := Param{c.fresh("dest_idx"), l.Ret[0]}
 		stms := append([]*Stm{}, l.Body.Stms...)
-		stms = append(stms, &Stm{Pat: []Param{j}, E: &BinOpE{"-", l.Body.Res[0], V(off.Name)}})
+		stms = append(stms, &Stm{Pat: []Param{j}, E: &BinOpE{Op: "-", X: l.Body.Res[0], Y: V(off.Name)}})
 		res := append([]Atom{V(j.Name)}, l.Body.Res[1:]...)
 		return &Lambda{Params: l.Params, Ret: l.Ret, Body: &Body{Stms: stms, Res: res}}
 	}

@@ -271,6 +271,14 @@ func (m *machine) screma(e *ScremaE) ([]value.Value, stepCost, error) {
 		c = fresh(1, 1, r)
 	} else {
 		c.Work = n + n*int64(e.Gens) + inst.work + ops.work
+		if len(e.Arrs) == 0 && e.Gens > 0 && nscan+nred == 0 && inst.work == 0 {
+			// A map over generated elements (a fused iota or replicate)
+			// whose lambda costs nothing, only arithmetic the lowering
+			// added (a range's start + i·step), is the generated array:
+			// each element costs what generating it costs, as a range
+			// does in the source.
+			c.Work = n * int64(e.Gens)
+		}
 		c.Depth = 1 + inst.maxD + opDepth
 		c.SpaceSeq = r + max(inst.maxS1, ops.maxS1)
 		if nested && nscan == 0 && nmap == 0 {

@@ -236,6 +236,9 @@ func (m *machine) exp(e Exp) ([]value.Value, stepCost, error) {
 		if err != nil {
 			return nil, stepCost{}, rtErr("%s", err)
 		}
+		if e.Implicit {
+			return one(r), stepCost{}, nil
+		}
 		return one(r), scalarStep(e.X, e.Y), nil
 	case *UnOpE:
 		args := make([]value.Prim, len(e.Args))

@@ -321,7 +321,7 @@ func (f *fuser) fuseInto(pst *Stm, cp soacParts) map[string]Atom {
 				x = V(c.Name)
 			}
 			e := Param{f.fresh("elem"), t}
-			pre = append(pre, &Stm{Pat: []Param{e}, E: &BinOpE{Op: "+", X: x, Y: st}})
+			pre = append(pre, &Stm{Pat: []Param{e}, E: &BinOpE{Op: "+", X: x, Y: st, Implicit: true}})
 			x = V(e.Name)
 		}
 		elem[pst.Pat[0].Name] = x

@@ -139,9 +139,16 @@ type (
 	// AtomE is a copy of an atom.
 	AtomE struct{ X Atom }
 	// BinOpE is x op y on scalars (op a value.BinOp symbol, or min/max).
+	// Implicit marks arithmetic the lowering or a pass introduced to
+	// compute an element or an index the source's rule already charges
+	// (a range's element start + i·step, a fused iota's start, a
+	// multi-dimensional index flattened for scatter and hist): it costs
+	// nothing, as an implicit ConvE does. Its text form is prefixed by
+	// implicit.
 	BinOpE struct {
-		Op   string
-		X, Y Atom
+		Op       string
+		X, Y     Atom
+		Implicit bool
 	}
 	// UnOpE is a scalar unary operation: neg, not, abs, sgn, or a float
 	// math function (value.Math1/Math2 names: sqrt, exp, atan2, …).

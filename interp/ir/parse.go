@@ -374,6 +374,14 @@ func (p *parser) exp() Exp {
 		p.next()
 		op := p.ident()
 		return &UnOpE{Op: op, Args: p.atomList("(", ")")}
+	case "implicit":
+		p.next()
+		x := p.atom()
+		op := p.next()
+		if _, ok := value.LookupBinOp(op); !ok && op != "min" && op != "max" {
+			p.fail("implicit: not a binary operator: %s", op)
+		}
+		return &BinOpE{Op: op, X: x, Y: p.atom(), Implicit: true}
 	case "conv", "cast":
 		implicit := p.next() == "cast"
 		t := p.typ()

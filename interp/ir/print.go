@@ -127,6 +127,9 @@ func (pr *printer) exp(e Exp) {
 	case *AtomE:
 		pr.s(e.X.String())
 	case *BinOpE:
+		if e.Implicit {
+			pr.s("implicit ")
+		}
 		pr.s(e.X.String() + " " + e.Op + " " + e.Y.String())
 	case *UnOpE:
 		pr.s("un " + e.Op + " ")

@@ -310,7 +310,7 @@ func (s subst) exp(e Exp) Exp {
 	case *AtomE:
 		return &AtomE{s.atom(e.X)}
 	case *BinOpE:
-		return &BinOpE{e.Op, s.atom(e.X), s.atom(e.Y)}
+		return &BinOpE{e.Op, s.atom(e.X), s.atom(e.Y), e.Implicit}
 	case *UnOpE:
 		return &UnOpE{e.Op, s.atoms(e.Args)}
 	case *ConvE:

@@ -238,7 +238,14 @@ func (l *lowerer) rangeExpr(b *builder, env *lenv, e *syntax.Range, hint ir.Prim
 	step := ir.I64(1)
 	if e.Second != nil {
 		second := l.scalar(b, env, e.Second, t.Elem)
-		step = l.arith(b, "-", l.toI64(b, second), a)
+		// the stride is the range's own, which its rule charges with
+		// its elements
+		d := l.toI64(b, second)
+		if d.IsConst() && a.IsConst() {
+			step = l.arith(b, "-", d, a)
+		} else {
+			step = b.let1("step", &ir.BinOpE{Op: "-", X: d, Y: a, Implicit: true}, ir.Scalar(value.I64)).a
+		}
 	} else if e.Op == syntax.RangeDownExcl {
 		step = ir.I64(-1)
 	}
@@ -290,11 +297,11 @@ func (l *lowerer) rangeExpr(b *builder, env *lenv, e *syntax.Range, hint ir.Prim
 	// a + i·step, in the range's type
 	i := ir.Param{Name: l.fresh("i"), T: i64}
 	lb := &builder{l: l}
-	off := lb.let1("off", &ir.BinOpE{Op: "*", X: ir.V(i.Name), Y: step}, i64).a
+	off := lb.let1("off", &ir.BinOpE{Op: "*", X: ir.V(i.Name), Y: step, Implicit: true}, i64).a
 	if t.Elem != value.I64 {
 		off = lb.let1("off", &ir.ConvE{To: t.Elem, X: off, Implicit: true}, t).a
 	}
-	x := lb.let1("x", &ir.BinOpE{Op: "+", X: start.a, Y: off}, t).a
+	x := lb.let1("x", &ir.BinOpE{Op: "+", X: start.a, Y: off, Implicit: true}, t).a
 	iota := b.let1("iota", &ir.IotaE{N: n}, ir.Type{Elem: value.I64, Shape: []ir.Atom{n}})
 	lam := &ir.Lambda{Params: []ir.Param{i}, Ret: []ir.Type{t}, Body: &ir.Body{Stms: lb.stms, Res: []ir.Atom{x}}}
 	return b.let1("range", &ir.ScremaE{W: n, Arrs: []string{iota.a.Name}, Map: lam}, t.ArrayOf(n))
@@ -326,11 +333,11 @@ func (l *lowerer) rangeDynamic(b *builder, e *syntax.Range, start *lvAtom, a, z,
 	t := start.t
 	i := ir.Param{Name: l.fresh("i"), T: i64}
 	lb := &builder{l: l}
-	off := lb.let1("off", &ir.BinOpE{Op: "*", X: ir.V(i.Name), Y: step}, i64).a
+	off := lb.let1("off", &ir.BinOpE{Op: "*", X: ir.V(i.Name), Y: step, Implicit: true}, i64).a
 	if t.Elem != value.I64 {
 		off = lb.let1("off", &ir.ConvE{To: t.Elem, X: off, Implicit: true}, t).a
 	}
-	x := lb.let1("x", &ir.BinOpE{Op: "+", X: start.a, Y: off}, t).a
+	x := lb.let1("x", &ir.BinOpE{Op: "+", X: start.a, Y: off, Implicit: true}, t).a
 	iota := b.let1("iota", &ir.IotaE{N: n}, ir.Type{Elem: value.I64, Shape: []ir.Atom{n}})
 	lam := &ir.Lambda{Params: []ir.Param{i}, Ret: []ir.Type{t}, Body: &ir.Body{Stms: lb.stms, Res: []ir.Atom{x}}}
 	return b.let1("range", &ir.ScremaE{W: n, Arrs: []string{iota.a.Name}, Map: lam}, t.ArrayOf(n))
