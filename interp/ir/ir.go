@@ -236,9 +236,11 @@ type (
 		Arrs []string
 	}
 	// ReshapeE views an array with another shape of as many elements
-	// (flatten); checked when run. Coerce marks a size coercion (e :> t)
-	// that only renames sizes: free, as the source's coercion is (text
-	// form "coerce" instead of "reshape").
+	// (flatten); checked when run. Coerce marks a reshape that is free: a
+	// size coercion (e :> t) that only renames sizes, as the source's
+	// coercion is, or a view whose source rule includes it (the
+	// destination of scatter_2d or hist_2d viewed flat and back); text
+	// form "coerce" instead of "reshape".
 	ReshapeE struct {
 		Arr    string
 		Shape  []Atom

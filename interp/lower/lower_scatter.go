@@ -13,22 +13,32 @@ func (l *lowerer) flatIndex(lb *builder, is []ir.Atom, dims []ir.Atom) ir.Atom {
 	if len(is) == 1 {
 		return is[0]
 	}
+	// The flat index and its bounds check are the scatter's or hist's
+	// own, which their rules charge with each element: the arithmetic is
+	// implicit (it costs nothing in the fused plan).
 	i64, bt := ir.Scalar(value.I64), ir.Scalar(value.Bool)
+	op := func(name, o string, x, y ir.Atom, t ir.Type) ir.Atom {
+		return lb.let1(name, &ir.BinOpE{Op: o, X: x, Y: y, Implicit: true}, t).a
+	}
 	var ok, flat ir.Atom
 	for k, i := range is {
-		lo := lb.let1("lo", &ir.BinOpE{Op: "<=", X: ir.I64(0), Y: i}, bt).a
-		hi := lb.let1("hi", &ir.BinOpE{Op: "<", X: i, Y: dims[k]}, bt).a
-		in := lb.let1("in", &ir.BinOpE{Op: "&&", X: lo, Y: hi}, bt).a
+		lo := op("lo", "<=", ir.I64(0), i, bt)
+		hi := op("hi", "<", i, dims[k], bt)
+		in := op("in", "&&", lo, hi, bt)
 		if k == 0 {
 			ok, flat = in, i
 			continue
 		}
-		ok = lb.let1("in", &ir.BinOpE{Op: "&&", X: ok, Y: in}, bt).a
-		flat = lb.let1("row", &ir.BinOpE{Op: "*", X: flat, Y: dims[k]}, i64).a
-		flat = lb.let1("flat", &ir.BinOpE{Op: "+", X: flat, Y: i}, i64).a
+		ok = op("in", "&&", ok, in, bt)
+		flat = op("row", "*", flat, dims[k], i64)
+		flat = op("flat", "+", flat, i, i64)
 	}
-	ie := &ir.IfE{Cond: ok, Then: &ir.Body{Res: []ir.Atom{flat}}, Else: &ir.Body{Res: []ir.Atom{ir.I64(-1)}}, Ret: []ir.Type{i64}}
-	return lb.let1("idx", ie, i64).a
+	// (flat + 1)·ok − 1: flat where every index is in bounds, else −1
+	// (skipped)
+	one := lb.let1("ok", &ir.ConvE{To: value.I64, X: ok, Implicit: true}, i64).a
+	idx := op("idx", "+", flat, ir.I64(1), i64)
+	idx = op("idx", "*", idx, one, i64)
+	return op("idx", "-", idx, ir.I64(1), i64)
 }
 
 func (l *lowerer) indexAtoms(v lv, d int, at syntax.Node) []ir.Atom {
@@ -66,7 +76,8 @@ func (l *lowerer) flatDest(b *builder, dest lv, d int, at syntax.Node) (leaves [
 				n = l.arith(b, "*", n, k)
 			}
 			ft := ir.Type{Elem: t.Elem, Shape: append([]ir.Atom{n}, t.Shape[d:]...)}
-			a = b.let1("flat", &ir.ReshapeE{Arr: a.Name, Shape: ft.Shape}, ft).a
+			// a view the scatter's or hist's rule includes: free
+			a = b.let1("flat", &ir.ReshapeE{Arr: a.Name, Shape: ft.Shape, Coerce: true}, ft).a
 			t = ft
 		}
 		leaves, ts = append(leaves, a), append(ts, t)
@@ -79,7 +90,7 @@ func (l *lowerer) unflatDest(b *builder, dest lv, outs []ir.Atom, at syntax.Node
 	res := make([]ir.Atom, len(outs))
 	for i, o := range outs {
 		t := noUnique(types[i])
-		res[i] = b.let1("unflat", &ir.ReshapeE{Arr: o.Name, Shape: t.Shape}, t).a
+		res[i] = b.let1("unflat", &ir.ReshapeE{Arr: o.Name, Shape: t.Shape, Coerce: true}, t).a
 	}
 	return rebuild(dest, res, noUniques(types), 0)
 }
