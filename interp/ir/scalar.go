@@ -193,6 +193,9 @@ func sizeUse(e Exp, name string) bool {
 		// a range's or an iota's length (the source's rule charges
 		// only its elements)
 		return e.N.Name == name && e.Start.Name != name
+	case *SliceE:
+		// a slice's length (its start is the source's)
+		return e.Len.Name == name && e.Start.Name != name
 	case *ReplicateE:
 		return e.N.Name == name && e.X.Name != name
 	case *ScremaE:
