@@ -94,31 +94,40 @@ func (c *Checker) inferLetIn(e *syntax.LetIn, sc *scope) Type {
 }
 
 func (c *Checker) inferLoop(e *syntax.Loop, sc *scope) Type {
-	inner := newScope(sc)
-	for _, sb := range e.Sizes {
-		sn := c.newSizeName(sb.Name)
-		c.localSizes[sn] = c.level
-		inner.vals[sb.Name] = &valBind{name: sb.Name, scheme: &Scheme{Type: I64}, size: sn, span: sb.Span, local: true, level: c.level, id: c.freshID()}
-	}
 	var it Type
 	if e.Init != nil {
 		it = c.inferExpr(e.Init, sc)
 	} else {
 		it = c.patVarsType(e.Pat, sc)
 	}
-	pt := c.bindPat(e.Pat, inner, dimAny, false)
-	c.loopPats[e] = true
+	initSp := syntax.SpanOf(e.Pat)
 	if e.Init != nil {
-		if c.unifyAt(syntax.SpanOf(e.Init), "Initial loop values do not have expected type.", pt, it, true) {
-			c.matchAnnotations(e.Pat, it, syntax.SpanOf(e.Init), "Initial loop values do not have expected type.")
-		}
-	} else {
-		c.unifyAt(syntax.SpanOf(e.Pat), "Initial loop values do not have expected type.", pt, it, true)
+		initSp = syntax.SpanOf(e.Init)
 	}
+	// The parameter's sizes and everything the body makes are one level
+	// in, so that a variant size something outside came to depend on is
+	// seen (loop_sizes.go).
+	outer := c.level
+	c.level++
+	defer func() { c.level = outer }()
+	ld := &loopDims{level: c.level}
+	lt := c.freshLoopDims(zonk(it), ld)
+	inner := newScope(sc)
+	var explicit []*SizeName
+	for _, sb := range e.Sizes {
+		sn := c.newSizeName(sb.Name)
+		c.localSizes[sn] = c.level
+		explicit = append(explicit, sn)
+		inner.vals[sb.Name] = &valBind{name: sb.Name, scheme: &Scheme{Type: I64}, size: sn, span: sb.Span, local: true, level: c.level, id: c.freshID()}
+	}
+	pt := c.bindPat(e.Pat, inner, dimFlex, false)
+	c.loopPats[e] = true
+	initOK := c.unifyAt(initSp, "Initial loop values do not have expected type.", pt, lt, false)
 	if isFunctional(pt) {
 		c.errorf(syntax.SpanOf(e.Pat), "Loop parameters may not be of function type (here %s).", quoteT(pt))
 	}
 	makeUnlifted(pt)
+	ld.start = c.nextID
 	body := newScope(inner)
 	switch f := e.Form.(type) {
 	case *syntax.For:
@@ -138,14 +147,26 @@ func (c *Checker) inferLoop(e *syntax.Loop, sc *scope) Type {
 		c.unify(syntax.SpanOf(f.Cond), Bool, ct)
 	}
 	bt := c.inferExpr(e.Body, body)
-	if c.unifyAt(syntax.SpanOf(e.Body), "Loop body does not have expected type.", pt, bt, true) {
-		n := len(c.errs)
-		c.matchAnnotations(e.Pat, bt, syntax.SpanOf(e.Body), "Loop body does not have expected type.")
-		if len(c.errs) > n {
-			return c.forgetLocalSizes(pt, inner)
-		}
+	if !initOK {
+		return c.forgetLocalSizes(pt, inner)
 	}
-	res := c.joinTypes(pt, bt)
+	n := len(c.errs)
+	sparams := append(explicit, c.loopSizeParams(ld, pt, lt, bt, syntax.SpanOf(e.Body), syntax.SpanOf(e.Pat), e.Pat)...)
+	if len(c.errs) > n {
+		return c.forgetLocalSizes(pt, inner)
+	}
+	// The body must return the parameter's type for any variant sizes,
+	// and the initial value must have it.
+	newVar := func() Size { return c.newSizeVar() }
+	if pb := instLoopSizes(pt, sparams, newVar); !c.unifyAt(syntax.SpanOf(e.Body), "Loop body does not have expected type.", pb, bt, false) {
+		return c.forgetLocalSizes(pt, inner)
+	}
+	if pi := instLoopSizes(pt, sparams, newVar); !c.unifyAt(initSp, "Initial loop values do not have expected type.", pi, it, false) {
+		return c.forgetLocalSizes(pt, inner)
+	}
+	c.level = outer
+	res := instLoopSizes(pt, sparams, func() Size { return c.unknownFrom("size of loop result", e.Span) })
+	res = uniqueLike(res, c.joinTypes(pt, bt))
 	return c.forgetLocalSizes(res, inner)
 }
 
@@ -200,43 +221,6 @@ func (c *Checker) inferMatch(e *syntax.Match, sc *scope) Type {
 	}
 	c.matches = append(c.matches, e)
 	return res
-}
-
-// matchAnnotations checks the parts of a loop pattern that have type
-// annotations strictly (sizes included) against the value type t.
-func (c *Checker) matchAnnotations(p syntax.Pat, t Type, sp syntax.Span, what string) {
-	switch q := p.(type) {
-	case *syntax.PParen:
-		c.matchAnnotations(q.P, t, sp, what)
-	case *syntax.PAttr:
-		c.matchAnnotations(q.P, t, sp, what)
-	case *syntax.PAscript:
-		if d, ok := c.info.PatTypes[q]; ok {
-			if err := c.unifyT(d, t, false); err != nil {
-				c.errorf(sp, "%s", c.mismatchIn(what, d, t, err))
-			}
-		}
-	case *syntax.PTuple:
-		r, ok := Resolve(t).(*Record)
-		if !ok {
-			return
-		}
-		for i, e := range q.Elems {
-			if ft, ok := r.Field(itoa(i)); ok {
-				c.matchAnnotations(e, ft, sp, what)
-			}
-		}
-	case *syntax.PRecord:
-		r, ok := Resolve(t).(*Record)
-		if !ok {
-			return
-		}
-		for _, f := range q.Fields {
-			if ft, ok := r.Field(f.Name); ok {
-				c.matchAnnotations(f.Pat, ft, sp, what)
-			}
-		}
-	}
 }
 
 // makeUnlifted forbids the open parts of t to become functions (loop

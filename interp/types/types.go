@@ -12,8 +12,8 @@
 // unification variables left; overloaded literals defaulted).
 //
 // The checker reads as phases per top-level value definition: inference
-// (infer_expr.go, infer_bind.go, patterns.go, typeexp.go, with unify.go
-// and sizes.go), defaulting and generalisation (decls.go), the
+// (infer_expr.go, infer_bind.go, patterns.go, typeexp.go, with unify.go,
+// sizes.go and loop_sizes.go), defaulting and generalisation (decls.go), the
 // restrictions Futhark adds (restrictions.go, exhaustive.go,
 // literals.go), the causality restriction on sizes (causality.go), then
 // uniqueness and aliasing (unique.go, unique_flow.go). Modules and module types are in modules.go and

@@ -505,6 +505,7 @@ func (c *Checker) unifySize(a, b Size) *unifyError {
 		// A size that would contain itself (n = n+n) is left alone: a
 		// size-lifted type may take different sizes at different uses.
 		if !sizeOccurs(va.svar, b) {
+			lowerSizeLevels(b, va.level)
 			va.link = b
 			if w, ok := b.(SizeVar); ok && w.stands == "" {
 				w.stands = va.stands
@@ -519,6 +520,7 @@ func (c *Checker) unifySize(a, b Size) *unifyError {
 		// A size that would contain itself (n = n+n) is left alone: a
 		// size-lifted type may take different sizes at different uses.
 		if !sizeOccurs(vb.svar, a) {
+			lowerSizeLevels(a, vb.level)
 			vb.link = a
 		}
 		return nil
@@ -573,6 +575,16 @@ func (c *Checker) unifySize(a, b Size) *unifyError {
 	// unifies sizes without arithmetic, so n + m never equals 10 (nor
 	// n * m), whatever n and m become.
 	return &unifyError{msg: fmt.Sprintf("Sizes %s and %s do not match.", sizeText(a), sizeText(b))}
+}
+
+// lowerSizeLevels lowers the level of every size variable in s to at
+// most lvl: a variable of that level now depends on them.
+func lowerSizeLevels(s Size, lvl int) {
+	for _, v := range sizeVarsIn(s) {
+		if v.level > lvl {
+			v.level = lvl
+		}
+	}
 }
 
 // hasSizeAny reports whether s has a size fut does not track in it.

@@ -29,3 +29,14 @@ def lr_shared (n: i64) : (*[]i64, *[]i64) =
       let arr = iota 10
       in (arr, arr)
   in (foo, bar)
+-- A loop parameter whose size changes has a size of the loop's own: the
+-- result's size is computed by the loop, the body must return the
+-- parameter's type for any such size, and no type outside may depend on it.
+def lv_causal (n: i64) : []i64 = (\(p: ([]i64, i64)) -> p.0) <| loop (acc, k) = (iota 1, 0) for i < n do (acc ++ acc, k + 1) -- ERROR 36 "Causality check"
+def lv_apply (n: i64) : []i64 = ([0] ++) <| loop acc = iota 1 for i < n do acc ++ [i] -- ERROR 33 "Causality check"
+def lv_body [n] (as: [n]f32) (bs: [n]f32) = loop (as, bs) for i < 3 do (as, filter (> 0) (map2 (+) as bs)) -- ERROR 72 "Loop body does not have expected type\."
+def count [k] (c: [k]i64) : ?[r].[r]i64 = filter (> 0) c
+def lv_inner [n] (fs: [n]f32) = loop (fs, cs) = (fs, [n]) for _i < 2 do let z = zip (count cs) fs in (fs ++ fs, cs ++ cs) -- ERROR 38 "existential size created inside the loop body"
+def widen [k] (a: [k]i64) (b: [k + 2]i64) : [k + 2]i64 = map2 (+) (a ++ [0, 0]) b
+def lv_escape (xs: []i64) (ys: []i64) = loop xs for i < 2 do widen xs ys -- ERROR 62 "Loop-variant size has escaped"
+def lv_self [n] (xs: [n]i32) = loop ys = xs for i < 2 do map2 (+) ys (replicate (length ys) 1) -- ERROR 58 "\"ys\" is not in scope"

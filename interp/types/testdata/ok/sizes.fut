@@ -18,3 +18,10 @@ module slicer : { val part [n] : [n]u8 -> (i64, i64) -> []u8 } = {
 -- Sizes computed in order: a filter's size, then a map over it.
 def pos_plus (xs: []i32) = map (+ 1) (filter (> 0) xs)
 def rows (xss: [][]i32) = map (\r -> r[1:]) xss
+-- Loop parameters that keep their size keep it outside the loop: swapped,
+-- mapped or updated in place; one that changes has a size of its own.
+def lv_swap [n] (xs: [n]i32) (ys: [n]i32) : ([n]i32, [n]i32) = loop (xs, ys) for i < 3 do (ys, xs)
+def lv_map [n] (xs: [n]i32) : [n]i32 = loop xs for i < 3 do map (+ 1) xs
+def lv_upd [n] (xs: *[n]i32) : [n]i32 = loop xs for i < n do xs with [i] = 0
+def lv_grow (n: i64) : []i64 = let ys = loop acc = iota 1 for i < n do acc ++ [i] in [0] ++ ys
+def lv_both [n] (xs: [n]i32) : ([n]i32, []i32) = loop (a, b) = (xs, xs) for i < 2 do (a, b ++ b)
