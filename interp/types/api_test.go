@@ -187,7 +187,7 @@ def l [n] (xs: [n]i32) (ys: []i32) = (xs, ys)
 	for name, want := range map[string]string{
 		"f": "[n] [n1] [n2] : [n][n1]f32 -> [n2]i32 -> [n2]i32",
 		"g": "[n] : [n]f32 -> [n + 1]i32 -> [n + 1]i32",
-		"h": "[n] : [n]i32 -> ?[d].[d]i32",
+		"h": "[n] : [n]i32 -> [n - 1]i32",
 		"k": "[n] : (m: i32) -> [n]i32 -> [i64.i32 m]i32",
 		"l": "[n] [n1] : [n]i32 -> [n1]i32 -> ([n]i32, [n1]i32)",
 	} {

@@ -266,7 +266,7 @@ func (c *Checker) loopSizeParams(ld *loopDims, pt, lt, bt Type, sp, patSp syntax
 				escaped = true
 				c.errorf(sp, "Loop-variant size has escaped into type that occurs outside of loop.\nThis is likely because the loop body uses a variable whose type\ndepends on the loop parameter.")
 			}
-			n := c.newUnknown("")
+			n := c.newUnknown("loop_d")
 			n.Origin = "the size of a loop parameter that changes across iterations"
 			v.link = n
 			sparams = append(sparams, n)

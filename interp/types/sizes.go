@@ -121,7 +121,7 @@ func (c *Checker) sliceSize(d Size, ix *syntax.DimIndex, sc *scope) Size {
 		if ix.End != nil {
 			end = c.exprSize(ix.End, sc)
 		}
-		if sizeKey(start) != "" && sizeKey(end) != "" {
+		if sizeKey(start) != "" && (sizeKey(end) != "" || isSizeVar(end)) {
 			if isIntLit(ix.Start, 0) || ix.Start == nil {
 				return end
 			}
@@ -129,6 +129,13 @@ func (c *Checker) sliceSize(d Size, ix *syntax.DimIndex, sc *scope) Size {
 		}
 	}
 	return c.unknownFrom("size produced by slice", ix.Span)
+}
+
+// isSizeVar reports whether z is a size not yet decided: a slice of it
+// has a size given by it, as in Futhark.
+func isSizeVar(z Size) bool {
+	_, ok := resolveSize(z).(SizeVar)
+	return ok
 }
 
 // forgetLocalSizes replaces the sizes named by variables of inner, which

@@ -40,3 +40,5 @@ def lv_inner [n] (fs: [n]f32) = loop (fs, cs) = (fs, [n]) for _i < 2 do let z = 
 def widen [k] (a: [k]i64) (b: [k + 2]i64) : [k + 2]i64 = map2 (+) (a ++ [0, 0]) b
 def lv_escape (xs: []i64) (ys: []i64) = loop xs for i < 2 do widen xs ys -- ERROR 62 "Loop-variant size has escaped"
 def lv_self [n] (xs: [n]i32) = loop ys = xs for i < 2 do map2 (+) ys (replicate (length ys) 1) -- ERROR 58 "\"ys\" is not in scope"
+def lv_square [n] (xs: [n][n]f32) = loop xs for i < 2 do (map2 (map2 (+)) xs (transpose xs))[1:] -- ERROR 58 "Loop body does not have expected type"
+def lv_square_init [n][m] (xs: [n][m]f32) = loop xs for i < 2 do let ys = xs[1:, 1:] in map2 (map2 (+)) ys (transpose ys) -- ERROR 50 "Initial loop values do not have expected type"

@@ -25,3 +25,4 @@ def lv_map [n] (xs: [n]i32) : [n]i32 = loop xs for i < 3 do map (+ 1) xs
 def lv_upd [n] (xs: *[n]i32) : [n]i32 = loop xs for i < n do xs with [i] = 0
 def lv_grow (n: i64) : []i64 = let ys = loop acc = iota 1 for i < n do acc ++ [i] in [0] ++ ys
 def lv_both [n] (xs: [n]i32) : ([n]i32, []i32) = loop (a, b) = (xs, xs) for i < 2 do (a, b ++ b)
+def lv_shrink [n] (xs: [n][n]f32) = loop xs for i < 2 do transpose xs[1:, 1:]
