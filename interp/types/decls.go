@@ -344,6 +344,12 @@ func (c *Checker) checkFunBind(fb *syntax.FunBind, sc *scope, top bool) *Scheme 
 		declRet = c.typeExp(fb.RetType, inner, dimFlex)
 		c.checkRetSizesAccessible(fb, paramBinds, declRet)
 	}
+	// The anonymous sizes of the declared result ([]t): one that the
+	// body leaves open is no existential but the caller's to choose.
+	var retVars []*svar
+	if declRet != nil {
+		walkSizes(declRet, func(z Size) { retVars = append(retVars, sizeVarsIn(z)...) })
+	}
 	// The function is in scope in its own body (monomorphically), so
 	// that it may call itself.
 	var self Type
@@ -429,7 +435,7 @@ func (c *Checker) checkFunBind(fb *syntax.FunBind, sc *scope, top bool) *Scheme 
 	for _, pt := range paramTs {
 		walkSizes(pt, open)
 	}
-	ret, exist := c.existentialise(zonk(bt), allowed, outer)
+	ret, exist := c.existentialise(zonk(bt), allowed, outer, retVars)
 	if n := existOnlyInParam(ret, exist); n != "" {
 		c.errorf(syntax.SpanOf(fb.Body), "Cannot generalise the result type %s of \"%s\": the size \"%s\" it makes is used only in the parameter of a function in it, where no caller could know it.", quoteT(ret), fb.Name, n)
 	} else if u := c.localInFunction(ret, allowed, outer); u != nil {
@@ -561,9 +567,20 @@ func walkSizes(t Type, f func(Size)) {
 	}
 }
 
+// declaredOpen reports whether the open size v is one of the sizes vs
+// of a declared result.
+func declaredOpen(v SizeVar, vs []*svar) bool {
+	for _, w := range vs {
+		if r, ok := resolveSize(SizeVar{w}).(SizeVar); ok && r.svar == v.svar {
+			return true
+		}
+	}
+	return false
+}
+
 // existentialise replaces the sizes of a result type that are local to
 // the function (not parameters) by fresh existential sizes.
-func (c *Checker) existentialise(t Type, allowed map[*SizeName]bool, outer int) (Type, []*SizeName) {
+func (c *Checker) existentialise(t Type, allowed map[*SizeName]bool, outer int, retVars []*svar) (Type, []*SizeName) {
 	var exist []*SizeName
 	s := &subst{sizes: map[*SizeName]Size{}}
 	var bad func(z Size) bool
@@ -599,6 +616,14 @@ func (c *Checker) existentialise(t Type, allowed map[*SizeName]bool, outer int) 
 			}
 			u := c.newUnknown("d")
 			exist = append(exist, u)
+			if v, open := d.(SizeVar); open && declaredOpen(v, retVars) {
+				// Nothing in the body decides it: in Futhark a size
+				// parameter the caller chooses.
+				if c.openExist == nil {
+					c.openExist = map[*SizeName]bool{}
+				}
+				c.openExist[u] = true
+			}
 			return u
 		}
 		return d

@@ -62,6 +62,23 @@ func (c *Checker) checkEntry(d *syntax.ValDecl, sch *Scheme) {
 			break // one is enough, as in Futhark
 		}
 	}
+	for t := Resolve(sch.Type); ; {
+		a, ok := t.(*Arrow)
+		if !ok {
+			break
+		}
+		for _, u := range a.Exist {
+			if c.openExist[u] {
+				c.errorf(fb.NameSpan, "Entry point functions must not be size-polymorphic in their return type: nothing decides the size %s of its result, so the caller would have to.", sizeText(u))
+				t = nil
+				break
+			}
+		}
+		if t == nil {
+			break
+		}
+		t = Resolve(a.To)
+	}
 	if len(sch.TParams) > 0 {
 		c.errorf(fb.NameSpan, "Entry point functions may not be polymorphic, but \"%s\" has type parameters.", fb.Name)
 	}
