@@ -394,6 +394,12 @@ func (c *Checker) matchVals(m, target *Module, absSet map[*TypeCon]bool, s *subs
 			c.errorf(sp, "Module does not define the value \"%s%s\" that the module type requires.", path, name)
 			continue
 		}
+		if topLevelSize(vb.scheme.Type, s) {
+			// Futhark's limitation (its #2120): the value would need a
+			// size of its own, which a value specification cannot give.
+			c.errorf(sp, "Type substitution in \"%s%s\" results in a top-level size: the module's definition of its type has a size of its own, which a value cannot have.", path, name)
+			continue
+		}
 		want := substType(vb.scheme.Type, s)
 		var got Type
 		if mv.builtin != "" {
@@ -412,6 +418,47 @@ func (c *Checker) matchVals(m, target *Module, absSet map[*TypeCon]bool, s *subs
 			c.matchVals(msub, sub, absSet, s, sp, path+name+".")
 		}
 	}
+}
+
+// topLevelSize reports whether t, outside any function type, has an
+// abstract type that s defines with an array of anonymous size (type~ t =
+// []bool).
+func topLevelSize(t Type, s *subst) bool {
+	switch x := t.(type) {
+	case *Record:
+		for _, f := range x.Fields {
+			if topLevelSize(f.Type, s) {
+				return true
+			}
+		}
+	case *Con:
+		if d, ok := s.types[x.Con]; ok && d.Lifted == syntax.SizeLifted {
+			return anonArray(d.Body)
+		}
+	}
+	return false
+}
+
+// anonArray reports whether t, outside any function type, has an array
+// whose size is anonymous.
+func anonArray(t Type) bool {
+	switch x := Resolve(t).(type) {
+	case *Array:
+		if _, ok := resolveSize(x.Dim).(*SizeAny); ok {
+			return true
+		}
+		if n, ok := resolveSize(x.Dim).(*SizeName); ok && n.Unknown {
+			return true
+		}
+		return anonArray(x.Elem)
+	case *Record:
+		for _, f := range x.Fields {
+			if anonArray(f.Type) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // uniqueCompatible reports whether a value of type got may be used as one

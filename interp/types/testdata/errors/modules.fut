@@ -38,3 +38,8 @@ module type has_t = { module M: {type t val x : t val f : t -> t} }
 module Q0 : has_t = { module M = { type t = i32 def x = 0i32 def f (y: t) = y + 1 } }
 module Q1 : has_t = Q0
 def mixed () = Q1.M.f Q0.M.x -- ERROR "Expected: Q1.M.t\nActual:   Q0.M.t"
+-- A value whose abstract type the module defines with a size of its own.
+module type bag = { type~ bag val none : bag val put : i32 -> bag -> bag }
+module list_bag : bag = { type~ bag = []i32 def none : bag = [] def put (x: i32) (b: bag) : bag = b ++ [x] } -- ERROR 25 "Type substitution in \"none\" results in a top-level size"
+module type bag2 = { type~ bag val mk : i64 -> bag val put : i32 -> bag -> bag }
+module list_bag2 : bag2 = { type~ bag = []i32 def mk (n: i64) : bag = replicate n 0 def put (x: i32) (b: bag) : bag = b ++ [x] }
