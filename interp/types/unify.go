@@ -71,6 +71,12 @@ func (c *Checker) unifyAt(sp syntax.Span, what string, want, got Type, noSizes b
 }
 
 func (c *Checker) unifyT(a, b Type, noSizes bool) *unifyError {
+	if !c.sizeLifted && (viaSizeLifted(a) || viaSizeLifted(b)) {
+		// What a size-lifted type parameter ('~a) stands for may have
+		// other sizes at each use: no occurs check on its sizes.
+		c.sizeLifted = true
+		defer func() { c.sizeLifted = false }()
+	}
 	a, b = Resolve(a), Resolve(b)
 	if va, ok := a.(TVar); ok {
 		if vb, ok := b.(TVar); ok && va.tvar == vb.tvar {
@@ -502,8 +508,12 @@ func (c *Checker) unifySize(a, b Size) *unifyError {
 		if err := c.sizeEscapes(va, b); err != nil {
 			return err
 		}
-		// A size that would contain itself (n = n+n) is left alone: a
-		// size-lifted type may take different sizes at different uses.
+		// A size that would contain itself (n = n+n) is an error, but
+		// under a size-lifted type, which may take different sizes at
+		// different uses, it is left alone.
+		if sizeOccurs(va.svar, b) && !c.sizeLifted {
+			return &unifyError{msg: fmt.Sprintf("Occurs check: cannot instantiate %s with %s.", sizeText(va), sizeText(b))}
+		}
 		if !sizeOccurs(va.svar, b) {
 			lowerSizeLevels(b, va.level)
 			va.link = b
@@ -517,8 +527,12 @@ func (c *Checker) unifySize(a, b Size) *unifyError {
 		if err := c.sizeEscapes(vb, a); err != nil {
 			return err
 		}
-		// A size that would contain itself (n = n+n) is left alone: a
-		// size-lifted type may take different sizes at different uses.
+		// A size that would contain itself (n = n+n) is an error, but
+		// under a size-lifted type, which may take different sizes at
+		// different uses, it is left alone.
+		if sizeOccurs(vb.svar, a) && !c.sizeLifted {
+			return &unifyError{msg: fmt.Sprintf("Occurs check: cannot instantiate %s with %s.", sizeText(vb), sizeText(a))}
+		}
 		if !sizeOccurs(vb.svar, a) {
 			lowerSizeLevels(a, vb.level)
 			vb.link = a
@@ -575,6 +589,21 @@ func (c *Checker) unifySize(a, b Size) *unifyError {
 	// unifies sizes without arithmetic, so n + m never equals 10 (nor
 	// n * m), whatever n and m become.
 	return &unifyError{msg: fmt.Sprintf("Sizes %s and %s do not match.", sizeText(a), sizeText(b))}
+}
+
+// viaSizeLifted reports whether t is a type variable bound through a
+// size-lifted one.
+func viaSizeLifted(t Type) bool {
+	for {
+		v, ok := t.(TVar)
+		if !ok || v.link == nil {
+			return false
+		}
+		if v.lifted == syntax.SizeLifted {
+			return true
+		}
+		t = v.link
+	}
 }
 
 // lowerSizeLevels lowers the level of every size variable in s to at

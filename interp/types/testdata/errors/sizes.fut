@@ -84,3 +84,10 @@ def neg_ok = neg_pos (\(xs: [3]i64) -> xs[0])
 type^ dep_len = (k: i64) -> [k]i32 -> i64
 def unnamed_k : dep_len = \_ xs -> length xs -- ERROR 36 "it is the parameter \"k\" of a function type, which the function here does not name"
 def named_k : dep_len = \k (xs: [k]i32) -> length xs
+-- A type parameter that is not size-lifted stands for one type, sizes
+-- included: a -> a keeps the size; '~a may change it.
+def twice_same 'a (g: a -> a) (x: a) = g (g x)
+def doubles [n] (xs: [n]f32) = twice_same (\ys -> ys ++ ys) xs -- ERROR 43 "Occurs check: cannot instantiate"
+def twice_any '~a (g: (() -> a) -> a) (x: a) = g (\() -> g (\() -> x))
+def doubles_ok [n] (xs: [n]f32) = twice_any (\(p: () -> []f32) -> p () ++ p ()) xs
+def twice_keep [n] (xs: [n]f32) = twice_same (\ys -> map (* 2) ys) xs
