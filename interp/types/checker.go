@@ -161,7 +161,7 @@ type Checker struct {
 	withBinds         map[*syntax.LetWith]*valBind
 	identBinds        map[*syntax.Ident]*valBind
 	loopPats          map[*syntax.Loop]bool
-	sizeLifted        bool // unifying what a size-lifted type variable stands for (unify.go)
+	sizeLifted        bool               // unifying what a size-lifted type variable stands for (unify.go)
 	openExist         map[*SizeName]bool // existentials of a result that nothing decided (decls.go)
 	loopInit          map[*syntax.PId]*valBind
 	matches           []*syntax.Match
