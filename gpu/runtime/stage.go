@@ -144,4 +144,3 @@ func (s *stager) read(ctx *cl.Context, buf *cl.Buffer, off int, dst []byte, pinn
 	}
 	return nil
 }
-

@@ -629,7 +629,7 @@ func (c *copier) retTypeExp(t types.Type, n int, written syntax.TypeExp) syntax.
 	for _, z := range exist {
 		// A size the result spells as [] stays anonymous (?[d].[]t does
 		// not check: d is no array's size).
-		if namesDim(te, z.Name) {
+		if types.UsesSizeConstructively(te, z.Name) {
 			out.Sizes = append(out.Sizes, z.Name)
 		}
 	}

@@ -119,7 +119,7 @@ func (c *copier) typeExp(t types.Type, written syntax.TypeExp, sp syntax.Span) s
 			for _, z := range t.Exist {
 				// A size the result spells as [] stays anonymous
 				// (?[d].[]t does not check: d is no array's size).
-				if namesDim(to, z.Name) {
+				if types.UsesSizeConstructively(to, z.Name) {
 					ex.Sizes = append(ex.Sizes, z.Name)
 				}
 			}
@@ -243,50 +243,3 @@ func (c *copier) sizeExp(z types.Size, sp syntax.Span) syntax.Expr {
 }
 
 var i64 types.Type = &types.Prim{Kind: "i64"}
-
-// namesDim reports whether the type expression te has [n] as the size of
-// an array, outside function types.
-func namesDim(te syntax.TypeExp, n string) bool {
-	switch te := te.(type) {
-	case *syntax.TEArray:
-		if v, ok := te.Dim.(*syntax.Var); ok && len(v.Name.Quals) == 0 && v.Name.Name == n {
-			return true
-		}
-		return namesDim(te.Elem, n)
-	case *syntax.TEParen:
-		return namesDim(te.T, n)
-	case *syntax.TEUnique:
-		return namesDim(te.T, n)
-	case *syntax.TETuple:
-		for _, e := range te.Elems {
-			if namesDim(e, n) {
-				return true
-			}
-		}
-	case *syntax.TERecord:
-		for _, f := range te.Fields {
-			if namesDim(f.Type, n) {
-				return true
-			}
-		}
-	case *syntax.TESum:
-		for _, k := range te.Constrs {
-			for _, p := range k.Payload {
-				if namesDim(p, n) {
-					return true
-				}
-			}
-		}
-	case *syntax.TEApply:
-		for _, a := range te.Args {
-			if a.IsSize {
-				if v, ok := a.Dim.(*syntax.Var); ok && len(v.Name.Quals) == 0 && v.Name.Name == n {
-					return true
-				}
-			} else if namesDim(a.Type, n) {
-				return true
-			}
-		}
-	}
-	return false
-}

@@ -179,50 +179,35 @@ func (c *Checker) localInFunction(t Type, allowed map[*SizeName]bool, outer int)
 	return found
 }
 
-// existOnlyInParam is the name of an existential size of the result type
-// t that occurs in a parameter type of a function in t but in no position
-// a value of t produces, or "".
-func existOnlyInParam(t Type, exist []*SizeName) string {
-	if len(exist) == 0 {
-		return ""
-	}
-	isExist := map[*SizeName]bool{}
-	for _, e := range exist {
-		isExist[e] = true
-	}
-	inParam, produced := map[*SizeName]bool{}, map[*SizeName]bool{}
-	var size func(z Size, out map[*SizeName]bool)
-	size = func(z Size, out map[*SizeName]bool) {
+// sizesByPosition calls leaf with each size name or variable in the
+// array sizes of t (inside size expressions too), saying whether it is in
+// a function's parameter type (or, with resultsInParam, anywhere in a
+// function type) rather than a position a value of t produces.
+func sizesByPosition(t Type, resultsInParam bool, leaf func(z Size, param bool)) {
+	var size func(z Size, param bool)
+	size = func(z Size, param bool) {
 		switch x := resolveSize(z).(type) {
-		case *SizeName:
-			if isExist[x] {
-				out[x] = true
-			}
 		case *SizeExpr:
 			if x.Op != "" {
-				size(x.L, out)
-				size(x.R, out)
+				size(x.L, param)
+				size(x.R, param)
 			}
 		case *SizeTerm:
 			for _, a := range x.Args {
-				size(a, out)
+				size(a, param)
 			}
+		default:
+			leaf(x, param)
 		}
 	}
 	var walk func(t Type, param bool)
 	walk = func(t Type, param bool) {
 		switch x := Resolve(t).(type) {
 		case *Arrow:
-			// A function produces no value until applied: its sizes,
-			// parameter or result, are no size a value of t shows.
 			walk(x.From, true)
-			walk(x.To, true)
+			walk(x.To, param || resultsInParam)
 		case *Array:
-			if param {
-				size(x.Dim, inParam)
-			} else {
-				size(x.Dim, produced)
-			}
+			size(x.Dim, param)
 			walk(x.Elem, param)
 		case *Record:
 			for _, f := range x.Fields {
@@ -237,6 +222,31 @@ func existOnlyInParam(t Type, exist []*SizeName) string {
 		}
 	}
 	walk(t, false)
+}
+
+// existOnlyInParam is the name of an existential size of the result type
+// t that occurs in a parameter type of a function in t but in no position
+// a value of t produces, or "".
+func existOnlyInParam(t Type, exist []*SizeName) string {
+	if len(exist) == 0 {
+		return ""
+	}
+	isExist := map[*SizeName]bool{}
+	for _, e := range exist {
+		isExist[e] = true
+	}
+	inParam, produced := map[*SizeName]bool{}, map[*SizeName]bool{}
+	// A function produces no value until applied: its sizes, parameter or
+	// result, are no size a value of t shows.
+	sizesByPosition(t, true, func(z Size, param bool) {
+		if x, ok := z.(*SizeName); ok && isExist[x] {
+			if param {
+				inParam[x] = true
+			} else {
+				produced[x] = true
+			}
+		}
+	})
 	for _, e := range exist {
 		if inParam[e] && !produced[e] {
 			return e.Name

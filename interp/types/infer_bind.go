@@ -62,7 +62,7 @@ func (c *Checker) inferLetIn(e *syntax.LetIn, sc *scope) Type {
 		// gives its value.
 		constructive := false
 		for _, te := range patAnnotations(e.Pat) {
-			if usesSizeConstructively(te, sb.Name) {
+			if UsesSizeConstructively(te, sb.Name) {
 				constructive = true
 			}
 		}

@@ -355,50 +355,15 @@ func (c *Checker) applyArrow(ft Type, arg syntax.Expr, at Type, sc *scope, fn sy
 // parameter) that no positive position of t has: nothing could give it.
 func existInParam(t Type, first int) bool {
 	inParam, produced := map[*svar]bool{}, map[*svar]bool{}
-	var size func(z Size, out map[*svar]bool)
-	size = func(z Size, out map[*svar]bool) {
-		switch x := resolveSize(z).(type) {
-		case SizeVar:
-			if x.id > first {
-				out[x.svar] = true
-			}
-		case *SizeExpr:
-			if x.Op != "" {
-				size(x.L, out)
-				size(x.R, out)
-			}
-		case *SizeTerm:
-			for _, a := range x.Args {
-				size(a, out)
-			}
-		}
-	}
-	var walk func(t Type, param bool)
-	walk = func(t Type, param bool) {
-		switch x := Resolve(t).(type) {
-		case *Arrow:
-			walk(x.From, true)
-			walk(x.To, param)
-		case *Array:
+	sizesByPosition(t, false, func(z Size, param bool) {
+		if x, ok := z.(SizeVar); ok && x.id > first {
 			if param {
-				size(x.Dim, inParam)
+				inParam[x.svar] = true
 			} else {
-				size(x.Dim, produced)
-			}
-			walk(x.Elem, param)
-		case *Record:
-			for _, f := range x.Fields {
-				walk(f.Type, param)
-			}
-		case *Sum:
-			for _, cn := range x.Constrs {
-				for _, p := range cn.Payload {
-					walk(p, param)
-				}
+				produced[x.svar] = true
 			}
 		}
-	}
-	walk(t, false)
+	})
 	for v := range inParam {
 		if !produced[v] {
 			return true

@@ -253,38 +253,38 @@ func witnessedSizes(t Type, out map[*SizeName]bool) {
 	}
 }
 
-// usesSizeConstructively reports whether the size name n is the size of
+// UsesSizeConstructively reports whether the size name n is the size of
 // an array in te outside of function types (or an argument of a type
 // constructor), as an existential size must be.
-func usesSizeConstructively(te syntax.TypeExp, n string) bool {
+func UsesSizeConstructively(te syntax.TypeExp, n string) bool {
 	switch te := te.(type) {
 	case *syntax.TEArray:
 		if v, ok := te.Dim.(*syntax.Var); ok && len(v.Name.Quals) == 0 && v.Name.Name == n {
 			return true
 		}
-		return usesSizeConstructively(te.Elem, n)
+		return UsesSizeConstructively(te.Elem, n)
 	case *syntax.TEParen:
-		return usesSizeConstructively(te.T, n)
+		return UsesSizeConstructively(te.T, n)
 	case *syntax.TEUnique:
-		return usesSizeConstructively(te.T, n)
+		return UsesSizeConstructively(te.T, n)
 	case *syntax.TEExist:
-		return usesSizeConstructively(te.T, n)
+		return UsesSizeConstructively(te.T, n)
 	case *syntax.TETuple:
 		for _, e := range te.Elems {
-			if usesSizeConstructively(e, n) {
+			if UsesSizeConstructively(e, n) {
 				return true
 			}
 		}
 	case *syntax.TERecord:
 		for _, f := range te.Fields {
-			if usesSizeConstructively(f.Type, n) {
+			if UsesSizeConstructively(f.Type, n) {
 				return true
 			}
 		}
 	case *syntax.TESum:
 		for _, k := range te.Constrs {
 			for _, p := range k.Payload {
-				if usesSizeConstructively(p, n) {
+				if UsesSizeConstructively(p, n) {
 					return true
 				}
 			}
@@ -295,7 +295,7 @@ func usesSizeConstructively(te syntax.TypeExp, n string) bool {
 				if v, ok := a.Dim.(*syntax.Var); ok && len(v.Name.Quals) == 0 && v.Name.Name == n {
 					return true
 				}
-			} else if usesSizeConstructively(a.Type, n) {
+			} else if UsesSizeConstructively(a.Type, n) {
 				return true
 			}
 		}

@@ -109,7 +109,7 @@ func (c *Checker) typeExpCtx(te syntax.TypeExp, sc *scope, ctx *typeCtx, result 
 		if ex, ok := te.To.(*syntax.TEExist); ok {
 			inner2 := newScope(inner)
 			for _, n := range ex.Sizes {
-				if !usesSizeConstructively(ex.T, n) {
+				if !UsesSizeConstructively(ex.T, n) {
 					c.errorf(ex.Span, "Existential size \"%s\" not used as array size (unused-existential).", n)
 				}
 				sn := c.newUnknown(n)
@@ -185,7 +185,7 @@ func (c *Checker) typeExpCtx(te syntax.TypeExp, sc *scope, ctx *typeCtx, result 
 	case *syntax.TEExist:
 		inner := newScope(sc)
 		for _, n := range te.Sizes {
-			if !usesSizeConstructively(te.T, n) {
+			if !UsesSizeConstructively(te.T, n) {
 				c.errorf(te.Span, "Existential size \"%s\" not used as array size (unused-existential).", n)
 			}
 			vb := &valBind{name: n, scheme: &Scheme{Type: I64}, size: c.newUnknown(n), span: te.Span}
