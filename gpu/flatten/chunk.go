@@ -508,13 +508,7 @@ func (p *Plan) runChunked(ctx context.Context, d *runtime.Device, ch *chunking, 
 	}
 	upload := func(off int64) {
 		plan, n := plans(off)
-		var arrs []*value.Array
-		for _, prm := range plan.Prog.Params {
-			if i, ok := streamed[prm.Name]; ok {
-				arrs = append(arrs, args[i].(*value.Array).Slice(off, off+n))
-			}
-		}
-		pf.start(off, arrs)
+		pf.start(off, chunkArgs(plan, off, n, streamed, args))
 	}
 	upload(0)
 	chunks := 0
@@ -531,23 +525,7 @@ func (p *Plan) runChunked(ctx context.Context, d *runtime.Device, ch *chunking, 
 			upload(off + n)
 		}
 		nOwned, nUploads := len(r.owned), len(r.uploads)
-		k := 0
-		var chunkSlots []string
-		for _, prm := range plan.Prog.Params[:len(p.Prog.Params)] {
-			if i, ok := streamed[prm.Name]; ok {
-				r.env[prm.Name] = &slot{host: args[i].(*value.Array).Slice(off, off+n), dev: inputs[k]}
-				k++
-				chunkSlots = append(chunkSlots, prm.Name)
-			}
-		}
-		extra := plan.Prog.Params[len(p.Prog.Params):]
-		if c.HasIndex() {
-			r.env[extra[0].Name] = &slot{host: value.I64Val(off)}
-			extra = extra[1:]
-		}
-		if c.Dest != "" && !c.DestParam {
-			extra = extra[1:] // the destination, bound by name already
-		}
+		chunkSlots, extra := r.bindChunk(c, plan, len(p.Prog.Params), off, n, streamed, args, inputs)
 		for j, prm := range extra {
 			r.env[prm.Name] = &slot{host: carry[j]}
 		}
@@ -861,13 +839,7 @@ func (p *Plan) runDestChunked(ctx context.Context, d *runtime.Device, ch *chunki
 		}
 		upload := func(off int64) {
 			plan, n := plans(off)
-			var arrs []*value.Array
-			for _, prm := range plan.Prog.Params {
-				if i, ok := streamed[prm.Name]; ok {
-					arrs = append(arrs, args[i].(*value.Array).Slice(off, off+n))
-				}
-			}
-			pf.start(off, arrs)
+			pf.start(off, chunkArgs(plan, off, n, streamed, args))
 		}
 		r.env[c.Dest] = &slot{host: dest.Slice(at, at+dl).Copy()}
 		upload(0)
@@ -884,23 +856,7 @@ func (p *Plan) runDestChunked(ctx context.Context, d *runtime.Device, ch *chunki
 				upload(off + n)
 			}
 			nOwned, nUploads := len(r.owned), len(r.uploads)
-			k := 0
-			var chunkSlots []string
-			for _, prm := range plan.Prog.Params[:len(p.Prog.Params)] {
-				if i, ok := streamed[prm.Name]; ok {
-					r.env[prm.Name] = &slot{host: args[i].(*value.Array).Slice(off, off+n), dev: inputs[k]}
-					k++
-					chunkSlots = append(chunkSlots, prm.Name)
-				}
-			}
-			extra := plan.Prog.Params[len(p.Prog.Params):]
-			if c.HasIndex() {
-				r.env[extra[0].Name] = &slot{host: value.I64Val(off)}
-				extra = extra[1:]
-			}
-			if !c.DestParam {
-				extra = extra[1:] // the destination, bound by name
-			}
+			chunkSlots, extra := r.bindChunk(c, plan, len(p.Prog.Params), off, n, streamed, args, inputs)
 			r.env[extra[0].Name] = &slot{host: value.I64Val(at)} // the part's first row
 			if err := r.steps(ctx, plan.Steps); err != nil {
 				pf.put(inputs)
@@ -991,4 +947,41 @@ func (r *runner) endChunk(params []ir.Param, streamed []bool, keep map[*runtime.
 	for _, name := range chunkSlots {
 		delete(r.env, name)
 	}
+}
+
+// chunkArgs are the streamed arguments of plan's chunk at off of n
+// elements, in the order of its parameters.
+func chunkArgs(plan *Plan, off, n int64, streamed map[string]int, args []value.Value) []*value.Array {
+	var arrs []*value.Array
+	for _, prm := range plan.Prog.Params {
+		if i, ok := streamed[prm.Name]; ok {
+			arrs = append(arrs, args[i].(*value.Array).Slice(off, off+n))
+		}
+	}
+	return arrs
+}
+
+// bindChunk binds the streamed parameters of plan's chunk at off of n
+// elements (the first nParams of its parameters are the program's) to
+// their uploaded inputs, and its offset when the SOAC uses the index. It
+// returns the chunk's slots and the parameters after those (and after a
+// destination made by Init, bound by name).
+func (r *runner) bindChunk(c *ir.Chunks, plan *Plan, nParams int, off, n int64, streamed map[string]int, args []value.Value, inputs []*runtime.Array) (chunkSlots []string, extra []ir.Param) {
+	k := 0
+	for _, prm := range plan.Prog.Params[:nParams] {
+		if i, ok := streamed[prm.Name]; ok {
+			r.env[prm.Name] = &slot{host: args[i].(*value.Array).Slice(off, off+n), dev: inputs[k]}
+			k++
+			chunkSlots = append(chunkSlots, prm.Name)
+		}
+	}
+	extra = plan.Prog.Params[nParams:]
+	if c.HasIndex() {
+		r.env[extra[0].Name] = &slot{host: value.I64Val(off)}
+		extra = extra[1:]
+	}
+	if c.Dest != "" && !c.DestParam {
+		extra = extra[1:]
+	}
+	return chunkSlots, extra
 }
