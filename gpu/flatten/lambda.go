@@ -945,15 +945,24 @@ func (b *kbuild) seqScatter(s *ir.Stm, e *ir.ScatterE) {
 	if len(e.Map.Ret) != 2 {
 		fail("a scatter with %d results per element is not flattened yet", len(e.Map.Ret))
 	}
-	d := b.destOf(e.Dest, s.Pat[0])
-	l := &kernel.Loop{N: toI64(b.atom(e.W)), I: b.fresh("j", kernel.I64)}
+	b.seqIndexed(s, b.destOf(e.Dest, s.Pat[0]), e.W, e.Arrs, e.Index, e.Map, func(d view, at kernel.Exp, _ []kernel.Exp) {
+		b.store(d.rowsOf(at), e.Map.Body.Res[1], e.Map.Ret[1])
+	})
+}
+
+// seqIndexed is the loop of a scatter or histogram inside a kernel: for
+// each of w elements, the lambda's index and value, and update (which
+// writes into the destination d, made by destOf, at index at) where the
+// index is in range; the statement's result is the destination.
+func (b *kbuild) seqIndexed(s *ir.Stm, d view, w ir.Atom, arrs []string, index string, lam *ir.Lambda, update func(d view, at kernel.Exp, res []kernel.Exp)) {
+	l := &kernel.Loop{N: toI64(b.atom(w)), I: b.fresh("j", kernel.I64)}
 	saved := b.cur
 	b.cur = nil
-	res := b.element(e.Arrs, e.Index, e.Map, l.I)
+	res := b.element(arrs, index, lam, l.I)
 	at := toI64(res[0])
 	inner := b.cur
 	b.cur = nil
-	b.store(d.rowsOf(at), e.Map.Body.Res[1], e.Map.Ret[1])
+	update(d, at, res)
 	b.cur = append(inner, &kernel.If{Cond: inRange(at, d.shape[0]), Then: b.cur})
 	l.Body = b.cur
 	b.cur = append(saved, l)
@@ -969,24 +978,14 @@ func (b *kbuild) seqHist(s *ir.Stm, e *ir.HistE) {
 		b.seqHistRows(s, e)
 		return
 	}
-	d := b.destOf(e.Dest, s.Pat[0])
-	l := &kernel.Loop{N: toI64(b.atom(e.W)), I: b.fresh("j", kernel.I64)}
-	saved := b.cur
-	b.cur = nil
-	res := b.element(e.Arrs, e.Index, e.Map, l.I)
-	at := toI64(res[0])
-	inner := b.cur
-	b.cur = nil
-	old := b.fresh("old", d.elem())
-	b.cur = append(b.cur, kernel.L(old, b.read(d, at)))
-	b.env[e.Op.Lam.Params[0].Name] = old
-	b.env[e.Op.Lam.Params[1].Name] = res[1]
-	b.run(e.Op.Lam.Body)
-	b.write(d, b.atom(e.Op.Lam.Body.Res[0]), at)
-	b.cur = append(inner, &kernel.If{Cond: inRange(at, d.shape[0]), Then: b.cur})
-	l.Body = b.cur
-	b.cur = append(saved, l)
-	b.bindArr(s.Pat[0].Name, d, true)
+	b.seqIndexed(s, b.destOf(e.Dest, s.Pat[0]), e.W, e.Arrs, e.Index, e.Map, func(d view, at kernel.Exp, res []kernel.Exp) {
+		old := b.fresh("old", d.elem())
+		b.cur = append(b.cur, kernel.L(old, b.read(d, at)))
+		b.env[e.Op.Lam.Params[0].Name] = old
+		b.env[e.Op.Lam.Params[1].Name] = res[1]
+		b.run(e.Op.Lam.Body)
+		b.write(d, b.atom(e.Op.Lam.Body.Res[0]), at)
+	})
 }
 
 // seqHistRows runs a histogram of arrays inside a kernel as a sequential
@@ -996,18 +995,9 @@ func (b *kbuild) seqHist(s *ir.Stm, e *ir.HistE) {
 func (b *kbuild) seqHistRows(s *ir.Stm, e *ir.HistE) {
 	d := b.destOf(e.Dest, s.Pat[0])
 	tmp := b.scratch(s.Pat[0].Name+"_bin", s.Pat[0].T.Elem, e.Map.Ret[1].Shape)
-	l := &kernel.Loop{N: toI64(b.atom(e.W)), I: b.fresh("j", kernel.I64)}
-	saved := b.cur
-	b.cur = nil
-	res := b.element(e.Arrs, e.Index, e.Map, l.I)
-	at := toI64(res[0])
-	inner := b.cur
-	b.cur = nil
-	b.combine(e.Op, d.rowsOf(at), b.arr(e.Map.Body.Res[1].Name), tmp)
-	b.cur = append(inner, &kernel.If{Cond: inRange(at, d.shape[0]), Then: b.cur})
-	l.Body = b.cur
-	b.cur = append(saved, l)
-	b.bindArr(s.Pat[0].Name, d, true)
+	b.seqIndexed(s, d, e.W, e.Arrs, e.Index, e.Map, func(d view, at kernel.Exp, _ []kernel.Exp) {
+		b.combine(e.Op, d.rowsOf(at), b.arr(e.Map.Body.Res[1].Name), tmp)
+	})
 }
 
 // combine updates the array row to op(row, y), op a one-component
