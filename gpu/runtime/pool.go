@@ -43,6 +43,11 @@ func (p *pool) put(b *cl.Buffer) {
 	}
 	p.free = append(p.free, b)
 	p.bytes += int64(b.Size)
+	p.trim()
+}
+
+// trim releases the oldest buffers beyond the limit (p.mu held).
+func (p *pool) trim() {
 	for p.bytes > p.limit && len(p.free) > 0 {
 		p.bytes -= int64(p.free[0].Size)
 		p.free[0].Release()
@@ -100,10 +105,6 @@ func (d *Device) PoolUpTo(n int64) (restore func()) {
 		p.mu.Lock()
 		defer p.mu.Unlock()
 		p.limit = old
-		for p.bytes > p.limit && len(p.free) > 0 {
-			p.bytes -= int64(p.free[0].Size)
-			p.free[0].Release()
-			p.free = p.free[1:]
-		}
+		p.trim()
 	}
 }
