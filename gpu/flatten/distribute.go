@@ -47,7 +47,7 @@ func (f *flattener) distribute(s *ir.Stm, e *ir.ScremaE) []*ir.Stm {
 	soacs := 0
 	open := false // the last group takes more statements
 	for _, st := range body.Stms {
-		if f.parallelInner(st, hoisted) || f.interchangeable(st, hoisted) {
+		if f.parallelInner(st, hoisted) || f.interchangeable(st, hoisted) || f.segHistInner(e, st, hoisted) {
 			groups = append(groups, []*ir.Stm{st})
 			soacs++
 			open = false

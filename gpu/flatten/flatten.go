@@ -28,7 +28,11 @@
 //     32 wide (sizes are the call's own, plans being specialised) and
 //     for loops around them become parallel levels, at most 24 per
 //     map; narrower ones, filters, histograms, scatters, while loops
-//     and ifs run sequentially inside the thread of the enclosing level;
+//     and ifs run sequentially inside the thread of the enclosing level,
+//     except a histogram of scalars in a map of fewer than 2^14 rows of
+//     at least 32 elements, which is one histogram over all the rows'
+//     elements into all their buckets (segmented.go, which gives the
+//     rule and its reasons);
 //
 //   - inside a thread, arrays are views or storage (arrays.go): rows,
 //     slices, transposes and reverses are views; what the thread builds
@@ -422,6 +426,9 @@ func (f *flattener) screma(s *ir.Stm, e *ir.ScremaE) {
 				f.types[prm.Name] = prm.T
 			}
 		}
+		return
+	}
+	if f.segHist(s, e) {
 		return
 	}
 	if f.nest(s, e) {

@@ -112,7 +112,12 @@ var cases = []struct {
 	{"loop_reverse", `map (\r -> loop a = r for i < 3 do map (+1) (reverse a)) m`, "map,map,map"},
 	{"if_arrays", `map (\r -> if r[0] > 0 then map (*2) r else reverse r) m`, "map"},
 	{"scatter_inside", `map (\r -> scatter (replicate 5 0f32) [0, 2, 7] (take 3 r)) m`, "map,map"},
-	{"hist_inside", `map (\r -> hist (+) 0f32 4 (map (\x -> i64.f32 (f32.abs x) % 4) r) r) m`, "map,map"},
+	// a histogram per row: few wide rows are one histogram over all their
+	// elements (segmented.go); many rows, or narrow ones, a thread each
+	{"hist_inside", `map (\r -> hist (+) 0f32 4 (map (\x -> i64.f32 (f32.abs x) % 4) r) r) m`, "map,map,hist"},
+	{"hist_inside_many", `map (\i -> hist (+) 0i64 4 (map (\j -> (i + j) % 4) (iota 40)) (iota 40)) (iota 20000)`, "map,map"},
+	{"hist_inside_narrow", `map (\r -> hist (+) 0f32 4 (map (\x -> i64.f32 (f32.abs x) % 4) r[:8]) r[:8]) m`, "map,map"},
+	{"hist_inside_dest", `map2 (\r d -> reduce_by_index (copy d) f32.max f32.lowest (map (\x -> i64.f32 (f32.abs x) % 6 - 1) r) r) m (map (\r -> r[:5]) m)`, "map,hist"},
 	{"filter_inside", `map (\r -> let f = filter (> 0) r in f32.i64 (length f) + reduce (+) 0 f) m`, "map"},
 	{"literal_rows", `map (\x -> [[x, 1], [2, x]]) is`, "map"},
 	{"concat_inside", `map (\r -> let c = concat (take 3 r) (drop 45 r) in c[1] + c[6]) m`, "map"},
