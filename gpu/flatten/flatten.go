@@ -29,10 +29,13 @@
 //     for loops around them become parallel levels, at most 24 per
 //     map; narrower ones, filters, histograms, scatters, while loops
 //     and ifs run sequentially inside the thread of the enclosing level,
-//     except a histogram of scalars in a map of fewer than 2^14 rows of
-//     at least 32 elements, which is one histogram over all the rows'
-//     elements into all their buckets (segmented.go, which gives the
-//     rule and its reasons);
+//     except histograms and filters of scalars in a map of fewer than
+//     2^14 rows of at least 32 elements (segmented.go, which gives the
+//     rule and its reasons): a histogram is then one histogram over all
+//     the rows' elements into all their buckets, a filter segmented
+//     operations that compute each row's count and start first (a
+//     segmented scan of the flags) and scatter the kept elements of all
+//     rows into one array, of which each row's thread reads its slice;
 //
 //   - inside a thread, arrays are views or storage (arrays.go): rows,
 //     slices, transposes and reverses are views; what the thread builds
@@ -428,7 +431,7 @@ func (f *flattener) screma(s *ir.Stm, e *ir.ScremaE) {
 		}
 		return
 	}
-	if f.segHist(s, e) {
+	if f.segHist(s, e) || f.segFilter(s, e) {
 		return
 	}
 	if f.nest(s, e) {

@@ -117,8 +117,13 @@ var cases = []struct {
 	{"hist_inside", `map (\r -> hist (+) 0f32 4 (map (\x -> i64.f32 (f32.abs x) % 4) r) r) m`, "map,map,hist"},
 	{"hist_inside_many", `map (\i -> hist (+) 0i64 4 (map (\j -> (i + j) % 4) (iota 40)) (iota 40)) (iota 20000)`, "map,map"},
 	{"hist_inside_narrow", `map (\r -> hist (+) 0f32 4 (map (\x -> i64.f32 (f32.abs x) % 4) r[:8]) r[:8]) m`, "map,map"},
+	// a filter per row: few wide rows, segmented (the flags, a segmented
+	// scan, the counts and starts, a scatter, then the rows' slices)
+	{"filter_inside_seg", `map (\r -> let k = filter (> 0) r in if length k > 2 then k[2] else 0) m`, "map,scan,map,scan,map,map,map,scatter,map"},
+	{"filter_inside_count", `map (\r -> length (filter (> 0) r)) m`, "map,scan,map,map"},
+	{"filter_inside_many", `map (\i -> let k = filter (\j -> (i + j) % 3 == 0) (iota 40) in if length k > 0 then k[0] else 0) (iota 20000)`, "map"},
 	{"hist_inside_dest", `map2 (\r d -> reduce_by_index (copy d) f32.max f32.lowest (map (\x -> i64.f32 (f32.abs x) % 6 - 1) r) r) m (map (\r -> r[:5]) m)`, "map,hist"},
-	{"filter_inside", `map (\r -> let f = filter (> 0) r in f32.i64 (length f) + reduce (+) 0 f) m`, "map"},
+	{"filter_inside", `map (\r -> let f = filter (> 0) r in f32.i64 (length f) + reduce (+) 0 f) m`, "map,scan,map,scan,map,map,map,scatter,map"},
 	{"literal_rows", `map (\x -> [[x, 1], [2, x]]) is`, "map"},
 	{"concat_inside", `map (\r -> let c = concat (take 3 r) (drop 45 r) in c[1] + c[6]) m`, "map"},
 	{"reduce_arrays_inside", `map (\r -> reduce (map2 (+)) (replicate 5 0f32) (unflatten (r :> [10*5]f32))) m`, "map,map"},

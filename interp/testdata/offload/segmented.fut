@@ -1,7 +1,9 @@
--- Histograms inside maps on the device: a map over rows whose body is one
--- histogram is one histogram over all the rows' elements (gpu/flatten,
--- segmented.go) when the rows are few and wide, one thread per row when
--- they are many. TestOffloadedPrograms checks that every case ran on
+-- Histograms and filters inside maps on the device: a map over few wide
+-- rows whose body is a histogram is one histogram over all the rows'
+-- elements, and a filter in such a map is segmented operations (a scan of
+-- the flags per row, the rows' counts and starts, one scatter of the kept
+-- elements), then a slice per row (gpu/flatten/segmented.go); many rows
+-- are a thread each. TestOffloadedPrograms checks that every case ran on
 -- OpenCL, and flatten's tests which kernels the plans have.
 -- ==
 -- entry: per_row
@@ -16,6 +18,22 @@
 -- input { 3i32 } output { [[5734i32, 5834i32, 5934i32, 5395i32, 5684i32, 5784i32, 5884i32], [-1943i32, -1843i32, 5646i32, 5935i32, -1993i32, -1893i32, 5596i32], [-386i32, -286i32, -186i32, -86i32, -436i32, -336i32, -236i32]] }
 -- entry: many_rows
 -- input { 3i32 } output { 2407513i32 }
+-- entry: count_first
+-- input { 3i32 } output { [87i64, 42i64, 2i64, 44i64, 91i64, 100i64] [5634i32, 5935i32, 5897i32, 1271i32, 3028i32, 4785i32] }
+-- entry: hash_kept
+-- input { 3i32 } output { [948627028i32, 64870829i32, 1171585670i32, -3654191i32, 1126773777i32] }
+-- entry: pairs
+-- input { 3i32 } output { [-98041i32, 69804i32, 42733i32, -18576i32] }
+-- entry: none_kept
+-- input { 3i32 } output { [0i64, 0i64, 0i64] }
+-- entry: with_iota
+-- input { 3i32 } output { [1i64, 3i64, 3i64, 1i64, 3i64, 3i64, 1i64, 3i64, 3i64, 1i64] }
+-- entry: sliced
+-- input { 3i32 } output { [275037.0f32, 67874.0f32, 0.0f32, 22344.0f32] }
+-- entry: two_filters
+-- input { 3i32 } output { [24i64, -48i64, -50i64, 38i64, 50i64, 50i64, 0i64] [-3889i32, -3988i32, -2231i32, -474i32, 0i32, 0i32, -3709i32] }
+-- entry: fails
+-- input { 3i32 } error: Index \[100\] out of bounds
 
 def gen (m: i64) (n: i64) (s: i32) : [m][n]i32 =
   tabulate_2d m n (\i j -> i32.i64 ((i * 7919 + j * 104729) % 1000003) * (s + 1) % 9973 - 4000)
@@ -45,3 +63,37 @@ entry maxh (s: i32) : [][]i32 =
 entry many_rows (s: i32) : i32 =
   let h = map (\xs -> hist (+) 0 4 (map (\x -> i64.i32 (x & 3)) xs) xs) (gen 20000 40 s)
   in i32.sum (map (\r -> r[0] - r[3]) h)
+
+-- filters: the count and the first kept element of each row
+entry count_first (s: i32) : ([]i64, []i32) =
+  unzip (map (\xs -> let ys = filter (> 0) xs
+                     in (length ys, if length ys > 0 then ys[0] else -1)) (gen 6 100 s))
+
+-- a loop over what the filter kept, in the row's thread
+entry hash_kept (s: i32) : []i32 =
+  map (\xs -> let ys = filter (\x -> x % 3 == 0) xs
+              in loop h = 7 for y in ys do h * 31 + y) (gen 5 80 s)
+
+-- two kept values and the row's index
+entry pairs (s: i32) : []i32 =
+  let xss = gen 4 64 s
+  in map2 (\i xs -> let (as, bs) = unzip (filter (\(a, _) -> a % 2 == i32.i64 i % 2) (zip xs (map (* 2) xs)))
+                    in i32.sum as - i32.sum bs + i32.i64 (length as)) (indices xss) xss
+
+-- nothing kept in some rows
+entry none_kept (s: i32) : []i64 =
+  map (\xs -> length (filter (> 4000 * (s + 1))  xs)) (gen 3 40 s)
+
+entry with_iota (s: i32) : []i64 =
+  map (\r -> let ys = filter (\j -> (r * j + i64.i32 s) % 3 == 0) (iota 100) in if length ys > 1 then ys[1] else -1) (iota 10)
+
+entry sliced (s: i32) : []f32 =
+  map (\xs -> let zs = xs[10:] in f32.sum (map f32.i32 (filter (> 0) zs))) (gen 4 70 s)
+
+entry two_filters (s: i32) : ([]i64, []i32) = unzip <|
+  map (\xs -> let a = filter (> 0) xs
+              let b = filter (< 0) xs
+              in (length a - length b, if length b > 0 then b[length b - 1] else 0)) (gen 7 50 s)
+
+entry fails (s: i32) : []i64 =
+  map (\xs -> length (filter (\x -> xs[i64.i32 (x % 200) + 100] > 0) xs)) (gen 3 100 s)
