@@ -36,25 +36,28 @@ func (t *thread) dualIntrinsic(name string, args []value.Value, pos syntax.Pos) 
 	} else {
 		switch name {
 		case "neg":
-			d := toDual(args[0])
-			r = value.Dual{P: value.Neg(d.P), T: value.Neg(d.T)}
+			r = value.DualNeg(args[0])
 		case "abs":
-			d := toDual(args[0])
-			neg := d.P.T.IsFloat() && d.P.Float() < 0 || d.P.T.IsSigned() && d.P.Int() < 0
-			if neg {
-				r = value.Dual{P: value.Neg(d.P), T: value.Neg(d.T)}
+			p, _ := value.Primal(args[0])
+			if p.T.IsFloat() && p.Float() < 0 || p.T.IsSigned() && p.Int() < 0 {
+				r = value.DualNeg(args[0])
 			} else {
-				r = d
+				r = args[0]
 			}
 		case "f16_to_bits", "f32_to_bits", "f64_to_bits", "f16_from_bits", "f32_from_bits", "f64_from_bits":
 			d := args[0].(value.Dual)
+			dp, ok1 := d.P.(value.Prim)
+			dt, ok2 := d.T.(value.Prim)
+			if !ok1 || !ok2 {
+				return nil, t.errf(pos, "cannot differentiate %s twice", name)
+			}
 			sf := scalarTable[name]
-			p, e1 := sf.fn([]value.Prim{d.P})
-			tg, e2 := sf.fn([]value.Prim{d.T})
+			p, e1 := sf.fn([]value.Prim{dp})
+			tg, e2 := sf.fn([]value.Prim{dt})
 			if e1 != nil || e2 != nil {
 				return nil, t.errf(pos, "cannot differentiate %s", name)
 			}
-			r = value.Dual{P: p, T: tg}
+			r = value.Dual{P: p, T: tg, Tag: d.Tag}
 		case "fma", "mad":
 			m, e1 := value.DualBinary(value.OpMul, args[0], args[1])
 			if e1 != nil {
@@ -67,20 +70,14 @@ func (t *thread) dualIntrinsic(name string, args []value.Value, pos syntax.Pos) 
 			r, err = value.DualBinary(value.OpAdd, args[0], m)
 		default:
 			if len(args) == 1 {
-				d := args[0].(value.Dual)
+				d := args[0]
 				if to, isConv := convTarget(name); isConv {
-					if to.Differentiable() && d.P.T.IsFloat() && !to.IsFloat() {
-						// truncation is piecewise constant
-						r = value.Dual{P: value.Convert(d.P, to), T: value.MkInt(to, 0)}
-					} else if to.Differentiable() {
-						r = value.Dual{P: value.Convert(d.P, to), T: value.Convert(d.T, to)}
-					} else {
-						r = value.Convert(d.P, to)
-					}
+					r = value.DualConvert(d, to)
 				} else if r, ok = value.DualMath1(name, d); !ok {
 					// predicates and other functions of the primal only
+					p, _ := value.Primal(d)
 					sf := scalarTable[name]
-					r, err = sf.fn([]value.Prim{d.P})
+					r, err = sf.fn([]value.Prim{p})
 					ok = true
 				}
 			} else if len(args) == 2 {
@@ -107,38 +104,33 @@ func convTarget(name string) (value.PrimType, bool) {
 	return value.NoPrim, false
 }
 
-func toDual(v value.Value) value.Dual {
-	if d, ok := v.(value.Dual); ok {
-		return d
-	}
-	p := v.(value.Prim)
-	return value.Dual{P: p, T: value.MkFloat(p.T, 0)}
-}
-
-// dualize pairs x with its tangent dx (of the same shape) into duals.
-func dualize(x, dx value.Value) value.Value {
+// dualize pairs x with its tangent dx (of the same shape) into duals of
+// the jvp tag. A number of x may be a dual of an enclosing jvp (a
+// smaller tag): it becomes the primal of the new dual.
+func dualize(x, dx value.Value, tag uint64) value.Value {
 	switch x := x.(type) {
-	case value.Prim:
-		if !x.T.Differentiable() {
+	case value.Prim, value.Dual:
+		p, _ := value.Primal(x)
+		if !p.T.Differentiable() {
 			return x
 		}
-		d, _ := value.Primal(dx)
-		if d.T != x.T {
-			d = value.Convert(d, x.T)
+		d := dx
+		if dp, _ := value.Primal(dx); dp.T != p.T {
+			d = value.DualConvert(dx, p.T)
 		}
-		return value.Dual{P: x, T: d}
+		return value.Dual{P: x, T: d, Tag: tag}
 	case value.Tuple:
 		dt, _ := dx.(value.Tuple)
 		out := make(value.Tuple, len(x))
 		for i := range x {
-			out[i] = dualize(x[i], dt[i])
+			out[i] = dualize(x[i], dt[i], tag)
 		}
 		return out
 	case *value.Record:
 		dr, _ := dx.(*value.Record)
 		out := make([]value.Value, len(x.Fields))
 		for i := range x.Fields {
-			out[i] = dualize(x.Fields[i], dr.Fields[i])
+			out[i] = dualize(x.Fields[i], dr.Fields[i], tag)
 		}
 		return &value.Record{Names: x.Names, Fields: out}
 	case *value.Array:
@@ -148,7 +140,7 @@ func dualize(x, dx value.Value) value.Value {
 		}
 		rows := make([]value.Value, x.Len())
 		for i := range rows {
-			rows[i] = dualize(x.Index(int64(i)), da.Index(int64(i)))
+			rows[i] = dualize(x.Index(int64(i)), da.Index(int64(i)), tag)
 		}
 		r, err := value.FromValues(rows, nil)
 		if err != nil {
@@ -159,29 +151,26 @@ func dualize(x, dx value.Value) value.Value {
 	return x
 }
 
-// split separates a result of duals into its primal and tangent values.
-func split(v value.Value) (value.Value, value.Value) {
+// split separates a result of duals of the jvp tag into its primal and
+// tangent values (a number not of that tag has tangent 0).
+func split(v value.Value, tag uint64) (value.Value, value.Value) {
 	switch v := v.(type) {
-	case value.Dual:
-		return v.P, v.T
-	case value.Prim:
-		if v.T.IsFloat() {
-			return v, value.MkFloat(v.T, 0)
+	case value.Dual, value.Prim:
+		p, d := value.Parts(v, tag)
+		if pp, _ := value.Primal(p); !pp.T.Differentiable() {
+			return p, value.MkBool(false)
 		}
-		if v.T.Differentiable() {
-			return v, value.MkInt(v.T, 0)
-		}
-		return v, value.MkBool(false)
+		return p, d
 	case value.Tuple:
 		p, d := make(value.Tuple, len(v)), make(value.Tuple, len(v))
 		for i := range v {
-			p[i], d[i] = split(v[i])
+			p[i], d[i] = split(v[i], tag)
 		}
 		return p, d
 	case *value.Record:
 		p, d := make([]value.Value, len(v.Fields)), make([]value.Value, len(v.Fields))
 		for i := range v.Fields {
-			p[i], d[i] = split(v.Fields[i])
+			p[i], d[i] = split(v.Fields[i], tag)
 		}
 		return &value.Record{Names: v.Names, Fields: p}, &value.Record{Names: v.Names, Fields: d}
 	case *value.Array:
@@ -198,7 +187,7 @@ func split(v value.Value) (value.Value, value.Value) {
 		}
 		ps, ds := make([]value.Value, n), make([]value.Value, n)
 		for i := int64(0); i < n; i++ {
-			ps[i], ds[i] = split(v.Index(i))
+			ps[i], ds[i] = split(v.Index(i), tag)
 		}
 		pa, err1 := value.FromValues(ps, nil)
 		da, err2 := value.FromValues(ds, nil)
@@ -212,19 +201,20 @@ func split(v value.Value) (value.Value, value.Value) {
 
 func intrJVP2(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error) {
 	f, x, dx := args[0], args[1], args[2]
-	r, err := t.apply1(f, dualize(x, dx), pos)
+	tag := value.NewTag()
+	r, err := t.apply1(f, dualize(x, dx, tag), pos)
 	if err != nil {
 		return nil, err
 	}
-	p, d := split(r)
+	p, d := split(r, tag)
 	return value.Tuple{p, d}, nil
 }
 
 // leaves counts the float scalars of v.
 func leaves(v value.Value) int {
 	switch v := v.(type) {
-	case value.Prim:
-		if v.T.Differentiable() {
+	case value.Prim, value.Dual:
+		if p, _ := value.Primal(v); p.T.Differentiable() {
 			return 1
 		}
 	case value.Tuple:
@@ -259,19 +249,20 @@ func leaves(v value.Value) int {
 // (counting from *k; it decrements *k as it goes).
 func basis(v value.Value, k *int) value.Value {
 	switch v := v.(type) {
-	case value.Prim:
-		if !v.T.Differentiable() {
-			return v
+	case value.Prim, value.Dual:
+		p, _ := value.Primal(v)
+		if !p.T.Differentiable() {
+			return p
 		}
 		one := int64(0)
 		if *k == 0 {
 			one = 1
 		}
 		*k--
-		if v.T.IsFloat() {
-			return value.MkFloat(v.T, float64(one))
+		if p.T.IsFloat() {
+			return value.MkFloat(p.T, float64(one))
 		}
-		return value.MkInt(v.T, one)
+		return value.MkInt(p.T, one)
 	case value.Tuple:
 		out := make(value.Tuple, len(v))
 		for i := range v {
@@ -302,53 +293,60 @@ func basis(v value.Value, k *int) value.Value {
 	return v
 }
 
-// dot is Σ a_i·b_i over the float scalars of two values of one shape.
-func dot(a, b value.Value) float64 {
+// dot is Σ a_i·b_i over the float scalars of two values of one shape, in
+// f64 (a dual of an enclosing jvp where the scalars are).
+func dot(a, b value.Value) value.Value {
+	var zero value.Value = value.F64Val(0)
 	switch a := a.(type) {
-	case value.Prim:
-		if !a.T.Differentiable() {
-			return 0
+	case value.Prim, value.Dual:
+		p, _ := value.Primal(a)
+		if !p.T.Differentiable() {
+			return zero
 		}
-		pb, _ := value.Primal(b)
-		return asFloat(a) * asFloat(pb)
+		m, err := value.DualBinary(value.OpMul, value.DualConvert(a, value.F64), value.DualConvert(b, value.F64))
+		if err != nil {
+			return zero
+		}
+		return m
 	case value.Tuple:
 		bt, _ := b.(value.Tuple)
-		s := 0.0
+		s := zero
 		for i := range a {
-			s += dot(a[i], bt[i])
+			s, _ = value.DualBinary(value.OpAdd, s, dot(a[i], bt[i]))
 		}
 		return s
 	case *value.Record:
 		br, _ := b.(*value.Record)
-		s := 0.0
+		s := zero
 		for i := range a.Fields {
-			s += dot(a.Fields[i], br.Fields[i])
+			s, _ = value.DualBinary(value.OpAdd, s, dot(a.Fields[i], br.Fields[i]))
 		}
 		return s
 	case *value.Array:
 		ba, _ := b.(*value.Array)
-		s := 0.0
+		s := zero
 		for i := int64(0); i < a.Len(); i++ {
-			s += dot(a.Index(i), ba.Index(i))
+			s, _ = value.DualBinary(value.OpAdd, s, dot(a.Index(i), ba.Index(i)))
 		}
 		return s
 	}
-	return 0
+	return zero
 }
 
 // setLeaves replaces the float scalars of v, in order, by vals.
-func setLeaves(v value.Value, vals []float64, k *int) value.Value {
+func setLeaves(v value.Value, vals []value.Value, k *int) value.Value {
 	switch v := v.(type) {
-	case value.Prim:
-		if v.T == value.Bool {
+	case value.Prim, value.Dual:
+		p, _ := value.Primal(v)
+		if p.T == value.Bool {
 			return value.MkBool(false) // the zero cotangent of a bool
 		}
-		if !v.T.Differentiable() {
+		if !p.T.Differentiable() {
 			return v
 		}
 		x := vals[*k]
 		*k++
-		return value.Convert(value.F64Val(x), v.T)
+		return value.DualConvert(x, p.T)
 	case value.Tuple:
 		out := make(value.Tuple, len(v))
 		for i := range v {
@@ -385,18 +383,19 @@ func intrVJP2(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error
 	if err := t.checkAlloc(pos, int64(n), 8); err != nil {
 		return nil, err
 	}
-	grads := make([]float64, n)
+	grads := make([]value.Value, n)
 	var y value.Value
 	for i := 0; i < n || (n == 0 && y == nil); i++ {
 		if err := t.tick(pos); err != nil {
 			return nil, err
 		}
 		k := i
-		r, err := t.apply1(f, dualize(x, basis(x, &k)), pos)
+		tag := value.NewTag()
+		r, err := t.apply1(f, dualize(x, basis(x, &k), tag), pos)
 		if err != nil {
 			return nil, err
 		}
-		p, d := split(r)
+		p, d := split(r, tag)
 		y = p
 		if n > 0 {
 			grads[i] = dot(ybar, d)

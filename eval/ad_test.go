@@ -15,8 +15,16 @@ func TestAD(t *testing.T) {
 		{`jvp (\xs -> map (\x -> x / 2) xs) [2.0, 4.0] [1.0, 1.0]`, "[0.5f64, 0.5f64]"},
 		{`vjp (\x -> let a = replicate 3 0.0 let a[1] = x * 3 in reduce (+) 0 a) 1.0 1.0`, "3.0f64"},
 		{`jvp (\x -> if x > 0 then x * 2 else 0) 1.0 1.0`, "2.0f64"},
-		{`jvp (\x -> f64.i32 (i32.f64 x) + x) 1.5 1.0`, "1.0f64"},
+		{`jvp (\x -> f64.i32 (i32.f64 x) + x) 1.5 1.0`, "2.0f64"}, // the tangent converted too, as in Futhark
 		{`jvp2 (\x -> x ** 3) 2.0 1.0`, "(8.0f64, 12.0f64)"},
+		// nested: each jvp has its own perturbation (d/dx of d/dy x·y is
+		// 1, not 2), second derivatives, a vjp inside a jvp and inside a vjp
+		{`jvp (\x -> jvp (\y -> x * y) 2.0 1.0) 3.0 1.0`, "1.0f64"},
+		{`jvp (\x -> jvp (\y -> y * y * y) x 1.0) 2.0 1.0`, "12.0f64"},
+		{`jvp (\x -> jvp (\y -> f64.sin y) x 1.0) 0.5 1.0`, "-0.479425538604203f64"},
+		{`jvp (\x -> vjp (\y -> x * y * y) 3.0 1.0) 2.0 1.0`, "6.0f64"},
+		{`vjp (\x -> vjp (\y -> x * x * y) 3.0 1.0) 2.0 1.0`, "4.0f64"},
+		{`jvp (\a -> jvp (\x -> (x - a) ** 2) 1.0 1.0) 5.0 1.0`, "-2.0f64"},
 	}
 	for _, c := range cases {
 		if got := s.val(c.src); got != c.want {

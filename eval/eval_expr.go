@@ -42,7 +42,7 @@ func (t *thread) eval1(x syntax.Expr, e *env) (value.Value, error) {
 		if !ok {
 			if d, isD := v.(value.Dual); isD {
 				t.scalarStep(base)
-				return value.Dual{P: value.Neg(d.P), T: value.Neg(d.T)}, nil
+				return value.DualNeg(d), nil
 			}
 			return nil, t.errf(x.Pos(), "negating a value that is not a number")
 		}

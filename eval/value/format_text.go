@@ -48,7 +48,11 @@ func Write(w io.StringWriter, v Value) {
 		}
 		w.WriteString(")")
 	case Dual:
-		w.WriteString("dual(" + PrimString(v.P) + ", " + PrimString(v.T) + ")")
+		w.WriteString("dual(")
+		Write(w, v.P)
+		w.WriteString(", ")
+		Write(w, v.T)
+		w.WriteString(")")
 	case *Fun:
 		if v.Name != "" {
 			w.WriteString("<function " + v.Name + ">")

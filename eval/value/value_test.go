@@ -271,7 +271,7 @@ func TestFromValuesMixedDualRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	duals, err := FromValues([]Value{Dual{MkFloat(F64, 3), MkFloat(F64, 1)}, MkFloat(F64, 4)}, nil)
+	duals, err := FromValues([]Value{Dual{P: MkFloat(F64, 3), T: MkFloat(F64, 1), Tag: NewTag()}, MkFloat(F64, 4)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,8 +16,9 @@ import (
 // where an array of it is needed. Integers carry tangents too, as duals
 // of integers do on the reference path, and the rules are the
 // reference's, case for case (division, powers, min and max, the math
-// library, conversions, bit casts; truncation to an integer and
-// comparisons give none), so that both paths give the same numbers.
+// library, conversions (the tangent converted, also from a float to an
+// integer, as Futhark does), bit casts; comparisons give none), so that
+// both paths give the same numbers.
 // Bools have no tangent: a bool result's tangent is false (a bool array's
 // is the array itself, as the reference's split gives).
 //
@@ -240,9 +241,11 @@ func (j *jvper) stm(st *Stm) {
 	case *ConvE:
 		j.emit(st.Pat, e)
 		p := st.Pat[0]
-		if !diff(p.T) || !j.hasTan(e.X) || (j.typeOf(e.X).Elem.IsFloat() && !e.To.IsFloat()) {
-			return // none, or zero: truncation is piecewise constant
+		if !diff(p.T) || !j.hasTan(e.X) {
+			return // none
 		}
+		// the tangent converted, also where a float becomes an integer
+		// (as Futhark differentiates a conversion)
 		j.tan[p.Name] = j.let("d_"+p.Name, &ConvE{To: e.To, X: j.tan[e.X.Name]}, p.T)
 	case *AssertE, *IotaE:
 		j.emit(st.Pat, e)
