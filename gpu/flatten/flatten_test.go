@@ -141,6 +141,11 @@ var cases = []struct {
 	{"scan_columns", `scan (map2 (+)) (replicate 50 0f32) m`, "map"},
 	{"scan_columns_mul", `scan (map2 (*)) (replicate 50 1f32) (map (map (\x -> x / 5 + 1)) m)`, "map"},
 	// array statements at the top level run as kernels
+	// a transpose of a device array is a tiled kernel (tiles of 32×32 in
+	// local memory): sizes not a multiple of the tile, bytes and bools
+	{"transpose_tiled", `transpose (map (\i -> map (\j -> i8.i64 (i * 7 + j)) (iota 65)) (iota 33))`, "map,map"},
+	{"transpose_tiled_bool", `transpose (map (\i -> map (\j -> (i + j) % 3 == 0) (iota 31)) (iota 70))`, "map,map"},
+	{"transpose_tiled_f32", `transpose (map (map (+ 1)) m)`, "map,map"},
 	{"transpose_top", `let t = transpose m in map (\r -> reduce (+) 0 r) t`, "map,reduce"},
 	{"reverse_slice_top", `let a = map (*2) xs let b = reverse a[100:300] in map (+1) b`, "map,map,map,map"},
 	{"concat_top", `let a = map (*2) xs let b = concat a[0:10] (concat ys[0:5] a[990:]) in map (+1) b`, "map,map,map,map,map,map"},

@@ -72,3 +72,27 @@ func TestVerify(t *testing.T) {
 		}
 	}
 }
+
+// TransposeOf recognises out[i, j] <- in[j, i] over [R, C] and nothing
+// else.
+func TestTransposeOf(t *testing.T) {
+	R, C := I64C(3), I64C(5)
+	in := Buf("in", F32, C, R)
+	out := Buf("out", F32, R, C)
+	i, j := Var{"i", I64}, Var{"j", I64}
+	mk := func(w Stmt) *Map { return &Map{Dims: []Exp{R, C}, Idx: []Var{i, j}, Body: []Stmt{w}} }
+	if o, n, ok := TransposeOf(mk(Wr(out, Rd(in, j, i), i, j))); !ok || o != out || n != in {
+		t.Errorf("the transpose is not recognised")
+	}
+	for name, m := range map[string]*Map{
+		"copy":         mk(Wr(out, Rd(Buf("in2", F32, R, C), i, j), i, j)),
+		"wrong shape":  mk(Wr(out, Rd(Buf("in3", F32, R, C), j, i), i, j)),
+		"other type":   mk(Wr(out, Rd(Buf("in4", F64, C, R), j, i), i, j)),
+		"computed":     mk(Wr(out, Bin("+", Rd(in, j, i), Rd(in, j, i)), i, j)),
+		"swapped dest": mk(Wr(out, Rd(in, j, i), j, i)),
+	} {
+		if _, _, ok := TransposeOf(m); ok {
+			t.Errorf("%s: taken for a transpose", name)
+		}
+	}
+}

@@ -99,3 +99,48 @@ func TileForm(r Read, idx []Var, t Var) (dim int, kLast bool, ok bool) {
 	}
 	return 0, false, false
 }
+
+// TransposeOf reports whether a Map kernel is the transpose of a
+// two-dimensional array: index space [R, C] and one statement
+// out[i, j] <- in[j, i], with out of shape [R][C] and in of [C][R]. Such
+// a kernel is generated as a tiled transpose (tiles staged in local
+// memory, so that both the reads and the writes are coalesced) and
+// launched in work-groups of TransposeGroup items, TransposeTile² points
+// each.
+func TransposeOf(m *Map) (out, in *Param, ok bool) {
+	if len(m.Dims) != 2 || len(m.Idx) != 2 || len(m.Body) != 1 {
+		return nil, nil, false
+	}
+	w, isW := m.Body[0].(*Write)
+	isIdx := func(e Exp, v Var) bool { x, ok := e.(Var); return ok && x == v }
+	if !isW || len(w.Idx) != 2 || !isIdx(w.Idx[0], m.Idx[0]) || !isIdx(w.Idx[1], m.Idx[1]) {
+		return nil, nil, false
+	}
+	r, isR := w.V.(Read)
+	if !isR || len(r.Idx) != 2 || !isIdx(r.Idx[0], m.Idx[1]) || !isIdx(r.Idx[1], m.Idx[0]) {
+		return nil, nil, false
+	}
+	out, in = w.Buf, r.Buf
+	if out == in || !out.Buffer || !in.Buffer || out.T != in.T || len(out.Shape) != 2 || len(in.Shape) != 2 {
+		return nil, nil, false
+	}
+	same := func(a, b Exp) bool { // sizes that are variables or constants
+		switch a.(type) {
+		case Var, Const:
+			return a == b
+		}
+		return false
+	}
+	if !same(out.Shape[0], m.Dims[0]) || !same(out.Shape[1], m.Dims[1]) || !same(in.Shape[0], m.Dims[1]) || !same(in.Shape[1], m.Dims[0]) {
+		return nil, nil, false
+	}
+	return out, in, true
+}
+
+// TransposeTile is the side of a tiled transpose's tile; TransposeGroup
+// the work items of its work-group (each moves TransposeTile² /
+// TransposeGroup points).
+const (
+	TransposeTile  = 32
+	TransposeGroup = 256
+)

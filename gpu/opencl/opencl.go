@@ -151,6 +151,10 @@ func (g *gen) genMap(p *Program, m *kernel.Map) {
 	for i, d := range m.Dims {
 		dims[i] = g.long("d", d)
 	}
+	if out, in, ok := kernel.TransposeOf(m); ok {
+		g.transpose(out, in, dims[0], dims[1])
+		return
+	}
 	g.line("long gtid = get_global_id(0);")
 	g.line("if (gtid >= %s) return;", strings.Join(dims, " * "))
 	for i := len(m.Idx) - 1; i >= 0; i-- {
@@ -161,6 +165,30 @@ func (g *gen) genMap(p *Program, m *kernel.Map) {
 		}
 	}
 	g.stmts(m.Body)
+	g.end()
+}
+
+// transpose emits a tiled transpose (kernel.TransposeOf): out[r, c] =
+// in[c, r] for r < R, c < C. Each work-group moves one tile of T×T
+// points: it reads the tile's rows of in along their length (coalesced)
+// into local memory, then writes the tile's rows of out along theirs,
+// reading local memory across (the tile's rows padded by one element so
+// that the column reads fall in different banks).
+func (g *gen) transpose(out, in *kernel.Param, R, C string) {
+	t, T, G := btype(out.T), kernel.TransposeTile, kernel.TransposeGroup
+	g.line("__local %s tile[%d][%d];", t, T, T+1)
+	g.line("long tilesC = (%s + %d) / %d;", C, T-1, T)
+	g.line("long grp = get_group_id(0), tr = grp / tilesC * %d, tc = grp %% tilesC * %d;", T, T)
+	g.line("int lx = get_local_id(0) %% %d, ly = get_local_id(0) / %d;", T, T)
+	g.line("for (int k = ly; k < %d; k += %d) {", T, G/T)
+	g.line("  long c = tc + k, r = tr + lx;")
+	g.line("  if (c < %s && r < %s) tile[k][lx] = %s[c * %s + r];", C, R, g.name(in.Name), R)
+	g.line("}")
+	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
+	g.line("for (int k = ly; k < %d; k += %d) {", T, G/T)
+	g.line("  long r = tr + k, c = tc + lx;")
+	g.line("  if (r < %s && c < %s) %s[r * %s + c] = tile[lx][k];", R, C, g.name(out.Name), C)
+	g.line("}")
 	g.end()
 }
 

@@ -16,6 +16,19 @@ func (l *launch) run() error {
 	L := int64(l.c.group)
 	switch s := l.k.Shape.(type) {
 	case *kernel.Map:
+		if _, _, ok := kernel.TransposeOf(s); ok {
+			R, err := l.size(s.Dims[0], 0)
+			if err != nil {
+				return err
+			}
+			C, err := l.size(s.Dims[1], 0)
+			if err != nil {
+				return err
+			}
+			T := int64(kernel.TransposeTile)
+			tiles := (R + T - 1) / T * ((C + T - 1) / T)
+			return l.enqueueLocal(0, nil, tiles*kernel.TransposeGroup, kernel.TransposeGroup)
+		}
 		total := int64(1)
 		for _, e := range s.Dims {
 			n, err := l.size(e, 0)
