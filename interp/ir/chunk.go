@@ -41,14 +41,44 @@ type Chunks struct {
 	// DestParam says it is a parameter of the program (not made by Init).
 	Dest      string
 	DestParam bool
+	// Whole are the streamed arrays that the SOAC also reads whole inside
+	// (an all-pairs nest: n-body's bodies), made only by ChunkableSplit:
+	// every chunk program takes each whole too, as a last parameter of
+	// the given name, which the SOAC's lambdas read in its place.
+	Whole     []WholeArg
 	pre, post []*Stm
 	picks     *[]Pick // Picks, once computed
 	names     map[string]bool
 	n         int
 }
 
+// WholeArg is a streamed parameter that chunks also take whole.
+type WholeArg struct {
+	Param int    // its index in Prog.Params
+	Name  string // the chunk program's parameter that holds it whole
+}
+
 // Chunkable says how p runs in chunks, or why it cannot.
-func Chunkable(p *Prog) (*Chunks, error) {
+func Chunkable(p *Prog) (*Chunks, error) { return chunkable(p, false, nil) }
+
+// ChunkableSplit is Chunkable for a run split across devices, where
+// every device may hold an array whole besides its chunks: a streamed
+// array that the SOAC also reads whole inside (an all-pairs nest) is
+// given whole to every chunk (Whole) instead of refusing the program.
+// sizes are the values of the program's scalar parameters that a run
+// has (the SOAC's width may be one: mandelbrot's rows).
+func ChunkableSplit(p *Prog, sizes map[string]int64) (*Chunks, error) {
+	return chunkable(p, true, sizes)
+}
+
+func chunkable(p *Prog, allowWhole bool, sizes map[string]int64) (*Chunks, error) {
+	known := func(a Atom) (int64, bool) {
+		if a.IsConst() {
+			return a.Val.AsInt64(), true
+		}
+		x, ok := sizes[a.Name]
+		return x, ok
+	}
 	p = SplitPartitions(p)
 	c := &Chunks{Prog: p, Streamed: make([]bool, len(p.Params)), names: allNames(p)}
 	at := -1
@@ -69,10 +99,10 @@ func Chunkable(p *Prog) (*Chunks, error) {
 	c.Soac = p.Body.Stms[at]
 	c.pre, c.post = p.Body.Stms[:at], p.Body.Stms[at+1:]
 	w, arrs := soacWidth(c.Soac.E)
-	if !w.IsConst() || w.Val.AsInt64() <= 0 {
+	if x, ok := known(w); !ok || x <= 0 {
 		return nil, fmt.Errorf("the SOAC's width is not a known positive size")
 	}
-	c.N = w.Val.AsInt64()
+	c.N, _ = known(w)
 	param := map[string]int{}
 	for i, prm := range p.Params {
 		param[prm.Name] = i
@@ -102,7 +132,10 @@ func Chunkable(p *Prog) (*Chunks, error) {
 	for i, prm := range p.Params {
 		if c.Streamed[i] {
 			streamed[prm.Name] = true
-			if prm.T.Rank() == 0 || !prm.T.Shape[0].IsConst() || prm.T.Shape[0].Val.AsInt64() != c.N {
+			if prm.T.Rank() == 0 {
+				return nil, fmt.Errorf("the streamed array %s is not of the SOAC's width", prm.Name)
+			}
+			if x, ok := known(prm.T.Shape[0]); !ok || x != c.N {
 				return nil, fmt.Errorf("the streamed array %s is not of the SOAC's width", prm.Name)
 			}
 		}
@@ -125,6 +158,7 @@ func Chunkable(p *Prog) (*Chunks, error) {
 	case *StreamE:
 		inner = append(inner, e.Fold, e.Red)
 	}
+	readWhole := map[string]bool{}
 	for _, l := range inner {
 		if l == nil {
 			continue
@@ -132,15 +166,34 @@ func Chunkable(p *Prog) (*Chunks, error) {
 		for _, st := range l.Body.Stms {
 			for n := range freeVars(st.E) {
 				if streamed[n] {
-					return nil, fmt.Errorf("%s is read whole inside the SOAC", n)
+					readWhole[n] = true
 				}
 			}
 		}
 		for _, a := range l.Body.Res {
 			if streamed[a.Name] {
-				return nil, fmt.Errorf("%s is read whole inside the SOAC", a.Name)
+				readWhole[a.Name] = true
 			}
 		}
+	}
+	if len(readWhole) > 0 {
+		if !allowWhole {
+			for i, prm := range p.Params {
+				if readWhole[prm.Name] {
+					return nil, fmt.Errorf("%s is read whole inside the SOAC", p.Params[i].Name)
+				}
+			}
+		}
+		// the lambdas read the whole array under a name of its own
+		s := subst{}
+		for i, prm := range p.Params {
+			if readWhole[prm.Name] {
+				w := WholeArg{Param: i, Name: c.fresh(prm.Name + "_whole")}
+				c.Whole = append(c.Whole, w)
+				s[prm.Name] = V(w.Name)
+			}
+		}
+		c.Soac = &Stm{Pat: c.Soac.Pat, E: renameInside(c.Soac.E, s), Where: c.Soac.Where}
 	}
 	for _, st := range append(append([]*Stm{}, c.pre...), c.post...) {
 		switch st.E.(type) {
@@ -168,6 +221,33 @@ func Chunkable(p *Prog) (*Chunks, error) {
 		}
 	}
 	return c, nil
+}
+
+// renameInside is a copy of the SOAC e whose lambdas read names by s
+// (its inputs, width and destination stay as they are).
+func renameInside(e Exp, s subst) Exp {
+	keep := subst{}
+	switch e := keep.exp(e).(type) {
+	case *ScremaE:
+		e.Map, e.Scans, e.Reds = s.lambda(e.Map), s.segops(e.Scans), s.segops(e.Reds)
+		return e
+	case *FilterE:
+		e.Map = s.lambda(e.Map)
+		return e
+	case *HistE:
+		e.Map, e.Op = s.lambda(e.Map), s.segops([]*SegOp{e.Op})[0]
+		return e
+	case *ScatterE:
+		e.Map = s.lambda(e.Map)
+		return e
+	case *StreamE:
+		e.Fold = s.lambda(e.Fold)
+		if e.Red != nil {
+			e.Red = s.lambda(e.Red)
+		}
+		return e
+	}
+	panic("chunks: not a SOAC")
 }
 
 func soacWidth(e Exp) (Atom, []string) {
@@ -427,6 +507,9 @@ func (c *Chunks) Chunk(length int64) *Prog {
 		}
 		stms = append(stms, &Stm{Pat: out, E: &ScremaE{W: n, Arrs: arrs, Map: mapLam}})
 		k += m
+	}
+	for _, w := range c.Whole {
+		params = append(params, Param{w.Name, c.Prog.Params[w.Param].T})
 	}
 	var ret []Type
 	for i := range res {

@@ -89,3 +89,54 @@ func TestChunkPrograms(t *testing.T) {
 		}
 	}
 }
+
+// TestChunkableSplit: an all-pairs nest (each element's reduction over
+// every element) is refused by Chunkable, and split by ChunkableSplit
+// with the array given whole to every chunk under a name of its own,
+// which the inner reduction reads while the outer map reads the chunk.
+func TestChunkableSplit(t *testing.T) {
+	src := `prog (xs: [100i64]f32) : ([100i64]f32) {
+  let (out: [100i64]f32) = screma 100i64 (xs) {
+    map \(x: f32) : (f32) {
+      let (r: f32) = screma 100i64 (xs) {
+        reduce \(a: f32, b: f32) : (f32) {
+          let (s: f32) = a + b
+          return (s)
+        } (0f32)
+        map \(y: f32) : (f32) {
+          let (d: f32) = y - x
+          return (d)
+        }
+      }
+      return (r)
+    }
+  }
+  return (out)
+}`
+	p, err := Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Chunkable(p); err == nil || !strings.Contains(err.Error(), "read whole inside the SOAC") {
+		t.Fatalf("Chunkable: %v, want it refused as read whole", err)
+	}
+	ch, err := ChunkableSplit(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ch.Whole) != 1 || ch.Whole[0].Param != 0 {
+		t.Fatalf("Whole = %+v, want xs", ch.Whole)
+	}
+	q := ch.Chunk(25)
+	if err := Verify(q); err != nil {
+		t.Fatalf("%v\n%s", err, q)
+	}
+	last := q.Params[len(q.Params)-1]
+	if last.Name != ch.Whole[0].Name || last.T.String() != "[100i64]f32" || q.Params[0].T.String() != "[25i64]f32" {
+		t.Fatalf("chunk parameters %v: want xs of the chunk, then %s whole", q.Params, ch.Whole[0].Name)
+	}
+	text := q.String()
+	if !strings.Contains(text, "screma 25i64 (xs)") || !strings.Contains(text, "screma 100i64 ("+last.Name+")") {
+		t.Errorf("the outer map should read the chunk and the inner reduction the whole:\n%s", text)
+	}
+}
