@@ -677,7 +677,17 @@ func (r *runner) into(whole *value.Value, name string, off, n int64) (*value.Arr
 	if err != nil {
 		return nil, err
 	}
+	// runs on other devices may fill *whole too (split.go): it is made
+	// under wholeMu, and each fills rows of its own
+	lock := func() func() {
+		if r.wholeMu == nil {
+			return func() {}
+		}
+		r.wholeMu.Lock()
+		return r.wholeMu.Unlock
+	}
 	if s.host == nil && !s.f16 && !s.scalar && s.dev != nil {
+		unlock := lock()
 		if *whole == nil {
 			shape := append([]int64{n}, s.dev.Shape[1:]...)
 			t0, p0 := time.Now(), r.d.PinnedBytes()
@@ -686,6 +696,7 @@ func (r *runner) into(whole *value.Value, name string, off, n int64) (*value.Arr
 			r.hostPinned += r.d.PinnedBytes() - p0
 		}
 		w := (*whole).(*value.Array)
+		unlock()
 		row := w.NumElems() / n
 		if err := s.dev.ReadInto(value.DataSlice(w.Data, int(off*row), int((off+s.dev.Shape[0])*row))); err != nil {
 			return nil, err
@@ -701,10 +712,12 @@ func (r *runner) into(whole *value.Value, name string, off, n int64) (*value.Arr
 	if !ok || a.Kind != value.KPrim {
 		return nil, fmt.Errorf("flatten: a chunk's %s is not an array of a primitive type", name)
 	}
+	unlock := lock()
 	if *whole == nil {
 		*whole = value.NewPrimArray(a.T, append([]int64{n}, a.Shape[1:]...))
 	}
 	w := (*whole).(*value.Array)
+	unlock()
 	row := w.NumElems() / n
 	value.DataCopy(w.Data, int(off*row), a.Data)
 	return w, nil
@@ -795,11 +808,9 @@ func (p *Plan) runDestChunked(ctx context.Context, d *runtime.Device, ch *chunki
 		}
 	}()
 	var dest *value.Array
-	streamed := map[string]int{}
 	for i, prm := range p.Prog.Params {
 		switch {
 		case c.Streamed[i]:
-			streamed[prm.Name] = i
 		case prm.Name == c.Dest:
 			a, ok := args[i].(*value.Array)
 			if !ok {
@@ -821,82 +832,15 @@ func (p *Plan) runDestChunked(ctx context.Context, d *runtime.Device, ch *chunki
 		}
 		dest = a
 	}
-	row := dest.NumElems() / max(1, ch.destM)
 	pf := newPrefetcher(d)
 	defer pf.close()
 	chunks, parts := 0, 0
 	for at := int64(0); at < ch.destM; at += ch.destLen {
-		dl := min(ch.destLen, ch.destM-at)
-		di := 0
-		if dl != ch.destLen {
-			di = 1
-		}
-		plans := func(off int64) (*Plan, int64) {
-			if off+ch.length <= c.N {
-				return ch.destPlans[di][0], ch.length
-			}
-			return ch.destPlans[di][1], c.N - off
-		}
-		upload := func(off int64) {
-			plan, n := plans(off)
-			pf.start(off, chunkArgs(plan, off, n, streamed, args))
-		}
-		r.env[c.Dest] = &slot{host: dest.Slice(at, at+dl).Copy()}
-		upload(0)
-		for off := int64(0); off < c.N; {
-			if err := ctx.Err(); err != nil {
-				return nil, r.stats, err
-			}
-			plan, n := plans(off)
-			inputs, err := pf.wait(off)
-			if err != nil {
-				return nil, r.stats, err
-			}
-			if off+n < c.N {
-				upload(off + n)
-			}
-			nOwned, nUploads := len(r.owned), len(r.uploads)
-			chunkSlots, extra := r.bindChunk(c, plan, len(p.Prog.Params), off, n, streamed, args, inputs)
-			r.env[extra[0].Name] = &slot{host: value.I64Val(at)} // the part's first row
-			if err := r.steps(ctx, plan.Steps); err != nil {
-				pf.put(inputs)
-				return nil, r.stats, err
-			}
-			s, err := r.slot(plan.Prog.Body.Res[0].Name)
-			if err != nil {
-				pf.put(inputs)
-				return nil, r.stats, err
-			}
-			r.env[c.Dest] = s
-			keep := map[*runtime.Array]bool{}
-			if s.dev != nil {
-				keep[s.dev] = true
-			}
-			r.endChunk(p.Prog.Params, c.Streamed, keep, nOwned, nUploads, chunkSlots)
-			pf.put(inputs)
-			chunks++
-			off += n
-		}
-		// the part back into the whole, and its device memory freed
-		v, err := r.hostValue(c.Dest)
+		n, err := p.destPart(ctx, r, pf, ch, dest, at, args)
+		chunks += n
 		if err != nil {
 			return nil, r.stats, err
 		}
-		part, ok := v.(*value.Array)
-		if !ok {
-			return nil, r.stats, fmt.Errorf("flatten: a part of the destination is not an array")
-		}
-		value.DataCopy(dest.Data, int(at*row), part.Data)
-		if s := r.env[c.Dest]; s.dev != nil {
-			for i, a := range r.owned {
-				if a == s.dev {
-					r.owned = append(r.owned[:i], r.owned[i+1:]...)
-					break
-				}
-			}
-			s.dev.Release()
-		}
-		delete(r.env, c.Dest)
 		parts++
 	}
 	fargs := []value.Value{dest}
@@ -912,6 +856,94 @@ func (p *Plan) runDestChunked(ctx context.Context, d *runtime.Device, ch *chunki
 	r.stats.Chunks = ChunkInfo{Chunks: chunks, ChunkBytes: ch.length * ch.perElem, Queues: pf.queues(),
 		Uploaded: pf.bytes, Wall: time.Since(start), DestParts: parts}
 	return &Results{host: out, dev: make([]*slot, len(out))}, r.stats, nil
+}
+
+// destPart runs every streamed chunk over the part of the destination
+// whose rows start at at (ch.destLen of them, fewer for the last part),
+// on r's device, and copies the part back into dest (on the host, rows
+// no other part holds). It returns the chunks it ran.
+func (p *Plan) destPart(ctx context.Context, r *runner, pf *prefetcher, ch *chunking, dest *value.Array, at int64, args []value.Value) (int, error) {
+	c := ch.c
+	streamed := map[string]int{}
+	for i, prm := range p.Prog.Params {
+		if c.Streamed[i] {
+			streamed[prm.Name] = i
+		}
+	}
+	row := dest.NumElems() / max(1, ch.destM)
+	dl := min(ch.destLen, ch.destM-at)
+	di := 0
+	if dl != ch.destLen {
+		di = 1
+	}
+	plans := func(off int64) (*Plan, int64) {
+		if off+ch.length <= c.N {
+			return ch.destPlans[di][0], ch.length
+		}
+		return ch.destPlans[di][1], c.N - off
+	}
+	upload := func(off int64) {
+		plan, n := plans(off)
+		pf.start(off, chunkArgs(plan, off, n, streamed, args))
+	}
+	r.env[c.Dest] = &slot{host: dest.Slice(at, at+dl).Copy()}
+	upload(0)
+	chunks := 0
+	for off := int64(0); off < c.N; {
+		if err := ctx.Err(); err != nil {
+			return chunks, err
+		}
+		plan, n := plans(off)
+		inputs, err := pf.wait(off)
+		if err != nil {
+			return chunks, err
+		}
+		if off+n < c.N {
+			upload(off + n)
+		}
+		nOwned, nUploads := len(r.owned), len(r.uploads)
+		chunkSlots, extra := r.bindChunk(c, plan, len(p.Prog.Params), off, n, streamed, args, inputs)
+		r.env[extra[len(extra)-1].Name] = &slot{host: value.I64Val(at)} // the part's first row
+		if err := r.steps(ctx, plan.Steps); err != nil {
+			pf.put(inputs)
+			return chunks, err
+		}
+		s, err := r.slot(plan.Prog.Body.Res[0].Name)
+		if err != nil {
+			pf.put(inputs)
+			return chunks, err
+		}
+		r.env[c.Dest] = s
+		keep := map[*runtime.Array]bool{}
+		if s.dev != nil {
+			keep[s.dev] = true
+		}
+		r.endChunk(p.Prog.Params, c.Streamed, keep, nOwned, nUploads, chunkSlots)
+		pf.put(inputs)
+		chunks++
+		off += n
+	}
+	// the part back into the whole, and its device memory freed
+	v, err := r.hostValue(c.Dest)
+	if err != nil {
+		return chunks, err
+	}
+	part, ok := v.(*value.Array)
+	if !ok {
+		return chunks, fmt.Errorf("flatten: a part of the destination is not an array")
+	}
+	value.DataCopy(dest.Data, int(at*row), part.Data)
+	if s := r.env[c.Dest]; s.dev != nil {
+		for i, a := range r.owned {
+			if a == s.dev {
+				r.owned = append(r.owned[:i], r.owned[i+1:]...)
+				break
+			}
+		}
+		s.dev.Release()
+	}
+	delete(r.env, c.Dest)
+	return chunks, nil
 }
 
 // endChunk frees what a chunk made (the arrays owned or uploaded since
