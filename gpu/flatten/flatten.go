@@ -107,6 +107,11 @@ type Plan struct {
 	// the device's memory budget (chunk.go)
 	chunkMu sync.Mutex
 	chunks  *chunking
+	// split is the plan's split form across devices (split.go), or why
+	// there is none, for the devices, budget and sizes of splitKey
+	split    *splitting
+	splitWhy string
+	splitKey string
 	// src is the program before streams were inlined, which chunked runs
 	// divide (a stream's chunks are its own)
 	src *ir.Prog

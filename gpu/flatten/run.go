@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"sync"
 	"time"
 
 	"fut/eval/value"
@@ -18,6 +19,7 @@ type Stats struct {
 	Uploads   int       // arrays copied to the device
 	Downloads int       // arrays and scalars copied back
 	Chunks    ChunkInfo // how the run went in chunks (none: whole)
+	Split     SplitInfo // how the run went across devices (none: on one)
 }
 
 // slot is one top-level variable during a run: a host value, a device
@@ -43,6 +45,9 @@ type runner struct {
 	// chunked run: buffers released to the pool are refilled from the
 	// transfer queue, which must not overtake a kernel still reading them)
 	syncChecks bool
+	// wholeMu, when set, guards the results that runs on several devices
+	// read their chunks into (split.go)
+	wholeMu *sync.Mutex
 }
 
 // Run executes the plan on d with one argument per program parameter and
