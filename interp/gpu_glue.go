@@ -22,6 +22,13 @@ var offloadDevice struct {
 	opened bool
 	d      *runtime.Device
 	err    error
+	// the devices besides d that --devices chooses (set: d is one of
+	// them, as set[0], or not when the spec names others), opened on
+	// first use after the spec is set
+	mu     sync.Mutex
+	set    []*runtime.Device
+	setOK  bool
+	setErr error
 }
 
 // SetDeviceConfig chooses the device and the kernel cache of the offload
@@ -38,6 +45,87 @@ func OffloadDevice() (*runtime.Device, error) {
 	return offloadDevice.d, offloadDevice.err
 }
 
+// SetDevices sets the --devices spec of the offload path (all, a count,
+// or indices #i,#j; "" or 1: one device): an offloaded nest is split
+// across them where it can be. Devices besides the offload device open
+// on first use.
+func SetDevices(spec string) error {
+	spec, err := runtime.DeviceSpec(spec)
+	if err != nil {
+		return err
+	}
+	offloadDevice.mu.Lock()
+	defer offloadDevice.mu.Unlock()
+	offloadDevice.config.Devices = spec
+	for _, d := range offloadDevice.set {
+		if d != offloadDevice.d {
+			d.Close()
+		}
+	}
+	offloadDevice.set, offloadDevice.setOK, offloadDevice.setErr = nil, false, nil
+	return nil
+}
+
+// Devices is the --devices spec in force ("": one device).
+func Devices() string { return offloadDevice.config.Devices }
+
+// OffloadDevices opens (once per spec) and returns the devices the
+// offload path splits nests across: the offload device alone unless
+// --devices asks for more; with a count, the offload device first.
+func OffloadDevices() ([]*runtime.Device, error) {
+	d, err := OffloadDevice()
+	if err != nil {
+		return nil, err
+	}
+	offloadDevice.mu.Lock()
+	defer offloadDevice.mu.Unlock()
+	spec := offloadDevice.config.Devices
+	if spec == "" || spec == "1" {
+		return []*runtime.Device{d}, nil
+	}
+	if offloadDevice.setOK {
+		return offloadDevice.set, offloadDevice.setErr
+	}
+	offloadDevice.setOK = true
+	set, err := func() ([]*runtime.Device, error) {
+		devs, err := runtime.Candidates()
+		if err != nil {
+			return nil, err
+		}
+		first := 0
+		for i, c := range devs {
+			if c.ID == d.Info.ID {
+				first = i
+				break
+			}
+		}
+		idx, err := runtime.ChooseSet(devs, spec, first)
+		if err != nil {
+			return nil, err
+		}
+		var set []*runtime.Device
+		for k, i := range idx {
+			if k == 0 && devs[i].ID == d.Info.ID {
+				set = append(set, d)
+				continue
+			}
+			o, err := runtime.OpenDevice(devs[i], offloadDevice.config)
+			if err != nil {
+				for _, x := range set {
+					if x != d {
+						x.Close()
+					}
+				}
+				return nil, err
+			}
+			set = append(set, o)
+		}
+		return set, nil
+	}()
+	offloadDevice.set, offloadDevice.setErr = set, err
+	return set, err
+}
+
 // SetDeviceMemory sets the offload path's device-memory budget (0: the
 // default), on the device if it is open and for when it opens.
 func SetDeviceMemory(n int64) {
@@ -45,6 +133,11 @@ func SetDeviceMemory(n int64) {
 	if offloadDevice.opened && offloadDevice.d != nil {
 		offloadDevice.d.SetBudget(n)
 	}
+	offloadDevice.mu.Lock()
+	for _, d := range offloadDevice.set {
+		d.SetBudget(n)
+	}
+	offloadDevice.mu.Unlock()
 }
 
 // DeviceMemory is the budget SetDeviceMemory or --device-memory set (0:
@@ -132,12 +225,12 @@ func (s *Session) runPlan(ctx context.Context, plan *flatten.Plan, args []value.
 	if _, rest, ok := rebuild(types.Resolve(t), make([]value.Value, len(plan.Prog.Ret))); !ok || len(rest) != 0 {
 		return nil, false, fmt.Sprintf("a result of type %s is not rebuilt from the flat results yet", t), nil
 	}
-	d, err := OffloadDevice()
+	devs, err := OffloadDevices()
 	if err != nil {
 		return nil, false, "no OpenCL device: " + err.Error(), nil
 	}
 	s.onDevice.Add(1)
-	vs, _, err := plan.Run(ctx, d, args)
+	vs, _, err := runOn(ctx, plan, devs, args)
 	s.onDevice.Add(-1)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -148,6 +241,18 @@ func (s *Session) runPlan(ctx context.Context, plan *flatten.Plan, args []value.
 	}
 	v, _, _ = rebuild(types.Resolve(t), vs)
 	return v, true, "", nil
+}
+
+// runOn runs a plan on devs (split across them where it can be) and
+// brings its results back.
+func runOn(ctx context.Context, plan *flatten.Plan, devs []*runtime.Device, args []value.Value) ([]value.Value, flatten.Stats, error) {
+	res, stats, err := plan.RunSplit(ctx, devs, args, nil, false)
+	if err != nil {
+		return nil, stats, err
+	}
+	out, err := res.Download()
+	res.Release()
+	return out, stats, err
 }
 
 // rebuild takes the values of type t from the IR's flat results: a

@@ -52,6 +52,9 @@ type Offloaded struct {
 	// Chunks says how the call ran in chunks ("in 12 chunks of 256 MiB,
 	// 2 queues"; "" when it ran whole).
 	Chunks string
+	// Split says how the call ran across devices ("split across 2
+	// devices: …"), or why not when several were chosen ("" with one).
+	Split string
 }
 
 // CallEntryOffload runs an entry point on the OpenCL device: lowered
@@ -92,7 +95,8 @@ type OffloadCall struct {
 	plan    *flatten.Plan
 	args    []value.Value
 	results []types.Type
-	d       *runtime.Device
+	d       *runtime.Device   // the first of devs
+	devs    []*runtime.Device // the devices a run may split across
 }
 
 // PrepareOffload makes the call of the entry point on args ready for the
@@ -139,10 +143,11 @@ func (s *Session) PrepareOffload(b Backend, name string, args []value.Value) (ca
 	if len(rest) != 0 {
 		return nil, "the results do not match the entry point's type"
 	}
-	d, err := OffloadDevice()
+	devs, err := OffloadDevices()
 	if err != nil {
 		return nil, "no OpenCL device: " + err.Error()
 	}
+	d := devs[0]
 	// a run may consume the arrays it is given (the host steps reuse the
 	// buffers of unique arrays) and the reference path may have to run
 	// after it: it gets copies, but of the arrays that a chunked run only
@@ -153,7 +158,7 @@ func (s *Session) PrepareOffload(b Backend, name string, args []value.Value) (ca
 			irArgs[i] = arr.Copy()
 		}
 	}
-	return &OffloadCall{plan: plan, args: irArgs, results: results, d: d}, ""
+	return &OffloadCall{plan: plan, args: irArgs, results: results, d: d, devs: devs}, ""
 }
 
 // Upload copies the arguments that can stay on the device between runs
@@ -172,9 +177,9 @@ func (c *OffloadCall) Upload() ([]*runtime.Array, error) {
 // is to run it), or a located error of the program.
 func (c *OffloadCall) Run(ctx context.Context, resident []*runtime.Array, keep bool) (res *flatten.Results, out *Offloaded, why string, err error) {
 	d := c.d
-	before := kernelTime(d)
+	before := kernelTime(c.devs...)
 	untimedBefore, _ := d.Profile.Untimed()
-	res, stats, err := c.plan.RunOn(ctx, d, c.args, resident, keep)
+	res, stats, err := c.plan.RunSplit(ctx, c.devs, c.args, resident, keep)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, nil, "interrupted", nil
@@ -182,11 +187,13 @@ func (c *OffloadCall) Run(ctx context.Context, resident []*runtime.Array, keep b
 		why, err := planFailure(err)
 		return nil, nil, why, err
 	}
-	if err := d.Finish(); err != nil {
-		res.Release()
-		return nil, nil, "device failure: " + err.Error(), nil
+	for _, d := range c.devs {
+		if err := d.Finish(); err != nil {
+			res.Release()
+			return nil, nil, "device failure: " + err.Error(), nil
+		}
 	}
-	out = &Offloaded{Launches: len(stats.Launches), KernelTime: kernelTime(d) - before, Chunks: stats.Chunks.String()}
+	out = &Offloaded{Launches: len(stats.Launches), KernelTime: kernelTime(c.devs...) - before, Chunks: stats.Chunks.String(), Split: stats.Split.String()}
 	if n, why := d.Profile.Untimed(); n > untimedBefore {
 		out.Untimed, out.UntimedWhy = n-untimedBefore, why
 	}
@@ -364,11 +371,13 @@ func (s *Session) OpenCLSource(src string) (string, error) {
 	return b.String(), nil
 }
 
-// kernelTime is the device time of every kernel run so far.
-func kernelTime(d *runtime.Device) time.Duration {
+// kernelTime is the device time of every kernel run so far on devs.
+func kernelTime(devs ...*runtime.Device) time.Duration {
 	var t time.Duration
-	for _, e := range d.Profile.Entries() {
-		t += e.Total
+	for _, d := range devs {
+		for _, e := range d.Profile.Entries() {
+			t += e.Total
+		}
 	}
 	return t
 }

@@ -335,6 +335,19 @@ var settings = []struct {
 			interp.SetDeviceMemory(n)
 			return nil
 		}},
+	{"devices", "the devices an offloaded expression is split across: all, a count (2 makes two logical devices of one where there are fewer) or indices #0,#1; default: one",
+		func(r *REPL) string {
+			if d := interp.Devices(); d != "" {
+				return d
+			}
+			return "1"
+		},
+		func(r *REPL, v string) error {
+			if v == "default" {
+				v = ""
+			}
+			return interp.SetDevices(v)
+		}},
 }
 
 func settingsHelp() string {

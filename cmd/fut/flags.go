@@ -48,6 +48,9 @@ Flags every command takes:
   --device NAME|#k   the OpenCL device: a part of its name, or its number in fut devices (or FUT_DEVICE)
   --device-memory SIZE  the most device memory an offloaded call may use (e.g. 512M, 8G; default
                      the device's less an eighth); a call that needs more runs in chunks
+  --devices all|N|#i,#j  the devices an offloaded nest is split across (default: one); on a
+                     machine with fewer, N makes logical devices of those there are
+                     (FUT_SPLIT_MIN: the least outer width split, default 256)
   --cache-dir DIR    where built kernels are kept (default: the user cache directory)
   --no-cache         build every kernel anew and keep none
   -P                 print a table of the kernels run (calls, device time) at the end

@@ -123,6 +123,9 @@ func runMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 				chunks = " " + off.Chunks
 			}
 			fmt.Fprintf(stderr, "ran on opencl%s: %d kernel launches, %s of device time\n", chunks, off.Launches, off.KernelTime)
+			if off.Split != "" {
+				fmt.Fprintf(stderr, "fut: %s\n", off.Split)
+			}
 			if off.Untimed > 0 {
 				fmt.Fprintf(stderr, "fut: %d of the launches have no device time (profiling failed: %v)\n", off.Untimed, off.UntimedWhy)
 			}

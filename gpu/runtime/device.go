@@ -43,13 +43,17 @@ type Config struct {
 	// (--device-memory); 0: the device's global memory less an eighth.
 	// A plan that needs more runs in chunks (package flatten).
 	DeviceMemory int64
+	// Devices is the --devices spec: how many devices an offloaded nest
+	// may be split across (devset.go); "" is one.
+	Devices string
 }
 
-// ParseFlags takes --device NAME, --device-memory SIZE, --cache-dir DIR and --no-cache (also in
-// the --flag=value form) out of args, returning the rest.
+// ParseFlags takes --device NAME, --devices all|N|#i,#j, --device-memory SIZE, --cache-dir DIR
+// and --no-cache (also in the --flag=value form) out of args, returning the rest.
 func ParseFlags(args []string) (Config, []string, error) {
 	var c Config
 	var rest []string
+	var err error
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		name, val, hasVal := strings.Cut(a, "=")
@@ -67,6 +71,17 @@ func ParseFlags(args []string) (Config, []string, error) {
 				return c, nil, fmt.Errorf("--device-memory: not a size: %q (write e.g. 512M or 8G)", val)
 			}
 			c.DeviceMemory = n
+		case "--devices":
+			if !hasVal {
+				if i+1 >= len(args) {
+					return c, nil, fmt.Errorf("%s needs a value", name)
+				}
+				i++
+				val = args[i]
+			}
+			if c.Devices, err = DeviceSpec(val); err != nil {
+				return c, nil, err
+			}
 		case "--device", "--cache-dir":
 			if !hasVal {
 				if i+1 >= len(args) {

@@ -1,0 +1,132 @@
+package interp
+
+import (
+	"context"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fut/eval/value"
+	"fut/gpu/flatten"
+)
+
+// TestSplitRuns: with --devices 2 (two logical devices of the one there
+// is), calls of every kind the split handles (a map with the element's
+// index, one over rows given by a scalar, an all-pairs map, matmul, a
+// reduction, two scans, a filter, a histogram made inside and one given,
+// a scatter (whose duplicate indices write one value: which of several
+// wins is unspecified), a reduce_stream) run split across the two and give the
+// reference path's results; a call the split does not handle says why
+// and runs on one device.
+func TestSplitRuns(t *testing.T) {
+	if _, err := OffloadDevice(); err != nil {
+		t.Skipf("no OpenCL device (%v): install pocl-opencl-icd", err)
+	}
+	if err := SetDevices("2"); err != nil {
+		t.Fatal(err)
+	}
+	defer SetDevices("")
+	old := flatten.SplitMin
+	flatten.SplitMin = 1
+	defer func() { flatten.SplitMin = old }()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "p.fut")
+	src := `entry idx [n] (xs: [n]f32) = map2 (\i x -> x + f32.i64 (i % 7)) (iota n) xs
+entry mandel (h: i64) (w: i64) : [h][w]i32 =
+  map (\y -> map (\x -> let (_, _, k) = loop (zr, zi, k) = (0f32, 0f32, 0i32)
+                                         while k < 60 && zr * zr + zi * zi <= 4 do
+                                           (zr * zr - zi * zi + (-2 + 3 * f32.i64 x / f32.i64 w), 2 * zr * zi + (-1.5 + 3 * f32.i64 y / f32.i64 h), k + 1)
+                        in k) (iota w)) (iota h)
+entry nbody [n] (xs: [n]f32) (ms: [n]f32) = map (\x -> reduce (+) 0 (map2 (\y m -> m * (x - y) / (1 + (x - y) * (x - y))) xs ms)) xs
+entry mm [n][m][p] (a: [n][m]i32) (b: [m][p]i32) : [n][p]i32 = map (\row -> map (\col -> reduce (+) 0 (map2 (*) row col)) (transpose b)) a
+entry dot [n] (xs: [n]f32) (ys: [n]f32) = reduce (+) 0 (map2 (*) xs ys)
+entry sc [n] (is: [n]i32) = scan (+) 0 is
+entry sc2 [n] (is: [n]i32) = unzip (scan (\(a, b) (c, d) -> (a + c, i32.max b d)) (0, i32.lowest) (zip is is))
+entry fi [n] (xs: [n]f32) = filter (> 0.25) xs
+entry hi [n] (is: [n]i32) (xs: [n]f32) = hist (+) 0 256 (map (\i -> i64.i32 (i % 256)) is) xs
+entry rbi [n] (dest: [100]i32) (is: [n]i32) = reduce_by_index (copy dest) i32.max i32.lowest (map (\i -> i64.i32 (i % 100)) is) is
+entry sca [n] (d: *[1000]i32) (is: [n]i32) = scatter d (map (\i -> i64.i32 (i % 1000)) is) (map (\i -> i % 1000 + 7) is)
+entry rs [n] (xs: [n]f32) = reduce_stream (+) (\_ (c: []f32) -> f32.sum (map (\x -> x * x) c)) xs
+entry two [n] (xs: [n]f32) = let ys = map (+1) xs in (reduce (+) 0 ys, scan (+) 0 ys)
+`
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSession(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := s.LoadFile(ctx, file); err != nil {
+		t.Fatal(s.FormatError(err))
+	}
+	const n = 1001
+	rng := rand.New(rand.NewPCG(3, 4))
+	xs := make([]float32, n)
+	ys := make([]float32, n)
+	is := make([]int32, n)
+	for i := range xs {
+		xs[i] = float32(rng.Float64()*2 - 1)
+		ys[i] = float32(rng.Float64()*2 - 1)
+		is[i] = int32(rng.Uint32() >> 1)
+	}
+	f32s := func(x []float32) value.Value { return value.NewPrimArrayData(value.F32, []int64{int64(len(x))}, x) }
+	i32s := func(x []int32) value.Value { return value.NewPrimArrayData(value.I32, []int64{int64(len(x))}, x) }
+	mat := func(r, c int64) value.Value {
+		d := make([]int32, r*c)
+		for i := range d {
+			d[i] = int32(rng.IntN(19)) - 9
+		}
+		return value.NewPrimArrayData(value.I32, []int64{r, c}, d)
+	}
+	dest := make([]int32, 100)
+	for i := range dest {
+		dest[i] = int32(i * 1000)
+	}
+	for _, c := range []struct {
+		entry string
+		args  []value.Value
+		kind  string // what the split says it is; "" not split
+	}{
+		{"idx", []value.Value{f32s(xs)}, "map"},
+		{"mandel", []value.Value{value.I64Val(37), value.I64Val(23)}, "map"},
+		{"nbody", []value.Value{f32s(xs), f32s(ys)}, "whole on every device"},
+		{"mm", []value.Value{mat(45, 17), mat(17, 29)}, "map"},
+		{"dot", []value.Value{f32s(xs), f32s(ys)}, "reduce"},
+		{"sc", []value.Value{i32s(is)}, "scan"},
+		{"sc2", []value.Value{i32s(is)}, "scan"},
+		{"fi", []value.Value{f32s(xs)}, "filter"},
+		{"hi", []value.Value{i32s(is), f32s(xs)}, "histogram"},
+		{"rbi", []value.Value{i32s(dest), i32s(is)}, "histogram"},
+		{"sca", []value.Value{i32s(make([]int32, 1000)), i32s(is)}, "scatter"},
+		{"rs", []value.Value{f32s(xs)}, "stream"},
+		{"two", []value.Value{f32s(xs)}, ""},
+	} {
+		want, _, err := s.CallEntry(ctx, c.entry, copyArrays(c.args))
+		if err != nil {
+			t.Fatalf("%s: %s", c.entry, s.FormatError(err))
+		}
+		off, why, err := s.CallEntryOffload(ctx, BackendOpenCL, c.entry, copyArrays(c.args))
+		if err != nil {
+			t.Fatalf("%s: %s", c.entry, s.FormatError(err))
+		}
+		if off == nil {
+			t.Errorf("%s: not offloaded: %s", c.entry, why)
+			continue
+		}
+		if c.kind == "" {
+			if !strings.HasPrefix(off.Split, "not split (ran on one device): ") {
+				t.Errorf("%s: %q; want it not split, and why", c.entry, off.Split)
+			}
+		} else if !strings.HasPrefix(off.Split, "split across 2 devices") || !strings.Contains(off.Split, c.kind) {
+			t.Errorf("%s: %q; want it split across 2 devices as a %s", c.entry, off.Split, c.kind)
+		}
+		for j := range want {
+			if !value.Equal(off.Values[j], want[j], value.DefaultTolerance) {
+				t.Errorf("%s: result %d differs from the reference path's:\n%s\n%s", c.entry, j, value.String(off.Values[j]), value.String(want[j]))
+			}
+		}
+	}
+}
