@@ -164,6 +164,10 @@ func (s *Session) PrepareOffload(b Backend, name string, args []value.Value) (ca
 // Upload copies the arguments that can stay on the device between runs
 // there (see flatten.Plan.Upload); the caller releases them.
 func (c *OffloadCall) Upload() ([]*runtime.Array, error) {
+	if len(c.devs) > 1 && c.plan.Splits(c.devs, c.args) {
+		// a split run streams its arguments to every device itself
+		return make([]*runtime.Array, len(c.args)), nil
+	}
 	rs, err := c.plan.Upload(c.d, c.args)
 	if err == nil {
 		err = c.d.Finish()

@@ -74,6 +74,9 @@ func cmdBench(args []string) int {
 				extra = fmt.Sprintf(", wall time of the call, %s; kernels %s; %d kernels a run; upload %s, download %s",
 					where, ms(d.KernelMedian()), d.Launches, ms(d.Upload), ms(d.Download))
 			}
+			if d.Split != "" {
+				extra += "; " + d.Split
+			}
 			if d.OutputChecked {
 				extra += ", results as expected"
 			}

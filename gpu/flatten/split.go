@@ -95,6 +95,14 @@ func (p *Plan) Split(devs []*runtime.Device, args []value.Value) string {
 	return sp.describe()
 }
 
+// Splits says whether a run of the plan on devs is split across them
+// (its arguments then go to the devices a chunk at a time, and Upload's
+// resident copies on the first device are not used).
+func (p *Plan) Splits(devs []*runtime.Device, args []value.Value) bool {
+	sp, _ := p.splitFor(devs, args)
+	return sp != nil
+}
+
 func (sp *splitting) describe() string {
 	if sp.dest != nil {
 		return fmt.Sprintf("split across %d devices: a scatter's destination in %d parts of %d rows, each device passing all %d elements over its part",

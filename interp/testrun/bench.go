@@ -53,6 +53,9 @@ type Dataset struct {
 	KernelTimes      []time.Duration `json:"-"`
 	Upload, Download time.Duration   `json:"-"`
 	Resident         bool            `json:"-"`
+	// Split says how the runs went across devices (--devices), or why
+	// not ("" with one device).
+	Split string `json:"-"`
 }
 
 // KernelMedian is the median of KernelTimes.
@@ -297,7 +300,7 @@ func benchOffload(ctx context.Context, s *interp.Session, entry string, args []v
 			d.Err = "not offloaded: " + firstLine(why)
 			return d
 		}
-		d.Launches = off.Launches
+		d.Launches, d.Split = off.Launches, off.Split
 		if i > 0 {
 			res.Release()
 			if off.Untimed > 0 {
