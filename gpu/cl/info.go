@@ -58,6 +58,9 @@ type Device struct {
 	MaxWorkGroup   int
 	Extensions     string
 	HasF64, HasF16 bool
+	// BaseAlign is the alignment in bytes of a sub-buffer's origin
+	// (CL_DEVICE_MEM_BASE_ADDR_ALIGN, given in bits).
+	BaseAlign int
 }
 
 const (
@@ -69,6 +72,7 @@ const (
 	deviceComputeUnits = 0x1002
 	deviceMaxWG        = 0x1004
 	deviceMaxAlloc     = 0x1010
+	deviceBaseAlign    = 0x1019
 	deviceGlobalMem    = 0x101F
 	deviceLocalMem     = 0x1023
 	deviceName         = 0x102B
@@ -192,6 +196,7 @@ func deviceInfo(id uintptr) (*Device, error) {
 	d.LocalMem = u64(deviceLocalMem)
 	d.MaxAlloc = u64(deviceMaxAlloc)
 	d.ComputeUnits = u32(deviceComputeUnits)
+	d.BaseAlign = max(1, int(u32(deviceBaseAlign)/8))
 	var wg uintptr
 	clGetDeviceInfo(id, deviceMaxWG, unsafe.Sizeof(wg), unsafe.Pointer(&wg), nil)
 	d.MaxWorkGroup = int(wg)

@@ -38,6 +38,7 @@ var (
 	clFlush                   func(q uintptr) int32
 	clCreateBuffer            func(c uintptr, flags uint64, size uintptr, host unsafe.Pointer, err *int32) uintptr
 	clReleaseMemObject        func(m uintptr) int32
+	clCreateSubBuffer         func(m uintptr, flags uint64, typ uint32, info unsafe.Pointer, err *int32) uintptr
 	clEnqueueWriteBuffer      func(q, m uintptr, block uint32, off, size uintptr, ptr unsafe.Pointer, nw uint32, wait *uintptr, ev *uintptr) int32
 	clEnqueueReadBuffer       func(q, m uintptr, block uint32, off, size uintptr, ptr unsafe.Pointer, nw uint32, wait *uintptr, ev *uintptr) int32
 	clEnqueueCopyBuffer       func(q, src, dst uintptr, soff, doff, size uintptr, nw uint32, wait *uintptr, ev *uintptr) int32
@@ -108,6 +109,7 @@ func load() (err error) {
 		{&clFlush, "clFlush"},
 		{&clCreateBuffer, "clCreateBuffer"},
 		{&clReleaseMemObject, "clReleaseMemObject"},
+		{&clCreateSubBuffer, "clCreateSubBuffer"},
 		{&clEnqueueWriteBuffer, "clEnqueueWriteBuffer"},
 		{&clEnqueueReadBuffer, "clEnqueueReadBuffer"},
 		{&clEnqueueCopyBuffer, "clEnqueueCopyBuffer"},

@@ -79,6 +79,23 @@ func (c *Context) CreateBuffer(flags uint64, size int) (*Buffer, error) {
 	return &Buffer{mem: m, Size: size}, nil
 }
 
+// Sub makes a buffer that is the size bytes of b at origin (a multiple
+// of the device's BaseAlign): the same memory, not a copy. Released on
+// its own, before or after b.
+func (b *Buffer) Sub(origin, size int) (*Buffer, error) {
+	if origin < 0 || size <= 0 || origin+size > b.Size {
+		return nil, fmt.Errorf("cl: a sub-buffer of %d bytes at %d of a buffer of %d", size, origin, b.Size)
+	}
+	region := [2]uintptr{uintptr(origin), uintptr(size)}
+	var code int32
+	m := clCreateSubBuffer(b.mem, MemReadWrite, 0x1220 /* CL_BUFFER_CREATE_TYPE_REGION */, unsafe.Pointer(&region[0]), &code)
+	runtime.KeepAlive(&region)
+	if code != 0 {
+		return nil, check("clCreateSubBuffer", code)
+	}
+	return &Buffer{mem: m, Size: size}, nil
+}
+
 // Release frees the buffer (safe to call twice).
 func (b *Buffer) Release() {
 	if b != nil && b.mem != 0 {

@@ -15,7 +15,11 @@ type Array struct {
 	Shape []int64
 	buf   *cl.Buffer
 	d     *Device
+	view  bool // buf is a sub-buffer of another array's (Rows)
 }
+
+// Device is the device that holds the array.
+func (a *Array) Device() *Device { return a.d }
 
 // NumElems is the product of the shape.
 func (a *Array) NumElems() int64 {
@@ -35,12 +39,48 @@ func (a *Array) Release() {
 	if a.buf == nil {
 		return
 	}
-	if a.d != nil && !a.d.isClosed() {
+	if a.view {
+		a.buf.Release()
+	} else if a.d != nil && !a.d.isClosed() {
 		a.d.pool.put(a.buf)
 	} else {
 		a.buf.Release()
 	}
 	a.buf = nil
+}
+
+// RowAlign is the least number of rows of rowBytes bytes each whose
+// multiples Rows can start at.
+func (d *Device) RowAlign(rowBytes int64) int64 {
+	al := int64(d.Info.BaseAlign)
+	if rowBytes <= 0 || al <= 1 {
+		return 1
+	}
+	return al / gcd(al, rowBytes)
+}
+
+func gcd(a, b int64) int64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// Rows is a view of the rows lo to hi of a (its outer dimension): the
+// same device memory, not a copy, so it must not be written while a is
+// read elsewhere. lo must be a multiple of RowAlign of a row's bytes. The
+// view is released on its own (a stays).
+func (a *Array) Rows(lo, hi int64) (*Array, error) {
+	if len(a.Shape) == 0 || lo < 0 || hi > a.Shape[0] || lo >= hi {
+		return nil, fmt.Errorf("runtime: rows %d to %d of an array of shape %v", lo, hi, a.Shape)
+	}
+	row := int64(a.Bytes()) / a.Shape[0]
+	b, err := a.buf.Sub(int(lo*row), int((hi-lo)*row))
+	if err != nil {
+		return nil, err
+	}
+	shape := append([]int64{hi - lo}, a.Shape[1:]...)
+	return &Array{T: a.T, Shape: shape, buf: b, d: a.d, view: true}, nil
 }
 
 // Alloc allocates an uninitialised array.

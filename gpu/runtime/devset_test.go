@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"fut/eval/value"
 	"fut/gpu/cl"
 )
 
@@ -50,5 +51,51 @@ func TestChooseSet(t *testing.T) {
 	}
 	if _, _, err := ParseFlags([]string{"--devices=-1"}); err == nil {
 		t.Errorf("--devices=-1 accepted")
+	}
+}
+
+// TestRows: a view of rows reads the array's memory at the rows' offset,
+// is released on its own, and refuses rows out of range.
+func TestRows(t *testing.T) {
+	d := device(t)
+	const rows, cols = 600, 3
+	xs := make([]int32, rows*cols)
+	for i := range xs {
+		xs[i] = int32(i)
+	}
+	a, err := d.Upload(TypeOf(value.I32), []int64{rows, cols}, xs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Release()
+	al := d.RowAlign(cols * 4)
+	if al < 1 || (al*cols*4)%int64(d.Info.BaseAlign) != 0 {
+		t.Fatalf("RowAlign(%d) = %d with BaseAlign %d", cols*4, al, d.Info.BaseAlign)
+	}
+	for _, lo := range []int64{0, al, 2 * al} {
+		hi := min(lo+al+5, rows)
+		if lo >= rows {
+			continue
+		}
+		v, err := a.Rows(lo, hi)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := v.Download()
+		v.Release()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g := got.([]int32); int64(len(g)) != (hi-lo)*cols || g[0] != int32(lo*cols) || g[len(g)-1] != int32(hi*cols-1) {
+			t.Errorf("rows %d to %d: %v…", lo, hi, g[:min(len(g), 6)])
+		}
+	}
+	if _, err := a.Rows(10, rows+1); err == nil {
+		t.Errorf("rows beyond the array accepted")
+	}
+	// the array is whole after its views are released
+	got, err := a.Download()
+	if err != nil || got.([]int32)[rows*cols-1] != rows*cols-1 {
+		t.Errorf("after the views: %v", err)
 	}
 }
