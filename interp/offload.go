@@ -163,10 +163,28 @@ func (s *Session) PrepareOffload(b Backend, name string, args []value.Value) (ca
 
 // Upload copies the arguments that can stay on the device between runs
 // there (see flatten.Plan.Upload); the caller releases them.
+// For a call split across devices, the arguments go to every device
+// (one array per argument per device, device after device), or stay on
+// the host (nil entries) when they cannot all be resident.
 func (c *OffloadCall) Upload() ([]*runtime.Array, error) {
 	if len(c.devs) > 1 && c.plan.Splits(c.devs, c.args) {
-		// a split run streams its arguments to every device itself
-		return make([]*runtime.Array, len(c.args)), nil
+		per, err := c.plan.UploadSplit(c.devs, c.args)
+		if err != nil || per == nil {
+			return make([]*runtime.Array, len(c.args)), err
+		}
+		var flat []*runtime.Array
+		for i, d := range c.devs {
+			flat = append(flat, per[i]...)
+			if err := d.Finish(); err != nil {
+				for _, a := range flat {
+					if a != nil {
+						a.Release()
+					}
+				}
+				return nil, err
+			}
+		}
+		return flat, nil
 	}
 	rs, err := c.plan.Upload(c.d, c.args)
 	if err == nil {

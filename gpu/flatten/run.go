@@ -69,10 +69,29 @@ func (p *Plan) Run(ctx context.Context, d *runtime.Device, args []value.Value) (
 type Results struct {
 	host []value.Value
 	dev  []*slot // a result on the device (nil: in host)
+	// split[i]: result i in parts on the devices that made them (a split
+	// run's map, split.go), of n rows in all
+	split [][]part
+	n     int64
 }
 
 // Download copies the results left on the device to the host (once).
 func (rs *Results) Download() ([]value.Value, error) {
+	for i, ps := range rs.split {
+		if ps == nil {
+			continue
+		}
+		var whole value.Value
+		for _, pt := range ps {
+			r := &runner{d: pt.a.Device(), env: map[string]*slot{"x": {dev: pt.a}}}
+			if _, err := r.into(&whole, "x", pt.off, rs.n); err != nil {
+				return nil, err
+			}
+			pt.a.Release()
+		}
+		rs.host[i] = whole
+		rs.split[i] = nil
+	}
 	for i, s := range rs.dev {
 		if s == nil {
 			continue
@@ -92,6 +111,12 @@ func (rs *Results) Download() ([]value.Value, error) {
 
 // Release frees the results left on the device.
 func (rs *Results) Release() {
+	for i, ps := range rs.split {
+		for _, pt := range ps {
+			pt.a.Release()
+		}
+		rs.split[i] = nil
+	}
 	for i, s := range rs.dev {
 		if s != nil {
 			s.dev.Release()

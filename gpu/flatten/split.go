@@ -2,13 +2,10 @@ package flatten
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"fut/eval/value"
@@ -83,6 +80,14 @@ type splitting struct {
 	combine *ir.Prog
 	// a scatter's: the destination in parts, one per device
 	dest *chunking
+	// aligned: every chunk starts at rows that a view of a resident
+	// array can start at (runtime.Array.Rows), so chunks of arguments
+	// uploaded whole to each device (UploadSplit) are views, not copies
+	aligned bool
+	// resultOf: for a map whose results are the program's, the SOAC
+	// result each program result is (results can then stay on the
+	// devices that made them); nil otherwise
+	resultOf []int
 }
 
 // Split says how a run of the plan on devs would be split, or why it
@@ -146,12 +151,13 @@ func (p *Plan) splitFor(devs []*runtime.Device, args []value.Value) (*splitting,
 	if p.splitKey == key {
 		return p.split, p.splitWhy
 	}
-	sp, why := p.makeSplit(len(devs), budget, devs[0].MaxAlloc(), args, sizes)
+	sp, why := p.makeSplit(devs, budget, args, sizes)
 	p.split, p.splitWhy, p.splitKey = sp, why, key
 	return sp, why
 }
 
-func (p *Plan) makeSplit(ndev int, budget, maxAlloc int64, args []value.Value, sizes map[string]int64) (*splitting, string) {
+func (p *Plan) makeSplit(devs []*runtime.Device, budget int64, args []value.Value, sizes map[string]int64) (*splitting, string) {
+	ndev, maxAlloc := len(devs), devs[0].MaxAlloc()
 	src := p.src
 	if src == nil {
 		src = p.Prog
@@ -183,7 +189,31 @@ func (p *Plan) makeSplit(ndev int, budget, maxAlloc int64, args []value.Value, s
 		length = min(length, room/perElem, maxAlloc/max(1, perElem/2))
 	}
 	length = max(length, 1)
-	sp := &splitting{ndev: ndev, budget: budget, c: c, length: length, finish: c.Finish()}
+	// chunks start where views of the streamed arrays can start
+	align := int64(1)
+	for i := range p.Prog.Params {
+		if !c.Streamed[i] {
+			continue
+		}
+		a, ok := args[i].(*value.Array)
+		if !ok || a.Kind != value.KPrim || a.Shape[0] == 0 {
+			align = 0
+			break
+		}
+		row := int64(runtime.TypeOf(a.T).Size()) * a.NumElems() / a.Shape[0]
+		if a.T == value.F16 {
+			row *= 2 // held as f32
+		}
+		for _, d := range devs {
+			r := d.RowAlign(row)
+			align = align / gcd(align, r) * r
+		}
+	}
+	aligned := align > 0 && align <= c.N && (perElem == 0 || align <= room/perElem)
+	if aligned {
+		length = (length + align - 1) / align * align
+	}
+	sp := &splitting{ndev: ndev, budget: budget, c: c, length: length, finish: c.Finish(), aligned: aligned}
 	switch e := c.Soac.E.(type) {
 	case *ir.ScatterE:
 		// the destination in one part per device, every element passing
@@ -246,6 +276,21 @@ func (p *Plan) makeSplit(ndev int, budget, maxAlloc int64, args []value.Value, s
 			parts = append(parts, "map")
 		}
 		sp.kind = strings.Join(parts, "+")
+		if sp.kind == "map" && len(sp.finish.Body.Stms) == 0 {
+			// the results are the map's arrays as they are
+			at := map[string]int{}
+			for j, q := range c.Soac.Pat {
+				at[q.Name] = j
+			}
+			for _, a := range sp.finish.Body.Res {
+				j, ok := at[a.Name]
+				if !ok {
+					sp.resultOf = nil
+					break
+				}
+				sp.resultOf = append(sp.resultOf, j)
+			}
+		}
 	}
 	if sp.full, err = Flatten(c.Chunk(length)); err != nil {
 		return nil, "its chunk is not flattened: " + err.Error()
@@ -261,6 +306,13 @@ func (p *Plan) makeSplit(ndev int, budget, maxAlloc int64, args []value.Value, s
 		}
 	}
 	return sp, ""
+}
+
+func gcd(a, b int64) int64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
 }
 
 // histNeutral is the program that makes a destination of type t filled
@@ -322,9 +374,12 @@ func (si SplitInfo) String() string {
 }
 
 // RunSplit is RunOn on a set of devices: the plan is split across them
-// where it can be (Stats.Split says how), and runs on the first with the
-// resident arguments where it cannot. Results split across devices come
-// back to the host.
+// where it can be (Stats.Split says how), and runs on the first where
+// it cannot. resident holds arguments already on the devices: one
+// device's (Upload, for a run on the first) or every device's, device
+// after device (UploadSplit's, flattened). With keep, a map's results
+// stay in parts on the devices that made them (Results.Download joins
+// them); other split results come back to the host.
 func (p *Plan) RunSplit(ctx context.Context, devs []*runtime.Device, args []value.Value, resident []*runtime.Array, keep bool) (*Results, Stats, error) {
 	if len(devs) == 0 {
 		return nil, Stats{}, fmt.Errorf("flatten: no device")
@@ -333,6 +388,13 @@ func (p *Plan) RunSplit(ctx context.Context, devs []*runtime.Device, args []valu
 		return nil, Stats{}, fmt.Errorf("flatten: %d arguments for %d parameters", len(args), len(p.Prog.Params))
 	}
 	sp, why := p.splitFor(devs, args)
+	var perDev [][]*runtime.Array
+	if len(devs) > 1 && len(resident) == len(devs)*len(args) {
+		for i := range devs {
+			perDev = append(perDev, resident[i*len(args):(i+1)*len(args)])
+		}
+		resident = resident[:len(args)]
+	}
 	if sp == nil {
 		res, st, err := p.RunOn(ctx, devs[0], args, resident, keep)
 		if len(devs) > 1 {
@@ -343,527 +405,66 @@ func (p *Plan) RunSplit(ctx context.Context, devs []*runtime.Device, args []valu
 	if sp.dest != nil {
 		return p.runSplitScatter(ctx, devs, sp, args)
 	}
-	return p.runSplit(ctx, devs, sp, args)
+	return p.runSplit(ctx, devs, sp, args, perDev, keep)
 }
 
-// worker is one device's part of a split run.
-type worker struct {
-	r      *runner
-	pf     *prefetcher
-	chunks int
-}
-
-// splitRun is the state of a split run that its devices share.
-type splitRun struct {
-	p        *Plan
-	sp       *splitting
-	args     []value.Value
-	streamed map[string]int
-	nChunks  int
-	next     atomic.Int64
-	mu       sync.Mutex // errs, whole's allocation
-	errAt    int
-	err      error
-	workers  []*worker
-}
-
-func (s *splitRun) fail(k int, err error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	// the error of the first chunk in order is the one the one-device run
-	// would have met
-	if s.err == nil || k < s.errAt {
-		s.err, s.errAt = err, k
+// UploadSplit copies the array arguments of a split run to every device
+// (resident[i][j]: argument j on devs[i]; nil where one stays on the
+// host), for runs that take their chunks as views of them instead of
+// uploading each; nil when the run does not split, its chunks do not
+// start where views can, a step updates an argument in place, or the
+// arguments would take more than half of a device's budget.
+func (p *Plan) UploadSplit(devs []*runtime.Device, args []value.Value) ([][]*runtime.Array, error) {
+	sp, _ := p.splitFor(devs, args)
+	if sp == nil || sp.dest != nil || !sp.aligned {
+		return nil, nil
 	}
-}
-
-// each runs the chunk programs on every device, the devices taking
-// chunks as they finish: before(w, i) binds what device i's runner holds
-// across chunks, carry(k) is chunk k's scan carries, after(w, k, plan,
-// off, n) takes chunk k's results before its arrays are freed (and names
-// the device arrays that carry on in keep).
-func (s *splitRun) each(ctx context.Context,
-	before func(w *worker, i int) error,
-	carry func(k int) []value.Value,
-	after func(w *worker, k int, plan *Plan, off, n int64, keep map[*runtime.Array]bool) error) {
-	c, sp := s.sp.c, s.sp
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	s.next.Store(0)
-	take := func() (int, bool) {
-		k := int(s.next.Add(1) - 1)
-		return k, k < s.nChunks && ctx.Err() == nil
-	}
-	plans := func(k int) (*Plan, int64, int64) {
-		off := int64(k) * sp.length
-		if off+sp.length <= c.N {
-			return sp.full, off, sp.length
-		}
-		return sp.last, off, c.N - off
-	}
-	var wg sync.WaitGroup
-	for i, w := range s.workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if err := before(w, i); err != nil {
-				s.fail(-1, err)
-				cancel()
-				return
-			}
-			k, ok := take()
-			if !ok {
-				return
-			}
-			plan, off, n := plans(k)
-			w.pf.start(off, chunkArgs(plan, off, n, s.streamed, s.args))
-			for ok {
-				inputs, err := w.pf.wait(off)
-				if err != nil {
-					s.fail(k, err)
-					cancel()
-					return
-				}
-				// the next chunk is taken now, its upload overlapping this one
-				nk, nok := take()
-				var nplan *Plan
-				var noff, nn int64
-				if nok {
-					nplan, noff, nn = plans(nk)
-					w.pf.start(noff, chunkArgs(nplan, noff, nn, s.streamed, s.args))
-				}
-				if err := s.chunk(ctx, w, k, plan, off, n, inputs, carry, after); err != nil {
-					s.fail(k, err)
-					cancel()
-					return
-				}
-				w.chunks++
-				k, ok, plan, off, n = nk, nok, nplan, noff, nn
-			}
-		}()
-	}
-	wg.Wait()
-}
-
-// chunk runs chunk k on w's device.
-func (s *splitRun) chunk(ctx context.Context, w *worker, k int, plan *Plan, off, n int64, inputs []*runtime.Array,
-	carry func(k int) []value.Value,
-	after func(w *worker, k int, plan *Plan, off, n int64, keep map[*runtime.Array]bool) error) error {
-	r, c := w.r, s.sp.c
-	defer w.pf.put(inputs)
-	nOwned, nUploads := len(r.owned), len(r.uploads)
-	chunkSlots, extra := r.bindChunk(c, plan, len(s.p.Prog.Params), off, n, s.streamed, s.args, inputs)
-	if cs := carry(k); len(cs) > 0 {
-		for j, prm := range extra[:len(cs)] {
-			r.env[prm.Name] = &slot{host: cs[j]}
+	updated := map[string]bool{}
+	for _, q := range []*Plan{sp.full, sp.last} {
+		if q != nil && !residentSafe(q.Steps, updated) {
+			return nil, nil
 		}
 	}
-	if err := r.steps(ctx, plan.Steps); err != nil {
-		return err
-	}
-	keep := map[*runtime.Array]bool{}
-	for _, wa := range c.Whole {
-		if sl := r.env[wa.Name]; sl != nil && sl.dev != nil {
-			keep[sl.dev] = true
+	var total int64
+	up := make([]bool, len(args))
+	for j, prm := range p.Prog.Params {
+		a, ok := args[j].(*value.Array)
+		if !ok || a.Kind != value.KPrim || updated[prm.Name] || prm.Name == sp.c.Dest {
+			continue
 		}
-	}
-	if err := after(w, k, plan, off, n, keep); err != nil {
-		return err
-	}
-	r.endChunk(s.p.Prog.Params, c.Streamed, keep, nOwned, nUploads, chunkSlots)
-	return nil
-}
-
-func (p *Plan) newSplitRun(devs []*runtime.Device, sp *splitting, args []value.Value) *splitRun {
-	s := &splitRun{p: p, sp: sp, args: args, streamed: map[string]int{}}
-	if sp.length > 0 {
-		s.nChunks = int((sp.c.N + sp.length - 1) / sp.length)
-	}
-	for i, prm := range p.Prog.Params {
-		if sp.c.Streamed[i] {
-			s.streamed[prm.Name] = i
-		}
-	}
-	for _, d := range devs {
-		r := &runner{d: d, env: map[string]*slot{}, syncChecks: true, wholeMu: &s.mu}
-		for i, prm := range p.Prog.Params {
-			if !sp.c.Streamed[i] {
-				r.env[prm.Name] = &slot{host: args[i]}
+		for _, w := range sp.c.Whole {
+			if w.Param == j && updated[w.Name] {
+				return nil, nil
 			}
 		}
-		for _, wa := range sp.c.Whole {
-			r.env[wa.Name] = &slot{host: args[wa.Param]}
-		}
-		s.workers = append(s.workers, &worker{r: r, pf: newPrefetcher(d)})
+		up[j] = true
+		total += a.NumElems() * 4
 	}
-	return s
-}
-
-// release frees what the workers hold, and gathers their stats.
-func (s *splitRun) release(st *Stats) {
-	for _, w := range s.workers {
-		w.pf.close()
-		for _, a := range append(w.r.owned, w.r.uploads...) {
-			a.Release()
-		}
-		w.r.owned, w.r.uploads = nil, nil
-		st.Launches = append(st.Launches, w.r.stats.Launches...)
-		st.Uploads += w.r.stats.Uploads
-		st.Downloads += w.r.stats.Downloads
+	if total > sp.budget/2 {
+		return nil, nil
 	}
-}
-
-func (s *splitRun) info(start time.Time) SplitInfo {
-	si := SplitInfo{Devices: len(s.workers), Plan: s.sp.describe(), Wall: time.Since(start)}
-	for _, w := range s.workers {
-		si.Chunks = append(si.Chunks, w.chunks)
-	}
-	return si
-}
-
-// runSplit runs a map, reduction, scan, filter, stream or histogram
-// split across devs.
-func (p *Plan) runSplit(ctx context.Context, devs []*runtime.Device, sp *splitting, args []value.Value) (res *Results, st Stats, err error) {
-	start := time.Now()
-	c := sp.c
-	s := p.newSplitRun(devs, sp, args)
-	defer s.release(&st)
-	scans, reds := c.Scans(), c.Reds()
-	nScan := 0
-	for _, op := range scans {
-		nScan += len(op.Nes)
-	}
-	pat := c.Soac.Pat
-	whole := make([]value.Value, len(pat))
-	type chunkOut struct {
-		reds   [][]value.Value
-		lasts  []value.Value // a scan's last values
-		count  int64
-		pieces []*value.Array // a filter's arrays
-	}
-	outs := make([]chunkOut, s.nChunks)
-	noBefore := func(*worker, int) error { return nil }
-	// a scan's carries: its chunks run from the neutral element first, and
-	// the last values of those before each chunk, combined in order, are
-	// its carry
-	carries := make([][]value.Value, s.nChunks)
-	if nScan > 0 {
-		var ne []value.Value
-		for _, op := range scans {
-			for _, a := range op.Nes {
-				ne = append(ne, a.Val)
+	out := make([][]*runtime.Array, len(devs))
+	for i, d := range devs {
+		out[i] = make([]*runtime.Array, len(args))
+		r := &runner{d: d, env: map[string]*slot{}}
+		for j, prm := range p.Prog.Params {
+			if !up[j] {
+				continue
 			}
-		}
-		s.each(ctx, noBefore, func(int) []value.Value { return ne },
-			func(w *worker, k int, plan *Plan, off, n int64, keep map[*runtime.Array]bool) error {
-				res := plan.Prog.Body.Res
-				for ri := 0; ri < nScan; ri++ {
-					v, err := w.r.elemAt(res[ri].Name, n-1)
-					if err != nil {
-						return err
-					}
-					outs[k].lasts = append(outs[k].lasts, v)
-				}
-				return nil
-			})
-		if s.err != nil {
-			return nil, st, s.err
-		}
-		carries[0] = ne
-		for k := 1; k < s.nChunks; k++ {
-			var next []value.Value
-			at := 0
-			for _, op := range scans {
-				m := len(op.Nes)
-				xs, err := ir.Combine(op, carries[k-1][at:at+m], outs[k-1].lasts[at:at+m])
-				if err != nil {
-					return nil, st, err
-				}
-				next = append(next, xs...)
-				at += m
-			}
-			carries[k] = next
-		}
-	}
-	// a histogram: the first device's destination is the real one, the
-	// others' start from the neutral element
-	dests := make([]*slot, len(devs))
-	before := noBefore
-	if _, ok := c.Soac.E.(*ir.HistE); ok {
-		before = func(w *worker, i int) error {
-			r := w.r
-			if i > 0 {
-				vs, err := ir.EvalAll(ctx, sp.neutral, nil)
-				if err != nil {
-					return err
-				}
-				r.env[c.Dest] = &slot{host: vs[0]}
-				return nil
-			}
-			if sp.init == nil {
-				return nil
-			}
-			ini := &runner{d: r.d, env: map[string]*slot{}, syncChecks: true}
-			for j, prm := range sp.init.Prog.Params {
-				ini.env[prm.Name] = r.env[prm.Name]
-				if ini.env[prm.Name] == nil {
-					ini.env[prm.Name] = &slot{host: args[j]}
-				}
-			}
-			err := ini.steps(ctx, sp.init.Steps)
-			r.owned = append(r.owned, ini.owned...)
-			r.uploads = append(r.uploads, ini.uploads...)
-			r.stats.Launches = append(r.stats.Launches, ini.stats.Launches...)
+			r.env[prm.Name] = &slot{host: args[j]}
+			da, err := r.device(prm.Name)
 			if err != nil {
-				return err
-			}
-			d, err := ini.slot(sp.init.Prog.Body.Res[0].Name)
-			if err != nil {
-				return err
-			}
-			r.env[c.Dest] = d
-			return nil
-		}
-	}
-	s.each(ctx, before, func(k int) []value.Value { return carries[k] },
-		func(w *worker, k int, plan *Plan, off, n int64, keep map[*runtime.Array]bool) error {
-			r := w.r
-			res := plan.Prog.Body.Res
-			ri := 0
-			for ; ri < nScan; ri++ {
-				if _, err := r.into(&whole[ri], res[ri].Name, off, c.N); err != nil {
-					return err
-				}
-			}
-			for _, op := range reds {
-				var xs []value.Value
-				for range op.Nes {
-					v, err := r.hostValue(res[ri].Name)
-					if err != nil {
-						return err
+				for _, rs := range out {
+					for _, a := range rs {
+						if a != nil {
+							a.Release()
+						}
 					}
-					xs = append(xs, v)
-					ri++
 				}
-				outs[k].reds = append(outs[k].reds, xs)
+				return nil, err
 			}
-			switch c.Soac.E.(type) {
-			case *ir.FilterE:
-				v, err := r.hostValue(res[0].Name)
-				if err != nil {
-					return err
-				}
-				outs[k].count = v.(value.Prim).AsInt64()
-				for ri = 1; ri < len(res); ri++ {
-					v, err := r.hostValue(res[ri].Name)
-					if err != nil {
-						return err
-					}
-					outs[k].pieces = append(outs[k].pieces, v.(*value.Array))
-				}
-				return nil
-			case *ir.HistE:
-				d, err := r.slot(res[0].Name)
-				if err != nil {
-					return err
-				}
-				r.env[c.Dest] = d
-				if d.dev != nil {
-					keep[d.dev] = true
-				}
-				return nil
-			}
-			for ; ri < len(res); ri++ { // a map's arrays
-				if _, err := r.into(&whole[ri], res[ri].Name, off, c.N); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-	if s.err != nil {
-		return nil, st, s.err
-	}
-	for i, w := range s.workers {
-		if err := w.r.d.Flush(); err != nil { // the kernels' checks
-			return nil, st, err
-		}
-		if _, ok := c.Soac.E.(*ir.HistE); ok {
-			dests[i] = w.r.env[c.Dest]
+			out[i][j] = da
 		}
 	}
-	// the whole results, in the order of the chunks
-	ri := nScan
-	for j, op := range reds {
-		acc := outs[0].reds[j]
-		for k := 1; k < s.nChunks; k++ {
-			if acc, err = ir.Combine(op, acc, outs[k].reds[j]); err != nil {
-				return nil, st, err
-			}
-		}
-		for _, x := range acc {
-			whole[ri] = x
-			ri++
-		}
-	}
-	switch c.Soac.E.(type) {
-	case *ir.FilterE:
-		var count int64
-		for k := range outs {
-			count += outs[k].count
-		}
-		whole[0] = value.I64Val(count)
-		for ri = 1; ri < len(pat); ri++ {
-			var ps []*value.Array
-			for k := range outs {
-				ps = append(ps, outs[k].pieces[ri-1])
-			}
-			a, err := value.Concat(ps)
-			if err != nil {
-				return nil, st, err
-			}
-			whole[ri] = a
-		}
-	case *ir.HistE:
-		if whole[0], err = s.combineHists(ctx, devs[0], dests); err != nil {
-			return nil, st, err
-		}
-	}
-	fargs := whole
-	for i := range p.Prog.Params {
-		if !c.Streamed[i] {
-			fargs = append(fargs, args[i])
-		}
-	}
-	out, err := ir.EvalAll(ctx, sp.finish, fargs)
-	if err != nil {
-		return nil, st, err
-	}
-	st.Split = s.info(start)
-	return &Results{host: out, dev: make([]*slot, len(out))}, st, nil
-}
-
-// elemAt reads element i of the array name (on the device or the host).
-func (r *runner) elemAt(name string, i int64) (value.Value, error) {
-	s, err := r.slot(name)
-	if err != nil {
-		return nil, err
-	}
-	if s.host != nil {
-		return s.host.(*value.Array).Index(i), nil
-	}
-	t := runtime.PrimOf(s.dev.T)
-	d := value.MakeData(t, 1)
-	if err := s.dev.ReadAt(i, d); err != nil {
-		return nil, err
-	}
-	return value.DataGet(t, d, 0), nil
-}
-
-// combineHists combines the devices' partial histograms by the operator,
-// on dev (on the host if the combination does not run there).
-func (s *splitRun) combineHists(ctx context.Context, dev *runtime.Device, dests []*slot) (value.Value, error) {
-	var parts []value.Value
-	for i, d := range dests {
-		if d == nil {
-			return nil, fmt.Errorf("flatten: device %d left no histogram", i)
-		}
-		r := &runner{d: s.workers[i].r.d, env: map[string]*slot{"h": d}}
-		v, err := r.hostValue("h")
-		if err != nil {
-			return nil, err
-		}
-		parts = append(parts, v)
-	}
-	acc := parts[0]
-	plan, ferr := Flatten(s.sp.combine)
-	for _, x := range parts[1:] {
-		var vs []value.Value
-		err := ferr
-		if err == nil {
-			vs, _, err = plan.Run(ctx, dev, []value.Value{acc, x})
-		}
-		if err != nil {
-			var err2 error
-			if vs, err2 = ir.EvalAll(ctx, s.sp.combine, []value.Value{acc, x}); err2 != nil {
-				return nil, errors.Join(err, err2)
-			}
-		}
-		acc = vs[0]
-	}
-	if a, ok := acc.(*value.Array); ok {
-		acc = a.Copy()
-	}
-	return acc, nil
-}
-
-// runSplitScatter runs a scatter split across devs: its destination in
-// parts, each device taking a part as it finishes the last and passing
-// every element over it.
-func (p *Plan) runSplitScatter(ctx context.Context, devs []*runtime.Device, sp *splitting, args []value.Value) (res *Results, st Stats, err error) {
-	start := time.Now()
-	c, ch := sp.c, sp.dest
-	s := p.newSplitRun(devs, sp, args)
-	defer s.release(&st)
-	var dest *value.Array
-	for i, prm := range p.Prog.Params {
-		if prm.Name == c.Dest && !c.Streamed[i] {
-			a, ok := args[i].(*value.Array)
-			if !ok {
-				return nil, st, fmt.Errorf("flatten: the destination %s is not an array", prm.Name)
-			}
-			dest = a.Copy()
-			for _, w := range s.workers {
-				delete(w.r.env, prm.Name)
-			}
-		}
-	}
-	if dest == nil { // made by the statements before the SOAC: on the host
-		vs, err := ir.EvalAll(ctx, c.Init(), args)
-		if err != nil {
-			return nil, st, err
-		}
-		a, ok := vs[0].(*value.Array)
-		if !ok {
-			return nil, st, fmt.Errorf("flatten: the destination %s is not an array", c.Dest)
-		}
-		dest = a
-	}
-	nParts := int((ch.destM + ch.destLen - 1) / ch.destLen)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var wg sync.WaitGroup
-	for _, w := range s.workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for ctx.Err() == nil {
-				k := int(s.next.Add(1) - 1)
-				if k >= nParts {
-					return
-				}
-				if _, err := p.destPart(ctx, w.r, w.pf, ch, dest, int64(k)*ch.destLen, args); err != nil {
-					s.fail(k, err)
-					cancel()
-					return
-				}
-				w.chunks++
-			}
-		}()
-	}
-	wg.Wait()
-	if s.err != nil {
-		return nil, st, s.err
-	}
-	fargs := []value.Value{dest}
-	for i := range p.Prog.Params {
-		if !c.Streamed[i] {
-			fargs = append(fargs, args[i])
-		}
-	}
-	out, err := ir.EvalAll(ctx, sp.finish, fargs)
-	if err != nil {
-		return nil, st, err
-	}
-	st.Split = s.info(start)
-	return &Results{host: out, dev: make([]*slot, len(out))}, st, nil
+	return out, nil
 }
