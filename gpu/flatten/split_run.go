@@ -249,7 +249,8 @@ func (p *Plan) runSplit(ctx context.Context, devs []*runtime.Device, sp *splitti
 	c := sp.c
 	s := p.newSplitRun(devs, sp, args, resident)
 	// a map's results stay on the devices, in parts (ri: parts[ri])
-	onDev := keep && sp.resultOf != nil
+	var onDev atomic.Bool
+	onDev.Store(keep && sp.resultOf != nil)
 	parts := make([][]part, len(c.Soac.Pat))
 	defer s.release(&st)
 	scans, reds := c.Scans(), c.Reds()
@@ -398,8 +399,8 @@ func (p *Plan) runSplit(ctx context.Context, devs []*runtime.Device, sp *splitti
 				return nil
 			}
 			for ; ri < len(res); ri++ { // a map's arrays
-				if onDev {
-					if d, err := r.slot(res[ri].Name); err == nil && d.host == nil && d.dev != nil && !d.f16 && !d.scalar {
+				if onDev.Load() {
+					if d, err := r.slot(res[ri].Name); err == nil && d.host == nil && d.dev != nil && !d.f16 && !d.scalar && !s.isArg(r, d.dev) {
 						keep[d.dev] = true
 						w.kept[d.dev] = true
 						s.mu.Lock()
@@ -407,10 +408,9 @@ func (p *Plan) runSplit(ctx context.Context, devs []*runtime.Device, sp *splitti
 						s.mu.Unlock()
 						continue
 					}
-					// on the host after all: the results come back
-					s.mu.Lock()
-					onDev = false
-					s.mu.Unlock()
+					// on the host, or an argument's array: the results
+					// come back
+					onDev.Store(false)
 				}
 				if _, err := r.into(&whole[ri], res[ri].Name, off, c.N); err != nil {
 					return err
@@ -477,7 +477,7 @@ func (p *Plan) runSplit(ctx context.Context, devs []*runtime.Device, sp *splitti
 			return nil, st, err
 		}
 	}
-	if onDev {
+	if onDev.Load() {
 		// every row of every result is in a part on some device
 		out := &Results{host: make([]value.Value, len(sp.resultOf)), dev: make([]*slot, len(sp.resultOf)), split: make([][]part, len(sp.resultOf))}
 		for i, j := range sp.resultOf {
@@ -511,6 +511,23 @@ func (p *Plan) runSplit(ctx context.Context, devs []*runtime.Device, sp *splitti
 	}
 	st.Split = s.info(start)
 	return &Results{host: out, dev: make([]*slot, len(out))}, st, nil
+}
+
+// isArg says whether a is the device array of an argument of r's chunk
+// (a chunk's input, a resident or uploaded argument), which the result
+// of an identity map may be, and which is not the result's to keep.
+func (s *splitRun) isArg(r *runner, a *runtime.Array) bool {
+	for _, prm := range s.p.Prog.Params {
+		if sl := r.env[prm.Name]; sl != nil && sl.dev == a {
+			return true
+		}
+	}
+	for _, w := range s.sp.c.Whole {
+		if sl := r.env[w.Name]; sl != nil && sl.dev == a {
+			return true
+		}
+	}
+	return false
 }
 
 // part is the rows from off of a result that one device made and keeps.
