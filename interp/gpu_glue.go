@@ -33,8 +33,12 @@ var offloadDevice struct {
 
 // SetDeviceConfig chooses the device and the kernel cache of the offload
 // path (--device, --cache-dir, --no-cache); it takes effect only before
-// the device is first used.
-func SetDeviceConfig(c runtime.Config) { offloadDevice.config = c }
+// the device is first used, but for --devices, which takes effect at
+// once (SetDevices).
+func SetDeviceConfig(c runtime.Config) {
+	offloadDevice.config = c
+	SetDevices(c.Devices)
+}
 
 // OffloadDevice opens (once) and returns the device of the offload path.
 func OffloadDevice() (*runtime.Device, error) {

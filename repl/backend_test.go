@@ -137,3 +137,43 @@ func TestSetDeviceMemory(t *testing.T) {
 		t.Errorf("the budget is %d, want 256 KiB", d.Budget())
 	}
 }
+
+// :set devices chooses the devices expressions are split across (two
+// logical devices of the one there is here), refuses what is not a
+// spec, and the split expression gives the reference path's value.
+func TestSetDevices(t *testing.T) {
+	if _, err := interp.OffloadDevice(); err != nil {
+		t.Skipf("no OpenCL device (%v): install pocl-opencl-icd", err)
+	}
+	defer interp.SetDevices("")
+	sess, err := interp.NewSession(interp.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	in := strings.Join([]string{
+		":set devices 2",
+		":set devices",
+		":backend opencl",
+		`reduce (+) 0 (map (\x -> x * 3) (iota 100000))`,
+		`scan (+) 0 (map (\x -> x % 7) (iota 1000)) |> last`,
+		":set devices two",
+		":set devices default",
+		":set devices",
+	}, "\n") + "\n"
+	r, err := New(sess, Config{In: strings.NewReader(in), Out: &out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	r.Run(context.Background())
+	got := out.String()
+	for _, want := range []string{"devices 2", "14999850000", "2997", `a count from 1 to 64, or indices #i,#j, not "two"`, "devices 1"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the session does not show %q:\n%s", want, got)
+		}
+	}
+	if interp.Devices() != "" {
+		t.Errorf("devices %q after :set devices default", interp.Devices())
+	}
+}

@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"fut/interp"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected .err and .out files of ../../interp/testdata/badinput")
@@ -65,3 +67,37 @@ func TestRunBadInput(t *testing.T) {
 }
 
 var timingRE = regexp.MustCompile(`after [0-9.]+(ms|s|µs)`)
+
+// TestRunDevices: fut run --devices 2 -v splits an offloaded map across
+// two (logical) devices, says so, and prints the reference path's
+// values; with one device it says nothing of a split.
+func TestRunDevices(t *testing.T) {
+	if _, err := interp.OffloadDevice(); err != nil {
+		t.Skipf("no OpenCL device (%v)", err)
+	}
+	defer interp.SetDevices("")
+	prog := filepath.Join(t.TempDir(), "p.fut")
+	if err := os.WriteFile(prog, []byte("entry main (n: i64) = map (\\i -> i * i % 1000) (iota n)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var want string
+	for _, devs := range []string{"1", "2"} {
+		args, ok := deviceFlags("run", []string{"--devices", devs, prog, "-v", "--backend=opencl"})
+		if !ok {
+			t.Fatal("flags refused")
+		}
+		var stdout, stderr bytes.Buffer
+		if status := runMain(context.Background(), args, strings.NewReader("1000i64"), &stdout, &stderr); status != 0 {
+			t.Fatalf("--devices %s: status %d: %s", devs, status, stderr.String())
+		}
+		split := strings.Contains(stderr.String(), "fut: split across 2 devices: map by ranges of the outer dimension")
+		if split != (devs == "2") {
+			t.Errorf("--devices %s: -v says %q", devs, stderr.String())
+		}
+		if want == "" {
+			want = stdout.String()
+		} else if stdout.String() != want {
+			t.Errorf("--devices %s prints %q, one device %q", devs, stdout.String(), want)
+		}
+	}
+}

@@ -80,7 +80,7 @@ func ParseFlags(args []string) (Config, []string, error) {
 				val = args[i]
 			}
 			if c.Devices, err = DeviceSpec(val); err != nil {
-				return c, nil, err
+				return c, nil, fmt.Errorf("--devices: %v", err)
 			}
 		case "--device", "--cache-dir":
 			if !hasVal {

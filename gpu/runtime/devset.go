@@ -32,13 +32,13 @@ func DeviceSpec(s string) (string, error) {
 	if strings.HasPrefix(s, "#") {
 		for _, f := range strings.Split(s, ",") {
 			if k, err := strconv.Atoi(strings.TrimPrefix(f, "#")); err != nil || !strings.HasPrefix(f, "#") || k < 0 {
-				return "", fmt.Errorf("--devices: %q is not a device index (write #0,#1)", f)
+				return "", fmt.Errorf("%q is not a device index (write #0,#1)", f)
 			}
 		}
 		return s, nil
 	}
 	if n, err := strconv.Atoi(s); err != nil || n < 1 || n > 64 {
-		return "", fmt.Errorf("--devices: want all, a count from 1 to 64, or indices #i,#j, not %q", s)
+		return "", fmt.Errorf("want all, a count from 1 to 64, or indices #i,#j, not %q", s)
 	}
 	return s, nil
 }
