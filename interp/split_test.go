@@ -28,9 +28,10 @@ func TestSplitRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer SetDevices("")
-	old := flatten.SplitMin
-	flatten.SplitMin = 1
-	defer func() { flatten.SplitMin = old }()
+	// tiny nests split, into many chunks (8 per device)
+	oldMin, oldFill := flatten.SplitMin, flatten.ThreadsPerUnit
+	flatten.SplitMin, flatten.ThreadsPerUnit = 1, 0
+	defer func() { flatten.SplitMin, flatten.ThreadsPerUnit = oldMin, oldFill }()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "p.fut")
 	src := `entry idx [n] (xs: [n]f32) = map2 (\i x -> x + f32.i64 (i % 7)) (iota n) xs

@@ -3,6 +3,7 @@ package flatten
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -185,6 +186,24 @@ func (p *Plan) makeSplit(devs []*runtime.Device, budget int64, args []value.Valu
 		return nil, fmt.Sprintf("what every device holds whole (%s) leaves no room in the budget (%s)", runtime.FormatBytes(fixed), runtime.FormatBytes(budget))
 	}
 	length := (c.N + int64(ndev*ChunksPerDevice) - 1) / int64(ndev*ChunksPerDevice)
+	// but no chunk so small that it leaves a device idle: one whose
+	// results' rows hold fewer elements than the device runs threads at
+	// once (n-body's 2^16 bodies: each device's half in one chunk)
+	fill := int64(math.MaxInt64)
+	for _, d := range devs {
+		fill = min(fill, int64(max(1, d.Info.ComputeUnits))*ThreadsPerUnit)
+	}
+	row := int64(1)
+	for _, q := range c.Soac.Pat {
+		r := int64(1)
+		for _, d := range q.T.Shape[min(1, q.T.Rank()):] {
+			if x, ok := sizeOf(d, sizes); ok {
+				r *= x
+			}
+		}
+		row = max(row, r)
+	}
+	length = max(length, min((fill+row-1)/row, (c.N+int64(ndev)-1)/int64(ndev)))
 	if perElem > 0 {
 		length = min(length, room/perElem, maxAlloc/max(1, perElem/2))
 	}
@@ -306,6 +325,19 @@ func (p *Plan) makeSplit(devs []*runtime.Device, budget int64, args []value.Valu
 		}
 	}
 	return sp, ""
+}
+
+// ThreadsPerUnit is how many threads a compute unit runs at once (an
+// NVIDIA multiprocessor's 2048), the measure of a chunk large enough to
+// fill a device (tests set 0 to cut small nests into many chunks).
+var ThreadsPerUnit int64 = 2048
+
+func sizeOf(a ir.Atom, sizes map[string]int64) (int64, bool) {
+	if a.IsConst() {
+		return a.Val.AsInt64(), true
+	}
+	x, ok := sizes[a.Name]
+	return x, ok
 }
 
 func gcd(a, b int64) int64 {
