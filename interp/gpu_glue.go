@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 
 	"fut/eval/value"
@@ -354,15 +355,22 @@ func isTupleType(r *types.Record) bool {
 func (s *Session) OnDevice() bool { return s.onDevice.Load() > 0 }
 
 // KernelIR is the offload path's last stage, for :ir: the plan's kernels
-// and host steps, or a line saying why the expression stays on the
-// reference path.
+// and host steps, with --devices the split plan across them, or a line
+// saying why the expression stays on the reference path.
 func (s *Session) KernelIR(src string) (string, error) {
-	plan, _, _, why, err := s.OffloadPlan(src)
+	plan, args, _, why, err := s.OffloadPlan(src)
 	if err != nil {
 		return "", err
 	}
 	if why != "" {
 		return "-- stays on the reference path: " + why + "\n", nil
 	}
-	return plan.String(), nil
+	text := plan.String()
+	if Devices() != "" && Devices() != "1" {
+		// the split plan across the devices chosen
+		if devs, err := OffloadDevices(); err == nil && len(devs) > 1 {
+			text = strings.TrimRight(text, "\n") + "\n" + plan.SplitText(devs, args)
+		}
+	}
+	return text, nil
 }

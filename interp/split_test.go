@@ -63,6 +63,11 @@ entry two [n] (xs: [n]f32) = let ys = map (+1) xs in (reduce (+) 0 ys, scan (+) 
 	if err := s.LoadFile(ctx, file); err != nil {
 		t.Fatal(s.FormatError(err))
 	}
+	// :ir and fut ir show the split plan and a chunk's kernels
+	text, err := s.KernelIR("mandel 64 16")
+	if err != nil || !strings.Contains(text, "-- split across 2 devices: map by ranges of the outer dimension, 16 chunks of 4 of its 64") || !strings.Contains(text, "-- each chunk of 4:\nkernel") {
+		t.Errorf("the kernel IR does not show the split plan (%v):\n%s", err, text)
+	}
 	const n = 1001
 	rng := rand.New(rand.NewPCG(3, 4))
 	xs := make([]float32, n)

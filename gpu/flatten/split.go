@@ -101,6 +101,22 @@ func (p *Plan) Split(devs []*runtime.Device, args []value.Value) string {
 	return sp.describe()
 }
 
+// SplitText is the split plan for fut ir and :ir: how a run on devs
+// is split (or why not), then the kernels of a chunk.
+func (p *Plan) SplitText(devs []*runtime.Device, args []value.Value) string {
+	sp, why := p.splitFor(devs, args)
+	if sp == nil {
+		return "-- not split (runs on one device): " + why + "\n"
+	}
+	text := "-- " + sp.describe() + "\n"
+	if sp.full != nil {
+		text += fmt.Sprintf("-- each chunk of %d:\n%s", sp.length, sp.full.String())
+	} else if q := sp.dest.destPlans[0][0]; q != nil {
+		text += fmt.Sprintf("-- each part of %d rows, for each chunk of %d:\n%s", sp.dest.destLen, sp.dest.length, q.String())
+	}
+	return text
+}
+
 // Splits says whether a run of the plan on devs is split across them
 // (its arguments then go to the devices a chunk at a time, and Upload's
 // resident copies on the first device are not used).
