@@ -48,6 +48,7 @@ entry sc2 [n] (is: [n]i32) = unzip (scan (\(a, b) (c, d) -> (a + c, i32.max b d)
 entry fi [n] (xs: [n]f32) = filter (> 0.25) xs
 entry hi [n] (is: [n]i32) (xs: [n]f32) = hist (+) 0 256 (map (\i -> i64.i32 (i % 256)) is) xs
 entry rbi [n] (dest: [100]i32) (is: [n]i32) = reduce_by_index (copy dest) i32.max i32.lowest (map (\i -> i64.i32 (i % 100)) is) is
+entry hd [n] (d: *[10]i32) (is: [n]i32) = reduce_by_index d (+) 0 (map (\i -> i64.i32 (i % 10)) is) (map (% 100) is)
 entry sca [n] (d: *[1000]i32) (is: [n]i32) = scatter d (map (\i -> i64.i32 (i % 1000)) is) (map (\i -> i % 1000 + 7) is)
 entry rs [n] (xs: [n]f32) = reduce_stream (+) (\_ (c: []f32) -> f32.sum (map (\x -> x * x) c)) xs
 entry two [n] (xs: [n]f32) = let ys = map (+1) xs in (reduce (+) 0 ys, scan (+) 0 ys)
@@ -106,6 +107,7 @@ entry two [n] (xs: [n]f32) = let ys = map (+1) xs in (reduce (+) 0 ys, scan (+) 
 		{"fi", []value.Value{f32s(xs)}, "filter"},
 		{"hi", []value.Value{i32s(is), f32s(xs)}, "histogram"},
 		{"rbi", []value.Value{i32s(dest), i32s(is)}, "histogram"},
+		{"hd", []value.Value{i32s(dest[:10]), i32s(is)}, "histogram"},
 		{"sca", []value.Value{i32s(make([]int32, 1000)), i32s(is)}, "scatter"},
 		{"rs", []value.Value{f32s(xs)}, "stream"},
 		{"two", []value.Value{f32s(xs)}, ""},
