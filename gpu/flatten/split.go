@@ -140,6 +140,9 @@ func (sp *splitting) describe() string {
 		}
 		s += "; " + strings.Join(names, ", ") + " whole on every device"
 	}
+	if len(sp.c.Scans()) > 0 {
+		s += "; a scan's chunks run twice, for their totals, then from their carries"
+	}
 	return s
 }
 
@@ -418,7 +421,7 @@ func (si SplitInfo) String() string {
 	for i, n := range si.Chunks {
 		per = append(per, fmt.Sprintf("device %d: %d", i, n))
 	}
-	return fmt.Sprintf("%s (%s) in %.3f s", si.Plan, strings.Join(per, ", "), si.Wall.Seconds())
+	return fmt.Sprintf("%s (chunks run by %s) in %.3f s", si.Plan, strings.Join(per, ", "), si.Wall.Seconds())
 }
 
 // RunSplit is RunOn on a set of devices: the plan is split across them
