@@ -185,3 +185,73 @@ func countNonNil[T any](xs []*T) int {
 	}
 	return n
 }
+
+// TestSplitFirstError: a split map whose chunks on both devices fail
+// (indices out of bounds at elements 700 and 300) reports the reference
+// path's error, the first element's, also when its arguments are
+// resident and the checks are read at the end of the run (which then
+// runs again checking each kernel, to find the first chunk's error).
+func TestSplitFirstError(t *testing.T) {
+	if _, err := OffloadDevice(); err != nil {
+		t.Skipf("no OpenCL device (%v): install pocl-opencl-icd", err)
+	}
+	if err := SetDevices("2"); err != nil {
+		t.Fatal(err)
+	}
+	defer SetDevices("")
+	oldMin, oldFill := flatten.SplitMin, flatten.ThreadsPerUnit
+	flatten.SplitMin, flatten.ThreadsPerUnit = 1, 0
+	defer func() { flatten.SplitMin, flatten.ThreadsPerUnit = oldMin, oldFill }()
+	file := filepath.Join(t.TempDir(), "p.fut")
+	if err := os.WriteFile(file, []byte("entry bad [n] (xs: [n]f32) (is: [n]i64) = map (\\i -> xs[i] * 2) is\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSession(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := s.LoadFile(ctx, file); err != nil {
+		t.Fatal(s.FormatError(err))
+	}
+	const n = 1000
+	xs := make([]float32, n)
+	is := make([]int64, n)
+	for i := range is {
+		is[i] = int64(i)
+	}
+	is[700], is[300] = n+7, n+3
+	args := []value.Value{value.NewPrimArrayData(value.F32, []int64{n}, xs), value.NewPrimArrayData(value.I64, []int64{n}, is)}
+	_, _, rerr := s.CallEntry(ctx, "bad", copyArrays(args))
+	if rerr == nil || !strings.Contains(s.FormatError(rerr), "1003") {
+		t.Fatalf("the reference path: %v", rerr)
+	}
+	want := strings.SplitN(s.FormatError(rerr), "\n", 3)[:2]
+	call, why := s.PrepareOffload(BackendOpenCL, "bad", copyArrays(args))
+	if call == nil {
+		t.Fatalf("not offloaded: %s", why)
+	}
+	resident, err := call.Upload()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		for _, a := range resident {
+			if a != nil {
+				a.Release()
+			}
+		}
+	}()
+	for it := range 2 {
+		res, _, why, err := call.Run(ctx, resident, true)
+		if err == nil {
+			t.Fatalf("run %d: the split run did not fail (%v, %s)", it, res, why)
+		}
+		got := s.FormatError(err)
+		for _, w := range want {
+			if !strings.Contains(got, strings.TrimSpace(w)) {
+				t.Errorf("the split run's error\n%s\ndoes not say %q (the reference path's)", got, w)
+			}
+		}
+	}
+}

@@ -54,10 +54,16 @@ import (
 var SplitMin int64 = 256
 
 // ChunksPerDevice is how many chunks a split cuts per device: enough that
-// a device finishing early takes more, few enough that each fills it.
-const ChunksPerDevice = 8
+// a device finishing early takes more, few enough that each fills it
+// (FUT_SPLIT_CHUNKS sets it).
+var ChunksPerDevice = 8
 
 func init() {
+	if s := os.Getenv("FUT_SPLIT_CHUNKS"); s != "" {
+		if n, err := strconv.Atoi(s); err == nil && n > 0 {
+			ChunksPerDevice = n
+		}
+	}
 	if s := os.Getenv("FUT_SPLIT_MIN"); s != "" {
 		if n, err := strconv.ParseInt(s, 10, 64); err == nil && n > 0 {
 			SplitMin = n

@@ -68,16 +68,43 @@ type splitRun struct {
 	errAt    int
 	err      error
 	workers  []*worker
+	// deferred: the kernels' checks are read once per device at the end
+	// of each pass (not after each kernel), as in a one-device run; only
+	// where every chunk's arguments are views of resident arrays (no
+	// uploads on the transfer queue) and nothing is updated in place, so
+	// that a failed run can be run again with checks after each kernel,
+	// to report the first chunk's error as the one-device run would
+	deferred bool
 }
+
+// errDeferred is a failure that a deferred check found.
+type errDeferred struct{ err error }
+
+func (e *errDeferred) Error() string { return e.err.Error() }
+func (e *errDeferred) Unwrap() error { return e.err }
 
 func (s *splitRun) fail(k int, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	// the error of the first chunk in order is the one the one-device run
-	// would have met
-	if s.err == nil || k < s.errAt {
-		s.err, s.errAt = err, k
+	// would have met; a chunk stopped by another's failure says nothing
+	switch canceled := errors.Is(err, context.Canceled); {
+	case s.err == nil:
+	case canceled:
+		return
+	case errors.Is(s.err, context.Canceled):
+	case k >= s.errAt:
+		return
 	}
+	s.err, s.errAt = err, k
+}
+
+// failedBefore reports whether a chunk before k has failed (chunk k need
+// not run).
+func (s *splitRun) failedBefore(k int) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err != nil && s.errAt < k
 }
 
 // each runs the chunk programs on every device, the devices taking
@@ -92,10 +119,13 @@ func (s *splitRun) each(ctx context.Context,
 	c, sp := s.sp.c, s.sp
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	s.next.Store(0)
+	// each device's first chunk is its own (its index), so that no device
+	// takes a second chunk ahead while another has none; the rest go to
+	// the devices as they finish
+	s.next.Store(int64(len(s.workers)))
 	take := func() (int, bool) {
 		k := int(s.next.Add(1) - 1)
-		return k, k < s.nChunks && ctx.Err() == nil
+		return k, k < s.nChunks && ctx.Err() == nil && !s.failedBefore(k)
 	}
 	plans := func(k int) (*Plan, int64, int64) {
 		off := int64(k) * sp.length
@@ -114,17 +144,26 @@ func (s *splitRun) each(ctx context.Context,
 				cancel()
 				return
 			}
-			k, ok := take()
+			if s.deferred {
+				defer func() {
+					if err := w.r.d.Flush(); err != nil {
+						s.fail(-1, &errDeferred{err})
+						cancel()
+					}
+				}()
+			}
+			k, ok := i, i < s.nChunks && ctx.Err() == nil
 			if !ok {
 				return
 			}
 			plan, off, n := plans(k)
 			w.prefetch(s, plan, off, n)
-			for ok {
+			// a chunk's failure stops the chunks after it, not those
+			// before, whose error would be the one to report
+			for ok && !s.failedBefore(k) {
 				inputs, err := w.inputs(s, plan, off, n)
 				if err != nil {
 					s.fail(k, err)
-					cancel()
 					return
 				}
 				// the next chunk is taken now, its upload overlapping this one
@@ -136,8 +175,11 @@ func (s *splitRun) each(ctx context.Context,
 					w.prefetch(s, nplan, noff, nn)
 				}
 				if err := s.chunk(ctx, w, k, plan, off, n, inputs, carry, after); err != nil {
+					if s.deferred {
+						// maybe an earlier chunk's check, read now
+						err = &errDeferred{err}
+					}
 					s.fail(k, err)
-					cancel()
 					return
 				}
 				w.chunks++
@@ -218,6 +260,25 @@ func (p *Plan) newSplitRun(devs []*runtime.Device, sp *splitting, args []value.V
 	return s
 }
 
+// deferChecks makes the run read the kernels' checks at the end of each
+// pass where it can (see deferred).
+func (s *splitRun) deferChecks() {
+	switch s.sp.c.Soac.E.(type) {
+	case *ir.ScremaE, *ir.FilterE:
+	default:
+		return // a histogram or scatter updates its destination in place
+	}
+	for _, w := range s.workers {
+		if w.res == nil {
+			return
+		}
+	}
+	s.deferred = true
+	for _, w := range s.workers {
+		w.r.syncChecks = false
+	}
+}
+
 // release frees what the workers hold, and gathers their stats.
 func (s *splitRun) release(st *Stats) {
 	for _, w := range s.workers {
@@ -244,10 +305,24 @@ func (s *splitRun) info(start time.Time) SplitInfo {
 
 // runSplit runs a map, reduction, scan, filter, stream or histogram
 // split across devs.
-func (p *Plan) runSplit(ctx context.Context, devs []*runtime.Device, sp *splitting, args []value.Value, resident [][]*runtime.Array, keep bool) (res *Results, st Stats, err error) {
+func (p *Plan) runSplit(ctx context.Context, devs []*runtime.Device, sp *splitting, args []value.Value, resident [][]*runtime.Array, keep bool) (*Results, Stats, error) {
+	res, st, err := p.runSplitOnce(ctx, devs, sp, args, resident, keep, false)
+	var de *errDeferred
+	if errors.As(err, &de) {
+		// a check failed: run again, checking each kernel as it runs, to
+		// report the error of the first chunk that has one
+		return p.runSplitOnce(ctx, devs, sp, args, resident, keep, true)
+	}
+	return res, st, err
+}
+
+func (p *Plan) runSplitOnce(ctx context.Context, devs []*runtime.Device, sp *splitting, args []value.Value, resident [][]*runtime.Array, keep, checked bool) (res *Results, st Stats, err error) {
 	start := time.Now()
 	c := sp.c
 	s := p.newSplitRun(devs, sp, args, resident)
+	if !checked {
+		s.deferChecks()
+	}
 	// a map's results stay on the devices, in parts (ri: parts[ri])
 	var onDev atomic.Bool
 	onDev.Store(keep && sp.resultOf != nil)
@@ -637,7 +712,6 @@ func (p *Plan) runSplitScatter(ctx context.Context, devs []*runtime.Device, sp *
 				}
 				if _, err := p.destPart(ctx, w.r, w.pf, ch, dest, int64(k)*ch.destLen, args); err != nil {
 					s.fail(k, err)
-					cancel()
 					return
 				}
 				w.chunks++
