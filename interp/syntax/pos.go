@@ -173,7 +173,11 @@ func (l ErrorList) Error() string {
 	return fmt.Sprintf("%s (and %d more errors)", l[0].Msg, len(l)-1)
 }
 
-// FormatSpan prints a span as file:line:col or file:line:col-line:col.
+// FormatSpan prints a span as Futhark prints one: file:line:col-col when
+// it ends on the line it starts on, file:line:col-line:col otherwise, the
+// end being the column just past the span's last character (4:26-36 for
+// the ten characters from column 26); a span of at most one character is
+// file:line:col.
 func (s *FileSet) FormatSpan(sp Span) string {
 	a := s.Position(sp.Start)
 	if !sp.End.IsValid() || sp.End <= sp.Start+1 {
@@ -183,12 +187,16 @@ func (s *FileSet) FormatSpan(sp Span) string {
 	if b.File != a.File {
 		return a.String()
 	}
-	return fmt.Sprintf("%s-%d:%d", a, b.Line, b.Col)
+	if b.Line == a.Line {
+		return fmt.Sprintf("%s-%d", a, b.Col+1)
+	}
+	return fmt.Sprintf("%s-%d:%d", a, b.Line, b.Col+1)
 }
 
-// Format prints one error as "file:line:col: message".
+// Format prints one error as "file:line:col-col: message", its span as
+// FormatSpan prints it.
 func (s *FileSet) Format(e *Error) string {
-	msg := fmt.Sprintf("%s: %s", s.Position(e.Span.Start), e.Msg)
+	msg := fmt.Sprintf("%s: %s", s.FormatSpan(e.Span), e.Msg)
 	if e.Hint != "" {
 		msg += "\n" + e.Hint
 	}
