@@ -41,6 +41,24 @@ func (s *Session) CheckFile(path string) error {
 	return s.checker.CheckProgram(prog)
 }
 
+// Warnings are the checker's warnings about the last file checked or
+// loaded (CheckFile, LoadFile), in source order; they are forgotten once
+// returned.
+func (s *Session) Warnings() syntax.ErrorList { return s.checker.Warnings() }
+
+// FormatWarnings prints warnings one per line as
+// "file:line:col-col: warning: message".
+func (s *Session) FormatWarnings(ws syntax.ErrorList) string {
+	var b strings.Builder
+	for i, w := range ws {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(s.Fset.Format(&syntax.Error{Span: w.Span, Msg: "warning: " + w.Msg, Hint: w.Hint}))
+	}
+	return b.String()
+}
+
 // LoadFile parses, checks and evaluates a file's top-level definitions;
 // afterwards they are in scope for expressions and entry points.
 func (s *Session) LoadFile(ctx context.Context, path string) error {

@@ -11,10 +11,8 @@ import (
 func cmdCheck(args []string) int {
 	const use = "check [-w] [--Werror] FILE..."
 	fs := newFlagSet("check", use)
-	// fut's checker gives errors only, no warnings: both flags are
-	// accepted as futhark check's, and change nothing
-	fs.Bool("w", false, "print no warnings (fut's checker gives none)")
-	fs.Bool("Werror", false, "treat warnings as errors (fut's checker gives none)")
+	noWarn := fs.Bool("w", false, "print no warnings")
+	werror := fs.Bool("Werror", false, "treat warnings as errors")
 	files, err := parseInterspersed(fs, args)
 	if err != nil {
 		return flagError("check", use, err)
@@ -29,7 +27,17 @@ func cmdCheck(args []string) int {
 			fmt.Fprintln(os.Stderr, "fut:", err)
 			return 3
 		}
-		if err := s.CheckFile(f); err != nil {
+		err = s.CheckFile(f)
+		// Warnings come first, as Futhark prints them, then the error.
+		if ws := s.Warnings(); len(ws) > 0 {
+			if !*noWarn || *werror {
+				fmt.Fprintln(os.Stderr, s.FormatWarnings(ws))
+			}
+			if *werror {
+				status = 1
+			}
+		}
+		if err != nil {
 			fmt.Fprintln(os.Stderr, s.FormatError(err))
 			status = 1
 		}

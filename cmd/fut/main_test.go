@@ -132,3 +132,32 @@ func TestPipedSessionStatus(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckWarnings: fut check prints the checker's warnings before any
+// error, -w silences them and --Werror makes them fail the check; fut test
+// matches an expected error against the warnings and the error, as
+// futhark test does.
+func TestCheckWarnings(t *testing.T) {
+	dir := t.TempDir()
+	warn := filepath.Join(dir, "warn.fut")
+	if err := os.WriteFile(warn, []byte("def twice x = x + x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, code := runFut(t, "check "+warn); code != 0 || !strings.Contains(out, "warn.fut:1:5-10: warning: Defaulting ambiguous type to i32.") {
+		t.Errorf("fut check: %d %q", code, out)
+	}
+	if out, code := runFut(t, "check -w "+warn); code != 0 || out != "" {
+		t.Errorf("fut check -w: %d %q", code, out)
+	}
+	if out, code := runFut(t, "check --Werror "+warn); code != 1 || !strings.Contains(out, "warning: Defaulting") {
+		t.Errorf("fut check --Werror: %d %q", code, out)
+	}
+	bad := filepath.Join(dir, "bad.fut")
+	src := "-- ==\n-- error: Defaulting\ndef plus a b = a + b\ndef use = plus 1 2.5\n"
+	if err := os.WriteFile(bad, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, code := runFut(t, "test "+bad); code != 0 || !strings.Contains(out, "1 passed") {
+		t.Errorf("fut test: %d %q", code, out)
+	}
+}

@@ -204,7 +204,12 @@ func runFile(ctx context.Context, file string, opts Options) (res *Result) {
 			res.Status, res.Msg = Failed, "expected a compile-time error, but the program compiled"
 			return res
 		}
+		// As futhark test does, the regex is matched against all that
+		// checking printed: the warnings, then the error.
 		msg := s.FormatError(loadErr)
+		if ws := s.Warnings(); len(ws) > 0 {
+			msg = s.FormatWarnings(ws) + "\n" + msg
+		}
 		if ok, err := matches(b.CompileErrorRegex, msg); !ok {
 			if err != nil {
 				res.Status, res.Msg = Failed, err.Error()

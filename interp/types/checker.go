@@ -126,10 +126,11 @@ func (s *scope) lookupSig(name string) *Sig {
 // Checker checks programs, declarations and expressions against one
 // growing environment.
 type Checker struct {
-	fset *syntax.FileSet
-	imp  Importer
-	info *Info
-	errs syntax.ErrorList
+	fset  *syntax.FileSet
+	imp   Importer
+	info  *Info
+	errs  syntax.ErrorList
+	warns syntax.ErrorList // errors.go
 
 	nextID int
 	level  int
@@ -235,6 +236,7 @@ func (c *Checker) LoadIntrinsics(specs []syntax.Spec) error {
 // CheckProgram checks a file and adds its top-level names to the
 // environment. On error the environment is left as it was.
 func (c *Checker) CheckProgram(p *syntax.Program) error {
+	c.warns = nil
 	saved := c.curFile
 	if p.File != nil {
 		c.curFile = p.File.Name
@@ -261,6 +263,7 @@ func (c *Checker) CheckProgram(p *syntax.Program) error {
 // CheckDecls checks REPL declarations. On error the environment is left
 // as it was.
 func (c *Checker) CheckDecls(decls []syntax.Decl) error {
+	c.warns = nil
 	sc := newScope(c.top)
 	saved := map[string]*entryPoint{}
 	for k, v := range c.entries {
@@ -277,6 +280,7 @@ func (c *Checker) CheckDecls(decls []syntax.Decl) error {
 
 // CheckExpr checks a REPL expression.
 func (c *Checker) CheckExpr(e syntax.Expr) (Type, error) {
+	c.warns = nil
 	if c.tooDeep(e) { // depth.go
 		return nil, c.takeErrors()
 	}

@@ -119,6 +119,7 @@ func TestFutharkCorpus(t *testing.T) {
 			kind = -1
 		}
 		var err error
+		var warns syntax.ErrorList
 		prog, perr := syntax.ParseFile(fset, f, src)
 		if perr != nil {
 			err = perr
@@ -126,6 +127,7 @@ func TestFutharkCorpus(t *testing.T) {
 			c := base.Fork()
 			c.SetImporter(fileImporter(fset))
 			err = checkSafely(c, prog)
+			warns = c.Warnings()
 		}
 		if err != nil && strings.HasPrefix(err.Error(), "PANIC") {
 			t.Errorf("%s: %v", f, err)
@@ -146,7 +148,12 @@ func TestFutharkCorpus(t *testing.T) {
 				failed[rel] = "accepted"
 				continue
 			}
+			// Matched as futhark test matches it: against the warnings
+			// and the error that checking printed.
 			msg := fset.FormatAll(err)
+			if len(warns) > 0 {
+				msg = fset.FormatAll(warns) + "\n" + msg
+			}
 			if ok, rerr := testspec.MatchError(regex, msg); !ok || rerr != nil {
 				failed[rel] = "wrong error: " + causeOf(strings.SplitN(msg, "\n", 2)[0])
 				continue

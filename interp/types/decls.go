@@ -35,7 +35,15 @@ func (c *Checker) beginDef() {
 
 // defaultVars resolves what inference left open: overloaded literals and
 // operators take their default type, open sum types close.
-func (c *Checker) defaultVars() {
+func (c *Checker) defaultVars() { c.defaultVarsOf(nil, syntax.Span{}) }
+
+// defaultVarsOf is defaultVars for a top-level definition whose type is
+// bindT (declared at sp): as in Futhark, a type in bindT that several
+// numeric types could have and that is defaulted (def plus x y = x + y
+// becomes i32 -> i32 -> i32) is warned of, since the definition is then
+// less general than it reads. A definition with errors is not warned of:
+// Futhark stops at its first error.
+func (c *Checker) defaultVarsOf(bindT Type, sp syntax.Span) {
 	for _, v := range c.overloaded {
 		r := Resolve(v)
 		w, ok := r.(TVar)
@@ -52,6 +60,9 @@ func (c *Checker) defaultVars() {
 			p = "f64"
 		default:
 			p = w.overload[0]
+		}
+		if bindT != nil && len(c.errs) == c.defErrStart && len(w.overload) > 1 && (p == "i32" || p == "f64") && occurs(w.tvar, bindT) {
+			c.warnf(sp, "Defaulting ambiguous type to %s.", p)
 		}
 		w.link = &Prim{p}
 	}
@@ -407,7 +418,11 @@ func (c *Checker) checkFunBind(fb *syntax.FunBind, sc *scope, top bool) *Scheme 
 		bt = setUnique(bt, false)
 	}
 	if top {
-		c.defaultVars()
+		bindT := bt
+		for i := len(paramTs) - 1; i >= 0; i-- {
+			bindT = &Arrow{From: paramTs[i], To: bindT}
+		}
+		c.defaultVarsOf(bindT, fb.NameSpan)
 	}
 	// Sizes the result may speak of: parameters, and anything from outside.
 	allowed := map[*SizeName]bool{}

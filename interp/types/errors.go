@@ -15,6 +15,24 @@ func (c *Checker) errorf(sp syntax.Span, format string, args ...any) {
 	c.errs = append(c.errs, &syntax.Error{Span: sp, Msg: fmt.Sprintf(format, args...)})
 }
 
+// warnf records a warning, unless it is about the prelude's own code.
+func (c *Checker) warnf(sp syntax.Span, format string, args ...any) {
+	if f := c.fset.File(sp.Start); f != nil && f.Library {
+		return
+	}
+	c.warns = append(c.warns, &syntax.Error{Span: sp, Msg: fmt.Sprintf(format, args...)})
+}
+
+// Warnings returns the warnings of the last program, declarations or
+// expression checked (CheckProgram, CheckDecls, CheckExpr), in the order
+// of their positions, and forgets them.
+func (c *Checker) Warnings() syntax.ErrorList {
+	l := c.warns
+	c.warns = nil
+	l.Sort()
+	return l
+}
+
 func (c *Checker) takeErrors() error {
 	if len(c.errs) == 0 {
 		return nil

@@ -12,39 +12,40 @@ import (
 )
 
 // expectation is one "-- ERROR [col] "regex"" comment: an error expected
-// on that line (and column, when given) whose message matches.
+// on that line (and column, when given) whose message matches; or one
+// "-- WARNING [col] "regex"" comment, a warning expected likewise. A line
+// may end in several.
 type expectation struct {
 	line, col int
 	re        *regexp.Regexp
 	text      string
+	warning   bool
 }
 
-var errorComment = regexp.MustCompile(`-- ERROR (?:(\d+) )?"((?:[^"\\]|\\.)*)"\s*$`)
+var errorComment = regexp.MustCompile(`-- (ERROR|WARNING) (?:(\d+) )?"((?:[^"\\]|\\.)*)"`)
 
 func expectations(t *testing.T, src string) []expectation {
 	var out []expectation
 	for i, line := range strings.Split(src, "\n") {
-		m := errorComment.FindStringSubmatch(line)
-		if m == nil {
-			continue
+		for _, m := range errorComment.FindAllStringSubmatch(line, -1) {
+			col := 0
+			if m[2] != "" {
+				col, _ = strconv.Atoi(m[2])
+			}
+			pat := strings.ReplaceAll(m[3], `\"`, `"`)
+			re, err := regexp.Compile(pat)
+			if err != nil {
+				t.Fatalf("line %d: bad pattern %q: %v", i+1, pat, err)
+			}
+			out = append(out, expectation{line: i + 1, col: col, re: re, text: pat, warning: m[1] == "WARNING"})
 		}
-		col := 0
-		if m[1] != "" {
-			col, _ = strconv.Atoi(m[1])
-		}
-		pat := strings.ReplaceAll(m[2], `\"`, `"`)
-		re, err := regexp.Compile(pat)
-		if err != nil {
-			t.Fatalf("line %d: bad pattern %q: %v", i+1, pat, err)
-		}
-		out = append(out, expectation{line: i + 1, col: col, re: re, text: pat})
 	}
 	return out
 }
 
 // TestErrors checks every program in testdata/errors: each expected
-// error must be reported at its line (and column) with a matching
-// message, and no other error may be reported.
+// error (and warning) must be reported at its line (and column) with a
+// matching message, and no other error (or warning) may be reported.
 func TestErrors(t *testing.T) {
 	files, _ := filepath.Glob("testdata/errors/*.fut")
 	if len(files) == 0 {
@@ -68,33 +69,43 @@ func TestErrors(t *testing.T) {
 			if err != nil {
 				got = err.(syntax.ErrorList)
 			}
+			warns := c.Warnings()
 			exps := expectations(t, string(src))
-			used := make([]bool, len(got))
-			for _, x := range exps {
-				found := false
-				for i, e := range got {
-					p := fset.Position(e.Span.Start)
-					if used[i] || p.Line != x.line || (x.col != 0 && p.Col != x.col) {
+			for _, kind := range []string{"error", "warning"} {
+				reported := got
+				if kind == "warning" {
+					reported = warns
+				}
+				used := make([]bool, len(reported))
+				for _, x := range exps {
+					if x.warning != (kind == "warning") {
 						continue
 					}
-					if x.re.MatchString(e.Msg) {
-						used[i], found = true, true
-						break
-					}
-				}
-				if !found {
-					var near []string
-					for _, e := range got {
-						if fset.Position(e.Span.Start).Line == x.line {
-							near = append(near, fset.Format(e))
+					found := false
+					for i, e := range reported {
+						p := fset.Position(e.Span.Start)
+						if used[i] || p.Line != x.line || (x.col != 0 && p.Col != x.col) {
+							continue
+						}
+						if x.re.MatchString(e.Msg) {
+							used[i], found = true, true
+							break
 						}
 					}
-					t.Errorf("%s:%d:%d: missing error matching %q; on that line: %q", filepath.Base(f), x.line, x.col, x.text, near)
+					if !found {
+						var near []string
+						for _, e := range reported {
+							if fset.Position(e.Span.Start).Line == x.line {
+								near = append(near, fset.Format(e))
+							}
+						}
+						t.Errorf("%s:%d:%d: missing %s matching %q; on that line: %q", filepath.Base(f), x.line, x.col, kind, x.text, near)
+					}
 				}
-			}
-			for i, e := range got {
-				if !used[i] {
-					t.Errorf("unexpected error %s", fset.Format(e))
+				for i, e := range reported {
+					if !used[i] {
+						t.Errorf("unexpected %s %s", kind, fset.Format(e))
+					}
 				}
 			}
 		})

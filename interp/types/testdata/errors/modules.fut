@@ -1,8 +1,8 @@
 -- Modules that do not match their module types.
 module type S = { type t val x : t val f : t -> i32 }
-module A : S = { type t = i32 def x = 1 } -- ERROR 16 "Module does not define the value \"f\" that the module type requires\."
-module B : S = { type t = i32 def x = 1 def f (y: f32) = 2 } -- ERROR 16 "Module type mismatch: the module type requires \"val f : i32 -> i32\", but the module defines \"val f : f32 -> i3"
-module C : S = { type t = i32 def x = 1 def f (y: i32) = y }
+module A : S = { type t = i32 def x = 1 } -- ERROR 16 "Module does not define the value \"f\" that the module type requires\." -- WARNING 35 "Defaulting ambiguous type to i32"
+module B : S = { type t = i32 def x = 1 def f (y: f32) = 2 } -- ERROR 16 "Module type mismatch: the module type requires \"val f : i32 -> i32\", but the module defines \"val f : f32 -> i3" -- WARNING 35 "Defaulting ambiguous type to i32" -- WARNING 45 "Defaulting ambiguous type to i32"
+module C : S = { type t = i32 def x = 1 def f (y: i32) = y } -- WARNING 35 "Defaulting ambiguous type to i32"
 def c = C.x + 1 -- ERROR 9 "Cannot unify \"t\" with a numeric type: it is not one of the types allowed here\."
 module type T = { type t }
 module D : T with t = i32 = { type t = f32 } -- ERROR 29 "Module type mismatch: the module type requires \"type t = i32\", but the module defines it as \"f32\"\."
