@@ -11,7 +11,10 @@ package types
 // value before the body, the arguments of an application before the
 // function, from the last argument to the first, the left operand before
 // the right) and reports an expression whose type needs a size that its
-// creating expression has not computed yet.
+// creating expression has not computed yet. An operator section ((e op),
+// (op e)) is a function value made before its operand is evaluated: the
+// operator's type may not need a size that the operand computes, as in
+// Futhark ((filter p xs ++) is rejected; let-bind the filter first).
 
 import (
 	"fmt"
@@ -130,6 +133,13 @@ func (k *causality) visit(n syntax.Node) {
 			return
 		}
 		k.visit(e.X)
+	case *syntax.LeftSection, *syntax.RightSection:
+		if t, ok := k.c.sectionOps[e.(syntax.Expr)]; ok {
+			k.needFor(t, syntax.SpanOf(e.(syntax.Expr)), "the operator of this section")
+		}
+		for _, ch := range children(n) {
+			k.visit(ch)
+		}
 	case *syntax.If:
 		k.visit(e.Cond)
 		k.scoped(func() { k.visit(e.Then) })
@@ -243,7 +253,10 @@ func (k *causality) finish(e syntax.Expr) {
 
 // need reports every size in t that is computed by an expression not yet
 // evaluated.
-func (k *causality) need(t Type, sp syntax.Span) {
+func (k *causality) need(t Type, sp syntax.Span) { k.needFor(t, sp, "this expression") }
+
+// needFor is need for the type of what (at sp).
+func (k *causality) needFor(t Type, sp syntax.Span, what string) {
 	visitSizes(t, func(s Size) {
 		u, ok := s.(*SizeName)
 		if !ok || k.known[u] || k.reported[u] {
@@ -262,12 +275,12 @@ func (k *causality) need(t Type, sp syntax.Span) {
 			}
 		}
 		k.reported[u] = true
-		what := "an expression"
+		by := "an expression"
 		if txt := k.c.srcText(syntax.SpanOf(origin)); txt != "" {
-			what = "\"" + txt + "\""
+			by = "\"" + txt + "\""
 		}
-		k.c.errorf(sp, "%s", fmt.Sprintf("Causality check: the type of this expression, %s, needs a size computed by %s at %s, which is evaluated only later (the causality restriction).",
-			quoteT(t), what, k.c.fset.Position(syntax.SpanOf(origin).Start)))
+		k.c.errorf(sp, "%s", fmt.Sprintf("Causality check: the type of %s, %s, needs a size computed by %s at %s, which is evaluated only later (the causality restriction).",
+			what, quoteT(t), by, k.c.fset.Position(syntax.SpanOf(origin).Start)))
 	})
 }
 

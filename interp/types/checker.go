@@ -157,6 +157,7 @@ type Checker struct {
 	pendPats          []syntax.Pat
 	uses              map[*syntax.Var]*valBind
 	opUses            map[*syntax.OpSection]*valBind
+	sectionOps        map[syntax.Expr]Type // the operator's type in (e op) and (op e) (causality.go)
 	patBinds          map[*syntax.PId]*valBind
 	funBinds          map[*syntax.FunBind]*valBind
 	withBinds         map[*syntax.LetWith]*valBind

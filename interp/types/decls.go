@@ -22,6 +22,7 @@ func (c *Checker) beginDef() {
 	c.uses = map[*syntax.Var]*valBind{}
 	c.letSizes = map[*valBind]Size{}
 	c.opUses = map[*syntax.OpSection]*valBind{}
+	c.sectionOps = map[syntax.Expr]Type{}
 	c.patBinds = map[*syntax.PId]*valBind{}
 	c.funBinds = map[*syntax.FunBind]*valBind{}
 	c.withBinds = map[*syntax.LetWith]*valBind{}

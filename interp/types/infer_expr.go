@@ -152,10 +152,12 @@ func (c *Checker) infer1(e syntax.Expr, sc *scope) Type {
 		return t
 	case *syntax.LeftSection:
 		ft := c.opType(e.Op, e.Backtick, sc, e.Span, e)
+		c.sectionOps[e] = ft
 		lt := c.inferExpr(e.L, sc)
 		return c.applyArrow(ft, e.L, lt, sc, e)
 	case *syntax.RightSection:
 		ft := c.opType(e.Op, e.Backtick, sc, e.Span, e)
+		c.sectionOps[e] = ft
 		rt := c.inferExpr(e.R, sc)
 		from, rest := c.splitArrow(ft, e.Span)
 		from2, res := c.splitArrow(rest, e.Span)

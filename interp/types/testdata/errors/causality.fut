@@ -15,3 +15,10 @@ def g (ys: []i32) =
 def h x =
   let k 'b (y: b) = if true then y else x -- ERROR 41 "\"b\".*scope-violation"
   in k
+-- An operator section is a function made before its operand is
+-- evaluated: the operator's type may not need the operand's size.
+def s1 (xs: []i32) (rows: [][]i32) = map (filter (> 0) xs ++) rows -- ERROR 42 "Causality check: the type of the operator of this section"
+def s2 (xs: []i32) (rows: [][]i32) = map (++ filter (> 0) xs) rows -- ERROR 42 "Causality check: the type of the operator of this section"
+def s3 (xs: []i32) (rows: [][]i32) = let ys = filter (> 0) xs in map (ys ++) rows
+def s4 (xs: []i32) (ys: []i32) = filter (> 0) xs ++ ys
+def s5 (xs: []i64) = map (length (filter (> 0) xs) +) xs
