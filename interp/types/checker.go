@@ -158,6 +158,8 @@ type Checker struct {
 	uses              map[*syntax.Var]*valBind
 	opUses            map[*syntax.OpSection]*valBind
 	sectionOps        map[syntax.Expr]Type // the operator's type in (e op) and (op e) (causality.go)
+	anonFlex          anonMode             // converting an annotation (flexsizes.go)
+	flexSizes         []flexSize           // sizes for the value to decide (flexsizes.go)
 	patBinds          map[*syntax.PId]*valBind
 	funBinds          map[*syntax.FunBind]*valBind
 	withBinds         map[*syntax.LetWith]*valBind

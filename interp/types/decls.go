@@ -23,6 +23,7 @@ func (c *Checker) beginDef() {
 	c.letSizes = map[*valBind]Size{}
 	c.opUses = map[*syntax.OpSection]*valBind{}
 	c.sectionOps = map[syntax.Expr]Type{}
+	c.flexSizes = nil
 	c.patBinds = map[*syntax.PId]*valBind{}
 	c.funBinds = map[*syntax.FunBind]*valBind{}
 	c.withBinds = map[*syntax.LetWith]*valBind{}
@@ -110,6 +111,7 @@ func (c *Checker) endDef(fb *syntax.FunBind) {
 	if len(c.errs) == c.defErrStart {
 		c.checkExhaustive()
 	}
+	c.checkFlexSizes()
 	c.checkLiterals()
 	for _, e := range c.pendExprs {
 		if x, ok := e.(*syntax.If); ok && hasArrow(c.info.Types[e]) {
@@ -363,7 +365,9 @@ func (c *Checker) checkFunBind(fb *syntax.FunBind, sc *scope, top bool) *Scheme 
 	c.anonParams = savedAnon
 	var declRet Type
 	if fb.RetType != nil {
+		c.anonFlex = anonResult
 		declRet = c.typeExp(fb.RetType, inner, dimFlex)
+		c.anonFlex = anonUntracked
 		c.checkRetSizesAccessible(fb, paramBinds, declRet)
 	}
 	// The anonymous sizes of the declared result ([]t): one that the
@@ -628,8 +632,13 @@ func (c *Checker) existentialise(t Type, allowed map[*SizeName]bool, outer int, 
 		}
 		return false
 	}
+	produced := map[*SizeName]bool{} // bad sizes a value of t has, not only a function in it
+	inArrow := 0
 	dim := func(d Size) Size {
 		d = resolveSize(d)
+		if sn, ok := d.(*SizeName); inArrow > 0 && (!ok || !produced[sn]) {
+			return d
+		}
 		if _, ok := d.(SizeVar); ok || bad(d) {
 			if sn, ok := d.(*SizeName); ok {
 				if r, ok := s.sizes[sn]; ok {
@@ -689,9 +698,24 @@ func (c *Checker) existentialise(t Type, allowed map[*SizeName]bool, outer int, 
 				cs[i] = Constr{cn.Name, ps}
 			}
 			return &Sum{cs}
+		case *Arrow:
+			// A function in the result that returns arrays of a size the
+			// body made, one a value of the result also has, speaks of
+			// the same existential: ?[n].([n]t, u -> [n]t) keeps one n.
+			// (Its other sizes are its own; what its parameter speaks of
+			// is localInFunction's.)
+			inArrow++
+			to := walk(t.To)
+			inArrow--
+			return &Arrow{Param: t.Param, From: t.From, To: to, Exist: t.Exist}
 		}
 		return t
 	}
+	sizesByPosition(t, true, func(z Size, param bool) {
+		if sn, ok := resolveSize(z).(*SizeName); ok && !param && bad(sn) {
+			produced[sn] = true
+		}
+	})
 	return walk(t), exist
 }
 

@@ -234,13 +234,23 @@ func (c *Checker) infer1(e syntax.Expr, sc *scope) Type {
 		return c.inferExpr(e.X, sc)
 	case *syntax.Ascript:
 		t := c.inferExpr(e.X, sc)
+		c.anonFlex = anonAscribed
 		d := c.typeExp(e.Type, sc, dimFlex)
+		c.anonFlex = anonUntracked
 		c.unifyAt(syntax.SpanOf(e.X), "Expression does not have expected type.", d, t, false)
 		return d
 	case *syntax.Coerce:
 		t := c.inferExpr(e.X, sc)
 		d := c.typeExp(e.Type, sc, dimFlex)
-		c.unifyAt(syntax.SpanOf(e.X), "Expression cannot be coerced to the given type.", d, t, true)
+		// The sizes are checked at run time, against the value's, which
+		// must therefore be known (flexsizes.go).
+		if target := c.coercionTarget(d, e.Span); target != nil {
+			if err := c.unifyT(target, t, false); err != nil {
+				c.errorf(syntax.SpanOf(e.X), "%s", c.mismatchIn("Expression cannot be coerced to the given type.", d, t, err))
+			}
+		} else {
+			c.unifyAt(syntax.SpanOf(e.X), "Expression cannot be coerced to the given type.", d, t, true)
+		}
 		return d
 	case *syntax.Attr:
 		return c.inferExpr(e.X, sc)

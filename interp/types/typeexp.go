@@ -56,7 +56,7 @@ func (c *Checker) typeExpCtx(te syntax.TypeExp, sc *scope, ctx *typeCtx, result 
 			c.errorf(te.Span, "Type \"%s\" takes %d arguments, but is used without any.", te.Name, len(d.Params))
 			return c.newTVar(te.Span)
 		}
-		return d.Body
+		return c.freshAnonSizes(d.Body, te.Span, ctx)
 	case *syntax.TEParen:
 		return c.typeExpCtx(te.T, sc, ctx, result)
 	case *syntax.TETuple:
@@ -181,7 +181,7 @@ func (c *Checker) typeExpCtx(te syntax.TypeExp, sc *scope, ctx *typeCtx, result 
 				args[i] = TypeArg{Type: at}
 			}
 		}
-		return applyTypeDef(d, args)
+		return c.freshAnonSizes(applyTypeDef(d, args), te.Span, ctx)
 	case *syntax.TEExist:
 		inner := newScope(sc)
 		for _, n := range te.Sizes {
@@ -190,8 +190,9 @@ func (c *Checker) typeExpCtx(te syntax.TypeExp, sc *scope, ctx *typeCtx, result 
 			}
 			vb := &valBind{name: n, scheme: &Scheme{Type: I64}, size: c.newUnknown(n), span: te.Span}
 			if ctx.mode == dimAny {
-				// In a type abbreviation: fresh at each use, so untracked.
-				vb.sizeAlias = &SizeAny{}
+				// In a type abbreviation: fresh at each use, so untracked
+				// (but for a binding's annotation: flexsizes.go).
+				vb.sizeAlias = &SizeAny{anon: true}
 			}
 			if ctx.mode == dimFlex {
 				// A declared result type checked against a body: the
@@ -233,7 +234,8 @@ func (c *Checker) dimExp(d syntax.Expr, sc *scope, ctx *typeCtx, result bool) Si
 		case ctx.mode == dimFlex:
 			return c.newSizeVar()
 		}
-		return &SizeAny{}
+		// In a type abbreviation: fresh at each use (flexsizes.go).
+		return &SizeAny{anon: true}
 	}
 	switch d := d.(type) {
 	case *syntax.IntLit:

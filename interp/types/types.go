@@ -201,7 +201,12 @@ type SizeExpr struct {
 }
 
 // SizeAny is a size the checker does not track; it matches any size.
-type SizeAny struct{}
+type SizeAny struct {
+	// anon marks an anonymous size of a type abbreviation (type~ t =
+	// []i32), which a binding's annotation makes a size of its own at
+	// each use (flexsizes.go).
+	anon bool
+}
 
 func (*SizeConst) isSize() {}
 func (*SizeName) isSize()  {}
