@@ -58,7 +58,11 @@ func (c *Checker) freshAnonSizes(t Type, sp syntax.Span, ctx *typeCtx) Type {
 			return v
 		}
 	case ctx.mode == dimFlex && c.anonFlex == anonResult:
-		fresh = func() Size { return c.newSizeVar() }
+		fresh = func() Size {
+			v := c.newSizeVar()
+			v.declared = true
+			return v
+		}
 	default:
 		return t
 	}

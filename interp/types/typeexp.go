@@ -232,7 +232,9 @@ func (c *Checker) dimExp(d syntax.Expr, sc *scope, ctx *typeCtx, result bool) Si
 			c.anonParams = append(c.anonParams, sn)
 			return sn
 		case ctx.mode == dimFlex:
-			return c.newSizeVar()
+			v := c.newSizeVar()
+			v.declared = c.anonFlex == anonResult
+			return v
 		}
 		// In a type abbreviation: fresh at each use (flexsizes.go).
 		return &SizeAny{anon: true}

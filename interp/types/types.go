@@ -190,6 +190,10 @@ type svar struct {
 	// stands is the named parameter of a function type this variable
 	// stands for, where the other function type does not name it.
 	stands string
+	// declared marks an anonymous size of a definition's declared type
+	// (def f : i64 -> []t): it is introduced with the definition, outside
+	// the scope of any parameter of a function inside it (unify.go).
+	declared bool
 }
 
 // SizeExpr is a size given by an expression of other sizes (n+1, n*m,

@@ -704,6 +704,17 @@ func constraintOccurs(x *tvar, w TVar) bool {
 // bound to a size parameter of an inner function: the outer type would
 // then speak of a size that is not in its scope.
 func (c *Checker) sizeEscapes(v SizeVar, s Size) *unifyError {
+	if v.declared {
+		// def f : i64 -> []t = \n -> iota n: the declared size would be
+		// n, which is bound by the function inside the declared type, so
+		// not in scope where the declared size is introduced (as in
+		// Futhark). The variable standing for n is made after v.
+		for _, w := range sizeVarsIn(s) {
+			if w.stands != "" && w.id > v.id {
+				return &unifyError{msg: fmt.Sprintf("Cannot link an anonymous size of the declared type to %s (scope-violation).\nThis is because \"%s\" is the parameter of a function inside the declared type, not in scope where the declared type's size is introduced.", sizeText(nameStandIns(s)), w.stands)}
+			}
+		}
+	}
 	z, ok := s.(*SizeName)
 	if !ok || z.Unknown {
 		return nil
@@ -712,6 +723,28 @@ func (c *Checker) sizeEscapes(v SizeVar, s Size) *unifyError {
 		return &unifyError{msg: fmt.Sprintf("The size \"%s\" is bound inside a local function, but would appear in a type outside it (scope-violation).", z.Name)}
 	}
 	return nil
+}
+
+// nameStandIns is z with each variable that stands for a named parameter
+// of a function type replaced by that name, for messages.
+func nameStandIns(z Size) Size {
+	switch x := resolveSize(z).(type) {
+	case SizeVar:
+		if x.stands != "" {
+			return &SizeName{Name: x.stands}
+		}
+	case *SizeExpr:
+		if x.Op != "" {
+			return &SizeExpr{Key: x.Key, Op: x.Op, L: nameStandIns(x.L), R: nameStandIns(x.R)}
+		}
+	case *SizeTerm:
+		args := make([]Size, len(x.Args))
+		for i, a := range x.Args {
+			args[i] = nameStandIns(a)
+		}
+		return &SizeTerm{Head: x.Head, Name: x.Name, Args: args}
+	}
+	return z
 }
 
 // typeEscapes reports a type variable of an outer level that would be

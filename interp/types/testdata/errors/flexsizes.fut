@@ -17,3 +17,9 @@ type^ sized = ?[k].([k]i32, i32 -> [k]i32)
 def r1 (n: i64) : sized = let m = n * 2 in (replicate m 0, \v -> replicate m v)
 def r2 (n: i64) : sized = let m = n * 2 in (replicate m 0, \v -> replicate n v) -- ERROR 27 "Sizes .* and \"n\" do not match"
 def r3 (n: i64) = let (a, f) = r1 n in zip a (f 1)
+-- An anonymous size of a declared type is introduced with the definition:
+-- it cannot be given by the parameter of a function inside that type.
+def d1 : i64 -> [][]i64 = \n -> replicate n (replicate n 0) -- ERROR 27 "Cannot link an anonymous size of the declared type to \"n\" \(scope-violation\)"
+def d2 : i64 -> []i64 = \k -> iota (k + 1) -- ERROR 25 "to \"k \+ 1\" \(scope-violation\)"
+def d3 : (n: i64) -> [n][n]i64 = \n -> replicate n (replicate n 0)
+def d4 : i64 -> []i64 = \_ -> iota 3
