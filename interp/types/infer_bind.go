@@ -85,7 +85,7 @@ func (c *Checker) inferLetIn(e *syntax.LetIn, sc *scope) Type {
 	for _, sb := range e.Sizes {
 		if v, ok := resolveSize(inner.vals[sb.Name].sizeAlias).(SizeVar); ok && v.link == nil {
 			if mentionsWord(c.srcText(syntax.SpanOf(e.Pat)), sb.Name) {
-				c.errorf(sb.Span, "Ambiguous size \"%s\": it is not the size of any array the pattern binds.", sb.Name)
+				c.errorf(sb.Span, "Ambiguous size \"%s\": it is not the size of any array the pattern binds (ambiguous-size).", sb.Name)
 			} else {
 				c.errorf(sb.Span, "Size [%s] unused in pattern: it must be the size of some array it binds.", sb.Name)
 			}

@@ -331,10 +331,17 @@ func (c *Checker) applyArrow(ft Type, arg syntax.Expr, at Type, sc *scope, fn sy
 			c.errorf(sp, "%s", c.mismatchIn(fmt.Sprintf("Cannot apply %s to %s (invalid type).", fnName(fn), c.exprName(arg, "argument")), f.From, at, err))
 		} else if dependentArrow(at) && !badDependent && existInParam(f.To, firstID) {
 			c.errorf(sp, "Existential size would appear in function parameter of return type %s, applying %s to %s, whose result size depends on its argument (existential-param-ret).", quoteT(zonk(f.To)), fnName(fn), c.exprName(arg, "argument"))
+		} else if ex := resultExists(at); len(ex) > 0 && existNameInParam(f.To, ex) {
+			c.errorf(sp, "Existential size would appear in function parameter of return type %s, applying %s to %s, a function whose result has an existential size (existential-param-ret); apply the functions in turn instead (xs |> f |> g, not f >-> g).", quoteT(zonk(f.To)), fnName(fn), c.exprName(arg, "argument"))
 		}
 		to := f.To
 		s := &subst{sizes: map[*SizeName]Size{}}
-		if f.Param != nil {
+		if f.Param != nil && bindingIn(arg) != nil && mentionsSize(f.To, f.Param) {
+			// As in Futhark: a size may not bind names, so the result
+			// has a size of its own (iota (let n = 10 in n + n)).
+			c.warnf(sp, "Size expression with binding is replaced by unknown size (size-expression-bind).")
+			s.sizes[f.Param] = c.freshUnknown("")
+		} else if f.Param != nil {
 			d := c.sizeOfExpr(arg, sc)
 			if _, unknown := d.(*SizeAny); unknown {
 				if t := c.canonSize(arg, sc); t != nil {
@@ -373,6 +380,52 @@ func existInParam(t Type, first int) bool {
 				inParam[x.svar] = true
 			} else {
 				produced[x.svar] = true
+			}
+		}
+	})
+	for v := range inParam {
+		if !produced[v] {
+			return true
+		}
+	}
+	return false
+}
+
+// resultExists lists the existential sizes of the results of the
+// function types in t (filter p : [n]t -> ?[m].[m]t has m).
+func resultExists(t Type) map[*SizeName]bool {
+	ex := map[*SizeName]bool{}
+	var walk func(t Type)
+	walk = func(t Type) {
+		switch x := Resolve(t).(type) {
+		case *Arrow:
+			for _, e := range x.Exist {
+				ex[e] = true
+			}
+			walk(x.To)
+		case *Record:
+			for _, f := range x.Fields {
+				walk(f.Type)
+			}
+		}
+	}
+	walk(t)
+	return ex
+}
+
+// existNameInParam reports whether t, the result of an application, has
+// in a function parameter's type one of the existential sizes ex of the
+// argument's results, which no positive position of t has: each call of
+// the argument makes a size of its own, so none could be given there
+// ((>->) (filter p) : ([m]t -> c) -> [n]t -> c).
+func existNameInParam(t Type, ex map[*SizeName]bool) bool {
+	inParam, produced := map[*SizeName]bool{}, map[*SizeName]bool{}
+	sizesByPosition(t, false, func(z Size, param bool) {
+		if x, ok := z.(*SizeName); ok && ex[x] {
+			if param {
+				inParam[x] = true
+			} else {
+				produced[x] = true
 			}
 		}
 	})

@@ -264,7 +264,7 @@ func (c *Checker) loopSizeParams(ld *loopDims, pt, lt, bt Type, sp, patSp syntax
 		case variant[v]:
 			if v.level < ld.level && !escaped {
 				escaped = true
-				c.errorf(sp, "Loop-variant size has escaped into type that occurs outside of loop.\nThis is likely because the loop body uses a variable whose type\ndepends on the loop parameter.")
+				c.errorf(sp, "Loop-variant size has escaped into type that occurs outside of loop (loop-variant-escape).\nThis is likely because the loop body uses a variable whose type\ndepends on the loop parameter.")
 			}
 			n := c.newUnknown("loop_d")
 			n.Origin = "the size of a loop parameter that changes across iterations"

@@ -279,10 +279,34 @@ func (c *Checker) dimExp(d syntax.Expr, sc *scope, ctx *typeCtx, result bool) Si
 		c.info.Types[d] = I64
 		return c.dimExp(d.X, sc, ctx, result)
 	}
-	// A size expression: check it as an i64 expression.
+	// A size expression: check it as an i64 expression. One that binds
+	// names could not be compared with another, and is not allowed.
+	if b := bindingIn(d); b != nil {
+		c.errorf(syntax.SpanOf(b), "Size expression with binding is forbidden (size-expression-bind): a size in a type may not contain a let, a lambda, a loop or a match.")
+		return &SizeAny{}
+	}
 	t := c.inferExpr(d, sc)
 	c.unify(syntax.SpanOf(d), I64, t)
 	return c.exprSize(d, sc)
+}
+
+// bindingIn is the first expression in e that binds names (a let, a local
+// function, a lambda, a loop, an in-place update binding, a match), or
+// nil: as in Futhark, such an expression cannot be a size.
+func bindingIn(e syntax.Expr) syntax.Expr {
+	var found syntax.Expr
+	syntax.Inspect(e, func(n syntax.Node) bool {
+		if found != nil {
+			return false
+		}
+		switch x := n.(type) {
+		case *syntax.LetIn, *syntax.LetFun, *syntax.Lambda, *syntax.Loop, *syntax.LetWith, *syntax.Match:
+			found = x.(syntax.Expr)
+			return false
+		}
+		return true
+	})
+	return found
 }
 
 func unparenType(te syntax.TypeExp) syntax.TypeExp {

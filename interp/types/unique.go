@@ -363,6 +363,50 @@ func (u *uniq) consume(a *aliases, sp syntax.Span, what string) {
 	}
 }
 
+// checkLetConsumption reports a let-bound value of a type with functions
+// in it whose evaluation consumed a variable bound outside it (not before):
+// as in Futhark, a function that may be called more than once must not
+// stand for a consumption. (What a lambda's body consumes is its own
+// parameters'.)
+func (u *uniq) checkLetConsumption(value syntax.Expr, before map[*valBind]bool) {
+	vsp := syntax.SpanOf(value)
+	outside := map[*valBind]bool{}
+	for r := range u.consumed {
+		if !before[r] && (r.span.Start < vsp.Start || r.span.Start >= vsp.End) {
+			outside[r] = true
+		}
+	}
+	for _, r := range sortedBinds(outside) {
+		u.c.errorf(vsp, "Let-bound expression of higher-order type %s consumes %s, which is not allowed (contains-consumption): the function could be called more than once. Consume a copy instead.", quoteT(u.typeOf(value)), bindName(r))
+		return
+	}
+}
+
+// hasFunction reports whether values of t hold a function.
+func hasFunction(t Type) bool {
+	switch t := Resolve(t).(type) {
+	case *Arrow:
+		return true
+	case *Array:
+		return hasFunction(t.Elem)
+	case *Record:
+		for _, f := range t.Fields {
+			if hasFunction(f.Type) {
+				return true
+			}
+		}
+	case *Sum:
+		for _, cn := range t.Constrs {
+			for _, p := range cn.Payload {
+				if hasFunction(p) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 func (u *uniq) exprs(es []syntax.Expr) []*aliases {
 	out := make([]*aliases, len(es))
 	for i, e := range es {
@@ -518,7 +562,15 @@ func (u *uniq) expr1(e syntax.Expr) *aliases {
 		}
 		return u.branchesWith(bodies, func(i int) { u.bindPat(pats[i], xal) })
 	case *syntax.LetIn:
+		before := make(map[*valBind]bool, len(u.consumed))
+		for r := range u.consumed {
+			before[r] = true
+		}
+		nerr := len(u.c.errs)
 		a := u.expr(e.Value)
+		if len(u.c.errs) == nerr && hasFunction(u.typeOf(e.Value)) {
+			u.checkLetConsumption(e.Value, before)
+		}
 		u.bindPat(e.Pat, a)
 		return u.expr(e.Body)
 	case *syntax.LetFun:

@@ -73,3 +73,17 @@ entry hoe (g: i32 -> i32) (v: i32) = g v -- ERROR "may not be higher-order"
 -- size-polymorphic-entry and nonconstructive-entry
 entry spe [k] : [0][k]i32 = [] -- ERROR "Entry point size parameter \"\[k\]\""
 entry nce [k] (vs: [k+1]i32) = vs[0] -- ERROR "Entry point size parameter \"\[k\]\" is only used non-constructively"
+-- size-expression-bind (an error in a type, a warning for an argument)
+def seb1 (k: i64) (vs: [let j = k in j]u8) = vs -- ERROR 25 "Size expression with binding is forbidden \(size-expression-bind\)"
+def seb2 (k: i64) = length (iota (let j = k in j + 1)) -- WARNING 34 "Size expression with binding is replaced by unknown size \(size-expression-bind\)"
+-- contains-consumption (a let-bound function whose evaluation consumed)
+def cc2 (vs: *[]u8) = let g = let ws = vs with [0] = 1 in \(i: i64) -> ws[i] in g 0 -- ERROR 31 "Let-bound expression of higher-order type .* consumes \"vs\".*\(contains-consumption\)"
+-- unknown-param-def
+def upd (b: bool) = let k = if b then 3 else 4 in \(vs: [k]u8) -> vs[0] -- ERROR 21 "unknown-param-def"
+-- existential-param-ret (an existential result of a composed function)
+def epr (vs: []i32) = (filter (> 0) >-> length) vs -- ERROR 24 "Existential size would appear in function parameter of return type.*\(existential-param-ret\)"
+-- ambiguous-size
+def as1 = let [r][c] (m: [r][c]i64) = [] in r -- ERROR 18 "Ambiguous size \"c\".*\(ambiguous-size\)"
+-- loop-variant-escape
+def lve_grow [k] (p: [k]f32) (q: [k + 1]f32) : [k + 1]f32 = q
+def lve [k] (p: [k]f32) (q: []f32) = loop p' = p for i < 2 do lve_grow p' q -- ERROR "Loop-variant size has escaped.*\(loop-variant-escape\)"

@@ -91,3 +91,8 @@ def doubles [n] (xs: [n]f32) = twice_same (\ys -> ys ++ ys) xs -- ERROR 43 "Occu
 def twice_any '~a (g: (() -> a) -> a) (x: a) = g (\() -> g (\() -> x))
 def doubles_ok [n] (xs: [n]f32) = twice_any (\(p: () -> []f32) -> p () ++ p ()) xs
 def twice_keep [n] (xs: [n]f32) = twice_same (\ys -> map (* 2) ys) xs
+-- Composing with a function whose result size is existential gives a
+-- function that no size could be given to; pipelining is fine.
+def comp1 (xs: []i32) = (filter (> 0) >-> length) xs -- ERROR 26 "existential-param-ret"
+def comp2 (xs: []i32) = xs |> filter (> 0) |> length
+def comp3 (xs: []i32) = ((\(ys: []i32) -> map (+ 1) ys) >-> length) xs

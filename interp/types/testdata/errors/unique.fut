@@ -62,3 +62,9 @@ def pass_weak (x: [2]i32) : *[2]i32 =
 def pass_ok (x: [2]i32) : *[2]i32 =
   let f () : *[2]i32 = copy x
   in cons_fn f
+-- A let-bound value holding a function may not stand for a consumption of
+-- what is outside it; consuming its own parameters, or a value consumed
+-- before it, is fine.
+def lc1 (xs: *[]i32) = let (ys, g) = (xs with [0] = 1, \(i: i64) -> i + 1) in ys[g 0] -- ERROR 38 "Let-bound expression of higher-order type .* consumes \"xs\""
+def lc2 (xs: *[]i32) = let f = \(ys: *[]i32) -> ys with [0] = 1 in f xs
+def lc3 (xs: *[]i32) = let ys = xs with [0] = 1 in let f = \(i: i64) -> ys[i] in f 0
