@@ -4,6 +4,8 @@ package types
 // generalisation), type abbreviations, entry points.
 
 import (
+	"fmt"
+
 	"fut/interp/syntax"
 )
 
@@ -632,7 +634,8 @@ func (c *Checker) existentialise(t Type, allowed map[*SizeName]bool, outer int, 
 		}
 		return false
 	}
-	produced := map[*SizeName]bool{} // bad sizes a value of t has, not only a function in it
+	produced := map[*SizeName]bool{}  // bad sizes a value of t has, not only a function in it
+	madeFor := map[string]*SizeName{} // the existential made for a size that is no name (by sizeKey)
 	inArrow := 0
 	dim := func(d Size) Size {
 		d = resolveSize(d)
@@ -649,7 +652,22 @@ func (c *Checker) existentialise(t Type, allowed map[*SizeName]bool, outer int, 
 				exist = append(exist, u)
 				return u
 			}
+			// One existential per size however often the result has it
+			// ({a: [s]t, b: [s]t} with s = length ys is ?[d].{a: [d]t,
+			// b: [d]t}).
+			key := sizeKey(d)
+			if v, open := d.(SizeVar); open {
+				key = fmt.Sprintf("?%d", v.id)
+			}
+			if key != "" {
+				if u, ok := madeFor[key]; ok {
+					return u
+				}
+			}
 			u := c.newUnknown("d")
+			if key != "" {
+				madeFor[key] = u
+			}
 			exist = append(exist, u)
 			if v, open := d.(SizeVar); open && declaredOpen(v, retVars) {
 				// Nothing in the body decides it: in Futhark a size

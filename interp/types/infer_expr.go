@@ -219,7 +219,15 @@ func (c *Checker) infer1(e syntax.Expr, sc *scope) Type {
 		}
 		target := c.followPath(xt, e.Path, sc, e.Span)
 		vt := c.inferExpr(e.Value, sc)
-		c.unifyAt(syntax.SpanOf(e.Value), updateWhat(e.Path), target, vt, true)
+		if !c.unifyAt(syntax.SpanOf(e.Value), updateWhat(e.Path), target, vt, true) {
+			return xt
+		}
+		// As in Futhark, a record update (fields only) gives the field
+		// the new value's type, sizes included: r with a = sized m r.a
+		// has a field of size m. An in-place update keeps the array's.
+		if nt := withFieldType(xt, e.Path, vt); nt != nil {
+			return nt
+		}
 		return xt
 	case *syntax.Index:
 		xt := c.inferExpr(e.X, sc)
@@ -259,6 +267,38 @@ func (c *Checker) infer1(e syntax.Expr, sc *scope) Type {
 	}
 	c.errorf(syntax.SpanOf(e), "Unsupported expression.")
 	return c.newTVar(syntax.SpanOf(e))
+}
+
+// withFieldType is the record type t with the field at path (fields
+// only) of type vt, or nil where path is not one of fields of records
+// known here.
+func withFieldType(t Type, path []syntax.PathElem, vt Type) Type {
+	if len(path) == 0 {
+		return vt
+	}
+	if path[0].Indices != nil {
+		return nil
+	}
+	r, ok := Resolve(t).(*Record)
+	if !ok {
+		return nil
+	}
+	fs := make([]Field, len(r.Fields))
+	found := false
+	for i, f := range r.Fields {
+		fs[i] = f
+		if f.Name == path[0].Field {
+			ft := withFieldType(f.Type, path[1:], vt)
+			if ft == nil {
+				return nil
+			}
+			fs[i].Type, found = ft, true
+		}
+	}
+	if !found {
+		return nil
+	}
+	return &Record{Fields: fs}
 }
 
 func (c *Checker) freshID() int {

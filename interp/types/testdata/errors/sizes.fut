@@ -96,3 +96,12 @@ def twice_keep [n] (xs: [n]f32) = twice_same (\ys -> map (* 2) ys) xs
 def comp1 (xs: []i32) = (filter (> 0) >-> length) xs -- ERROR 26 "existential-param-ret"
 def comp2 (xs: []i32) = xs |> filter (> 0) |> length
 def comp3 (xs: []i32) = ((\(ys: []i32) -> map (+ 1) ys) >-> length) xs
+-- A record update gives the field the new value's type, sizes included;
+-- an in-place update keeps the array's.
+def ru1 (r: {a: []i32, b: bool}) (m: i64) : {a: [m]i32, b: bool} = r with a = sized m r.a
+def ru2 [k] (r: {a: [k]i32, b: [k]i32}) (m: i64) : {a: [m]i32, b: [m]i32} = r with a = sized m r.a with b = sized m r.b
+def ru3 [k] (r: {a: [k]i32, b: [k]i32}) (m: i64) : {a: [m]i32, b: [k]i32} = r with a = sized m r.a with b = sized m r.b -- ERROR 77 "Sizes \"k\" and \"m\" do not match"
+def ru4 [k] (xs: *[k]i32) (m: i64) : [k]i32 = xs with [0:m] = replicate m 1
+-- A size the result has in several places is one existential.
+def ex1 [u] (xs: [u]i32) : ?[n].{a: [n]i32, b: [n]i32} = let ys = filter (> 0) xs let s = length ys in {a = sized s ys, b = replicate s 0}
+def ex2 (xs: []i32) = let r = ex1 xs in zip r.a r.b
