@@ -6,25 +6,26 @@ import (
 )
 
 // TestErrors checks the message and position of syntax errors. The
-// expected errors are "line:col: message" lines, all of them in order.
+// expected errors are "line:col: message" lines (line:col-col for a span
+// of more than one character), all of them in order.
 func TestErrors(t *testing.T) {
 	for _, c := range []struct{ src, want string }{
 		{"def f x = x +", `1:14: Unexpected end of file, expected an expression`},
 		{"def f = (1, 2", `1:14: Unexpected end of file, expected ")"`},
 		{"def f = let x = 1", `1:18: Unexpected end of file, expected "in"`},
-		{"def f =\n  let x = 1\ndef g = 2", `3:1: Unexpected "def", expected "in" (missing "in"?)`},
+		{"def f =\n  let x = 1\ndef g = 2", `3:1-4: Unexpected "def", expected "in" (missing "in"?)`},
 		{"def f = if c then 1", `1:20: Unexpected end of file, expected "else"`},
-		{"def x = 1 )\ndef y = 2 +\ndef z = 3", "1:11: Unexpected token: ')', expected a declaration\n3:1: Unexpected token: 'def' (a keyword), expected an expression"},
-		{"def f = \"abc", `1:9: unterminated string literal`},
-		{"def f = 1 § 2", "1:11: unexpected character \"§\""},
+		{"def x = 1 )\ndef y = 2 +\ndef z = 3", "1:11: Unexpected token: ')', expected a declaration\n3:1-4: Unexpected token: 'def' (a keyword), expected an expression"},
+		{"def f = \"abc", `1:9-13: unterminated string literal`},
+		{"def f = 1 § 2", "1:11-13: unexpected character \"§\""},
 		{"def f = match x", `1:16: Unexpected end of file, expected "case"`},
 		{"def f (x: ) = x", `1:11: Unexpected token: ')', expected a type`},
 		{"type t = [n]", `1:13: Unexpected end of file, expected a type`},
 		{"def f = (.)", `1:11: Unexpected token: ')', expected a field name`},
 		{"def f = (x).(1)", `1:13: can only locally open module names, not arbitrary expressions`},
 		{"module M = {", `1:13: Unexpected end of file, expected "}"`},
-		{"def f = loop x = 0 do x", `1:20: Unexpected token: 'do' (a keyword), expected "for" or "while"`},
-		{"val x: i32", `1:1: Unexpected token: 'val' (a keyword), expected a declaration`},
+		{"def f = loop x = 0 do x", `1:20-22: Unexpected token: 'do' (a keyword), expected "for" or "while"`},
+		{"val x: i32", `1:1-4: Unexpected token: 'val' (a keyword), expected a declaration`},
 	} {
 		fset := NewFileSet()
 		_, err := ParseFile(fset, "e.fut", []byte(c.src))
