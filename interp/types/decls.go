@@ -367,9 +367,10 @@ func (c *Checker) checkFunBind(fb *syntax.FunBind, sc *scope, top bool) *Scheme 
 	c.anonParams = savedAnon
 	var declRet Type
 	if fb.RetType != nil {
+		savedFlex := c.anonFlex
 		c.anonFlex = anonResult
 		declRet = c.typeExp(fb.RetType, inner, dimFlex)
-		c.anonFlex = anonUntracked
+		c.anonFlex = savedFlex
 		c.checkRetSizesAccessible(fb, paramBinds, declRet)
 	}
 	// The anonymous sizes of the declared result ([]t): one that the

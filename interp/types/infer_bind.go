@@ -70,9 +70,10 @@ func (c *Checker) inferLetIn(e *syntax.LetIn, sc *scope) Type {
 			c.errorf(sb.Span, "Cannot bind [%s]: the pattern uses it only in a function type, not as the size of an array it binds.", sb.Name)
 		}
 	}
+	savedFlex := c.anonFlex
 	c.anonFlex = anonAscribed
 	pt := c.patType(e.Pat, inner, dimFlex, false, seen)
-	c.anonFlex = anonUntracked
+	c.anonFlex = savedFlex
 	c.unifyAt(syntax.SpanOf(e.Value), fmt.Sprintf("Pattern %s cannot match a value of the bound expression's type.", c.exprName(e.Pat, "")), pt, vt, false)
 	if id, ok := unparenPat(stripAscript(e.Pat)).(*syntax.PId); ok {
 		// The size a let-bound i64 stands for, once its name is gone.

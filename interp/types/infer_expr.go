@@ -242,9 +242,10 @@ func (c *Checker) infer1(e syntax.Expr, sc *scope) Type {
 		return c.inferExpr(e.X, sc)
 	case *syntax.Ascript:
 		t := c.inferExpr(e.X, sc)
+		savedFlex := c.anonFlex
 		c.anonFlex = anonAscribed
 		d := c.typeExp(e.Type, sc, dimFlex)
-		c.anonFlex = anonUntracked
+		c.anonFlex = savedFlex
 		c.unifyAt(syntax.SpanOf(e.X), "Expression does not have expected type.", d, t, false)
 		return d
 	case *syntax.Coerce:
