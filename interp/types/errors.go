@@ -290,3 +290,25 @@ func qualified(t Type) Type {
 	}
 	return t
 }
+
+// nameStandIns is z with each variable that stands for a named parameter
+// of a function type replaced by that name, for messages.
+func nameStandIns(z Size) Size {
+	switch x := resolveSize(z).(type) {
+	case SizeVar:
+		if x.stands != "" {
+			return &SizeName{Name: x.stands}
+		}
+	case *SizeExpr:
+		if x.Op != "" {
+			return &SizeExpr{Key: x.Key, Op: x.Op, L: nameStandIns(x.L), R: nameStandIns(x.R)}
+		}
+	case *SizeTerm:
+		args := make([]Size, len(x.Args))
+		for i, a := range x.Args {
+			args[i] = nameStandIns(a)
+		}
+		return &SizeTerm{Head: x.Head, Name: x.Name, Args: args}
+	}
+	return z
+}

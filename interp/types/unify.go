@@ -725,28 +725,6 @@ func (c *Checker) sizeEscapes(v SizeVar, s Size) *unifyError {
 	return nil
 }
 
-// nameStandIns is z with each variable that stands for a named parameter
-// of a function type replaced by that name, for messages.
-func nameStandIns(z Size) Size {
-	switch x := resolveSize(z).(type) {
-	case SizeVar:
-		if x.stands != "" {
-			return &SizeName{Name: x.stands}
-		}
-	case *SizeExpr:
-		if x.Op != "" {
-			return &SizeExpr{Key: x.Key, Op: x.Op, L: nameStandIns(x.L), R: nameStandIns(x.R)}
-		}
-	case *SizeTerm:
-		args := make([]Size, len(x.Args))
-		for i, a := range x.Args {
-			args[i] = nameStandIns(a)
-		}
-		return &SizeTerm{Head: x.Head, Name: x.Name, Args: args}
-	}
-	return z
-}
-
 // typeEscapes reports a type variable of an outer level that would be
 // bound to a type mentioning a type parameter of an inner function.
 func (c *Checker) typeEscapes(v TVar, t Type) *unifyError {

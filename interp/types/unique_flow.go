@@ -486,3 +486,47 @@ func (u *uniq) inferUnique(ft Type, n int, res *aliases) {
 	}
 	last.To = infer(t, res)
 }
+
+// checkLetConsumption reports a let-bound value of a type with functions
+// in it whose evaluation consumed a variable bound outside it (not before):
+// as in Futhark, a function that may be called more than once must not
+// stand for a consumption. (What a lambda's body consumes is its own
+// parameters'.)
+func (u *uniq) checkLetConsumption(value syntax.Expr, before map[*valBind]bool) {
+	vsp := syntax.SpanOf(value)
+	outside := map[*valBind]bool{}
+	for r := range u.consumed {
+		if !before[r] && (r.span.Start < vsp.Start || r.span.Start >= vsp.End) {
+			outside[r] = true
+		}
+	}
+	for _, r := range sortedBinds(outside) {
+		u.c.errorf(vsp, "Let-bound expression of higher-order type %s consumes %s, which is not allowed (contains-consumption): the function could be called more than once. Consume a copy instead.", quoteT(u.typeOf(value)), bindName(r))
+		return
+	}
+}
+
+// hasFunction reports whether values of t hold a function.
+func hasFunction(t Type) bool {
+	switch t := Resolve(t).(type) {
+	case *Arrow:
+		return true
+	case *Array:
+		return hasFunction(t.Elem)
+	case *Record:
+		for _, f := range t.Fields {
+			if hasFunction(f.Type) {
+				return true
+			}
+		}
+	case *Sum:
+		for _, cn := range t.Constrs {
+			for _, p := range cn.Payload {
+				if hasFunction(p) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
