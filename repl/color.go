@@ -10,7 +10,7 @@ import (
 // palette colours the parts of the REPL's output; with colours off every
 // function is the identity.
 type palette struct {
-	prompt, typ, err, caret, num, dim, head func(a ...any) string
+	prompt, typ, err, warn, caret, num, dim, head func(a ...any) string
 	// errors counts the error labels printed (a piped session with
 	// errors exits with status 1)
 	errors *int
@@ -36,6 +36,7 @@ func newPalette(on bool) palette {
 			*errors++
 			return errMk(a...)
 		},
+		warn:  mk(color.FgYellow, color.Bold),
 		caret: mk(color.FgRed),
 		num:   mk(color.FgYellow),
 		dim:   mk(color.Faint),

@@ -71,7 +71,25 @@ func (r *REPL) formatError(err error) string {
 // writeSourceError writes one positioned error with its source line and
 // a caret (^~~~) under the span, when the position has a source.
 func (r *REPL) writeSourceError(b *strings.Builder, fset *syntax.FileSet, sp syntax.Span, msg, hint string) {
-	b.WriteString(r.pal.err("error: "))
+	r.writeSourceMessage(b, r.pal.err("error: "), fset, sp, msg, hint)
+}
+
+// formatWarnings renders the checker's warnings as errors are rendered,
+// each labelled "warning:".
+func (r *REPL) formatWarnings(ws syntax.ErrorList) string {
+	var b strings.Builder
+	for i, w := range ws {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		r.writeSourceMessage(&b, r.pal.warn("warning: "), r.sess.Fset, w.Span, w.Msg, w.Hint)
+	}
+	return b.String()
+}
+
+// writeSourceMessage is writeSourceError with the given label.
+func (r *REPL) writeSourceMessage(b *strings.Builder, label string, fset *syntax.FileSet, sp syntax.Span, msg, hint string) {
+	b.WriteString(label)
 	if sp.Start.IsValid() {
 		b.WriteString(fset.FormatSpan(sp) + ": ")
 	}

@@ -485,6 +485,11 @@ func (r *REPL) onTrace(pos syntax.Pos, tag string, v value.Value) {
 // whether the load succeeded.
 func (r *REPL) Load(ctx context.Context, path string) bool {
 	err := r.interruptible(ctx, func(ctx context.Context) error { return r.sess.LoadFile(ctx, path) })
+	// As futhark repl does, a file's warnings are shown when it is
+	// loaded, before any error (typed declarations show none).
+	if ws := r.sess.Warnings(); len(ws) > 0 {
+		r.printf("%s\n", r.formatWarnings(ws))
+	}
 	if err != nil {
 		r.printError(err)
 		return false
