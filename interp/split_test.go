@@ -28,7 +28,7 @@ func TestSplitRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer SetDevices("")
-	// tiny nests split, into many chunks (8 per device)
+	// tiny nests split, into many chunks (flatten.ChunksPerDevice each)
 	oldMin, oldFill := flatten.SplitMin, flatten.ThreadsPerUnit
 	flatten.SplitMin, flatten.ThreadsPerUnit = 1, 0
 	defer func() { flatten.SplitMin, flatten.ThreadsPerUnit = oldMin, oldFill }()
@@ -66,7 +66,7 @@ entry two [n] (xs: [n]f32) = let ys = map (+1) xs in (reduce (+) 0 ys, scan (+) 
 	}
 	// :ir and fut ir show the split plan and a chunk's kernels
 	text, err := s.KernelIR("mandel 64 16")
-	if err != nil || !strings.Contains(text, "-- split across 2 devices: map by ranges of the outer dimension, 16 chunks of 4 of its 64") || !strings.Contains(text, "-- each chunk of 4:\nkernel") {
+	if err != nil || !strings.Contains(text, "-- split across 2 devices: map by ranges of the outer dimension, 8 chunks of 8 of its 64") || !strings.Contains(text, "-- each chunk of 8:\nkernel") {
 		t.Errorf("the kernel IR does not show the split plan (%v):\n%s", err, text)
 	}
 	const n = 1001

@@ -54,9 +54,14 @@ import (
 var SplitMin int64 = 256
 
 // ChunksPerDevice is how many chunks a split cuts per device: enough that
-// a device finishing early takes more, few enough that each fills it
-// (FUT_SPLIT_CHUNKS sets it).
-var ChunksPerDevice = 8
+// a device finishing early takes more, few enough that each fills it and
+// that the chunks' own costs (a launch, views, a result's buffer, about
+// 0.05 ms each on an H100) stay small. Two H100s, fut bench, 1/2/4/8
+// chunks per device: blackscholes 2^27 0.677/0.708/0.767/0.969 ms
+// (1.081 on one), mandelbrot 8192² 1.067/1.732/1.177/1.477 ms (1.851 on
+// one: one chunk each is balanced only because its halves mirror each
+// other). FUT_SPLIT_CHUNKS sets it.
+var ChunksPerDevice = 4
 
 func init() {
 	if s := os.Getenv("FUT_SPLIT_CHUNKS"); s != "" {
