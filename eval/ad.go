@@ -9,9 +9,10 @@ import (
 // (value.Dual: a float with its tangent), which every scalar operation
 // and math intrinsic propagates by the chain rule; arrays of duals are
 // boxed, so the fast paths step aside. vjp is computed from forward mode,
-// one jvp per scalar of the input (fine for the small inputs of tests;
-// its cost is that many evaluations of the function). Nested
-// differentiation (jvp of jvp) is not supported.
+// one jvp per scalar of the input (fine for the small inputs of tests).
+// Both charge what the IR's transformation computes (ad_cost.go and
+// docs/cost.md, "Derivatives"). Nested differentiation (jvp of jvp) is
+// not supported.
 
 func isDual(v value.Value) bool {
 	_, ok := v.(value.Dual)
@@ -22,6 +23,9 @@ func (t *thread) dualBinop(op value.BinOp, l, r value.Value, pos syntax.Pos) (va
 	v, err := value.DualBinary(op, l, r)
 	if err != nil {
 		return nil, t.errf(pos, "%v", err)
+	}
+	if p, ok := value.Primal(v); ok {
+		t.tangentStep(binTangentSteps(op, p.T))
 	}
 	return v, nil
 }
@@ -93,6 +97,7 @@ func (t *thread) dualIntrinsic(name string, args []value.Value, pos syntax.Pos) 
 	if !ok {
 		return nil, t.errf(pos, "cannot differentiate intrinsic %s", name)
 	}
+	t.tangentStep(intrinsicTangentSteps(name, args, r))
 	t.scalarStep(t.live)
 	return r, nil
 }
@@ -202,7 +207,9 @@ func split(v value.Value, tag uint64) (value.Value, value.Value) {
 func intrJVP2(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error) {
 	f, x, dx := args[0], args[1], args[2]
 	tag := value.NewTag()
+	t.tan++
 	r, err := t.apply1(f, dualize(x, dx, tag), pos)
+	t.tan--
 	if err != nil {
 		return nil, err
 	}
@@ -383,26 +390,86 @@ func intrVJP2(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error
 	if err := t.checkAlloc(pos, int64(n), 8); err != nil {
 		return nil, err
 	}
+	// The cost is the transformation's (docs/cost.md, "Derivatives"):
+	// f x once, for its value; the adjoint, a fresh value like x; then
+	// for each scalar of x in turn its unit vector, the jvp along it and
+	// the dot product of the tangent with ybar, stored in the adjoint.
+	base := t.live
+	y, err := t.apply1(f, x, pos)
+	if err != nil {
+		return nil, err
+	}
+	sx := value.Size(x)
+	var comps []int64
+	components(ybar, &comps)
+	var dotW, dotD int64 = 3, 3 // conversion back, update, iteration
+	for _, m := range comps {
+		dotW += 5*m + 2
+		dotD += 7 + lg(m)
+	}
+	if t.cost {
+		t.step(base, int64(n), 1, sx, sx)
+		base = t.live
+	}
 	grads := make([]value.Value, n)
-	var y value.Value
-	for i := 0; i < n || (n == 0 && y == nil); i++ {
+	for i := 0; i < n; i++ {
 		if err := t.tick(pos); err != nil {
 			return nil, err
 		}
+		if t.cost {
+			// the unit vector: a replicate, an update and a view
+			t.step(base, int64(n)+2, 3, sx, sx)
+		}
 		k := i
 		tag := value.NewTag()
+		t.tan++
 		r, err := t.apply1(f, dualize(x, basis(x, &k), tag), pos)
+		t.tan--
 		if err != nil {
 			return nil, err
 		}
-		p, d := split(r, tag)
-		y = p
-		if n > 0 {
-			grads[i] = dot(ybar, d)
+		_, d := split(r, tag)
+		grads[i] = dot(ybar, d)
+		if t.cost {
+			// the dot product in f64, one array (or scalar) of the
+			// result after the other: for m scalars a map (each operand
+			// converted, then multiplied) and a reduction, with flat
+			// views of both and the sum into the total (W 5m + 2, D 7
+			// + lg m); then its conversion back, the adjoint's update
+			// and the iteration (3)
+			t.step(base, dotW, dotD, 1, 0)
 		}
 	}
 	k := 0
 	return value.Tuple{y, setLeaves(x, grads, &k)}, nil
+}
+
+// components appends the number of scalars of each array of scalars and
+// each scalar of v (the components the IR splits a value into).
+func components(v value.Value, out *[]int64) {
+	switch v := v.(type) {
+	case value.Prim, value.Dual:
+		*out = append(*out, 1)
+	case value.Tuple:
+		for _, x := range v {
+			components(x, out)
+		}
+	case *value.Record:
+		for _, x := range v.Fields {
+			components(x, out)
+		}
+	case *value.Array:
+		switch v.Kind {
+		case value.KTuple, value.KRecord:
+			for _, f := range v.Fields {
+				components(f, out)
+			}
+		case value.KPrim:
+			*out = append(*out, v.NumElems())
+		default:
+			*out = append(*out, int64(max(leaves(v), 1)))
+		}
+	}
 }
 
 func asFloat(p value.Prim) float64 {

@@ -241,7 +241,7 @@ func (t *thread) fastMap(f value.Value, xs *value.Array, pos syntax.Pos) (value.
 	}
 	if cost {
 		rs := r.Words()
-		t.step2(base, int64(n), 1+st.maxD, rs+st.maxS1, rs+st.sumSP, rs)
+		t.soacStep(base, int64(n), 1, st.maxD, rs+st.maxS1, rs+st.sumSP, rs)
 	}
 	return r, true, nil
 }
@@ -340,7 +340,7 @@ func (t *thread) fastReduce(op value.Value, xs *value.Array, pos syntax.Pos) (va
 			if t.cost {
 				st := opStats(n - 1)
 				t.W += st.w
-				t.step2(base, n, 1+lg(n)*st.maxD, st.maxS1, (n+1)/2*st.maxSP, 1)
+				t.soacStep(base, n, 1, lg(n)*st.maxD, st.maxS1, (n+1)/2*st.maxSP, 1)
 			}
 			return r, true, nil
 		}
@@ -398,7 +398,7 @@ func (t *thread) fastReduce(op value.Value, xs *value.Array, pos syntax.Pos) (va
 		return nil, true, err
 	}
 	if cost {
-		t.step2(base, n, 1+lg(n)*st.maxD, st.maxS1, (n+1)/2*st.maxSP, 1)
+		t.soacStep(base, n, 1, lg(n)*st.maxD, st.maxS1, (n+1)/2*st.maxSP, 1)
 	}
 	return r, true, nil
 }
@@ -424,7 +424,7 @@ func (t *thread) fastScan(op value.Value, xs *value.Array, pos syntax.Pos) (valu
 		st := opStats(n - 1)
 		rs := out.Words()
 		t.W += 2 * st.w
-		t.step2(base, n, 1+2*lg(n)*st.maxD, rs+st.maxS1, rs+(n+1)/2*st.maxSP, rs)
+		t.soacStep(base, n, 1, 2*lg(n)*st.maxD, rs+st.maxS1, rs+(n+1)/2*st.maxSP, rs)
 	}
 	return out, true, nil
 }
@@ -523,7 +523,7 @@ func (t *thread) fastReduceTuple(op value.Value, xs *value.Array, pos syntax.Pos
 		r[i] = p
 	}
 	if cost {
-		t.step2(base, int64(n), 1+lg(int64(n))*st.maxD, st.maxS1, (int64(n)+1)/2*st.maxSP, int64(m))
+		t.soacStep(base, int64(n), 1, lg(int64(n))*st.maxD, st.maxS1, (int64(n)+1)/2*st.maxSP, int64(m))
 	}
 	return r, true, nil
 }

@@ -292,11 +292,11 @@ func (t *thread) fusedLoop(op value.Value, margs []value.Value, held1 int64, map
 		// the map's step, as intrMap charges it: its result is a 1-d array
 		nn := int64(n)
 		rs := nn + 1
-		t.step2(t.live, nn, 1+st.maxD, rs+st.maxS1, rs+st.sumSP, rs)
+		t.soacStep(t.live, nn, 1, st.maxD, rs+st.maxS1, rs+st.sumSP, rs)
 		t.live -= held1 // the map's arguments are released, its result stays
 		red := opStats(nn - 1)
 		t.W += red.w
-		t.step2(t.live, nn, 1+lg(nn)*red.maxD, red.maxS1, (nn+1)/2*red.maxSP, 1)
+		t.soacStep(t.live, nn, 1, lg(nn)*red.maxD, red.maxS1, (nn+1)/2*red.maxSP, 1)
 	}
 	return acc, true, nil
 }

@@ -21,12 +21,14 @@ func lg(n int64) int64 {
 // stats accumulates instance measures.
 type stats struct {
 	maxD, maxS1, maxSP, sumSP int64
+	sumD                      int64 // Σ D of the instances (for a sequential combination)
 	count                     int64
 	w                         int64 // Σ W of the instances
 }
 
 func (s *stats) add(m measure) {
 	s.maxD = max(s.maxD, m.D)
+	s.sumD += m.D
 	s.maxS1 = max(s.maxS1, m.S1)
 	s.maxSP = max(s.maxSP, m.SP)
 	s.sumSP += m.SP
@@ -95,7 +97,7 @@ func intrMap(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error)
 	}
 	if t.cost {
 		rs := r.Words()
-		t.step2(base, n, 1+st.maxD, rs+st.maxS1, rs+st.sumSP, rs)
+		t.soacStep(base, n, 1, st.maxD, rs+st.maxS1, rs+st.sumSP, rs)
 	}
 	return r, nil
 }
@@ -166,7 +168,7 @@ func intrReduce(t *thread, pos syntax.Pos, args []value.Value) (value.Value, err
 		return nil, err
 	}
 	if t.cost {
-		t.step2(base, n, 1+lg(n)*st.maxD, st.maxS1, (n+1)/2*st.maxSP, value.Size(r))
+		t.soacStep(base, n, 1, lg(n)*st.maxD, st.maxS1, (n+1)/2*st.maxSP, value.Size(r))
 	}
 	return r, nil
 }
@@ -217,7 +219,7 @@ func intrScan(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error
 	if t.cost {
 		rs := r.Words()
 		t.W += st.w // a work-efficient scan applies op about twice per element
-		t.step2(base, n, 1+2*lg(n)*st.maxD, rs+st.maxS1, rs+(n+1)/2*st.maxSP, rs)
+		t.soacStep(base, n, 1, 2*lg(n)*st.maxD, rs+st.maxS1, rs+(n+1)/2*st.maxSP, rs)
 	}
 	return r, nil
 }
@@ -280,7 +282,7 @@ func (t *thread) filterPartition(args []value.Value, pos syntax.Pos, partition b
 		if n == 0 {
 			t.step(base, 1, 1, rs, rs)
 		} else {
-			t.step2(base, 4*n, 3+st.maxD+2*lg(n), rs+n+1+st.maxS1, rs+n+1+st.sumSP, rs)
+			t.soacStep(base, 4*n, 3+2*lg(n), st.maxD, rs+n+1+st.maxS1, rs+n+1+st.sumSP, rs)
 		}
 	}
 	return ys, r, nil
@@ -393,9 +395,68 @@ func (t *thread) histN(op value.Value, dest *value.Array, isv, vsv value.Value, 
 		}
 	}
 	if t.cost {
-		t.histCost(base, n, k, dest, fresh, st)
+		if t.tan > 0 && (holdsDual(dest) || holdsDual(vs)) && !t.isPlus(op) {
+			t.histTangentCost(base, n, dest, fresh, st)
+		} else {
+			t.histCost(base, n, k, dest, fresh, st)
+		}
 	}
 	return dest, nil
+}
+
+// histTangentCost is the cost of a histogram of values with tangents
+// whose operator is not +, as the derivative computes it (docs/cost.md,
+// "Derivatives"): which value wins a bin decides which tangent does, so
+// the elements are combined one after another, each with a test of its
+// index (3 steps), the reads and writes of its bin and the bin's tangent
+// (4), the choice of branch (1) and its iteration (1), besides the
+// operator's application: W = 9n + Σ Wa, D = 9n + Σ Da.
+func (t *thread) histTangentCost(base, n int64, dest *value.Array, fresh bool, st stats) {
+	var rs int64
+	if fresh {
+		rs = dest.Words()
+	}
+	t.step2(base, 0, 0, rs+st.maxS1, rs+st.maxS1, rs)
+	t.W += 9 * n
+	t.D += 9*n + st.sumD
+}
+
+// isPlus reports whether op is addition (an operator section or a
+// lambda applying +).
+func (t *thread) isPlus(op value.Value) bool {
+	b, ok := t.builtinOf(op)
+	return ok && b == value.OpAdd
+}
+
+// holdsDual reports whether the elements of a hold dual numbers (it
+// looks at the first: an array's elements are of one type).
+func holdsDual(a *value.Array) bool {
+	if a.Len() == 0 || a.Kind == value.KPrim {
+		return false
+	}
+	var has func(v value.Value) bool
+	has = func(v value.Value) bool {
+		switch v := v.(type) {
+		case value.Dual:
+			return true
+		case value.Tuple:
+			for _, x := range v {
+				if has(x) {
+					return true
+				}
+			}
+		case *value.Record:
+			for _, x := range v.Fields {
+				if has(x) {
+					return true
+				}
+			}
+		case *value.Array:
+			return holdsDual(v)
+		}
+		return false
+	}
+	return has(a.Index(0))
 }
 
 func (t *thread) histCost(base, n, k int64, dest *value.Array, fresh bool, st stats) {
@@ -407,7 +468,7 @@ func (t *thread) histCost(base, n, k int64, dest *value.Array, fresh bool, st st
 		t.step(base, 1, 1, dest.Words(), rs)
 		return
 	}
-	t.step2(base, n+k+0, 1+lg(n)*st.maxD, rs+st.maxS1, rs+(n+1)/2*st.maxSP, rs)
+	t.soacStep(base, n+k+0, 1, lg(n)*st.maxD, rs+st.maxS1, rs+(n+1)/2*st.maxSP, rs)
 }
 
 func intrHist(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error) {
@@ -479,7 +540,7 @@ func intrReduceStream(t *thread, pos syntax.Pos, args []value.Value) (value.Valu
 		return nil, err
 	}
 	if t.cost {
-		t.step2(base, m, 1+sc.maxD+lg(m)*sa.maxD, sc.maxS1, sc.sumSP, value.Size(r))
+		t.soacStep(base, m, 1, sc.maxD+lg(m)*sa.maxD, sc.maxS1, sc.sumSP, value.Size(r))
 	}
 	return r, nil
 }
@@ -528,7 +589,7 @@ func intrMapStream(t *thread, pos syntax.Pos, args []value.Value) (value.Value, 
 	}
 	if t.cost {
 		rs := r.Words()
-		t.step2(base, m, 1+sc.maxD, rs+sc.maxS1, rs+sc.sumSP, rs)
+		t.soacStep(base, m, 1, sc.maxD, rs+sc.maxS1, rs+sc.sumSP, rs)
 	}
 	return r, nil
 }

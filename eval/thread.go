@@ -30,6 +30,11 @@ type thread struct {
 	depth int
 	ticks int
 	mem   memGuard
+	// tan counts the derivatives being evaluated around the current
+	// step (jvp, and each pass of vjp): under one, every step but a
+	// scalar operator's is charged again for the tangent it carries
+	// (docs/cost.md, "Derivatives").
+	tan int
 }
 
 func (in *Interp) newThread(ctx context.Context) *thread {
@@ -47,6 +52,9 @@ func (t *thread) result() Cost {
 // are held in live above base, and leaves a result of fresh size f.
 func (t *thread) step(base, w, d, s, f int64) {
 	w = max(w, min(d, 1)) // a step of depth is at least one unit of work (D ≤ W)
+	if t.tan > 0 {
+		w, d = w*t.tanFactor(), d*t.tanFactor()
+	}
 	t.W += w
 	t.D += d
 	if x := t.live + s; x > t.pk1 {
@@ -61,6 +69,9 @@ func (t *thread) step(base, w, d, s, f int64) {
 // step2 is step with different S1 and S∞.
 func (t *thread) step2(base, w, d, s1, sp, f int64) {
 	w = max(w, min(d, 1))
+	if t.tan > 0 {
+		w, d = w*t.tanFactor(), d*t.tanFactor()
+	}
 	t.W += w
 	t.D += d
 	if x := t.live + s1; x > t.pk1 {
@@ -72,10 +83,47 @@ func (t *thread) step2(base, w, d, s1, sp, f int64) {
 	t.live = base + f
 }
 
-// scalarStep is the step of a scalar operator: (1, 1, 1), fresh 1.
+// soacStep is step2 for a combinator whose depth is its own (own) plus
+// that of its instances or operator applications (inst): under a
+// derivative, only its own part is charged again, since the instances
+// charged their tangents already.
+func (t *thread) soacStep(base, w, own, inst, s1, sp, f int64) {
+	if t.tan > 0 {
+		w = max(w, min(own, 1))
+		t.step2(base, w, own, s1, sp, f)
+		t.D += inst
+		return
+	}
+	t.step2(base, w, own+inst, s1, sp, f)
+}
+
+// scalarStep is the step of a scalar operator: (1, 1, 1), fresh 1. It
+// is not charged again under a derivative: an operator on duals charges
+// its tangent's steps itself (tangentStep), one on plain numbers has none.
 func (t *thread) scalarStep(base int64) {
 	if t.cost {
-		t.step(base, 1, 1, 1, 1)
+		t.W++
+		t.D++
+		if x := t.live + 1; x > t.pk1 {
+			t.pk1 = x
+		}
+		if x := t.live + 1; x > t.pkP {
+			t.pkP = x
+		}
+		t.live = base + 1
+	}
+}
+
+// tanFactor is what a step costs under t.tan derivatives: 2 for one (the
+// step and the same step on the tangents), doubled for each nesting.
+func (t *thread) tanFactor() int64 { return int64(1) << min(t.tan, 16) }
+
+// tangentStep charges the k scalar steps of a chain rule (after the
+// primal operation's own step), one after the other.
+func (t *thread) tangentStep(k int64) {
+	if t.cost && k > 0 {
+		t.W += k
+		t.D += k
 	}
 }
 

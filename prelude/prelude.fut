@@ -25,10 +25,10 @@ def trace 't (x: t) : t = intrinsics.trace x
 -- | The identity, and a break point in the REPL (as the `#[break]` attribute). Work 0, depth 0.
 def break 't (x: t) : t = intrinsics.break x
 
--- | f x and its forward-mode derivative (Jacobian-vector product) at x along the tangent x'. Cost: that of f and of its tangent.
+-- | f x and its forward-mode derivative (Jacobian-vector product) at x along the tangent x'. Cost: that of f with every step charged twice (values and tangents), except a scalar operation on duals, charged 1 + its chain rule's steps (docs/cost.md, "Derivatives").
 def jvp2 'a 'b (f: a -> b) (x: a) (x': a) : (b, b) = intrinsics.jvp2 f x x'
 
--- | f x and its reverse-mode derivative (vector-Jacobian product) at x for the adjoint y'. Cost: that of f and of its adjoint.
+-- | f x and its reverse-mode derivative (vector-Jacobian product) at x for the adjoint y'. Cost: f x once, then for each of the n scalars of x in turn its unit vector, a jvp along it and the dot product of the tangent with y' (docs/cost.md, "Derivatives").
 def vjp2 'a 'b (f: a -> b) (x: a) (y': b) : (b, a) = intrinsics.vjp2 f x y'
 
 -- | The forward-mode derivative of f at x along the tangent x'. Cost: as `jvp2`.
