@@ -53,6 +53,26 @@ type machine struct {
 	env   map[string]value.Value
 	steps int
 	soac  int // how many SOAC lambdas the evaluation is inside
+	// plans caches, per body, which statements are checks and where
+	// each name is last used: a lambda's body runs once per element.
+	plans map[*Body]bodyPlan
+}
+
+type bodyPlan struct {
+	checks  []bool
+	release map[string]int
+}
+
+func (m *machine) plan(b *Body) bodyPlan {
+	if p, ok := m.plans[b]; ok {
+		return p
+	}
+	p := bodyPlan{checks: checkOnly(b), release: lastUses(b)}
+	if m.plans == nil {
+		m.plans = map[*Body]bodyPlan{}
+	}
+	m.plans[b] = p
+	return p
 }
 
 // RuntimeError is an error in the evaluated program (an index out of
@@ -134,9 +154,9 @@ func (m *machine) body(b *Body) ([]value.Value, stepCost, error) {
 	var total stepCost
 	var live int64
 	bound := map[string]bool{}
-	release := lastUses(b)
+	plan := m.plan(b)
+	release, checks := plan.release, plan.checks
 	freed := make([]int64, len(b.Stms)+1)
-	checks := checkOnly(b)
 	for i, st := range b.Stms {
 		vs, c, err := m.exp(st.E)
 		if err != nil {

@@ -134,12 +134,109 @@ func checkOnly(b *Body) []bool {
 				only = false
 			}
 			for _, j := range usedBy[p.Name] {
-				only = only && j > i && (marks[j] || sizeUse(b.Stms[j].E, p.Name))
+				only = only && j > i && (marks[j] || sizeUse(b.Stms[j].E, p.Name) || checkInside(b.Stms[j].E, p.Name))
 			}
 		}
 		marks[i] = only
 	}
 	return marks
+}
+
+// checkInside reports whether e uses name only inside its nested bodies
+// (a branch, a loop's body, a SOAC's lambdas) and there only in checks
+// and sizes, as checkOnly marks them, or in types: a check's scalars that
+// the simplifier hoisted out of a lambda stay a check's, which the
+// source does not charge.
+func checkInside(e Exp, name string) bool {
+	total, inside := 0, 0
+	count := func(n string) {
+		if n == name {
+			inside++
+		}
+	}
+	uses(e, func(n string) {
+		if n == name {
+			total++
+		}
+	})
+	typ := func(t Type) {
+		for _, d := range t.Shape {
+			count(d.Name)
+		}
+	}
+	ok := true
+	var body func(b *Body)
+	body = func(b *Body) {
+		if b == nil {
+			return
+		}
+		marks := checkOnly(b)
+		for k, st := range b.Stms {
+			for _, p := range st.Pat {
+				typ(p.T)
+			}
+			n := 0
+			uses(st.E, func(x string) {
+				if x == name {
+					n++
+				}
+			})
+			if n > 0 {
+				inside += n
+				ok = ok && (marks[k] || sizeUse(st.E, name) || checkInside(st.E, name))
+			}
+		}
+		for _, a := range b.Res {
+			if a.Name == name {
+				inside++
+				ok = false
+			}
+		}
+	}
+	lambda := func(l *Lambda) {
+		if l == nil {
+			return
+		}
+		for _, p := range l.Params {
+			typ(p.T)
+		}
+		for _, t := range l.Ret {
+			typ(t)
+		}
+		body(l.Body)
+	}
+	switch e := e.(type) {
+	case *IfE:
+		body(e.Then)
+		body(e.Else)
+		for _, t := range e.Ret {
+			typ(t)
+		}
+	case *LoopE:
+		body(e.While)
+		body(e.Body)
+		for _, p := range append(append([]Param{}, e.Params...), e.Elems...) {
+			typ(p.T)
+		}
+	case *ScremaE:
+		for _, op := range append(append([]*SegOp{}, e.Scans...), e.Reds...) {
+			lambda(op.Lam)
+		}
+		lambda(e.Map)
+	case *FilterE:
+		lambda(e.Map)
+	case *StreamE:
+		lambda(e.Red)
+		lambda(e.Fold)
+	case *ScatterE:
+		lambda(e.Map)
+	case *HistE:
+		lambda(e.Op.Lam)
+		lambda(e.Map)
+	default:
+		return false
+	}
+	return ok && total > 0 && inside == total
 }
 
 // scalarOnly reports whether e is scalar arithmetic: an operation on

@@ -1,0 +1,55 @@
+package interp
+
+import (
+	"context"
+	"testing"
+
+	"fut/eval"
+	"fut/eval/value"
+)
+
+// Constructs whose fused plan once cost more than the program as written
+// (docs/cost.md, "The fused plan"), each a program of testdata/cost: the
+// four figures as written and fused, exactly, with fused W ≤ written W
+// and fused D ≤ written D. The values are checked by the programs' test
+// blocks (interp/testrun's TestCostInvariants runs them).
+func TestCostGapsClosed(t *testing.T) {
+	for _, c := range []struct {
+		file, entry    string
+		args           []string
+		written, fused eval.Cost
+	}{
+		{"hoisted_check.fut", "main", []string{"2i64", "2i64"}, eval.Cost{Work: 23, Depth: 9, SpaceSeq: 22, SpacePar: 29}, eval.Cost{Work: 16, Depth: 4, SpaceSeq: 16, SpacePar: 21}},
+	} {
+		s, err := NewSession(Options{Cost: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := context.Background()
+		if err := s.LoadFile(ctx, "testdata/cost/"+c.file); err != nil {
+			t.Fatalf("%s: %s", c.file, s.FormatError(err))
+		}
+		args := make([]value.Value, len(c.args))
+		for i, a := range c.args {
+			r, err := s.EvalExpr(ctx, a)
+			if err != nil {
+				t.Fatalf("%s: %s", a, s.FormatError(err))
+			}
+			args[i] = r.Value
+		}
+		_, w, err := s.CallEntry(ctx, c.entry, args)
+		if err != nil {
+			t.Fatalf("%s %s: %s", c.file, c.entry, s.FormatError(err))
+		}
+		f, err := s.EntryFusedCost(ctx, c.entry, args)
+		if err != nil {
+			t.Fatalf("%s %s: fused: %v", c.file, c.entry, err)
+		}
+		if w != c.written || f != c.fused {
+			t.Errorf("%s %s: as written %+v, fused %+v; want %+v and %+v", c.file, c.entry, w, f, c.written, c.fused)
+		}
+		if f.Work > w.Work || f.Depth > w.Depth {
+			t.Errorf("%s %s: fused (W %d, D %d) dearer than written (W %d, D %d)", c.file, c.entry, f.Work, f.Depth, w.Work, w.Depth)
+		}
+	}
+}
