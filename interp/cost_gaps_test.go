@@ -20,6 +20,11 @@ func TestCostGapsClosed(t *testing.T) {
 		written, fused eval.Cost
 	}{
 		{"hoisted_check.fut", "main", []string{"2i64", "2i64"}, eval.Cost{Work: 23, Depth: 9, SpaceSeq: 22, SpacePar: 29}, eval.Cost{Work: 16, Depth: 4, SpaceSeq: 16, SpacePar: 21}},
+		// an update of a slice: (1, 1, 0) as written, one step fused (was
+		// W 22 D 11, W 51 D 17 and W 5 D 5: a scatter of the elements)
+		{"slice_update.fut", "upd1", []string{"[1, 2, 3, 4, 5, 6]", "[8, 9, 10]", "2i64"}, eval.Cost{Work: 2, Depth: 2, SpaceSeq: 1, SpacePar: 1}, eval.Cost{Work: 1, Depth: 1}},
+		{"slice_update.fut", "upd2", []string{"[[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]", "[[1, 2], [3, 4]]", "1i64", "3i64"}, eval.Cost{Work: 1, Depth: 1}, eval.Cost{Work: 1, Depth: 1}},
+		{"slice_update.fut", "len", []string{"[1, 2, 3, 4, 5]", "1i64", "4i64"}, eval.Cost{Work: 2, Depth: 2}, eval.Cost{Work: 1, Depth: 1}},
 	} {
 		s, err := NewSession(Options{Cost: true})
 		if err != nil {

@@ -420,7 +420,13 @@ func (m *machine) exp(e Exp) ([]value.Value, stepCost, error) {
 	case *FilterE:
 		return m.filter(e)
 	case *ScatterE:
-		return m.scatter(e.Dest, e.W, e.Arrs, e.Index, e.Gens, e.Map, nil)
+		vs, c, err := m.scatter(e.Dest, e.W, e.Arrs, e.Index, e.Gens, e.Map, nil)
+		if n := m.int(e.W); e.Slice && err == nil && n > 0 {
+			// an update of a slice: one step of its own, as the source's
+			// rule (docs/cost.md), besides what fused into it
+			c.Work += 1 - n
+		}
+		return vs, c, err
 	case *HistE:
 		return m.scatter(e.Dest, e.W, e.Arrs, e.Index, e.Gens, e.Map, e.Op)
 	}

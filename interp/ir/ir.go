@@ -300,6 +300,11 @@ type (
 	}
 	// ScatterE writes, for each of W elements, the lambda's (index, value)
 	// results into Dest (consumed); out-of-range indices are skipped.
+	//
+	// Slice marks the scatter that an update of a slice (a with [i:j] =
+	// v) lowers to: its own step costs 1, as the source's rule for the
+	// update, whatever the number of elements (what fused into it costs
+	// what it costs); text form "scatter_slice" instead of "scatter".
 	ScatterE struct {
 		Dest  string
 		W     Atom
@@ -307,6 +312,7 @@ type (
 		Index string
 		Gens  int
 		Map   *Lambda
+		Slice bool
 	}
 	// HistE combines, for each of W elements, the lambda's (bucket, value)
 	// results into Dest (consumed) with Op; out-of-range buckets are skipped.

@@ -515,9 +515,9 @@ func (p *parser) exp() Exp {
 		p.word("map")
 		e.Map = p.lambda()
 		return e
-	case "scatter":
-		p.next()
-		e := &ScatterE{Dest: p.ident()}
+	case "scatter", "scatter_slice":
+		e := &ScatterE{Slice: p.next() == "scatter_slice"}
+		e.Dest = p.ident()
 		e.W, e.Arrs, e.Index, e.Gens = p.header()
 		p.word("map")
 		e.Map = p.lambda()

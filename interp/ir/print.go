@@ -255,7 +255,11 @@ func (pr *printer) exp(e Exp) {
 		pr.s(" map ")
 		pr.lambda(e.Map)
 	case *ScatterE:
-		pr.s("scatter " + e.Dest + " ")
+		if e.Slice {
+			pr.s("scatter_slice " + e.Dest + " ")
+		} else {
+			pr.s("scatter " + e.Dest + " ")
+		}
 		pr.header(e.W, e.Arrs, e.Index, e.Gens)
 		pr.s(" map ")
 		pr.lambda(e.Map)

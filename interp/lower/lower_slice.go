@@ -116,7 +116,11 @@ func (l *lowerer) sliceDim(b *builder, env *lenv, d *syntax.DimIndex, dim ir.Ato
 		if bop, _ := value.LookupBinOp(o); bop.IsComparison() || o == "&&" || o == "||" {
 			t = ir.Scalar(value.Bool)
 		}
-		return b.let1("sl", &ir.BinOpE{Op: o, X: x, Y: y}, t).a
+		// the slice's length, its last element and their checks are
+		// part of the slice's rule in the source (one step, a view):
+		// implicit, also where the length serves as a value or the
+		// index arithmetic of an update
+		return b.let1("sl", &ir.BinOpE{Op: o, X: x, Y: y, Implicit: true}, t).a
 	}
 	n := op("//", op("+", op("-", end, start), ir.I64(s-sgn)), stride)
 	lastEl := op("+", start, op("*", op("-", n, ir.I64(1)), stride))
@@ -407,7 +411,10 @@ func (l *lowerer) updateSlice(b *builder, env *lenv, dest lv, indices []*syntax.
 		if va.IsConst() {
 			l.fail(at, "an update of a slice with a constant")
 		}
-		fv := b.let1("vals", &ir.ReshapeE{Arr: va.Name, Shape: flatT.Shape}, flatT).a
+		// the update's rule (one step) includes the views and the index
+		// arithmetic: the value viewed flat is a coercion, and the
+		// arithmetic that places element q is implicit
+		fv := b.let1("vals", &ir.ReshapeE{Arr: va.Name, Shape: flatT.Shape, Coerce: true}, flatT).a
 		p := ir.Param{Name: l.fresh("q"), T: i64}
 		row := ir.Param{Name: l.fresh("row"), T: rowT}
 		lb := &builder{l: l}
@@ -419,8 +426,8 @@ func (l *lowerer) updateSlice(b *builder, env *lenv, dest lv, indices []*syntax.
 				ks[k] = rest
 				break
 			}
-			ks[k] = lb.let1("k", &ir.BinOpE{Op: "%%", X: rest, Y: lens[k]}, i64).a
-			rest = lb.let1("k", &ir.BinOpE{Op: "//", X: rest, Y: lens[k]}, i64).a
+			ks[k] = lb.let1("k", &ir.BinOpE{Op: "%%", X: rest, Y: lens[k], Implicit: true}, i64).a
+			rest = lb.let1("k", &ir.BinOpE{Op: "//", X: rest, Y: lens[k], Implicit: true}, i64).a
 		}
 		pos := ir.I64(0)
 		si := 0
@@ -429,18 +436,17 @@ func (l *lowerer) updateSlice(b *builder, env *lenv, dest lv, indices []*syntax.
 			if d.fix {
 				ix = d.i
 			} else {
-				ix = lb.let1("ix", &ir.BinOpE{Op: "*", X: ks[si], Y: d.stride}, i64).a
-				ix = lb.let1("ix", &ir.BinOpE{Op: "+", X: d.start, Y: ix}, i64).a
+				ix = lb.let1("ix", &ir.BinOpE{Op: "*", X: ks[si], Y: d.stride, Implicit: true}, i64).a
+				ix = lb.let1("ix", &ir.BinOpE{Op: "+", X: d.start, Y: ix, Implicit: true}, i64).a
 				si++
 			}
 			if k > 0 {
-				pos = lb.let1("pos", &ir.BinOpE{Op: "*", X: pos, Y: shape[k]}, i64).a
+				pos = lb.let1("pos", &ir.BinOpE{Op: "*", X: pos, Y: shape[k], Implicit: true}, i64).a
 			}
-			pos = lb.let1("pos", &ir.BinOpE{Op: "+", X: pos, Y: ix}, i64).a
+			pos = lb.let1("pos", &ir.BinOpE{Op: "+", X: pos, Y: ix, Implicit: true}, i64).a
 		}
-		lam := &ir.Lambda{Params: []ir.Param{p, row}, Ret: []ir.Type{i64, rowT}, Body: &ir.Body{Stms: lb.stms, Res: []ir.Atom{pos, ir.V(row.Name)}}}
-		iota := b.let1("iota", &ir.IotaE{N: q}, ir.Type{Elem: value.I64, Shape: []ir.Atom{q}})
-		outs[li] = b.let1("upd", &ir.ScatterE{Dest: leaf.Name, W: q, Arrs: []string{iota.a.Name, fv.Name}, Map: lam}, lts[li]).a
+		lam := &ir.Lambda{Params: []ir.Param{row}, Ret: []ir.Type{i64, rowT}, Body: &ir.Body{Stms: lb.stms, Res: []ir.Atom{pos, ir.V(row.Name)}}}
+		outs[li] = b.let1("upd", &ir.ScatterE{Dest: leaf.Name, W: q, Arrs: []string{fv.Name}, Index: p.Name, Map: lam, Slice: true}, lts[li]).a
 	}
 	if len(ds) == 1 {
 		return rebuild(dest, outs, noUniques(lts), 0)
