@@ -25,6 +25,13 @@ func TestCostGapsClosed(t *testing.T) {
 		{"slice_update.fut", "upd1", []string{"[1, 2, 3, 4, 5, 6]", "[8, 9, 10]", "2i64"}, eval.Cost{Work: 2, Depth: 2, SpaceSeq: 1, SpacePar: 1}, eval.Cost{Work: 1, Depth: 1}},
 		{"slice_update.fut", "upd2", []string{"[[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]", "[[1, 2], [3, 4]]", "1i64", "3i64"}, eval.Cost{Work: 1, Depth: 1}, eval.Cost{Work: 1, Depth: 1}},
 		{"slice_update.fut", "len", []string{"[1, 2, 3, 4, 5]", "1i64", "4i64"}, eval.Cost{Work: 2, Depth: 2}, eval.Cost{Work: 1, Depth: 1}},
+		// a strided or inner slice: a view as written, one step for the
+		// plan's gather (was W 15 D 4, W 24 D 8, W 34 D 5), and no more
+		// than the source's map and reduction where they fuse it
+		{"strided_slice.fut", "stride", []string{"[1, 2, 3, 4, 5, 6, 7]", "1i64", "6i64", "2i64"}, eval.Cost{Work: 1, Depth: 1}, eval.Cost{Work: 1, Depth: 1, SpaceSeq: 4, SpacePar: 4}},
+		{"strided_slice.fut", "inner", []string{"[[1, 2, 3], [4, 5, 6]]", "1i64", "3i64"}, eval.Cost{Work: 2, Depth: 2, SpaceSeq: 1, SpacePar: 1}, eval.Cost{Work: 1, Depth: 1, SpaceSeq: 9, SpacePar: 12}},
+		{"strided_slice.fut", "backwards", []string{"[[1, 2, 3], [4, 5, 6]]"}, eval.Cost{Work: 2, Depth: 2, SpaceSeq: 1, SpacePar: 1}, eval.Cost{Work: 1, Depth: 1, SpaceSeq: 12, SpacePar: 16}},
+		{"strided_slice.fut", "summed", []string{"[1, 2, 3, 4, 5, 6, 7]"}, eval.Cost{Work: 17, Depth: 9, SpaceSeq: 7, SpacePar: 11}, eval.Cost{Work: 8, Depth: 4, SpaceSeq: 1, SpacePar: 4}},
 	} {
 		s, err := NewSession(Options{Cost: true})
 		if err != nil {

@@ -252,7 +252,7 @@ func (j *jvper) stm(st *Stm) {
 	case *IndexE:
 		j.emit(st.Pat, e)
 		if j.hasTan(V(e.Arr)) && diff(st.Pat[0].T) {
-			j.tan[st.Pat[0].Name] = j.let("d_"+st.Pat[0].Name, &IndexE{Arr: j.tan[e.Arr].Name, Idx: e.Idx}, st.Pat[0].T)
+			j.tan[st.Pat[0].Name] = j.let("d_"+st.Pat[0].Name, &IndexE{Arr: j.tan[e.Arr].Name, Idx: e.Idx, Implicit: e.Implicit}, st.Pat[0].T)
 		}
 	case *UpdateE:
 		j.emit(st.Pat, e)

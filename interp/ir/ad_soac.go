@@ -230,7 +230,7 @@ func (j *jvper) scremaStm(st *Stm, e *ScremaE) {
 		}
 	}
 	lam := &Lambda{Params: m.params, Ret: ret, Body: &Body{Stms: m.stms, Res: res}}
-	j.emit(pat, &ScremaE{W: e.W, Arrs: append(append([]string{}, e.Arrs...), extra...), Index: e.Index, Gens: e.Gens, Scans: scans, Reds: reds, Map: lam})
+	j.emit(pat, &ScremaE{W: e.W, Arrs: append(append([]string{}, e.Arrs...), extra...), Index: e.Index, Gens: e.Gens, Scans: scans, Reds: reds, Map: lam, View: e.View})
 }
 
 func (j *jvper) filterStm(st *Stm, e *FilterE) {

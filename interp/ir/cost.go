@@ -151,6 +151,9 @@ func (m *machine) screma(e *ScremaE) ([]value.Value, stepCost, error) {
 	m.soac++
 	defer func() { m.soac-- }()
 	nested := m.soac > 1
+	outerView := m.inView
+	m.inView = e.View
+	defer func() { m.inView = outerView }()
 	nscan, nred := 0, 0
 	for _, op := range e.Scans {
 		nscan += op.Arity()
@@ -271,6 +274,11 @@ func (m *machine) screma(e *ScremaE) ([]value.Value, stepCost, error) {
 		c = fresh(1, 1, r)
 	} else {
 		c.Work = n + n*int64(e.Gens) + inst.work + ops.work
+		if e.View {
+			// a gathered view: one step of its own, as the slice's rule,
+			// for the whole nest of maps that gathers it
+			c.Work += 1 - n
+		}
 		if len(e.Arrs) == 0 && e.Gens > 0 && nscan+nred == 0 && inst.work == 0 {
 			// A map over generated elements (a fused iota or replicate)
 			// whose lambda costs nothing, only arithmetic the lowering
@@ -280,6 +288,10 @@ func (m *machine) screma(e *ScremaE) ([]value.Value, stepCost, error) {
 			c.Work = n * int64(e.Gens)
 		}
 		c.Depth = 1 + inst.maxD + opDepth
+		if e.View && outerView {
+			c.Work--
+			c.Depth--
+		}
 		c.SpaceSeq = r + max(inst.maxS1, ops.maxS1)
 		if nested && nscan == 0 && nmap == 0 {
 			c.SpacePar = max(inst.maxSp, ops.maxSp)

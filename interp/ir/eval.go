@@ -53,6 +53,9 @@ type machine struct {
 	env   map[string]value.Value
 	steps int
 	soac  int // how many SOAC lambdas the evaluation is inside
+	// inView says the evaluation is in the lambda of a gathered view
+	// (ScremaE.View), whose nested views are part of its one step
+	inView bool
 	// plans caches, per body, which statements are checks and where
 	// each name is last used: a lambda's body runs once per element.
 	plans map[*Body]bodyPlan
@@ -306,6 +309,9 @@ func (m *machine) exp(e Exp) ([]value.Value, stepCost, error) {
 				return nil, stepCost{}, outOfBounds(m.ints(e.Idx, k, i), shape)
 			}
 			v = a.Index(i)
+		}
+		if e.Implicit {
+			return one(v), stepCost{}, nil
 		}
 		if _, ok := v.(value.Prim); ok {
 			return one(v), scalarStep(e.Idx...), nil

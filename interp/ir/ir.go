@@ -202,9 +202,13 @@ type (
 		Over  []string
 	}
 	// IndexE is arr[i, …] with fixed indices (a scalar or a row).
+	// Implicit marks a read that makes an element of a view the source
+	// has as a view (a strided or inner slice, gathered): the view's rule
+	// covers it and it costs nothing; text form "implicit arr[i, …]".
 	IndexE struct {
-		Arr string
-		Idx []Atom
+		Arr      string
+		Idx      []Atom
+		Implicit bool
 	}
 	// UpdateE is arr with [i, …] = v; arr is consumed.
 	UpdateE struct {
@@ -257,6 +261,11 @@ type (
 	// then the reductions' values, then the mapped arrays. Gens counts the
 	// iota and replicate producers fused into it (each costs 1 work per
 	// element in the fused plan).
+	//
+	// View marks the map that gathers a slice the source has as a view
+	// (a[i:j:s], a[:, i:j]): its own step costs 1, as the slice's rule,
+	// not one per element (what fused into it costs what it costs); text
+	// form "gather" instead of "screma".
 	ScremaE struct {
 		W     Atom
 		Arrs  []string
@@ -265,6 +274,7 @@ type (
 		Scans []*SegOp
 		Reds  []*SegOp
 		Map   *Lambda
+		View  bool
 	}
 	// StreamE processes W elements of Arrs in chunks: Fold takes the
 	// chunk's size (its first parameter, an i64) and the chunks of Arrs

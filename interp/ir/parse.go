@@ -377,6 +377,12 @@ func (p *parser) exp() Exp {
 	case "implicit":
 		p.next()
 		x := p.atom()
+		if p.peek().text == "[" {
+			if x.IsConst() {
+				p.fail("cannot index a constant")
+			}
+			return &IndexE{Arr: x.Name, Idx: p.atomList("[", "]"), Implicit: true}
+		}
 		op := p.next()
 		if _, ok := value.LookupBinOp(op); !ok && op != "min" && op != "max" {
 			p.fail("implicit: not a binary operator: %s", op)
@@ -480,9 +486,8 @@ func (p *parser) exp() Exp {
 	case "reverse":
 		p.next()
 		return &ReverseE{Arr: p.ident()}
-	case "screma":
-		p.next()
-		e := &ScremaE{}
+	case "screma", "gather":
+		e := &ScremaE{View: p.next() == "gather"}
 		e.W, e.Arrs, e.Index, e.Gens = p.header()
 		p.expect("{")
 		for {

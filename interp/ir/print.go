@@ -179,6 +179,9 @@ func (pr *printer) exp(e Exp) {
 		}
 		pr.body(e.Body)
 	case *IndexE:
+		if e.Implicit {
+			pr.s("implicit ")
+		}
 		pr.s(e.Arr)
 		pr.idx(e.Idx)
 	case *UpdateE:
@@ -216,7 +219,11 @@ func (pr *printer) exp(e Exp) {
 	case *ReverseE:
 		pr.s("reverse " + e.Arr)
 	case *ScremaE:
-		pr.s("screma ")
+		if e.View {
+			pr.s("gather ")
+		} else {
+			pr.s("screma ")
+		}
 		pr.header(e.W, e.Arrs, e.Index, e.Gens)
 		pr.s(" {")
 		pr.indent++

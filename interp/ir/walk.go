@@ -328,7 +328,7 @@ func (s subst) exp(e Exp) Exp {
 	case *SliceE:
 		return &SliceE{s.name(e.Arr), s.atom(e.Start), s.atom(e.Len)}
 	case *IndexE:
-		return &IndexE{s.name(e.Arr), s.atoms(e.Idx)}
+		return &IndexE{s.name(e.Arr), s.atoms(e.Idx), e.Implicit}
 	case *UpdateE:
 		return &UpdateE{s.name(e.Arr), s.atoms(e.Idx), s.atom(e.X)}
 	case *IotaE:
@@ -349,7 +349,7 @@ func (s subst) exp(e Exp) Exp {
 		return &ReshapeE{s.name(e.Arr), s.atoms(e.Shape), e.Coerce}
 	case *ScremaE:
 		return &ScremaE{W: s.atom(e.W), Arrs: s.names(e.Arrs), Index: e.Index, Gens: e.Gens,
-			Scans: s.segops(e.Scans), Reds: s.segops(e.Reds), Map: s.lambda(e.Map)}
+			Scans: s.segops(e.Scans), Reds: s.segops(e.Reds), Map: s.lambda(e.Map), View: e.View}
 	case *FilterE:
 		return &FilterE{W: s.atom(e.W), Arrs: s.names(e.Arrs), Index: e.Index, Gens: e.Gens, Map: s.lambda(e.Map), Partition: e.Partition}
 	case *StreamE:

@@ -152,7 +152,10 @@ func (l *lowerer) reverse(b *builder, v lv, at syntax.Node) lv {
 }
 
 // gather builds a[ds…] with one nested map per slice: the element at
-// (k1, …) of the result is a[…, start_d + k_d · stride_d, …].
+// (k1, …) of the result is a[…, start_d + k_d · stride_d, …]. The source
+// has the slice as a view, one step: each map is marked a view (its own
+// step is one) over its index, and the positions and reads are implicit,
+// also once a consumer has fused them into its lambda.
 func (l *lowerer) gather(b *builder, v lv, ds []dimSlice, at syntax.Node) lv {
 	as, ts := l.flatten(v, at)
 	for i, a := range as {
@@ -189,10 +192,10 @@ func (l *lowerer) gather(b *builder, v lv, ds []dimSlice, at syntax.Node) lv {
 				}
 				off := ks[si]
 				if !(d.stride.IsConst() && d.stride.Val.AsInt64() == 1) {
-					off = lb.let1("off", &ir.BinOpE{Op: "*", X: off, Y: d.stride}, ir.Scalar(value.I64)).a
+					off = lb.let1("off", &ir.BinOpE{Op: "*", X: off, Y: d.stride, Implicit: true}, ir.Scalar(value.I64)).a
 				}
 				if !(d.start.IsConst() && d.start.Val.AsInt64() == 0) {
-					off = lb.let1("ix", &ir.BinOpE{Op: "+", X: d.start, Y: off}, ir.Scalar(value.I64)).a
+					off = lb.let1("ix", &ir.BinOpE{Op: "+", X: d.start, Y: off, Implicit: true}, ir.Scalar(value.I64)).a
 				}
 				idx[k] = off
 				si++
@@ -201,7 +204,7 @@ func (l *lowerer) gather(b *builder, v lv, ds []dimSlice, at syntax.Node) lv {
 			rts := make([]ir.Type, len(as))
 			for i, a := range as {
 				rts[i] = ir.Type{Elem: ts[i].Elem, Shape: ts[i].Shape[len(ds):]}
-				res[i] = lb.let1("elem", &ir.IndexE{Arr: a.Name, Idx: idx}, rts[i]).a
+				res[i] = lb.let1("elem", &ir.IndexE{Arr: a.Name, Idx: idx, Implicit: true}, rts[i]).a
 			}
 			return &ir.Body{Stms: lb.stms, Res: res}, rts
 		}
@@ -209,13 +212,12 @@ func (l *lowerer) gather(b *builder, v lv, ds []dimSlice, at syntax.Node) lv {
 		ks[j] = ir.V(k.Name)
 		inner, rts := level(j + 1)
 		n := ds[slices[j]].n
-		iota := lb.let1("iota", &ir.IotaE{N: n}, ir.Type{Elem: value.I64, Shape: []ir.Atom{n}})
 		outs := make([]ir.Type, len(rts))
 		for i, t := range rts {
 			outs[i] = t.ArrayOf(n)
 		}
-		lam := &ir.Lambda{Params: []ir.Param{k}, Ret: rts, Body: inner}
-		res := lb.let("gather", &ir.ScremaE{W: n, Arrs: []string{iota.a.Name}, Map: lam}, outs...)
+		lam := &ir.Lambda{Ret: rts, Body: inner}
+		res := lb.let("gather", &ir.ScremaE{W: n, Index: k.Name, Map: lam, View: true}, outs...)
 		return &ir.Body{Stms: lb.stms, Res: res}, outs
 	}
 	body, _ := level(0)
