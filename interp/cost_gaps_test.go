@@ -32,6 +32,8 @@ func TestCostGapsClosed(t *testing.T) {
 		{"strided_slice.fut", "inner", []string{"[[1, 2, 3], [4, 5, 6]]", "1i64", "3i64"}, eval.Cost{Work: 2, Depth: 2, SpaceSeq: 1, SpacePar: 1}, eval.Cost{Work: 1, Depth: 1, SpaceSeq: 9, SpacePar: 12}},
 		{"strided_slice.fut", "backwards", []string{"[[1, 2, 3], [4, 5, 6]]"}, eval.Cost{Work: 2, Depth: 2, SpaceSeq: 1, SpacePar: 1}, eval.Cost{Work: 1, Depth: 1, SpaceSeq: 12, SpacePar: 16}},
 		{"strided_slice.fut", "summed", []string{"[1, 2, 3, 4, 5, 6, 7]"}, eval.Cost{Work: 17, Depth: 9, SpaceSeq: 7, SpacePar: 11}, eval.Cost{Work: 8, Depth: 4, SpaceSeq: 1, SpacePar: 4}},
+		// rotate: one step per element, (n, 1) (was W 23 D 7 fused)
+		{"rotate.fut", "main", []string{"1i64", "[1, 2, 3, 4]"}, eval.Cost{Work: 4, Depth: 1, SpaceSeq: 5, SpacePar: 5}, eval.Cost{Work: 4, Depth: 1, SpaceSeq: 5, SpacePar: 5}},
 	} {
 		s, err := NewSession(Options{Cost: true})
 		if err != nil {

@@ -172,14 +172,20 @@ func (l *lowerer) rotate(b *builder, r *lvAtom, xs lv, at syntax.Node) lv {
 	n := shape[0]
 	ra := l.toI64(b, r)
 	i64 := ir.Scalar(value.I64)
-	// k = ((r mod n) + n) mod n, 0 for an empty array
-	nz := l.binop(b, "max", &lvAtom{n, i64}, &lvAtom{ir.I64(1), i64}, at).a
-	k := l.arith(b, "%%", l.arith(b, "+", l.arith(b, "%%", ra, nz), nz), nz)
+	// k = ((r mod n) + n) mod n, 0 for an empty array. The source's rule
+	// for rotate charges the result's elements: the offset, the positions
+	// and the reads are implicit, and the map runs over its index (one
+	// step per element, as the rule).
+	implicit := func(b *builder, op string, x, y ir.Atom) ir.Atom {
+		return b.let1("rot", &ir.BinOpE{Op: op, X: x, Y: y, Implicit: true}, i64).a
+	}
+	nz := implicit(b, "max", n, ir.I64(1))
+	k := implicit(b, "%%", implicit(b, "+", implicit(b, "%%", ra, nz), nz), nz)
 	as, ts := l.flatten(xs, at)
 	i := ir.Param{Name: l.fresh("i"), T: i64}
 	lb := &builder{l: l}
-	j := lb.let1("j", &ir.BinOpE{Op: "+", X: ir.V(i.Name), Y: k}, i64).a
-	j = lb.let1("j", &ir.BinOpE{Op: "%%", X: j, Y: nz}, i64).a
+	j := implicit(lb, "+", ir.V(i.Name), k)
+	j = implicit(lb, "%%", j, nz)
 	res := make([]ir.Atom, len(as))
 	rts := make([]ir.Type, len(as))
 	outTs := make([]ir.Type, len(as))
@@ -188,12 +194,11 @@ func (l *lowerer) rotate(b *builder, r *lvAtom, xs lv, at syntax.Node) lv {
 			l.fail(at, "rotate of a constant")
 		}
 		rts[q] = ts[q].Row()
-		res[q] = lb.let1("elem", &ir.IndexE{Arr: a.Name, Idx: []ir.Atom{j}}, rts[q]).a
+		res[q] = lb.let1("elem", &ir.IndexE{Arr: a.Name, Idx: []ir.Atom{j}, Implicit: true}, rts[q]).a
 		outTs[q] = noUnique(ts[q])
 	}
-	iota := b.let1("iota", &ir.IotaE{N: n}, ir.Type{Elem: value.I64, Shape: []ir.Atom{n}})
-	lam := &ir.Lambda{Params: []ir.Param{i}, Ret: rts, Body: &ir.Body{Stms: lb.stms, Res: res}}
-	outs := b.let("rotate", &ir.ScremaE{W: n, Arrs: []string{iota.a.Name}, Map: lam}, outTs...)
+	lam := &ir.Lambda{Ret: rts, Body: &ir.Body{Stms: lb.stms, Res: res}}
+	outs := b.let("rotate", &ir.ScremaE{W: n, Index: i.Name, Map: lam}, outTs...)
 	return rebuild(xs, outs, outTs, 0)
 }
 
