@@ -34,6 +34,12 @@ func TestCostGapsClosed(t *testing.T) {
 		{"strided_slice.fut", "summed", []string{"[1, 2, 3, 4, 5, 6, 7]"}, eval.Cost{Work: 17, Depth: 9, SpaceSeq: 7, SpacePar: 11}, eval.Cost{Work: 8, Depth: 4, SpaceSeq: 1, SpacePar: 4}},
 		// rotate: one step per element, (n, 1) (was W 23 D 7 fused)
 		{"rotate.fut", "main", []string{"1i64", "[1, 2, 3, 4]"}, eval.Cost{Work: 4, Depth: 1, SpaceSeq: 5, SpacePar: 5}, eval.Cost{Work: 4, Depth: 1, SpaceSeq: 5, SpacePar: 5}},
+		// a match: one step for the cases tried (was W 6 D 6 fused for
+		// the third of four literal cases, W 9 D 9 for a sum type's third
+		// constructor); == and != on arrays, one step each (was W 27 D 13)
+		{"match_eq.fut", "pick", []string{"3"}, eval.Cost{Work: 2, Depth: 2, SpaceSeq: 1, SpacePar: 1}, eval.Cost{Work: 1, Depth: 1}},
+		{"match_eq.fut", "area", []string{"2i32", "3.0", "4.0"}, eval.Cost{Work: 8, Depth: 8, SpaceSeq: 2, SpacePar: 2}, eval.Cost{Work: 6, Depth: 6, SpaceSeq: 6, SpacePar: 6}},
+		{"match_eq.fut", "same", []string{"[[1, 2], [3, 4]]", "[[1, 2], [3, 5]]"}, eval.Cost{Work: 2, Depth: 2, SpaceSeq: 2, SpacePar: 2}, eval.Cost{Work: 2, Depth: 2, SpaceSeq: 1, SpacePar: 1}},
 	} {
 		s, err := NewSession(Options{Cost: true})
 		if err != nil {

@@ -76,7 +76,7 @@ func (j *jvper) ifStm(st *Stm, e *IfE) {
 	el := j.body(e.Else, e.Ret, true)
 	ret := append(append([]Type{}, e.Ret...), tanTypes(e.Ret)...)
 	pat := append(append([]Param{}, st.Pat...), j.bindTans(st.Pat)...)
-	j.emit(pat, &IfE{Cond: e.Cond, Then: th, Else: el, Ret: ret})
+	j.emit(pat, &IfE{Cond: e.Cond, Then: th, Else: el, Ret: ret, Implicit: e.Implicit})
 }
 
 func (j *jvper) loopStm(st *Stm, e *LoopE) {

@@ -359,7 +359,7 @@ func unitRewrite(b *Body, views map[string]unitView, t Type, j string, fresh fun
 			if !ok1 || !ok2 {
 				return nil, false
 			}
-			e = &IfE{Cond: x.Cond, Then: th, Else: el, Ret: x.Ret}
+			e = &IfE{Cond: x.Cond, Then: th, Else: el, Ret: x.Ret, Implicit: x.Implicit}
 		case *LoopE:
 			nl := *x
 			// a walk over the rows of a view reads row I of it

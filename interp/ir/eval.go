@@ -294,8 +294,10 @@ func (m *machine) exp(e Exp) ([]value.Value, stepCost, error) {
 		} else {
 			vs, c, err = m.body(e.Else)
 		}
-		c.Work++
-		c.Depth++
+		if !e.Implicit {
+			c.Work++
+			c.Depth++
+		}
 		return vs, c, err
 	case *LoopE:
 		return m.loop(e)

@@ -181,11 +181,15 @@ type (
 		Where  string
 		Approx bool
 	}
-	// IfE chooses a branch.
+	// IfE chooses a branch. Implicit marks a choice the lowering adds
+	// inside a construct whose source rule covers it (a match's later
+	// cases, the shape test of == on arrays): it costs no step of its
+	// own; text form "if implicit c then …".
 	IfE struct {
 		Cond       Atom
 		Then, Else *Body
 		Ret        []Type
+		Implicit   bool
 	}
 	// LoopE is loop (params = init) for I < Bound do body: a sequential
 	// loop, maybe over the rows of arrays (Elems, Over); or, when While is set, loop … while cond do body, where While

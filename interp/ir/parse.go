@@ -401,13 +401,14 @@ func (p *parser) exp() Exp {
 		return a
 	case "if":
 		p.next()
+		implicit := p.accept("implicit")
 		c := p.atom()
 		p.word("then")
 		th := p.body()
 		p.word("else")
 		el := p.body()
 		p.expect(":")
-		return &IfE{Cond: c, Then: th, Else: el, Ret: p.typeList()}
+		return &IfE{Cond: c, Then: th, Else: el, Ret: p.typeList(), Implicit: implicit}
 	case "loop":
 		p.next()
 		p.expect("(")

@@ -146,7 +146,11 @@ func (pr *printer) exp(e Exp) {
 			pr.s(" approx")
 		}
 	case *IfE:
-		pr.s("if " + e.Cond.String() + " then ")
+		if e.Implicit {
+			pr.s("if implicit " + e.Cond.String() + " then ")
+		} else {
+			pr.s("if " + e.Cond.String() + " then ")
+		}
 		pr.body(e.Then)
 		pr.s(" else ")
 		pr.body(e.Else)

@@ -8,12 +8,12 @@ import (
 	"fut/interp/ir"
 )
 
-// The marks of views and slice updates print, parse back and verify, and
-// cost one step of their own: a gathered view (and the views nested in
-// its lambda) one step, its implicit reads nothing, an update of a slice
-// one step.
+// The marks of views, slice updates and implicit branches print, parse
+// back and verify, and cost one step of their own: a gathered view (and
+// the views nested in its lambda) one step, its implicit reads nothing,
+// an update of a slice one step, an implicit branch nothing.
 func TestViewMarksRoundTripAndCost(t *testing.T) {
-	src := `prog (xs_1: [6i64]i32, ys_2: [2i64]i32) : ([3i64]i32, [6i64]i32) {
+	src := `prog (xs_1: [6i64]i32, ys_2: [2i64]i32) : ([3i64]i32, [6i64]i32, i32) {
   let (g_3: [3i64]i32) = gather 3i64 () index k_4 {
     map \() : (i32) {
       let (ix_5: i64) = implicit k_4 * 2i64
@@ -26,7 +26,13 @@ func TestViewMarksRoundTripAndCost(t *testing.T) {
     let (p_11: i64) = implicit q_9 + 1i64
     return (p_11, r_10)
   }
-  return (g_3, u_8)
+  let (b_12: bool) = implicit 3i64 == 3i64
+  let (r_13: i32) = if implicit b_12 then {
+    return (1i32)
+  } else {
+    return (2i32)
+  } : (i32)
+  return (g_3, u_8, r_13)
 }
 `
 	p, err := ir.Parse(src)

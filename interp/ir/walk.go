@@ -318,7 +318,7 @@ func (s subst) exp(e Exp) Exp {
 	case *AssertE:
 		return &AssertE{s.atom(e.Cond), e.Msg, e.Where, e.Approx}
 	case *IfE:
-		return &IfE{s.atom(e.Cond), s.body(e.Then), s.body(e.Else), s.types(e.Ret)}
+		return &IfE{s.atom(e.Cond), s.body(e.Then), s.body(e.Else), s.types(e.Ret), e.Implicit}
 	case *LoopE:
 		l := &LoopE{s.params(e.Params), s.atoms(e.Init), e.I, s.atom(e.Bound), nil, s.body(e.Body), s.params(e.Elems), s.names(e.Over)}
 		if e.While != nil {

@@ -23,12 +23,21 @@ func (l *lowerer) arrayCompare(b *builder, op string, x, y *lvAtom, at syntax.No
 			return &lvAtom{ir.C(value.MkBool(op == "!=")), bt}
 		}
 	}
+	// The source charges == on arrays one step, as on scalars: the shape
+	// test, the branch on it, the comparisons and their combination are
+	// implicit, and the map and reduction over the elements are marked as
+	// one step (ScremaE.View).
 	for i := range x.t.Shape {
-		eq := l.binop(b, "==", &lvAtom{x.t.Shape[i], ir.Scalar(value.I64)}, &lvAtom{y.t.Shape[i], ir.Scalar(value.I64)}, at)
+		dx, dy := x.t.Shape[i], y.t.Shape[i]
+		var eq ir.Atom
+		if dx == dy {
+			continue
+		}
+		eq = b.let1("same", &ir.BinOpE{Op: "==", X: dx, Y: dy, Implicit: true}, bt).a
 		if same.IsConst() && same.Val.Bool() {
-			same = eq.a
+			same = eq
 		} else {
-			same = b.let1("same", &ir.BinOpE{Op: "&&", X: same, Y: eq.a}, bt).a
+			same = b.let1("same", &ir.BinOpE{Op: "&&", X: same, Y: eq, Implicit: true}, bt).a
 		}
 	}
 	// Then: compare the elements of both, flattened to one dimension.
@@ -44,24 +53,29 @@ func (l *lowerer) arrayCompare(b *builder, op string, x, y *lvAtom, at syntax.No
 		if a.t.Rank() == 1 && a.t.Shape[0] == n {
 			return a.a.Name
 		}
-		return tb.let1("flat", &ir.ReshapeE{Arr: a.a.Name, Shape: []ir.Atom{n}}, ir.Type{Elem: a.t.Elem, Shape: []ir.Atom{n}}).a.Name
+		return tb.let1("flat", &ir.ReshapeE{Arr: a.a.Name, Shape: []ir.Atom{n}, Coerce: true}, ir.Type{Elem: a.t.Elem, Shape: []ir.Atom{n}}).a.Name
 	}
 	xs, ys := flat(x), flat(y)
 	px, py := ir.Param{Name: l.fresh("x"), T: ir.Scalar(x.t.Elem)}, ir.Param{Name: l.fresh("y"), T: ir.Scalar(x.t.Elem)}
+	// x != y is: some element differs (or the shapes do)
+	comb, unit := "&&", true
+	if op == "!=" {
+		comb, unit = "||", false
+	}
 	mb := &builder{l: l}
-	e := mb.let1("eq", &ir.BinOpE{Op: "==", X: ir.V(px.Name), Y: ir.V(py.Name)}, bt)
+	e := mb.let1("eq", &ir.BinOpE{Op: op, X: ir.V(px.Name), Y: ir.V(py.Name), Implicit: true}, bt)
 	mapLam := &ir.Lambda{Params: []ir.Param{px, py}, Ret: []ir.Type{bt}, Body: &ir.Body{Stms: mb.stms, Res: []ir.Atom{e.a}}}
 	ra, rb := ir.Param{Name: l.fresh("a"), T: bt}, ir.Param{Name: l.fresh("b"), T: bt}
 	ob := &builder{l: l}
-	and := ob.let1("and", &ir.BinOpE{Op: "&&", X: ir.V(ra.Name), Y: ir.V(rb.Name)}, bt)
-	red := &ir.SegOp{Lam: &ir.Lambda{Params: []ir.Param{ra, rb}, Ret: []ir.Type{bt}, Body: &ir.Body{Stms: ob.stms, Res: []ir.Atom{and.a}}}, Nes: []ir.Atom{ir.C(value.MkBool(true))}}
-	all := tb.let1("all", &ir.ScremaE{W: n, Arrs: []string{xs, ys}, Reds: []*ir.SegOp{red}, Map: mapLam}, bt)
-	ie := &ir.IfE{Cond: same, Then: &ir.Body{Stms: tb.stms, Res: []ir.Atom{all.a}}, Else: &ir.Body{Res: []ir.Atom{ir.C(value.MkBool(false))}}, Ret: []ir.Type{bt}}
-	r := b.let1("eq", ie, bt)
-	if op == "!=" {
-		return b.let1("neq", &ir.UnOpE{Op: "not", Args: []ir.Atom{r.a}}, bt)
+	and := ob.let1("and", &ir.BinOpE{Op: comb, X: ir.V(ra.Name), Y: ir.V(rb.Name), Implicit: true}, bt)
+	red := &ir.SegOp{Lam: &ir.Lambda{Params: []ir.Param{ra, rb}, Ret: []ir.Type{bt}, Body: &ir.Body{Stms: ob.stms, Res: []ir.Atom{and.a}}}, Nes: []ir.Atom{ir.C(value.MkBool(unit))}}
+	all := tb.let1("all", &ir.ScremaE{W: n, Arrs: []string{xs, ys}, Reds: []*ir.SegOp{red}, Map: mapLam, View: true}, bt)
+	if same.IsConst() && same.Val.Bool() {
+		b.stms = append(b.stms, tb.stms...)
+		return all
 	}
-	return r
+	ie := &ir.IfE{Cond: same, Then: &ir.Body{Stms: tb.stms, Res: []ir.Atom{all.a}}, Else: &ir.Body{Res: []ir.Atom{ir.C(value.MkBool(!unit))}}, Ret: []ir.Type{bt}, Implicit: true}
+	return b.let1("eq", ie, bt)
 }
 
 // check asserts cond, failing with msg, the reference path's message, at

@@ -161,10 +161,14 @@ func (l *lowerer) typeSize(env *lenv, s types.Size, at syntax.Node) ir.Atom {
 // match lowers match x case p1 -> e1 … as tests of the patterns in order.
 func (l *lowerer) match(b *builder, env *lenv, e *syntax.Match, hint ir.Prim) lv {
 	x := l.expr(b, env, e.X, value.NoPrim)
-	return l.cases(b, env, x, e.Cases, hint, e)
+	return l.cases(b, env, x, e.Cases, hint, e, false)
 }
 
-func (l *lowerer) cases(b *builder, env *lenv, x lv, cs []*syntax.Case, hint ir.Prim, at syntax.Node) lv {
+// cases lowers the cases of a match to a chain of tests and branches.
+// The source charges one step for the match, whatever the number of
+// cases tried: the tests are implicit arithmetic, and every branch but
+// the first (later is true in the recursion) is implicit.
+func (l *lowerer) cases(b *builder, env *lenv, x lv, cs []*syntax.Case, hint ir.Prim, at syntax.Node, later bool) lv {
 	if len(cs) == 0 {
 		// The checker proved the match exhaustive: no value gets here.
 		l.fail(at, "a match with no case left")
@@ -178,15 +182,22 @@ func (l *lowerer) cases(b *builder, env *lenv, x lv, cs []*syntax.Case, hint ir.
 		if test.Val.Bool() {
 			return l.expr(b, l.bindPat(env, c.Pat, x), c.Body, hint)
 		}
-		return l.cases(b, env, x, cs[1:], hint, at)
+		return l.cases(b, env, x, cs[1:], hint, at, later)
 	}
 	tb, eb := &builder{l: l}, &builder{l: l}
 	tv := l.expr(tb, l.bindPat(env, c.Pat, x), c.Body, hint)
 	if a, ok := tv.(*lvAtom); ok && hint == value.NoPrim {
 		hint = a.t.Elem
 	}
-	ev := l.cases(eb, env, x, cs[1:], hint, at)
-	return l.branches(b, test, tb, tv, eb, ev, at)
+	ev := l.cases(eb, env, x, cs[1:], hint, at, true)
+	from := len(b.stms)
+	r := l.branches(b, test, tb, tv, eb, ev, at)
+	for _, st := range b.stms[from:] {
+		if ie, ok := st.E.(*ir.IfE); ok && later {
+			ie.Implicit = true
+		}
+	}
+	return r
 }
 
 // patTest emits the test of whether v matches p (a constant when it is
@@ -206,7 +217,16 @@ func (l *lowerer) patTest(b *builder, p syntax.Pat, v lv) ir.Atom {
 			}
 			return y
 		}
-		return b.let1("and", &ir.BinOpE{Op: "&&", X: x, Y: y}, ir.Scalar(value.Bool)).a
+		return b.let1("and", &ir.BinOpE{Op: "&&", X: x, Y: y, Implicit: true}, ir.Scalar(value.Bool)).a
+	}
+	// a test is part of the match's one step
+	eq := func(x, y *lvAtom) ir.Atom {
+		if x.a.IsConst() && y.a.IsConst() {
+			if r, err := ir.BinOp("==", x.a.Val, y.a.Val); err == nil {
+				return ir.C(r)
+			}
+		}
+		return b.let1("case", &ir.BinOpE{Op: "==", X: x.a, Y: y.a, Implicit: true}, ir.Scalar(value.Bool)).a
 	}
 	switch p := p.(type) {
 	case *syntax.PId, *syntax.PWild:
@@ -223,7 +243,7 @@ func (l *lowerer) patTest(b *builder, p syntax.Pat, v lv) ir.Atom {
 			l.fail(p, "a literal pattern on a value that is not a scalar")
 		}
 		lit := l.scalar(b, nil, p.Lit, a.t.Elem)
-		return l.eqAtoms(b, a, lit, p)
+		return eq(a, lit)
 	case *syntax.PTuple:
 		t, ok := v.(*lvTuple)
 		if !ok || t.rank != 0 || t.sum != nil || len(t.elems) != len(p.Elems) {
@@ -258,7 +278,7 @@ func (l *lowerer) patTest(b *builder, p syntax.Pat, v lv) ir.Atom {
 			l.fail(p, "no constructor #%s of %d values in this sum type", p.Name, len(p.Args))
 		}
 		tag := t.elems[0].(*lvAtom)
-		r := l.eqAtoms(b, tag, &lvAtom{ir.I64(int64(k)), ir.Scalar(value.I64)}, p)
+		r := eq(tag, &lvAtom{ir.I64(int64(k)), ir.Scalar(value.I64)})
 		for i, q := range p.Args {
 			r = and(r, l.patTest(b, q, t.elems[t.sum.start[k]+i]))
 		}
