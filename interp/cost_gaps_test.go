@@ -40,6 +40,9 @@ func TestCostGapsClosed(t *testing.T) {
 		{"match_eq.fut", "pick", []string{"3"}, eval.Cost{Work: 2, Depth: 2, SpaceSeq: 1, SpacePar: 1}, eval.Cost{Work: 1, Depth: 1}},
 		{"match_eq.fut", "area", []string{"2i32", "3.0", "4.0"}, eval.Cost{Work: 8, Depth: 8, SpaceSeq: 2, SpacePar: 2}, eval.Cost{Work: 6, Depth: 6, SpaceSeq: 6, SpacePar: 6}},
 		{"match_eq.fut", "same", []string{"[[1, 2], [3, 4]]", "[[1, 2], [3, 5]]"}, eval.Cost{Work: 2, Depth: 2, SpaceSeq: 2, SpacePar: 2}, eval.Cost{Work: 2, Depth: 2, SpaceSeq: 1, SpacePar: 1}},
+		// an element of an array of records: one read (was D 3 fused, one
+		// read per field)
+		{"tuple_index.fut", "main", []string{"[1, 2, 3]", "[1.5, 2.5, 3.5]", "[true, false, true]", "1i64"}, eval.Cost{Work: 4, Depth: 2, SpaceSeq: 13, SpacePar: 13}, eval.Cost{Work: 1, Depth: 1, SpaceSeq: 1, SpacePar: 1}},
 	} {
 		s, err := NewSession(Options{Cost: true})
 		if err != nil {

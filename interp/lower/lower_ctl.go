@@ -376,22 +376,32 @@ func (l *lowerer) indices(b *builder, env *lenv, ds []*syntax.DimIndex, at synta
 	return idx
 }
 
-// indexValue is v[idx…] for an array (of tuples).
+// indexValue is v[idx…] for an array (of tuples). The source reads an
+// element of an array of tuples in one step, however many arrays the IR
+// stores its fields in: the first field's read is charged, the others
+// are implicit.
 func (l *lowerer) indexValue(b *builder, v lv, idx []ir.Atom, at syntax.Node) lv {
+	charged := false
+	return l.indexLeaves(b, v, idx, at, &charged)
+}
+
+func (l *lowerer) indexLeaves(b *builder, v lv, idx []ir.Atom, at syntax.Node, charged *bool) lv {
 	switch v := v.(type) {
 	case *lvAtom:
 		if len(idx) > v.t.Rank() {
 			l.fail(at, "too many indices")
 		}
 		t := ir.Type{Elem: v.t.Elem, Shape: v.t.Shape[len(idx):]}
-		return b.let1("elem", &ir.IndexE{Arr: v.a.Name, Idx: idx}, t)
+		implicit := *charged
+		*charged = true
+		return b.let1("elem", &ir.IndexE{Arr: v.a.Name, Idx: idx, Implicit: implicit}, t)
 	case *lvTuple:
 		if len(idx) > v.rank {
 			l.fail(at, "too many indices")
 		}
 		out := &lvTuple{names: v.names, rank: v.rank - len(idx), sum: v.sum}
 		for _, x := range v.elems {
-			out.elems = append(out.elems, l.indexValue(b, x, idx, at))
+			out.elems = append(out.elems, l.indexLeaves(b, x, idx, at, charged))
 		}
 		return out
 	}
