@@ -43,6 +43,8 @@ func TestCostGapsClosed(t *testing.T) {
 		// an element of an array of records: one read (was D 3 fused, one
 		// read per field)
 		{"tuple_index.fut", "main", []string{"[1, 2, 3]", "[1.5, 2.5, 3.5]", "[true, false, true]", "1i64"}, eval.Cost{Work: 4, Depth: 2, SpaceSeq: 13, SpacePar: 13}, eval.Cost{Work: 1, Depth: 1, SpaceSeq: 1, SpacePar: 1}},
+		// concat in a loop, its length a changing size (was W 34 D 9 fused)
+		{"concat_loop.fut", "main", []string{"3", "[1, 2]"}, eval.Cost{Work: 32, Depth: 7, SpaceSeq: 26, SpacePar: 26}, eval.Cost{Work: 31, Depth: 6, SpaceSeq: 24, SpacePar: 24}},
 	} {
 		s, err := NewSession(Options{Cost: true})
 		if err != nil {

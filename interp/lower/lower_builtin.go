@@ -270,7 +270,14 @@ func (l *lowerer) callBuiltin(b *builder, name string, args []lv, at syntax.Node
 		if len(sx) == 0 || len(sy) == 0 {
 			l.fail(at, "concatenation of values that are not arrays")
 		}
-		n := l.arith(b, "+", sx[0], sy[0])
+		// the result's length is part of concat's rule (its elements):
+		// implicit, also where it is a loop's changing size or a value
+		n := sx[0]
+		if !(sx[0].IsConst() && sy[0].IsConst()) {
+			n = b.let("size", &ir.BinOpE{Op: "+", X: sx[0], Y: sy[0], Implicit: true}, ir.Scalar(value.I64))[0]
+		} else {
+			n = l.arith(b, "+", sx[0], sy[0])
+		}
 		xa, xt := l.flatten(args[0], at)
 		ya, yt := l.flatten(args[1], at)
 		if len(xa) != len(ya) {
