@@ -45,6 +45,9 @@ func TestCostGapsClosed(t *testing.T) {
 		{"tuple_index.fut", "main", []string{"[1, 2, 3]", "[1.5, 2.5, 3.5]", "[true, false, true]", "1i64"}, eval.Cost{Work: 4, Depth: 2, SpaceSeq: 13, SpacePar: 13}, eval.Cost{Work: 1, Depth: 1, SpaceSeq: 1, SpacePar: 1}},
 		// concat in a loop, its length a changing size (was W 34 D 9 fused)
 		{"concat_loop.fut", "main", []string{"3", "[1, 2]"}, eval.Cost{Work: 32, Depth: 7, SpaceSeq: 26, SpacePar: 26}, eval.Cost{Work: 31, Depth: 6, SpaceSeq: 24, SpacePar: 24}},
+		// vjp of a histogram with max: the unit tangent's reads are
+		// covered by the pass's unit vector (was D 418 fused)
+		{"ad_hist.fut", "main", []string{"[5f32, 1f32, 2f32, 3f32, 4f32]", "[0i64, 0i64, 1i64, 1i64, 0i64]", "[4f32, 3f32, 2f32, 1f32, 6f32]"}, eval.Cost{Work: 580, Depth: 401, SpaceSeq: 19, SpacePar: 19}, eval.Cost{Work: 506, Depth: 368, SpaceSeq: 24, SpacePar: 35}},
 	} {
 		s, err := NewSession(Options{Cost: true})
 		if err != nil {

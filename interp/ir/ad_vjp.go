@@ -290,17 +290,21 @@ func unitRewrite(b *Body, views map[string]unitView, t Type, j string, fresh fun
 			switch x := e.(type) {
 			case *IndexE:
 				if len(x.Idx) == len(v.shape) {
+					// a read of the unit tangent: the pass's unit vector,
+					// which the source's rule charges once per pass,
+					// covers it (docs/cost.md, "Derivatives"), so its
+					// position, test and choice are implicit
 					orig := v.to(ab, x.Idx)
 					f := orig[0]
 					for k := 1; k < len(orig); k++ {
-						f = ab.let("flat", &BinOpE{Op: "*", X: f, Y: t.Shape[k]}, i64)
-						f = ab.let("flat", &BinOpE{Op: "+", X: f, Y: orig[k]}, i64)
+						f = ab.let("flat", &BinOpE{Op: "*", X: f, Y: t.Shape[k], Implicit: true}, i64)
+						f = ab.let("flat", &BinOpE{Op: "+", X: f, Y: orig[k], Implicit: true}, i64)
 					}
-					eq := ab.let("unit", &BinOpE{Op: "==", X: f, Y: V(j)}, Scalar(value.Bool))
+					eq := ab.let("unit", &BinOpE{Op: "==", X: f, Y: V(j), Implicit: true}, Scalar(value.Bool))
 					one := C(value.Convert(value.MkInt(value.I64, 1), t.Elem))
 					out.Stms = append(out.Stms, ab.stms...)
 					out.Stms = append(out.Stms, &Stm{Pat: st.Pat, E: &IfE{Cond: eq, Then: &Body{Res: []Atom{one}},
-						Else: &Body{Res: []Atom{C(ZeroOf(t.Elem))}}, Ret: []Type{Scalar(t.Elem)}}})
+						Else: &Body{Res: []Atom{C(ZeroOf(t.Elem))}}, Ret: []Type{Scalar(t.Elem)}, Implicit: true}})
 					continue
 				}
 				pre := append([]Atom{}, x.Idx...)
@@ -313,14 +317,14 @@ func unitRewrite(b *Body, views map[string]unitView, t Type, j string, fresh fun
 				}}
 			case *ReverseE:
 				views[name] = unitView{shape: v.shape, to: func(ab *adb, idx []Atom) []Atom {
-					last := ab.let("rev", &BinOpE{Op: "-", X: v.shape[0], Y: I64(1)}, i64)
-					i := ab.let("rev", &BinOpE{Op: "-", X: last, Y: idx[0]}, i64)
+					last := ab.let("rev", &BinOpE{Op: "-", X: v.shape[0], Y: I64(1), Implicit: true}, i64)
+					i := ab.let("rev", &BinOpE{Op: "-", X: last, Y: idx[0], Implicit: true}, i64)
 					return v.to(ab, append([]Atom{i}, idx[1:]...))
 				}}
 			case *SliceE:
 				start := x.Start
 				views[name] = unitView{shape: st.Pat[0].T.Shape, to: func(ab *adb, idx []Atom) []Atom {
-					i := ab.let("slice", &BinOpE{Op: "+", X: start, Y: idx[0]}, i64)
+					i := ab.let("slice", &BinOpE{Op: "+", X: start, Y: idx[0], Implicit: true}, i64)
 					return v.to(ab, append([]Atom{i}, idx[1:]...))
 				}}
 			case *CopyE:
@@ -332,13 +336,13 @@ func unitRewrite(b *Body, views map[string]unitView, t Type, j string, fresh fun
 					// indices in the old one
 					f := idx[0]
 					for k := 1; k < len(idx); k++ {
-						f = ab.let("flat", &BinOpE{Op: "*", X: f, Y: shape[k]}, i64)
-						f = ab.let("flat", &BinOpE{Op: "+", X: f, Y: idx[k]}, i64)
+						f = ab.let("flat", &BinOpE{Op: "*", X: f, Y: shape[k], Implicit: true}, i64)
+						f = ab.let("flat", &BinOpE{Op: "+", X: f, Y: idx[k], Implicit: true}, i64)
 					}
 					old := make([]Atom, len(v.shape))
 					for k := len(v.shape) - 1; k > 0; k-- {
-						old[k] = ab.let("unflat", &BinOpE{Op: "%", X: f, Y: v.shape[k]}, i64)
-						f = ab.let("unflat", &BinOpE{Op: "/", X: f, Y: v.shape[k]}, i64)
+						old[k] = ab.let("unflat", &BinOpE{Op: "%", X: f, Y: v.shape[k], Implicit: true}, i64)
+						f = ab.let("unflat", &BinOpE{Op: "/", X: f, Y: v.shape[k], Implicit: true}, i64)
 					}
 					old[0] = f
 					return v.to(ab, old)
