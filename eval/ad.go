@@ -131,6 +131,18 @@ func dualize(x, dx value.Value, tag uint64) value.Value {
 			out[i] = dualize(x[i], dt[i], tag)
 		}
 		return out
+	case *value.Sum:
+		// the payload's tangents, where the tangent is of the same
+		// constructor (else 0)
+		ds, _ := dx.(*value.Sum)
+		out := make([]value.Value, len(x.Payload))
+		for i := range x.Payload {
+			out[i] = x.Payload[i]
+			if ds != nil && ds.Constr == x.Constr && i < len(ds.Payload) {
+				out[i] = dualize(x.Payload[i], ds.Payload[i], tag)
+			}
+		}
+		return &value.Sum{Constr: x.Constr, Payload: out}
 	case *value.Record:
 		dr, _ := dx.(*value.Record)
 		out := make([]value.Value, len(x.Fields))
@@ -172,6 +184,12 @@ func split(v value.Value, tag uint64) (value.Value, value.Value) {
 			p[i], d[i] = split(v[i], tag)
 		}
 		return p, d
+	case *value.Sum:
+		p, d := make([]value.Value, len(v.Payload)), make([]value.Value, len(v.Payload))
+		for i := range v.Payload {
+			p[i], d[i] = split(v.Payload[i], tag)
+		}
+		return &value.Sum{Constr: v.Constr, Payload: p}, &value.Sum{Constr: v.Constr, Payload: d}
 	case *value.Record:
 		p, d := make([]value.Value, len(v.Fields)), make([]value.Value, len(v.Fields))
 		for i := range v.Fields {
@@ -230,6 +248,12 @@ func leaves(v value.Value) int {
 			n += leaves(x)
 		}
 		return n
+	case *value.Sum:
+		n := 0
+		for _, x := range v.Payload {
+			n += leaves(x)
+		}
+		return n
 	case *value.Record:
 		n := 0
 		for _, x := range v.Fields {
@@ -276,6 +300,12 @@ func basis(v value.Value, k *int) value.Value {
 			out[i] = basis(v[i], k)
 		}
 		return out
+	case *value.Sum:
+		out := make([]value.Value, len(v.Payload))
+		for i := range v.Payload {
+			out[i] = basis(v.Payload[i], k)
+		}
+		return &value.Sum{Constr: v.Constr, Payload: out}
 	case *value.Record:
 		out := make([]value.Value, len(v.Fields))
 		for i := range v.Fields {
@@ -322,6 +352,16 @@ func dot(a, b value.Value) value.Value {
 			s, _ = value.DualBinary(value.OpAdd, s, dot(a[i], bt[i]))
 		}
 		return s
+	case *value.Sum:
+		bs, _ := b.(*value.Sum)
+		s := zero
+		if bs == nil || bs.Constr != a.Constr {
+			return s
+		}
+		for i := range a.Payload {
+			s, _ = value.DualBinary(value.OpAdd, s, dot(a.Payload[i], bs.Payload[i]))
+		}
+		return s
 	case *value.Record:
 		br, _ := b.(*value.Record)
 		s := zero
@@ -360,6 +400,12 @@ func setLeaves(v value.Value, vals []value.Value, k *int) value.Value {
 			out[i] = setLeaves(v[i], vals, k)
 		}
 		return out
+	case *value.Sum:
+		out := make([]value.Value, len(v.Payload))
+		for i := range v.Payload {
+			out[i] = setLeaves(v.Payload[i], vals, k)
+		}
+		return &value.Sum{Constr: v.Constr, Payload: out}
 	case *value.Record:
 		out := make([]value.Value, len(v.Fields))
 		for i := range v.Fields {
@@ -452,6 +498,10 @@ func components(v value.Value, out *[]int64) {
 		*out = append(*out, 1)
 	case value.Tuple:
 		for _, x := range v {
+			components(x, out)
+		}
+	case *value.Sum:
+		for _, x := range v.Payload {
 			components(x, out)
 		}
 	case *value.Record:

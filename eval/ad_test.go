@@ -25,6 +25,12 @@ func TestAD(t *testing.T) {
 		{`jvp (\x -> vjp (\y -> x * y * y) 3.0 1.0) 2.0 1.0`, "6.0f64"},
 		{`vjp (\x -> vjp (\y -> x * x * y) 3.0 1.0) 2.0 1.0`, "4.0f64"},
 		{`jvp (\a -> jvp (\x -> (x - a) ** 2) 1.0 1.0) 5.0 1.0`, "-2.0f64"},
+		// sum types: the payload carries the tangents (vjp gave the input
+		// back as its adjoint)
+		{`vjp (\(x: #a f64 | #b f64) -> match x case #a y -> y ** 2 case #b y -> y ** 3) (#b 2.0) 1.0`, "(#b 12.0f64)"},
+		{`jvp (\(x: #a f64 | #b f64) -> match x case #a y -> y ** 2 case #b y -> y ** 3) (#b 2.0) (#b 1.0)`, "12.0f64"},
+		{`vjp (\(x: f64) -> (#b (x * x)) : (#a f64 | #b f64)) 3.0 (#b 1.0)`, "6.0f64"},
+		{`vjp (\(x: f64) -> (#b (x * x)) : (#a f64 | #b f64)) 3.0 (#a 1.0)`, "0.0f64"},
 	}
 	for _, c := range cases {
 		if got := s.val(c.src); got != c.want {

@@ -369,6 +369,14 @@ func dmath2(name string, a, b Value) Value {
 }
 
 func digamma(x float64) float64 {
+	switch {
+	case math.IsNaN(x) || math.IsInf(x, -1) || x <= 0 && x == math.Floor(x):
+		return math.NaN() // the poles, and no limit at −∞
+	case math.IsInf(x, 1):
+		return x
+	case x < 0: // reflection
+		return digamma(1-x) - math.Pi/math.Tan(math.Pi*x)
+	}
 	// asymptotic series after shifting x up
 	r := 0.0
 	for x < 6 {

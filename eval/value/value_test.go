@@ -285,3 +285,23 @@ func TestFromValuesMixedDualRows(t *testing.T) {
 		}
 	}
 }
+
+// digamma ends everywhere: its poles, ±∞ and NaN, negative arguments by
+// reflection (it looped forever at −∞).
+func TestDigamma(t *testing.T) {
+	for _, c := range []struct{ x, want float64 }{
+		{1, -0.5772156649015329}, {0.5, -1.9635100260214235}, {-0.5, 0.03648997397857652}, {10, 2.251752589066721},
+	} {
+		if got := digamma(c.x); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("digamma(%v) = %v, want %v", c.x, got, c.want)
+		}
+	}
+	for _, x := range []float64{math.Inf(-1), math.NaN(), 0, -3, -1e300} {
+		if got := digamma(x); !math.IsNaN(got) && x != -1e300 {
+			t.Errorf("digamma(%v) = %v, want NaN", x, got)
+		}
+	}
+	if got := digamma(math.Inf(1)); !math.IsInf(got, 1) {
+		t.Errorf("digamma(+Inf) = %v", got)
+	}
+}
