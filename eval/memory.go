@@ -155,52 +155,91 @@ func (in *Interp) newMemGuard() memGuard {
 // step at pos is about to allocate, for an array of elems elements) are
 // over the limit. elems is -1 for a periodic check, with no request.
 func (t *thread) checkMem(pos syntax.Pos, request, elems int64) error {
-	g := &t.mem
-	if g.limit <= 0 {
+	need, over := t.mem.over(request)
+	if !over {
 		return nil
+	}
+	return &RuntimeError{Pos: t.userPos(pos), Msg: t.mem.message(need, request, elems), Err: ErrMemory, Stack: append([]Frame(nil), t.stack...)}
+}
+
+// over says whether the session's live bytes plus request are over the
+// limit, and how many bytes they need.
+func (g *memGuard) over(request int64) (need int64, over bool) {
+	if g.limit <= 0 {
+		return 0, false
 	}
 	if request < memCheckBytes {
 		g.pending += request
 		if g.pending < memPendingBytes && request > 0 {
-			return nil
+			return 0, false
 		}
 	}
 	g.pending = 0
 	if request > g.limit {
 		// over the limit on its own: no need to look at the heap
-		return t.memError(pos, request, request, elems)
+		return request, true
 	}
 	h := g.heap.read()
 	if h-g.base+request <= g.limit {
-		return nil
+		return 0, false
 	}
 	if g.lastGC >= 0 && h-g.lastGC < g.slack && request < g.slack {
-		return nil // collected recently: at most slack bytes unseen
+		return 0, false // collected recently: at most slack bytes unseen
 	}
 	live := liveHeap()
 	g.lastGC = live
 	if need := live - g.base + request; need > g.limit {
-		return t.memError(pos, need, request, elems)
+		return need, true
 	}
-	return nil
+	return 0, false
 }
 
-func (t *thread) memError(pos syntax.Pos, need, request, elems int64) error {
+// message is the memory limit's error message (without the position).
+func (g *memGuard) message(need, request, elems int64) string {
 	what := ""
 	if elems >= 0 {
 		what = fmt.Sprintf("an array of %d elements", elems)
 	}
-	var msg string
 	switch {
 	case what != "" && need == request:
-		msg = fmt.Sprintf("out of memory: %s needs %s, the limit is %s (--max-memory)", what, Bytes(request), Bytes(t.mem.limit))
+		return fmt.Sprintf("out of memory: %s needs %s, the limit is %s (--max-memory)", what, Bytes(request), Bytes(g.limit))
 	case what != "":
-		msg = fmt.Sprintf("out of memory: %s needs %s more, %s in all, the limit is %s (--max-memory)",
-			what, Bytes(request), Bytes(need), Bytes(t.mem.limit))
-	default:
-		msg = fmt.Sprintf("out of memory: the values held need %s, the limit is %s (--max-memory)", Bytes(need), Bytes(t.mem.limit))
+		return fmt.Sprintf("out of memory: %s needs %s more, %s in all, the limit is %s (--max-memory)",
+			what, Bytes(request), Bytes(need), Bytes(g.limit))
 	}
-	return &RuntimeError{Pos: t.userPos(pos), Msg: msg, Err: ErrMemory, Stack: append([]Frame(nil), t.stack...)}
+	return fmt.Sprintf("out of memory: the values held need %s, the limit is %s (--max-memory)", Bytes(need), Bytes(g.limit))
+}
+
+// MemoryError is the memory limit's failure in an evaluation that runs
+// outside the reference evaluator (the fused IR's): its message is the
+// reference path's, without the position, which the caller adds.
+type MemoryError struct{ Msg string }
+
+func (e *MemoryError) Error() string { return e.Msg }
+
+// Unwrap makes errors.Is(err, ErrMemory) hold.
+func (e *MemoryError) Unwrap() error { return ErrMemory }
+
+// MemoryCheck is the session's memory limit for one evaluation that runs
+// outside the reference evaluator (the fused IR's evaluator): the same
+// measure of the session's live bytes, the same base and the same
+// message. The function it returns fails with a *MemoryError when the
+// live bytes plus request (bytes about to be allocated for an array of
+// elems elements; elems -1 for a periodic check with no request) are over
+// the limit. It is nil without a limit; it serves one evaluation, on one
+// goroutine, and a new one is taken for the next.
+func (in *Interp) MemoryCheck() func(request, elems int64) error {
+	if in.opts.MaxMemory <= 0 {
+		return nil
+	}
+	g := in.newMemGuard()
+	return func(request, elems int64) error {
+		need, over := g.over(request)
+		if !over {
+			return nil
+		}
+		return &MemoryError{Msg: g.message(need, request, elems)}
+	}
 }
 
 // Bytes formats a byte count in binary units: 512 bytes, 1.5 KiB, 763 MiB.

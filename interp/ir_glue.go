@@ -35,7 +35,11 @@ func (s *Session) IR(src string) ([]ir.Stage, error) {
 // FusedCost is the cost of an expression's fused plan: the expression
 // lowered, simplified and fused, then costed by COST_MODEL.md's rules.
 func (s *Session) FusedCost(ctx context.Context, src string) (eval.Cost, error) {
-	p, args, err := s.lowerExpr(src)
+	e, err := s.checkedExpr(src)
+	if err != nil {
+		return eval.Cost{}, err
+	}
+	p, args, err := s.lowerChecked(e)
 	if err != nil {
 		return eval.Cost{}, err
 	}
@@ -43,7 +47,7 @@ func (s *Session) FusedCost(ctx context.Context, src string) (eval.Cost, error) 
 	if err != nil {
 		return eval.Cost{}, err
 	}
-	c, err := ir.FusedCost(ctx, fused, args)
+	c, err := ir.FusedCostWith(ctx, fused, args, s.irLimits(e))
 	if err != nil {
 		return eval.Cost{}, err
 	}
@@ -62,7 +66,7 @@ func (s *Session) EntryFusedCost(ctx context.Context, name string, args []value.
 	if err != nil {
 		return eval.Cost{}, err
 	}
-	c, err := ir.FusedCost(ctx, fused, irArgs)
+	c, err := ir.FusedCostWith(ctx, fused, irArgs, s.irLimits(s.entryNode(name)))
 	if err != nil {
 		return eval.Cost{}, err
 	}

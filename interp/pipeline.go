@@ -6,6 +6,7 @@ import (
 
 	"fut/eval/value"
 	"fut/interp/ir"
+	"fut/interp/syntax"
 	"fut/interp/types"
 )
 
@@ -28,7 +29,7 @@ func (s *Session) CallEntryFused(ctx context.Context, name string, args []value.
 	if err != nil {
 		return nil, true, "", err
 	}
-	flat, err := ir.EvalAll(ctx, fused, irArgs)
+	flat, err := ir.EvalAllWith(ctx, fused, irArgs, s.irLimits(s.entryNode(name)))
 	if err == nil {
 		// the IR's results are flat: the entry point's tuples and records
 		// of results are rebuilt from them, as on the device
@@ -54,6 +55,25 @@ func (s *Session) CallEntryFused(ctx context.Context, name string, args []value.
 		return nil, true, "", fmt.Errorf("the fused IR failed (%v) where the reference path succeeded", err)
 	}
 	return nil, true, "", err
+}
+
+// irLimits are the session's bounds for an evaluation by the IR
+// evaluator: the same memory limit as the reference path's; a failure at
+// a statement without a position of its own names at's.
+func (s *Session) irLimits(at syntax.Node) ir.EvalOptions {
+	o := ir.EvalOptions{Memory: s.ev.MemoryCheck()}
+	if at != nil && at.Pos().IsValid() {
+		o.Where = s.Fset.Position(at.Pos()).String()
+	}
+	return o
+}
+
+// entryNode is the declaration of the entry point name (nil if none).
+func (s *Session) entryNode(name string) syntax.Node {
+	if fb, ok := s.entryDecl(name); ok {
+		return fb
+	}
+	return nil
 }
 
 // rebuildAll takes the values of the types ts from the IR's flat results.

@@ -48,7 +48,12 @@ func withConsts(step stepCost, as ...Atom) stepCost { return step }
 // reduction achieves). This is what makes the fused matrix product's S∞
 // Θ(n²) rather than Θ(n³).
 func FusedCost(ctx context.Context, p *Prog, args []value.Value) (Cost, error) {
-	_, c, err := run(ctx, p, args)
+	return FusedCostWith(ctx, p, args, EvalOptions{})
+}
+
+// FusedCostWith is FusedCost under the bounds of o.
+func FusedCostWith(ctx context.Context, p *Prog, args []value.Value, o EvalOptions) (Cost, error) {
+	_, c, err := run(ctx, p, args, o)
 	return c, err
 }
 
@@ -123,6 +128,31 @@ func (m *machine) loop(e *LoopE) ([]value.Value, stepCost, error) {
 		c.F += value.Size(v)
 	}
 	return vs, c, nil
+}
+
+// allocStack checks the memory limit before a step stacks vs (a map's
+// rows, a filter's kept elements) into one array.
+func (m *machine) allocStack(vs []value.Value) error {
+	if m.mem == nil {
+		return nil
+	}
+	var bytes, elems int64
+	for _, v := range vs {
+		if a, ok := v.(*value.Array); ok {
+			bytes, elems = bytes+bytesOf(a), elems+a.NumElems()
+		} else {
+			bytes, elems = bytes+bytesOf(v), elems+1
+		}
+	}
+	return m.alloc(bytes, elems)
+}
+
+func p2v(as []*value.Array) []value.Value {
+	vs := make([]value.Value, len(as))
+	for i, a := range as {
+		vs[i] = a
+	}
+	return vs
 }
 
 func (m *machine) row(arrs []string, i int64) []value.Value {
@@ -209,6 +239,9 @@ func (m *machine) screma(e *ScremaE) ([]value.Value, stepCost, error) {
 			for i := range vs {
 				vs[i] = col[i][j]
 			}
+			if err := m.allocStack(vs); err != nil {
+				return nil, stepCost{}, err
+			}
 			arr, err := value.FromValues(vs, m.zero(e.Map.Ret[k+j]))
 			if err != nil {
 				return nil, stepCost{}, err
@@ -262,6 +295,9 @@ func (m *machine) screma(e *ScremaE) ([]value.Value, stepCost, error) {
 		r += value.Size(v)
 	}
 	for j, vs := range mapOut {
+		if err := m.allocStack(vs); err != nil {
+			return nil, stepCost{}, err
+		}
 		arr, err := value.FromValues(vs, m.zero(e.Map.Ret[nscan+nred+j]))
 		if err != nil {
 			return nil, stepCost{}, err
@@ -311,6 +347,9 @@ func (m *machine) screma(e *ScremaE) ([]value.Value, stepCost, error) {
 }
 
 func (m *machine) scatter(dest string, w Atom, arrs []string, index string, gens int, lam *Lambda, op *SegOp) ([]value.Value, stepCost, error) {
+	if err := m.allocCopy(m.arr(dest)); err != nil {
+		return nil, stepCost{}, err
+	}
 	d := m.arr(dest).Copy()
 	n := m.int(w)
 	m.soac++
@@ -417,6 +456,9 @@ func (m *machine) stream(e *StreamE) ([]value.Value, stepCost, error) {
 				}
 				as = append(as, a)
 			}
+			if err := m.allocStack(p2v(as)); err != nil {
+				return nil, stepCost{}, err
+			}
 			a, err := value.Concat(as)
 			if err != nil {
 				return nil, stepCost{}, err
@@ -485,6 +527,9 @@ func (m *machine) filter(e *FilterE) ([]value.Value, stepCost, error) {
 			out = append(out, value.I64Val(n-count))
 		}
 		for k, vs := range part {
+			if err := m.allocStack(vs); err != nil {
+				return nil, stepCost{}, err
+			}
 			a, err := value.FromValues(vs, m.zero(e.Map.Ret[k+1]))
 			if err != nil {
 				return nil, stepCost{}, err

@@ -27,11 +27,34 @@ func Eval(ctx context.Context, p *Prog, args []value.Value) (value.Value, error)
 
 // EvalAll is Eval returning every result separately.
 func EvalAll(ctx context.Context, p *Prog, args []value.Value) ([]value.Value, error) {
-	vs, _, err := run(ctx, p, args)
+	vs, _, err := run(ctx, p, args, EvalOptions{})
 	return vs, err
 }
 
-func run(ctx context.Context, p *Prog, args []value.Value) (vs []value.Value, c Cost, err error) {
+// EvalOptions bound an evaluation.
+type EvalOptions struct {
+	// Memory, when not nil, is the session's memory limit (--max-memory):
+	// called with the bytes a step is about to allocate for an array of
+	// elems elements before it allocates them, and with (0, -1) every
+	// 1024 steps, it fails when the session's live bytes would pass the
+	// limit. Its error becomes a *RuntimeError at the failing statement's
+	// position, which unwraps to it.
+	Memory func(request, elems int64) error
+	// Where is the position (file:line:col) a failure of the memory limit
+	// names when the failing statement has none of its own (the lowering
+	// gives positions to the statements that fail by the program's
+	// semantics, not to every one that allocates): the entry point's or
+	// the expression's.
+	Where string
+}
+
+// EvalAllWith is EvalAll under the bounds of o.
+func EvalAllWith(ctx context.Context, p *Prog, args []value.Value, o EvalOptions) ([]value.Value, error) {
+	vs, _, err := run(ctx, p, args, o)
+	return vs, err
+}
+
+func run(ctx context.Context, p *Prog, args []value.Value, o EvalOptions) (vs []value.Value, c Cost, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			vs, err = nil, fmt.Errorf("ir eval: malformed program or arguments (run Verify): %v", r)
@@ -40,11 +63,14 @@ func run(ctx context.Context, p *Prog, args []value.Value) (vs []value.Value, c 
 	if len(args) != len(p.Params) {
 		return nil, Cost{}, fmt.Errorf("ir: %d arguments for %d parameters", len(args), len(p.Params))
 	}
-	m := &machine{ctx: ctx, env: map[string]value.Value{}}
+	m := &machine{ctx: ctx, env: map[string]value.Value{}, mem: o.Memory}
 	for i, prm := range p.Params {
 		m.env[prm.Name] = args[i]
 	}
 	vs, sc, err := m.body(p.Body)
+	if re, ok := err.(*RuntimeError); ok && re.Where == "" && re.Err != nil {
+		re.Where = o.Where
+	}
 	return vs, sc.Cost, err
 }
 
@@ -52,7 +78,8 @@ type machine struct {
 	ctx   context.Context
 	env   map[string]value.Value
 	steps int
-	soac  int // how many SOAC lambdas the evaluation is inside
+	soac  int                              // how many SOAC lambdas the evaluation is inside
+	mem   func(request, elems int64) error // EvalOptions.Memory
 	// inView says the evaluation is in the lambda of a gathered view
 	// (ScremaE.View), whose nested views are part of its one step
 	inView bool
@@ -81,7 +108,15 @@ func (m *machine) plan(b *Body) bodyPlan {
 // RuntimeError is an error in the evaluated program (an index out of
 // bounds, a division by zero), as opposed to a malformed program: the
 // reference path's message and, where the statement has one, its Where.
-type RuntimeError struct{ Msg, Where string }
+// Err, when set, is the failure it reports (the memory limit's), for
+// errors.Is and errors.As.
+type RuntimeError struct {
+	Msg, Where string
+	Err        error
+}
+
+// Unwrap is the failure the error reports (nil for most).
+func (e *RuntimeError) Unwrap() error { return e.Err }
 
 func (e *RuntimeError) Error() string {
 	if e.Where == "" {
@@ -164,7 +199,7 @@ func (m *machine) body(b *Body) ([]value.Value, stepCost, error) {
 		vs, c, err := m.exp(st.E)
 		if err != nil {
 			if re, ok := err.(*RuntimeError); ok && re.Where == "" && st.Where != "" {
-				err = &RuntimeError{Msg: re.Msg, Where: st.Where}
+				err = &RuntimeError{Msg: re.Msg, Where: st.Where, Err: re.Err}
 			}
 			return nil, total, err
 		}
@@ -225,12 +260,45 @@ const maxElems = 1 << 32
 
 func (m *machine) check() error {
 	m.steps++
-	if m.steps&1023 == 0 && m.ctx != nil {
-		if err := m.ctx.Err(); err != nil {
-			return err
+	if m.steps&1023 == 0 {
+		if m.ctx != nil {
+			if err := m.ctx.Err(); err != nil {
+				return err
+			}
 		}
+		// what builds up in many small values (the rows of a map)
+		return m.alloc(0, -1)
 	}
 	return nil
+}
+
+// alloc checks the memory limit before a step allocates bytes for an
+// array of elems elements (elems -1: a periodic check, bytes 0).
+func (m *machine) alloc(bytes, elems int64) error {
+	if m.mem == nil {
+		return nil
+	}
+	if err := m.mem(bytes, elems); err != nil {
+		return &RuntimeError{Msg: err.Error(), Err: err}
+	}
+	return nil
+}
+
+// elemBytes is the bytes an element of type t takes in an array.
+func elemBytes(t value.PrimType) int64 { return int64(max(1, t.Bits()/8)) }
+
+// bytesOf is about the bytes v holds: an array of a primitive type by
+// its elements' size, other values at a word per scalar.
+func bytesOf(v value.Value) int64 {
+	if a, ok := v.(*value.Array); ok && a.Kind == value.KPrim {
+		return a.NumElems() * elemBytes(a.T)
+	}
+	return 8 * value.Size(v)
+}
+
+// allocCopy checks the memory limit before a step copies a.
+func (m *machine) allocCopy(a *value.Array) error {
+	return m.alloc(bytesOf(a), a.NumElems())
 }
 
 func one(v value.Value) []value.Value { return []value.Value{v} }
@@ -322,6 +390,9 @@ func (m *machine) exp(e Exp) ([]value.Value, stepCost, error) {
 		c.SpaceSeq, c.SpacePar, c.F = c.SpaceSeq-1, c.SpacePar-1, 0
 		return one(v), c, nil
 	case *UpdateE:
+		if err := m.allocCopy(m.arr(e.Arr)); err != nil {
+			return nil, stepCost{}, err
+		}
 		a := m.arr(e.Arr).Copy()
 		row := a
 		for k, ia := range e.Idx {
@@ -353,6 +424,9 @@ func (m *machine) exp(e Exp) ([]value.Value, stepCost, error) {
 			return nil, stepCost{}, rtErr("iota of size %d", n)
 		}
 		st := m.prim(e.start())
+		if err := m.alloc(n*elemBytes(st.T), n); err != nil {
+			return nil, stepCost{}, err
+		}
 		a := value.NewPrimArray(st.T, []int64{n})
 		for i := int64(0); i < n; i++ {
 			value.DataSet(a.Data, int(i), value.MkInt(st.T, st.Int()+i))
@@ -363,7 +437,11 @@ func (m *machine) exp(e Exp) ([]value.Value, stepCost, error) {
 		if n < 0 || n > maxElems {
 			return nil, stepCost{}, rtErr("replicate of size %d", n)
 		}
-		r := value.Replicate(n, m.atom(e.X))
+		x := m.atom(e.X)
+		if err := m.alloc(n*bytesOf(x), n); err != nil {
+			return nil, stepCost{}, err
+		}
+		r := value.Replicate(n, x)
 		// every step with depth costs at least 1 work (D ≤ W), as on the
 		// reference path
 		return one(r), withConsts(fresh(max(r.NumElems(), 1), 1, r.Words()), e.N, e.X), nil
@@ -378,6 +456,9 @@ func (m *machine) exp(e Exp) ([]value.Value, stepCost, error) {
 		}
 		return one(a), withConsts(fresh(int64(len(vs)), 1, a.Words()), e.Elems...), nil
 	case *TransposeE:
+		if err := m.allocCopy(m.arr(e.Arr)); err != nil {
+			return nil, stepCost{}, err
+		}
 		r := m.arr(e.Arr).Transpose()
 		return one(r), fresh(r.NumElems(), 1, r.Words()), nil
 	case *ReverseE:
@@ -392,8 +473,14 @@ func (m *machine) exp(e Exp) ([]value.Value, stepCost, error) {
 		return one(a.Gather(idx)), stepCost{}, nil
 	case *ConcatE:
 		var as []*value.Array
+		var bytes, elems int64
 		for _, n := range e.Arrs {
-			as = append(as, m.arr(n))
+			a := m.arr(n)
+			as = append(as, a)
+			bytes, elems = bytes+bytesOf(a), elems+a.NumElems()
+		}
+		if err := m.alloc(bytes, elems); err != nil {
+			return nil, stepCost{}, err
 		}
 		r, err := value.Concat(as)
 		if err != nil {
@@ -419,6 +506,9 @@ func (m *machine) exp(e Exp) ([]value.Value, stepCost, error) {
 		}
 		return one(a.Reshape(shape)), fresh(1, 1, 0), nil
 	case *CopyE:
+		if err := m.allocCopy(m.arr(e.Arr)); err != nil {
+			return nil, stepCost{}, err
+		}
 		r := m.arr(e.Arr).Copy()
 		return one(r), fresh(r.Words(), 1, r.Words()), nil
 	case *ScremaE:
