@@ -438,7 +438,11 @@ func (m *machine) exp(e Exp) ([]value.Value, stepCost, error) {
 			return nil, stepCost{}, rtErr("replicate of size %d", n)
 		}
 		x := m.atom(e.X)
-		if err := m.alloc(n*bytesOf(x), n); err != nil {
+		elems := n
+		if a, ok := x.(*value.Array); ok {
+			elems *= a.NumElems()
+		}
+		if err := m.alloc(n*bytesOf(x), elems); err != nil {
 			return nil, stepCost{}, err
 		}
 		r := value.Replicate(n, x)
