@@ -206,6 +206,9 @@ func (g *memGuard) message(need, request, elems int64) string {
 	case what != "":
 		return fmt.Sprintf("out of memory: %s needs %s more, %s in all, the limit is %s (--max-memory)",
 			what, Bytes(request), Bytes(need), Bytes(g.limit))
+	case request > 0:
+		return fmt.Sprintf("out of memory: the step needs %s more, %s in all, the limit is %s (--max-memory)",
+			Bytes(request), Bytes(need), Bytes(g.limit))
 	}
 	return fmt.Sprintf("out of memory: the values held need %s, the limit is %s (--max-memory)", Bytes(need), Bytes(g.limit))
 }

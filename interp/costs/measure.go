@@ -48,6 +48,11 @@ func FusedFigures(ctx context.Context, s *interp.Session, src string) (*Figures,
 	case lower.IsNotLowered(err):
 		return nil, "(" + err.Error() + ")"
 	default:
+		if _, _, ok := interp.Located(err); ok {
+			// the fused path's own error: "file:line:col: message" on one
+			// line (FormatError puts the message under the position)
+			return nil, "(error: " + firstLine(err.Error()) + ")"
+		}
 		return nil, "(error: " + firstLine(s.FormatError(err)) + ")"
 	}
 }

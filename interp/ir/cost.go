@@ -193,9 +193,30 @@ func (m *machine) screma(e *ScremaE) ([]value.Value, stepCost, error) {
 	}
 	nmap := len(e.Map.Ret) - nscan - nred
 	var inst instances
-	scanIn := make([][]value.Value, n)
-	redIn := make([][]value.Value, n)
+	// the per-element results, held until the operators and the stacking
+	// (a slot per mapped result, a slice per element for scans and
+	// reductions): sized and checked against the memory limit up front
+	perElem := 16 * int64(nmap)
+	if nscan > 0 {
+		perElem += 24
+	}
+	if nred > 0 {
+		perElem += 24
+	}
+	if err := m.alloc(max(n, 0)*perElem, -1); err != nil {
+		return nil, stepCost{}, err
+	}
+	var scanIn, redIn [][]value.Value
+	if nscan > 0 {
+		scanIn = make([][]value.Value, n)
+	}
+	if nred > 0 {
+		redIn = make([][]value.Value, n)
+	}
 	mapOut := make([][]value.Value, nmap)
+	for k := range mapOut {
+		mapOut[k] = make([]value.Value, 0, max(n, 0))
+	}
 	for i := int64(0); i < n; i++ {
 		if e.Index != "" {
 			m.env[e.Index] = value.I64Val(i)
@@ -205,8 +226,12 @@ func (m *machine) screma(e *ScremaE) ([]value.Value, stepCost, error) {
 			return nil, stepCost{}, err
 		}
 		inst.add(c)
-		scanIn[i] = res[:nscan]
-		redIn[i] = res[nscan : nscan+nred]
+		if nscan > 0 {
+			scanIn[i] = res[:nscan]
+		}
+		if nred > 0 {
+			redIn[i] = res[nscan : nscan+nred]
+		}
 		for k := range mapOut {
 			mapOut[k] = append(mapOut[k], res[nscan+nred+k])
 		}
