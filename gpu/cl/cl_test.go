@@ -2,6 +2,7 @@ package cl
 
 import (
 	"errors"
+	"os"
 	"strings"
 	"testing"
 	"unsafe"
@@ -140,5 +141,21 @@ func TestMissingLibraryIsAnError(t *testing.T) {
 	LibraryNames = []string{"libOpenCL-does-not-exist.so.9"}
 	if err := load(); err == nil || !errors.Is(err, ErrNoLibrary) {
 		t.Fatalf("want ErrNoLibrary, got %v", err)
+	}
+}
+
+// TestTrimHostMemory: with glibc (the development and CI machines) the
+// allocator is found and asked.
+func TestTrimHostMemory(t *testing.T) {
+	firstDevice(t)
+	maps, _ := os.ReadFile("/proc/self/maps")
+	if !strings.Contains(string(maps), "/libc.so.6") {
+		t.Skip("not glibc: no malloc_trim to find")
+	}
+	if !TrimHostMemory() {
+		t.Fatal("malloc_trim not found in the process (glibc is expected here)")
+	}
+	if !TrimHostMemory() {
+		t.Fatal("a second call failed")
 	}
 }

@@ -1,6 +1,8 @@
 package runtime
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -181,5 +183,58 @@ func TestCacheBounded(t *testing.T) {
 	}
 	if got := down[float32](t, o); got[0] != 4 || got[1] != 8 {
 		t.Fatalf("got %v", got)
+	}
+}
+
+// TestLoadedLimit: on an implementation that keeps every kernel it builds
+// loaded (PoCL), new programs past the per-process limit are refused with
+// a *ProgramLimitError that says why, while programs built before (kept,
+// or evicted and built again from the same source) still run.
+func TestLoadedLimit(t *testing.T) {
+	device(t)
+	d, err := Open(Config{NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if !d.keepsKernels {
+		t.Skipf("%s releases the kernels it builds: no limit", d.Info.Platform.Name)
+	}
+	d.maxPrograms = 1
+	loaded.mu.Lock()
+	old := loadedLimit
+	loadedLimit = len(loaded.keys) + 2
+	loaded.mu.Unlock()
+	defer func() { loadedLimit = old }()
+	prog := func(i int64) *Kernel {
+		// min with a different bound above the data: distinct sources
+		return mapReduceKernel(fmt.Sprintf("limit%d", i), I64, "min", Int(I64, 987650+i), true, false)
+	}
+	x := up(t, d, I64, []int64{1, 2, 3}, 3)
+	o := alloc(t, d, I64, 1)
+	run := func(i int64) error {
+		if err := d.Run(prog(i), int64(3), x, o); err != nil {
+			return err
+		}
+		if got := down[int64](t, o)[0]; got != 1 {
+			t.Fatalf("program %d: %d, want 1", i, got)
+		}
+		return nil
+	}
+	for i := int64(0); i < 2; i++ {
+		if err := run(i); err != nil {
+			t.Fatalf("program %d under the limit: %v", i, err)
+		}
+	}
+	err = run(2)
+	var le *ProgramLimitError
+	if !errors.As(err, &le) || !strings.Contains(err.Error(), "keeps every kernel it builds loaded") {
+		t.Fatalf("a new program past the limit: %v", err)
+	}
+	// program 0 was evicted (one program kept): built again, it runs
+	for _, i := range []int64{0, 1} {
+		if err := run(i); err != nil {
+			t.Fatalf("program %d built before the limit: %v", i, err)
+		}
 	}
 }

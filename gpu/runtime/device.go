@@ -180,14 +180,21 @@ type Device struct {
 	// used go first); maxKernels bounds byKern. Each offloaded call makes
 	// new kernel values, so neither may grow with the calls.
 	maxPrograms, maxKernels int
-	errBuf                  *cl.Buffer
-	scratch                 []*cl.Buffer
-	pool                    pool // buffers of released arrays (pool.go)
-	closedFlag              atomic.Bool
-	group                   int
-	closed                  bool
-	budget                  atomic.Int64 // bytes of device memory a plan may use (budget.go)
-	transfer                struct {     // the second queue of chunked runs (budget.go)
+	// evictions counts released programs, to ask the C allocator now and
+	// then to give back what they freed (cache.go)
+	evictions int
+	// keepsKernels: the implementation keeps every kernel it has built
+	// loaded until the process ends (PoCL), so new programs count against
+	// a limit per process (cache.go)
+	keepsKernels bool
+	errBuf       *cl.Buffer
+	scratch      []*cl.Buffer
+	pool         pool // buffers of released arrays (pool.go)
+	closedFlag   atomic.Bool
+	group        int
+	closed       bool
+	budget       atomic.Int64 // bytes of device memory a plan may use (budget.go)
+	transfer     struct {     // the second queue of chunked runs (budget.go)
 		once sync.Once
 		q    *cl.Queue
 		err  error
@@ -221,7 +228,7 @@ func OpenDevice(info *cl.Device, cfg Config) (*Device, error) {
 	d := &Device{
 		Info: info, cfg: cfg, ctx: ctx, Profile: NewProfile(),
 		byKern: map[*kernel.Kernel]*compiled{}, bySrc: map[string]*compiled{}, lastUse: map[string]int64{},
-		maxPrograms: 512, maxKernels: 1024,
+		maxPrograms: defaultMaxPrograms, maxKernels: 1024, keepsKernels: keepsKernelsLoaded(info),
 		Caps: opencl.Caps{
 			F64:          info.HasF64,
 			F16:          info.HasF16,
@@ -275,6 +282,7 @@ func (d *Device) Close() {
 	}
 	d.errBuf.Release()
 	d.ctx.Release()
+	cl.TrimHostMemory()
 }
 
 // Name is the device's name.
