@@ -72,6 +72,7 @@ func TestSoak(t *testing.T) {
 	opencl := false
 	if os.Getenv("FUT_SOAK_OPENCL") != "0" {
 		opencl = strings.Contains(d.send(":backend opencl"), "backend: opencl")
+		opened = opencl
 		d.send(":backend interp")
 	}
 	if !opencl {
@@ -295,13 +296,18 @@ type sample struct {
 	rssFreed   int64 // VmRSS after the runtime gave free memory back
 	goMapped   int64 // memory the Go runtime holds from the OS (the rest of VmRSS is C: OpenCL)
 	goroutines int
-	libs       int // PoCL's kernel libraries mapped in the process
+	libs       int   // PoCL's kernel libraries mapped in the process
+	pooled     int64 // bytes of released device buffers the device keeps (host memory on a CPU device)
 }
 
 func (s sample) String() string {
-	return fmt.Sprintf("live heap %4d MiB, VmRSS %5d MiB (%4d MiB after freeing, %4d MiB of it Go's), VmHWM %5d MiB, %d goroutines, %d kernel libraries",
-		s.live>>20, s.rss>>20, s.rssFreed>>20, s.goMapped>>20, s.hwm>>20, s.goroutines, s.libs)
+	return fmt.Sprintf("live heap %4d MiB, VmRSS %5d MiB (%4d MiB after freeing, %4d MiB of it Go's), VmHWM %5d MiB, %d goroutines, %d kernel libraries, %d MiB pooled",
+		s.live>>20, s.rss>>20, s.rssFreed>>20, s.goMapped>>20, s.hwm>>20, s.goroutines, s.libs, s.pooled>>20)
 }
+
+// opened: the session has opened the OpenCL device (measure asks it
+// what it keeps only then, never opening it itself)
+var opened bool
 
 func measure() sample {
 	runtime.GC()
@@ -318,6 +324,11 @@ func measure() sample {
 	s.goMapped = int64(m[0].Value.Uint64() - m[1].Value.Uint64())
 	s.goroutines = runtime.NumGoroutine()
 	s.libs = kernelLibraries()
+	if opened {
+		if d, err := interp.OffloadDevice(); err == nil {
+			_, s.pooled = d.Pooled()
+		}
+	}
 	return s
 }
 
