@@ -25,7 +25,7 @@ func (t *thread) dualBinop(op value.BinOp, l, r value.Value, pos syntax.Pos) (va
 		return nil, t.errf(pos, "%v", err)
 	}
 	if p, ok := value.Primal(v); ok {
-		t.tangentStep(binTangentSteps(op, p.T))
+		t.tangentStep(binTangentSteps(op, p.T), l, r)
 	}
 	return v, nil
 }
@@ -97,7 +97,7 @@ func (t *thread) dualIntrinsic(name string, args []value.Value, pos syntax.Pos) 
 	if !ok {
 		return nil, t.errf(pos, "cannot differentiate intrinsic %s", name)
 	}
-	t.tangentStep(intrinsicTangentSteps(name, args, r))
+	t.tangentStep(intrinsicTangentSteps(name, args, r), args...)
 	t.scalarStep(t.live)
 	return r, nil
 }

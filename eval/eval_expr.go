@@ -41,7 +41,7 @@ func (t *thread) eval1(x syntax.Expr, e *env) (value.Value, error) {
 		p, ok := v.(value.Prim)
 		if !ok {
 			if d, isD := v.(value.Dual); isD {
-				t.tangentStep(1)
+				t.tangentStep(1, d)
 				t.scalarStep(base)
 				return value.DualNeg(d), nil
 			}

@@ -119,12 +119,34 @@ func (t *thread) scalarStep(base int64) {
 func (t *thread) tanFactor() int64 { return int64(1) << min(t.tan, 16) }
 
 // tangentStep charges the k scalar steps of a chain rule (after the
-// primal operation's own step), one after the other.
-func (t *thread) tangentStep(k int64) {
-	if t.cost && k > 0 {
-		t.W += k
-		t.D += k
+// primal operation's own step), one after the other, for an operation on
+// operands that are duals of one jvp. Where they are duals of nested jvps
+// (d levels), the transformation is applied d times: each of the 1 + k
+// operations of one level becomes 1 + k at the next, at most, so the
+// steps after the primal's are (1 + k)^d − 1, counted as that bound.
+func (t *thread) tangentStep(k int64, operands ...value.Value) {
+	if !t.cost || k <= 0 {
+		return
 	}
+	d := 1
+	for _, v := range operands {
+		d = max(d, dualDepth(v))
+	}
+	steps := k
+	for range min(d, 8) - 1 {
+		steps = (steps+1)*(k+1) - 1
+	}
+	t.W += steps
+	t.D += steps
+}
+
+// dualDepth is how many jvps' duals a scalar is made of.
+func dualDepth(v value.Value) int {
+	d, ok := v.(value.Dual)
+	if !ok {
+		return 0
+	}
+	return 1 + max(dualDepth(d.P), dualDepth(d.T))
 }
 
 // measure is the cost of one SOAC instance.

@@ -140,6 +140,8 @@ entry v_map (xs: []f64) = vjp (\xs -> f64.sum (sq xs)) xs 1
 entry v_vec (xs: []f64) (ys: []f64) = vjp sq xs ys
 entry v_pair (x: f64) (y: f64) = vjp (\(x, y) -> (x / y, x * y)) (x, y) (1, 2)
 entry v_hist (xs: []f64) = vjp (\xs -> hist (*) 1 3 (map (\i -> i % 3) (indices xs)) xs) xs [1, 1, 1]
+entry jj (x: f64) (y: f64) = jvp (\x -> jvp (\y -> x * y * y + f64.sin (x / y)) y 1) x 1
+entry vv (xs: []f64) = vjp (\xs -> f64.sum (vjp (\ys -> f64.sum (map2 (*) xs (sq ys))) xs 1)) xs 1
 `
 	file := filepath.Join(t.TempDir(), "ad.fut")
 	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
@@ -176,6 +178,8 @@ entry v_hist (xs: []f64) = vjp (\xs -> hist (*) 1 3 (map (\i -> i % 3) (indices 
 		{"v_map", []value.Value{xs}}, {"v_vec", []value.Value{xs, ds}},
 		{"v_pair", []value.Value{value.F64Val(3), value.F64Val(2)}},
 		{"v_hist", []value.Value{xs}},
+		// nested derivatives (each level's transformation applied again)
+		{"jj", []value.Value{value.F64Val(3), value.F64Val(2)}}, {"vv", []value.Value{xs}},
 	} {
 		_, w, err := s.CallEntry(ctx, c.entry, c.args)
 		if err != nil {
