@@ -313,6 +313,12 @@ func (g *gen) leaf(t gtype) string {
 	case tBool:
 		return []string{"true", "false"}[g.pick(2)]
 	case tArr2I32:
+		if g.pick(4) == 0 {
+			// a few wide rows (the flattener's segmented histograms and
+			// filters take those)
+			return fmt.Sprintf("(tabulate_2d %d %d (\\i j -> i32.i64 ((i * %d + j * %d) %%%% %d) - %d))",
+				1+g.pick(4), []int{32, 40, 64}[g.pick(3)], g.pick(50), 1+g.pick(30), 1+g.pick(97), g.pick(60))
+		}
 		n, m := g.pick(3), g.pick(3)
 		if n == 0 || m == 0 {
 			return fmt.Sprintf("(replicate %d (replicate %d 0i32))", n, m)
