@@ -254,9 +254,30 @@ func (c *Checker) infer1(e syntax.Expr, sc *scope) Type {
 		// The sizes are checked at run time, against the value's, which
 		// must therefore be known (flexsizes.go).
 		if target := c.coercionTarget(d, e.Span); target != nil {
+			anon := map[*svar]bool{} // the sizes written [] in the type
+			c.mapArraySizes(d, false, func(z Size) Size {
+				if v, ok := resolveSize(z).(SizeVar); ok {
+					anon[v.svar] = true
+				}
+				return z
+			})
 			if err := c.unifyT(target, t, false); err != nil {
 				c.errorf(syntax.SpanOf(e.X), "%s", c.mismatchIn("Expression cannot be coerced to the given type.", d, t, err))
 			}
+			// the value decides those sizes (above), but the coercion's
+			// type does not state them: sizes of their own, as a branch
+			// of an if whose other branch differs needs (sumtypes/coerce0)
+			return c.mapArraySizes(d, false, func(z Size) Size {
+				for w, ok := z.(SizeVar); ok; w, ok = w.link.(SizeVar) {
+					if anon[w.svar] {
+						return c.newSizeVar()
+					}
+					if w.link == nil {
+						break
+					}
+				}
+				return z
+			})
 		} else {
 			c.unifyAt(syntax.SpanOf(e.X), "Expression cannot be coerced to the given type.", d, t, true)
 		}
