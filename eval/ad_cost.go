@@ -57,11 +57,10 @@ func intrinsicTangentSteps(name string, args []value.Value, r value.Value) int64
 		return binTangentSteps(op, rt)
 	}
 	if to, ok := convTarget(name); ok {
-		from, _ := value.Primal(args[0])
-		if !to.Differentiable() || from.T.IsFloat() && !to.IsFloat() {
-			return 0 // none, or zero: truncation is piecewise constant
+		if !to.Differentiable() {
+			return 0 // none
 		}
-		return 1
+		return 1 // the same conversion of dx, also from a float to an integer (as Futhark)
 	}
 	if !rt.Differentiable() {
 		return 0
