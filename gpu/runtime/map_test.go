@@ -224,12 +224,16 @@ func TestDeferredChecks(t *testing.T) {
 	if err := d.Flush(); err != nil {
 		t.Fatalf("the error was reported twice: %v", err)
 	}
-	// a launch after a failed one reports that one first
+	// a launch after a failed one does not wait for it: the next flush
+	// reports the failure, the first in the queue's order
 	if err := d.RunDeferred(k, int64(5), int64(3), xs, o5); err != nil {
 		t.Fatal(err)
 	}
-	if err := d.RunDeferred(good, int64(3), int64(3), xs, o); !errors.As(err, &ke) || ke.Kernel != "gather" {
-		t.Fatalf("the launch after a failed one: want gather's error, got %v", err)
+	if err := d.RunDeferred(good, int64(3), int64(3), xs, o); err != nil {
+		t.Fatalf("the launch after a failed one waited for it: %v", err)
+	}
+	if err := d.Flush(); !errors.As(err, &ke) || ke.Kernel != "gather" {
+		t.Fatalf("after a failed launch and a good one: want gather's error, got %v", err)
 	}
 	if err := d.Flush(); err != nil {
 		t.Fatalf("the error was reported twice: %v", err)

@@ -134,8 +134,14 @@ func (d *Device) run(k *kernel.Kernel, args []any, deferred bool) error {
 		}
 		l.args[i] = a.buf
 	}
-	if err := d.flushLocked(); err != nil {
-		return err // an earlier kernel's failure comes first
+	if !deferred {
+		// an earlier kernel's failure comes first; a deferred launch
+		// leaves the earlier checks to the next flush, which reports the
+		// first failure in the queue's order (waiting for them here made
+		// every launch wait for the kernel before it)
+		if err := d.flushLocked(); err != nil {
+			return err
+		}
 	}
 	err = l.run()
 	if err == nil && deferred && d.deferCheck(k, l.events, l.evName) {
