@@ -280,7 +280,7 @@ func (j *jvper) stm(st *Stm) {
 		case *TransposeE:
 			de = &TransposeE{Arr: d}
 		case *CopyE:
-			de = &CopyE{Arr: d}
+			de = &CopyE{Arr: d, Part: e.Part}
 		case *ReshapeE:
 			de = &ReshapeE{Arr: d, Shape: e.Shape}
 		}

@@ -271,7 +271,7 @@ func (j *jvper) scatterStm(st *Stm, e *ScatterE) {
 	}
 	lam, idx := j.indexTanLambda(e.Map, e.Index, with)
 	dp := Param{j.fresh("d_" + p.Name), p.T}
-	j.emit([]Param{dp}, &ScatterE{Dest: dDest.Name, W: e.W, Arrs: append(append([]string{}, e.Arrs...), extra...), Index: idx, Gens: e.Gens, Map: lam, Slice: e.Slice})
+	j.emit([]Param{dp}, &ScatterE{Dest: dDest.Name, W: e.W, Arrs: append(append([]string{}, e.Arrs...), extra...), Index: idx, Gens: e.Gens, Map: lam, Slice: e.Slice, Part: e.Part})
 	j.tan[p.Name] = V(dp.Name)
 }
 

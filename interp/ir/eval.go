@@ -514,6 +514,9 @@ func (m *machine) exp(e Exp) ([]value.Value, stepCost, error) {
 			return nil, stepCost{}, err
 		}
 		r := m.arr(e.Arr).Copy()
+		if e.Part { // beside the first field's copy: no depth of its own
+			return one(r), stepCost{Cost{r.Words(), 0, r.Words(), r.Words()}, r.Words()}, nil
+		}
 		return one(r), fresh(r.Words(), 1, r.Words()), nil
 	case *ScremaE:
 		return m.screma(e)
@@ -527,6 +530,9 @@ func (m *machine) exp(e Exp) ([]value.Value, stepCost, error) {
 			// an update of a slice: one step of its own, as the source's
 			// rule (docs/cost.md), besides what fused into it
 			c.Work += 1 - n
+		}
+		if e.Part && err == nil { // charged by the first field's scatter
+			c.Work, c.Depth = 0, 0
 		}
 		return vs, c, err
 	case *HistE:

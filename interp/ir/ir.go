@@ -256,8 +256,14 @@ type (
 	}
 	// ReverseE views an array's rows in reverse order.
 	ReverseE struct{ Arr string }
-	// CopyE copies an array.
-	CopyE struct{ Arr string }
+	// CopyE copies an array. Part marks the copy of a later field of an
+	// array of tuples (copy (zip xs ys) lowers to one copy per field): it
+	// runs beside the first field's, so its step adds no depth, as the
+	// source's one copy; text form "copy_part".
+	CopyE struct {
+		Arr  string
+		Part bool
+	}
 	// ScremaE is Futhark's composite SOAC over W elements of Arrs: the map
 	// lambda Map (with Index bound to the element's index when set) gives
 	// for each element first the scans' inputs, then the reductions', then
@@ -319,6 +325,11 @@ type (
 	// v) lowers to: its own step costs 1, as the source's rule for the
 	// update, whatever the number of elements (what fused into it costs
 	// what it costs); text form "scatter_slice" instead of "scatter".
+	//
+	// Part marks the scatter of a later field of an array of tuples (a
+	// scatter of tuples lowers to one scatter per field): the source's
+	// rule charges the scatter once, by its first field's, so this one
+	// costs nothing but its space; text form suffix "_part".
 	ScatterE struct {
 		Dest  string
 		W     Atom
@@ -327,6 +338,7 @@ type (
 		Gens  int
 		Map   *Lambda
 		Slice bool
+		Part  bool
 	}
 	// HistE combines, for each of W elements, the lambda's (bucket, value)
 	// results into Dest (consumed) with Op; out-of-range buckets are skipped.

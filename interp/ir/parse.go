@@ -473,9 +473,9 @@ func (p *parser) exp() Exp {
 	case "transpose":
 		p.next()
 		return &TransposeE{Arr: p.ident()}
-	case "copy":
-		p.next()
-		return &CopyE{Arr: p.ident()}
+	case "copy", "copy_part":
+		part := p.next() == "copy_part"
+		return &CopyE{Arr: p.ident(), Part: part}
 	case "concat":
 		p.next()
 		n := p.atom()
@@ -521,8 +521,9 @@ func (p *parser) exp() Exp {
 		p.word("map")
 		e.Map = p.lambda()
 		return e
-	case "scatter", "scatter_slice":
-		e := &ScatterE{Slice: p.next() == "scatter_slice"}
+	case "scatter", "scatter_slice", "scatter_part", "scatter_slice_part":
+		kw := p.next()
+		e := &ScatterE{Slice: strings.HasPrefix(kw, "scatter_slice"), Part: strings.HasSuffix(kw, "_part")}
 		e.Dest = p.ident()
 		e.W, e.Arrs, e.Index, e.Gens = p.header()
 		p.word("map")

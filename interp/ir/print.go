@@ -208,7 +208,11 @@ func (pr *printer) exp(e Exp) {
 	case *TransposeE:
 		pr.s("transpose " + e.Arr)
 	case *CopyE:
-		pr.s("copy " + e.Arr)
+		if e.Part {
+			pr.s("copy_part " + e.Arr)
+		} else {
+			pr.s("copy " + e.Arr)
+		}
 	case *ConcatE:
 		pr.s("concat " + e.N.String() + " ")
 		pr.names(e.Arrs)
@@ -266,11 +270,14 @@ func (pr *printer) exp(e Exp) {
 		pr.s(" map ")
 		pr.lambda(e.Map)
 	case *ScatterE:
+		kw := "scatter"
 		if e.Slice {
-			pr.s("scatter_slice " + e.Dest + " ")
-		} else {
-			pr.s("scatter " + e.Dest + " ")
+			kw += "_slice"
 		}
+		if e.Part {
+			kw += "_part"
+		}
+		pr.s(kw + " " + e.Dest + " ")
 		pr.header(e.W, e.Arrs, e.Index, e.Gens)
 		pr.s(" map ")
 		pr.lambda(e.Map)

@@ -340,7 +340,7 @@ func (s subst) exp(e Exp) Exp {
 	case *TransposeE:
 		return &TransposeE{s.name(e.Arr)}
 	case *CopyE:
-		return &CopyE{s.name(e.Arr)}
+		return &CopyE{s.name(e.Arr), e.Part}
 	case *ReverseE:
 		return &ReverseE{s.name(e.Arr)}
 	case *ConcatE:
@@ -359,7 +359,7 @@ func (s subst) exp(e Exp) Exp {
 		}
 		return out
 	case *ScatterE:
-		return &ScatterE{Dest: s.name(e.Dest), W: s.atom(e.W), Arrs: s.names(e.Arrs), Index: e.Index, Gens: e.Gens, Map: s.lambda(e.Map), Slice: e.Slice}
+		return &ScatterE{Dest: s.name(e.Dest), W: s.atom(e.W), Arrs: s.names(e.Arrs), Index: e.Index, Gens: e.Gens, Map: s.lambda(e.Map), Slice: e.Slice, Part: e.Part}
 	case *HistE:
 		return &HistE{Dest: s.name(e.Dest), W: s.atom(e.W), Arrs: s.names(e.Arrs), Index: e.Index, Gens: e.Gens,
 			Op: s.segops([]*SegOp{e.Op})[0], Map: s.lambda(e.Map)}

@@ -245,7 +245,7 @@ func (l *lowerer) callBuiltin(b *builder, name string, args []lv, at syntax.Node
 		var outTs []ir.Type
 		for i, a := range as {
 			t := noUnique(ts[i])
-			var e ir.Exp = &ir.CopyE{Arr: a.Name}
+			var e ir.Exp = &ir.CopyE{Arr: a.Name, Part: i > 0}
 			if name == "transpose" {
 				if t.Rank() < 2 {
 					l.fail(at, "transpose of an array of rank %d", t.Rank())

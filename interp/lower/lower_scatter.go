@@ -116,7 +116,7 @@ func (l *lowerer) scatterN(b *builder, dest, is, vs lv, d int, at syntax.Node) l
 		lb := &builder{l: l}
 		idx := l.flatIndex(lb, l.indexAtoms(elems[0], d, at), dims)
 		lam := &ir.Lambda{Params: params, Ret: []ir.Type{ir.Scalar(value.I64), vts[k]}, Body: &ir.Body{Stms: lb.stms, Res: []ir.Atom{idx, vals[k]}}}
-		outs[k] = b.let1("scatter", &ir.ScatterE{Dest: leaf.Name, W: w, Arrs: arrs, Map: lam}, lts[k]).a
+		outs[k] = b.let1("scatter", &ir.ScatterE{Dest: leaf.Name, W: w, Arrs: arrs, Map: lam, Part: k > 0}, lts[k]).a
 	}
 	if d == 1 {
 		return rebuild(dest, outs, lts, 0)

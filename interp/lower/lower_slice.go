@@ -448,7 +448,7 @@ func (l *lowerer) updateSlice(b *builder, env *lenv, dest lv, indices []*syntax.
 			pos = lb.let1("pos", &ir.BinOpE{Op: "+", X: pos, Y: ix, Implicit: true}, i64).a
 		}
 		lam := &ir.Lambda{Params: []ir.Param{row}, Ret: []ir.Type{i64, rowT}, Body: &ir.Body{Stms: lb.stms, Res: []ir.Atom{pos, ir.V(row.Name)}}}
-		outs[li] = b.let1("upd", &ir.ScatterE{Dest: leaf.Name, W: q, Arrs: []string{fv.Name}, Index: p.Name, Map: lam, Slice: true}, lts[li]).a
+		outs[li] = b.let1("upd", &ir.ScatterE{Dest: leaf.Name, W: q, Arrs: []string{fv.Name}, Index: p.Name, Map: lam, Slice: true, Part: li > 0}, lts[li]).a
 	}
 	if len(ds) == 1 {
 		return rebuild(dest, outs, noUniques(lts), 0)
