@@ -21,19 +21,6 @@ import (
 // reference path's results; a call the split does not handle says why
 // and runs on one device.
 func TestSplitRuns(t *testing.T) {
-	if _, err := OffloadDevice(); err != nil {
-		t.Skipf("no OpenCL device (%v): install pocl-opencl-icd", err)
-	}
-	if err := SetDevices("2"); err != nil {
-		t.Fatal(err)
-	}
-	defer SetDevices("")
-	// tiny nests split, into many chunks (flatten.ChunksPerDevice each)
-	oldMin, oldFill := flatten.SplitMin, flatten.ThreadsPerUnit
-	flatten.SplitMin, flatten.ThreadsPerUnit = 1, 0
-	defer func() { flatten.SplitMin, flatten.ThreadsPerUnit = oldMin, oldFill }()
-	dir := t.TempDir()
-	file := filepath.Join(dir, "p.fut")
 	src := `entry idx [n] (xs: [n]f32) = map2 (\i x -> x + f32.i64 (i % 7)) (iota n) xs
 entry mandel (h: i64) (w: i64) : [h][w]i32 =
   map (\y -> map (\x -> let (_, _, k) = loop (zr, zi, k) = (0f32, 0f32, 0i32)
@@ -53,17 +40,8 @@ entry sca [n] (d: *[1000]i32) (is: [n]i32) = scatter d (map (\i -> i64.i32 (i % 
 entry rs [n] (xs: [n]f32) = reduce_stream (+) (\_ (c: []f32) -> f32.sum (map (\x -> x * x) c)) xs
 entry two [n] (xs: [n]f32) = let ys = map (+1) xs in (reduce (+) 0 ys, scan (+) 0 ys)
 `
-	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s, err := NewSession(Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := splitSession(t, src)
 	ctx := context.Background()
-	if err := s.LoadFile(ctx, file); err != nil {
-		t.Fatal(s.FormatError(err))
-	}
 	// :ir and fut ir show the split plan and a chunk's kernels
 	text, err := s.KernelIR("mandel 64 16")
 	if err != nil || !strings.Contains(text, "-- split across 2 devices: map by ranges of the outer dimension, 8 chunks of 8 of its 64") || !strings.Contains(text, "-- each chunk of 8:\nkernel") {
@@ -192,28 +170,8 @@ func countNonNil[T any](xs []*T) int {
 // resident and the checks are read at the end of the run (which then
 // runs again checking each kernel, to find the first chunk's error).
 func TestSplitFirstError(t *testing.T) {
-	if _, err := OffloadDevice(); err != nil {
-		t.Skipf("no OpenCL device (%v): install pocl-opencl-icd", err)
-	}
-	if err := SetDevices("2"); err != nil {
-		t.Fatal(err)
-	}
-	defer SetDevices("")
-	oldMin, oldFill := flatten.SplitMin, flatten.ThreadsPerUnit
-	flatten.SplitMin, flatten.ThreadsPerUnit = 1, 0
-	defer func() { flatten.SplitMin, flatten.ThreadsPerUnit = oldMin, oldFill }()
-	file := filepath.Join(t.TempDir(), "p.fut")
-	if err := os.WriteFile(file, []byte("entry bad [n] (xs: [n]f32) (is: [n]i64) = map (\\i -> xs[i] * 2) is\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s, err := NewSession(Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := splitSession(t, "entry bad [n] (xs: [n]f32) (is: [n]i64) = map (\\i -> xs[i] * 2) is\n")
 	ctx := context.Background()
-	if err := s.LoadFile(ctx, file); err != nil {
-		t.Fatal(s.FormatError(err))
-	}
 	const n = 1000
 	xs := make([]float32, n)
 	is := make([]int64, n)
@@ -254,4 +212,33 @@ func TestSplitFirstError(t *testing.T) {
 			}
 		}
 	}
+}
+
+// splitSession is a session with src loaded, offloading across two
+// (logical) devices for the rest of the test, tiny nests split into many
+// chunks (flatten.ChunksPerDevice each); a skip without a device.
+func splitSession(t *testing.T, src string) *Session {
+	t.Helper()
+	if _, err := OffloadDevice(); err != nil {
+		t.Skipf("no OpenCL device (%v): install pocl-opencl-icd", err)
+	}
+	if err := SetDevices("2"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { SetDevices("") })
+	oldMin, oldFill := flatten.SplitMin, flatten.ThreadsPerUnit
+	flatten.SplitMin, flatten.ThreadsPerUnit = 1, 0
+	t.Cleanup(func() { flatten.SplitMin, flatten.ThreadsPerUnit = oldMin, oldFill })
+	file := filepath.Join(t.TempDir(), "p.fut")
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSession(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.LoadFile(context.Background(), file); err != nil {
+		t.Fatal(s.FormatError(err))
+	}
+	return s
 }

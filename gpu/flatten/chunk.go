@@ -390,21 +390,7 @@ func (p *Plan) runChunked(ctx context.Context, d *runtime.Device, ch *chunking, 
 	}
 	destName := c.Dest
 	if ch.init != nil {
-		ini := &runner{d: d, env: map[string]*slot{}, syncChecks: true}
-		for i, prm := range ch.init.Prog.Params {
-			ini.env[prm.Name] = r.env[prm.Name]
-			if ini.env[prm.Name] == nil {
-				ini.env[prm.Name] = &slot{host: args[i]}
-			}
-		}
-		err := ini.steps(ctx, ch.init.Steps)
-		r.owned = append(r.owned, ini.owned...)
-		r.uploads = append(r.uploads, ini.uploads...)
-		r.stats.Launches = append(r.stats.Launches, ini.stats.Launches...)
-		if err != nil {
-			return nil, r.stats, err
-		}
-		s, err := ini.slot(ch.init.Prog.Body.Res[0].Name)
+		s, err := r.runInit(ctx, ch.init, args)
 		if err != nil {
 			return nil, r.stats, err
 		}
@@ -1016,4 +1002,25 @@ func (r *runner) bindChunk(c *ir.Chunks, plan *Plan, nParams int, off, n int64, 
 		extra = extra[1:]
 	}
 	return chunkSlots, extra
+}
+
+// runInit runs init, the plan that makes a histogram's destination, on
+// r's device with r's variables (the program's arguments args where r
+// has none), r keeping what it made, and returns its result's slot.
+func (r *runner) runInit(ctx context.Context, init *Plan, args []value.Value) (*slot, error) {
+	ini := &runner{d: r.d, env: map[string]*slot{}, syncChecks: true}
+	for i, prm := range init.Prog.Params {
+		ini.env[prm.Name] = r.env[prm.Name]
+		if ini.env[prm.Name] == nil {
+			ini.env[prm.Name] = &slot{host: args[i]}
+		}
+	}
+	err := ini.steps(ctx, init.Steps)
+	r.owned = append(r.owned, ini.owned...)
+	r.uploads = append(r.uploads, ini.uploads...)
+	r.stats.Launches = append(r.stats.Launches, ini.stats.Launches...)
+	if err != nil {
+		return nil, err
+	}
+	return ini.slot(init.Prog.Body.Res[0].Name)
 }

@@ -734,11 +734,7 @@ func (f *flattener) hist(s *ir.Stm, e *ir.HistE) {
 	body := b.cur
 	op, nes, _ := b.segops([]*ir.SegOp{e.Op})
 	dest := b.inPlace(e.Dest, s.Pat[0])
-	name := opName(e.Op)
-	if name == "*" || f.types[e.Dest].Elem == value.F16 {
-		name = "" // atomics for +, min and max only; f16 rounds each step
-	}
-	f.emit(b, &kernel.Hist{N: n, I: i, Body: body, Dest: dest, Bin: toI64(res[0]), Val: res[1], Op: op, OpName: name, Neutral: nes[0]})
+	f.emit(b, &kernel.Hist{N: n, I: i, Body: body, Dest: dest, Bin: toI64(res[0]), Val: res[1], Op: op, OpName: atomicOp(e.Op, f.types[e.Dest].Elem), Neutral: nes[0]})
 }
 
 // hasSOACKernel reports whether the program has SOAC work (plans without

@@ -1097,6 +1097,16 @@ func (b *kbuild) segops(ops []*ir.SegOp) (kernel.Lambda, []kernel.Exp, bool) {
 	return lam, nes, comm
 }
 
+// atomicOp is the name of a histogram's operator for the kernel's atomic
+// updates of buckets of type elem: +, min and max; "" for the others
+// (and for f16, which rounds after each step).
+func atomicOp(op *ir.SegOp, elem value.PrimType) string {
+	if name := opName(op); name != "*" && elem != value.F16 {
+		return name
+	}
+	return ""
+}
+
 // opName is "+", "*", "min" or "max" when op is x ⊕ y (or y ⊕ x) for that
 // built-in on one component, else "".
 func opName(op *ir.SegOp) string {

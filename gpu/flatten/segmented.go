@@ -140,11 +140,7 @@ func (f *flattener) segHist(s *ir.Stm, e *ir.ScremaE) bool {
 	b.cur = nil
 	op, nes, _ := b.segops([]*ir.SegOp{h.Op})
 	buf := b.addParam(kernel.Buf("p_"+cname(dest)+"_flat", ktype(dt.Elem), kernel.Bin("*", rows, bins)), Arg{Var: dest, Binds: s.Pat[0].Name, F16: dt.Elem == value.F16})
-	name := opName(h.Op)
-	if name == "*" || dt.Elem == value.F16 {
-		name = "" // atomics for +, min and max only; f16 rounds each step
-	}
-	f.emit(b, &kernel.Hist{N: kernel.Bin("*", rows, width), I: t, Body: body, Dest: buf, Bin: bin, Val: res[1], Op: op, OpName: name, Neutral: nes[0]})
+	f.emit(b, &kernel.Hist{N: kernel.Bin("*", rows, width), I: t, Body: body, Dest: buf, Bin: bin, Val: res[1], Op: op, OpName: atomicOp(h.Op, dt.Elem), Neutral: nes[0]})
 	return true
 }
 

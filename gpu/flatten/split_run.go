@@ -403,21 +403,7 @@ func (p *Plan) runSplitOnce(ctx context.Context, devs []*runtime.Device, sp *spl
 			if sp.init == nil {
 				return nil
 			}
-			ini := &runner{d: r.d, env: map[string]*slot{}, syncChecks: true}
-			for j, prm := range sp.init.Prog.Params {
-				ini.env[prm.Name] = r.env[prm.Name]
-				if ini.env[prm.Name] == nil {
-					ini.env[prm.Name] = &slot{host: args[j]}
-				}
-			}
-			err := ini.steps(ctx, sp.init.Steps)
-			r.owned = append(r.owned, ini.owned...)
-			r.uploads = append(r.uploads, ini.uploads...)
-			r.stats.Launches = append(r.stats.Launches, ini.stats.Launches...)
-			if err != nil {
-				return err
-			}
-			d, err := ini.slot(sp.init.Prog.Body.Res[0].Name)
+			d, err := r.runInit(ctx, sp.init, args)
 			if err != nil {
 				return err
 			}

@@ -241,10 +241,6 @@ func (f *flattener) vecHist(s *ir.Stm, e *ir.HistE) bool {
 	op := kernel.Lambda{X: []kernel.Var{x}, Y: []kernel.Var{y}, Body: b.cur, Res: b.atoms(m.Map.Body.Res)}
 	b.cur = nil
 	dest := b.addParam(kernel.Buf("p_"+cname(e.Dest)+"_flat", ktype(dt.Elem), kernel.Bin("*", bins, width)), Arg{Var: e.Dest, Binds: s.Pat[0].Name, F16: dt.Elem == value.F16})
-	name := opName(&ir.SegOp{Lam: m.Map, Nes: []ir.Atom{ne}})
-	if name == "*" || dt.Elem == value.F16 {
-		name = "" // atomics for +, min and max only; f16 rounds each step
-	}
-	f.emit(b, &kernel.Hist{N: n, I: t, Body: body, Dest: dest, Bin: bin, Val: v, Op: op, OpName: name, Neutral: b.atom(ne)})
+	f.emit(b, &kernel.Hist{N: n, I: t, Body: body, Dest: dest, Bin: bin, Val: v, Op: op, OpName: atomicOp(&ir.SegOp{Lam: m.Map, Nes: []ir.Atom{ne}}, dt.Elem), Neutral: b.atom(ne)})
 	return true
 }
