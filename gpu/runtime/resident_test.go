@@ -1,16 +1,15 @@
 package runtime
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
 	"fut/gpu/cl"
 	. "fut/gpu/kernel"
+	"fut/tools/procmem"
 )
 
 // TestResidentGrowth measures what building new programs one after
@@ -51,13 +50,13 @@ func TestResidentGrowth(t *testing.T) {
 			t.Fatal(err)
 		}
 		if (i+1)%(n/10) == 0 {
-			rss := procField("VmRSS:")
+			rss := procmem.Status("VmRSS:")
 			cl.TrimHostMemory()
-			trimmed := procField("VmRSS:")
+			trimmed := procmem.Status("VmRSS:")
 			at = append(at, trimmed)
 			p, _ := d.Cached()
 			t.Logf("%4d programs (%3d kept) at %5.0fs: VmRSS %4d MiB, %4d MiB after trimming, %4d kernel libraries mapped",
-				i+1, p, time.Since(start).Seconds(), rss>>20, trimmed>>20, kernelLibraries())
+				i+1, p, time.Since(start).Seconds(), rss>>20, trimmed>>20, procmem.KernelLibraries())
 		}
 	}
 	// over the last half, past the cache's bound when n > 2·keep
@@ -74,35 +73,4 @@ func envInt(name string, def int) int {
 		return v
 	}
 	return def
-}
-
-// procField reads a field of /proc/self/status in bytes.
-func procField(field string) int64 {
-	f, err := os.Open("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), field); ok {
-			var kb int64
-			fmt.Sscan(rest, &kb)
-			return kb << 10
-		}
-	}
-	return 0
-}
-
-// kernelLibraries counts the libraries of PoCL's kernel cache mapped in
-// the process.
-func kernelLibraries() int {
-	b, _ := os.ReadFile("/proc/self/maps")
-	seen := map[string]bool{}
-	for _, l := range strings.Split(string(b), "\n") {
-		if i := strings.Index(l, "/kcache/"); i >= 0 {
-			seen[l[i:]] = true
-		}
-	}
-	return len(seen)
 }

@@ -44,8 +44,9 @@ var allowed = map[string][]string{
 		"interp/syntax", "interp/types", "prelude"},
 	"cmd/fut": {"docs", "eval/value", "gpu/cl", "gpu/runtime", "interp", "interp/costs", "interp/ir",
 		"interp/lower", "interp/testrun", "interp/types", "repl"},
-	"tools/deps": nil,
-	"tools/soak": nil,
+	"tools/deps":    nil,
+	"tools/soak":    nil,
+	"tools/procmem": nil,
 }
 
 func TestImports(t *testing.T) {

@@ -1,7 +1,6 @@
 package soak
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -21,6 +20,7 @@ import (
 	"fut/gpu/cl"
 	"fut/interp"
 	"fut/repl"
+	"fut/tools/procmem"
 )
 
 // The soak drives one REPL, in this process, through rounds of what a
@@ -315,50 +315,19 @@ func measure() sample {
 	m := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 	metrics.Read(m)
 	s.live = int64(m[0].Value.Uint64())
-	s.rss, s.hwm = procStatus("VmRSS:"), procStatus("VmHWM:")
+	s.rss, s.hwm = procmem.Status("VmRSS:"), procmem.Status("VmHWM:")
 	debug.FreeOSMemory()
 	cl.TrimHostMemory() // what OpenCL freed, in the C allocator's heaps
-	s.rssFreed = procStatus("VmRSS:")
+	s.rssFreed = procmem.Status("VmRSS:")
 	m = []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
 	metrics.Read(m)
 	s.goMapped = int64(m[0].Value.Uint64() - m[1].Value.Uint64())
 	s.goroutines = runtime.NumGoroutine()
-	s.libs = kernelLibraries()
+	s.libs = procmem.KernelLibraries()
 	if opened {
 		if d, err := interp.OffloadDevice(); err == nil {
 			_, s.pooled = d.Pooled()
 		}
 	}
 	return s
-}
-
-// kernelLibraries counts the libraries of PoCL's kernel cache mapped in
-// the process (one per kernel and work-group size it built).
-func kernelLibraries() int {
-	b, _ := os.ReadFile("/proc/self/maps")
-	seen := map[string]bool{}
-	for _, l := range strings.Split(string(b), "\n") {
-		if i := strings.Index(l, "/kcache/"); i >= 0 {
-			seen[l[i:]] = true
-		}
-	}
-	return len(seen)
-}
-
-// procStatus reads a field of /proc/self/status in bytes.
-func procStatus(field string) int64 {
-	f, err := os.Open("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), field); ok {
-			var kb int64
-			fmt.Sscan(rest, &kb)
-			return kb << 10
-		}
-	}
-	return 0
 }
