@@ -213,10 +213,9 @@ func (f *flattener) segFilter(s *ir.Stm, e *ir.ScremaE) bool {
 	// 3. each row's count (its last offset), the counts' inclusive scan,
 	// the total and each row's start
 	or, c := fresh("or"), fresh("c")
-	last, err := constSub(n, 1)
-	if err != nil {
-		return false
-	}
+	// (m and n are constants: segFilterOf takes those only)
+	rows, width := m.Val.AsInt64(), n.Val.AsInt64()
+	last := ir.I64(width - 1)
 	counts := ir.Param{Name: fresh("counts"), T: i64.ArrayOf(m)}
 	out = append(out, &ir.Stm{Pat: []ir.Param{counts}, E: &ir.ScremaE{W: m, Arrs: []string{offs.Name},
 		Map: &ir.Lambda{Params: []ir.Param{{Name: or, T: offs.T.Row()}}, Ret: []ir.Type{i64},
@@ -225,10 +224,7 @@ func (f *flattener) segFilter(s *ir.Stm, e *ir.ScremaE) bool {
 	ends := ir.Param{Name: fresh("ends"), T: i64.ArrayOf(m)}
 	out = append(out, &ir.Stm{Pat: []ir.Param{ends}, E: &ir.ScremaE{W: m, Arrs: []string{counts.Name}, Scans: []*ir.SegOp{plus()},
 		Map: &ir.Lambda{Params: []ir.Param{{Name: y, T: i64}}, Ret: []ir.Type{i64}, Body: &ir.Body{Res: []ir.Atom{ir.V(y)}}}}})
-	lastRow, err := constSub(m, 1)
-	if err != nil {
-		return false
-	}
+	lastRow := ir.I64(rows - 1)
 	total := ir.Param{Name: fresh("total"), T: i64}
 	out = append(out, &ir.Stm{Pat: []ir.Param{total}, E: &ir.IndexE{Arr: ends.Name, Idx: []ir.Atom{lastRow}}})
 	ea, ca, d := fresh("e"), fresh("c"), fresh("d")
@@ -238,10 +234,7 @@ func (f *flattener) segFilter(s *ir.Stm, e *ir.ScremaE) bool {
 			Body: &ir.Body{Stms: []*ir.Stm{{Pat: []ir.Param{{Name: d, T: i64}}, E: &ir.BinOpE{Op: "-", X: ir.V(ea), Y: ir.V(ca)}}}, Res: []ir.Atom{ir.V(d)}}}}})
 	// 4. the kept elements of every row, one array per value: a scatter
 	// of the m·n elements to their row's start plus their offset
-	size, err := constMul(m, n)
-	if err != nil {
-		return false
-	}
+	size := ir.I64(rows * width)
 	// (only the values that the rest of the body reads)
 	read := map[string]bool{}
 	for _, st := range e.Map.Body.Stms {
@@ -319,7 +312,7 @@ func (f *flattener) segFilter(s *ir.Stm, e *ir.ScremaE) bool {
 func (f *flattener) segFilterOf(e *ir.ScremaE) (*ir.Stm, *ir.FilterE, []*ir.Stm) {
 	for at, st := range e.Map.Body.Stms {
 		fe, ok := st.E.(*ir.FilterE)
-		if !ok || fe.Partition || !fe.W.IsConst() || !segmentedPays(e.W, fe.W) {
+		if !ok || fe.Partition || !fe.W.IsConst() || !segmentedPays(e.W, fe.W) || e.W.Val.AsInt64() == 0 {
 			continue
 		}
 		scalars := true
@@ -358,20 +351,4 @@ func (f *flattener) segFilterOf(e *ir.ScremaE) (*ir.Stm, *ir.FilterE, []*ir.Stm)
 		return st, fe, pre
 	}
 	return nil, nil, nil
-}
-
-// constSub is a−b for a constant a (the rule takes constant sizes only).
-func constSub(a ir.Atom, b int64) (ir.Atom, error) {
-	if !a.IsConst() {
-		return ir.Atom{}, fmt.Errorf("not a constant")
-	}
-	return ir.I64(a.Val.AsInt64() - b), nil
-}
-
-// constMul is a·b for constants.
-func constMul(a, b ir.Atom) (ir.Atom, error) {
-	if !a.IsConst() || !b.IsConst() {
-		return ir.Atom{}, fmt.Errorf("not a constant")
-	}
-	return ir.I64(a.Val.AsInt64() * b.Val.AsInt64()), nil
 }
