@@ -357,10 +357,10 @@ func (p *Plan) makeSplit(devs []*runtime.Device, budget int64, args []value.Valu
 	return sp, ""
 }
 
-// ThreadsPerUnit is how many threads a compute unit runs at once (an
-// NVIDIA multiprocessor's 2048), the measure of a chunk large enough to
-// fill a device (tests set 0 to cut small nests into many chunks).
-var ThreadsPerUnit int64 = 2048
+// ThreadsPerUnit is how many threads a compute unit runs at once, the
+// measure of a chunk large enough to fill a device (tests set 0 to cut
+// small nests into many chunks).
+var ThreadsPerUnit int64 = runtime.UnitThreads
 
 func sizeOf(a ir.Atom, sizes map[string]int64) (int64, bool) {
 	if a.IsConst() {

@@ -139,3 +139,52 @@ func TestTilingRandom(t *testing.T) {
 		}
 	}
 }
+
+// TestTilingSplit: a one-dimensional tiled kernel whose points share
+// threads (nsplit ranges of the fold each, set by FUT_TILE_SPLIT here, by
+// the device's size otherwise) gives the reference path's result exactly
+// on integers, also for an operator that does not commute, with points
+// and fold lengths that are not multiples of the group or of the ranges.
+func TestTilingSplit(t *testing.T) {
+	device(t)
+	s := session(t)
+	ctx := context.Background()
+	for _, d := range []string{
+		`def sx = map (\i -> (i * 37) % 101 - 50) (iota 4103)`,
+		`def sy = map (\i -> (i * 13) % 29 - 14) (iota 777)`,
+	} {
+		if _, err := s.Enter(ctx, d); err != nil {
+			t.Fatalf("%s: %v", d, err)
+		}
+	}
+	bodies := []string{
+		`map (\x -> reduce (+) 0 (map (\y -> i64.abs (x - y)) sx)) sx`,
+		// the last index where x + y is largest: associative, not commutative
+		`unzip (map (\x -> reduce (\(a, i) (b, j) -> if b >= a then (b, j) else (a, i)) (i64.lowest, -1) (map2 (\y k -> (x * y % 17, k)) sy (iota 777))) sx)`,
+	}
+	for _, ns := range []string{"1", "2", "4", "8", "32"} {
+		t.Run("nsplit"+ns, func(t *testing.T) {
+			t.Setenv("FUT_TILE_SPLIT", ns)
+			for bi, src := range bodies {
+				plan, _, _, why, err := s.OffloadPlan(src)
+				if err != nil || why != "" {
+					t.Fatalf("body %d: not flattened: %v %s", bi, err, why)
+				}
+				if !strings.Contains(shapes(plan), "tiled") {
+					t.Errorf("body %d: not tiled: %s", bi, shapes(plan))
+				}
+				ref, err := s.EvalExpr(ctx, src)
+				if err != nil {
+					t.Fatal(err)
+				}
+				v, off, why, err := s.EvalOffload(ctx, src)
+				if err != nil || !off {
+					t.Fatalf("body %d: not offloaded: %v %s", bi, err, why)
+				}
+				if !value.Equal(ref.Value, v, 0) {
+					t.Errorf("body %d: the device differs from the reference path: %.300s\n%.300s", bi, value.String(v), value.String(ref.Value))
+				}
+			}
+		})
+	}
+}

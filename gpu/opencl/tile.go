@@ -25,14 +25,20 @@ import (
 // padded by one element so that the threads of a row of the group read
 // different banks.
 //
-// One dimension: a work-group of TileGroup threads, one point each, stages
-// the buffers indexed by T alone, TileGroup elements at a time (the
-// all-pairs pattern of n-body); reads indexed by the point are the
-// thread's own and stay in global memory.
+// One dimension: a work-group of TileGroup threads stages the buffers
+// indexed by T alone, TileGroup elements at a time (the all-pairs pattern
+// of n-body); reads indexed by the point are the thread's own and stay in
+// global memory. The launch chooses nsplit (a power of two up to 32, the
+// kernel's last argument): with fewer points than the device runs threads
+// at once, nsplit threads share a point, each folding one of nsplit
+// consecutive ranges of T (the group: TileGroup/nsplit points, each range
+// staging its own TileGroup/nsplit elements a step), and the first folds
+// the others' results into its own in the ranges' order, so a reduction
+// needs only to be associative, as the source's requires.
 //
-// Every fold runs in the order of T, as the source's reduction would run
-// sequentially; points outside Dims take part in the loads and barriers
-// only.
+// Every fold runs in the order of T (within a range), as the source's
+// reduction would run sequentially; points outside Dims take part in the
+// loads and barriers only.
 const (
 	TileThreads = 16
 	TileReg     = 4 // at least; see tileReg
@@ -110,7 +116,7 @@ func (g *gen) genTiled(p *Program, t *kernel.Tiled) {
 		return
 	}
 	two := len(t.Dims) == 2
-	var extra, decls []string
+	extra, decls := []string{"nsplit"}, []string{"int nsplit"}
 	if two {
 		extra, decls = []string{"nbj"}, []string{"long nbj"}
 		p.TileBlock = TileThreads * tileReg(ts)
@@ -132,7 +138,11 @@ func (g *gen) genTiled(p *Program, t *kernel.Tiled) {
 		g.line("int lx = lid %% %d, ly = lid / %d;", TT, TT)
 		g.line("long b0 = (grp / nbj) * %d, b1 = (grp %% nbj) * %d;", blk, blk)
 	} else {
-		g.line("long b0 = grp * %d;", blk)
+		// nsplit threads share a point, each folding one of nsplit
+		// consecutive ranges [k0, k1) of T (split sp; the point's lp)
+		g.line("int P = %d / nsplit, sp = lid / P, lp = lid %% P;", TileGroup)
+		g.line("long b0 = grp * P;")
+		g.line("long ks = (%s + nsplit - 1) / nsplit, k0 = sp * ks, k1 = min(%s, k0 + ks);", K, K)
 	}
 	// local memory: one array per tiled buffer, in the order of Tiles
 	for _, buf := range t.Tiles {
@@ -150,18 +160,38 @@ func (g *gen) genTiled(p *Program, t *kernel.Tiled) {
 	for k, e := range t.Neutral {
 		nes[k] = g.exp(e)
 	}
+	// the splits' results, combined in their order (one dimension)
+	part := make([]string, len(ts))
+	if !two {
+		for k, ty := range ts {
+			part[k] = g.fresh("part")
+			ct := g.ctype(ty)
+			if ty == kernel.Bool {
+				ct = "uchar"
+			}
+			g.line("__local %s %s[%d];", ct, part[k], TileGroup)
+		}
+	}
 	g.flushPre()
 	for k, ty := range ts {
 		acc[k] = g.fresh("acc")
 		g.line("%s %s[%d][%d];", g.ctype(ty), acc[k], R, R)
 		g.line("for (int ry = 0; ry < %d; ry++) for (int rx = 0; rx < %d; rx++) %s[ry][rx] = %s;", R, R, acc[k], nes[k])
 	}
-	g.line("for (long t0 = 0; t0 < %s; t0 += %d) {", K, tk)
+	if two {
+		g.line("for (long t0 = 0; t0 < %s; t0 += %d) {", K, tk)
+	} else {
+		g.line("for (long t0 = 0; t0 < ks; t0 += P) {")
+	}
 	g.indent++
 	// the loads
 	for _, buf := range t.Tiles {
 		r := roles[buf]
 		bn := g.name(buf.Name)
+		if !two {
+			g.line("%s[lid] = (k0 + t0 + lp < k1) ? %s[k0 + t0 + lp] : 0;", r.local, bn)
+			continue
+		}
 		if r.dim < 0 {
 			g.line("for (int e = lid; e < %d; e += %d) %s[e] = (t0 + e < %s) ? %s[t0 + e] : 0;", tk, TileGroup, r.local, K, bn)
 			continue
@@ -192,10 +222,12 @@ func (g *gen) genTiled(p *Program, t *kernel.Tiled) {
 			if _, _, ok := kernel.TileForm(rd, t.Idx, t.T); !ok {
 				return "", false
 			}
-			switch r.dim {
-			case -1:
+			switch {
+			case !two:
+				return fmt.Sprintf("%s[sp * P + tt]", r.local), true
+			case r.dim < 0:
 				return fmt.Sprintf("%s[tt]", r.local), true
-			case 0:
+			case r.dim == 0:
 				return fmt.Sprintf("%s[(ly + %d * ry) * %d + tt]", r.local, TT, tk+1), true
 			}
 			return fmt.Sprintf("%s[(lx + %d * rx) * %d + tt]", r.local, TT, tk+1), true
@@ -204,17 +236,26 @@ func (g *gen) genTiled(p *Program, t *kernel.Tiled) {
 	// a block wholly inside Dims and a whole step of T: no checks, a
 	// constant trip count (the compiler unrolls and keeps the tile
 	// values in registers); otherwise each point is checked
-	full := fmt.Sprintf("b0 + %d <= %s", blk, dims[0])
 	if two {
-		full += fmt.Sprintf(" && b1 + %d <= %s", blk, dims[1])
+		g.line("if (b0 + %d <= %s && b1 + %d <= %s && t0 + %d <= %s) {", blk, dims[0], blk, dims[1], tk, K)
+	} else {
+		g.line("if (b0 + P <= %s && k0 + t0 + P <= k1) {", dims[0])
 	}
-	g.line("if (%s && t0 + %d <= %s) {", full, tk, K)
 	g.indent++
-	g.foldStep(t, ts, acc, dims, R, TT, two, fmt.Sprint(tk), false)
+	if two {
+		g.foldStep(t, ts, acc, dims, R, TT, two, fmt.Sprint(tk), false)
+	} else {
+		g.line("#pragma unroll 8")
+		g.foldStep(t, ts, acc, dims, R, TT, two, "P", false)
+	}
 	g.indent--
 	g.line("} else {")
 	g.indent++
-	g.line("int tn = (int)min((long)%d, %s - t0);", tk, K)
+	if two {
+		g.line("int tn = (int)min((long)%d, %s - t0);", tk, K)
+	} else {
+		g.line("int tn = (int)min((long)P, k1 - k0 - t0);")
+	}
 	g.foldStep(t, ts, acc, dims, R, TT, two, "tn", true)
 	g.indent--
 	g.line("}")
@@ -222,11 +263,41 @@ func (g *gen) genTiled(p *Program, t *kernel.Tiled) {
 	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
 	g.indent--
 	g.line("}")
+	if !two {
+		// the first split of a point folds the others' results into its
+		// own, in order (through local memory also its own: PoCL loses a
+		// private array across this barrier)
+		for k := range ts {
+			g.line("%s[lid] = %s[0][0];", part[k], acc[k])
+		}
+		g.line("barrier(CLK_LOCAL_MEM_FENCE);")
+		g.line("if (sp == 0) {")
+		g.indent++
+		for k := range ts {
+			g.line("%s[0][0] = %s[lp];", acc[k], part[k])
+		}
+		g.line("for (int q = 1; q < nsplit; q++) {")
+		g.indent++
+		cur := make([]string, len(ts))
+		others := make([]string, len(ts))
+		for k := range ts {
+			cur[k] = fmt.Sprintf("%s[0][0]", acc[k])
+			others[k] = fmt.Sprintf("%s[q * P + lp]", part[k])
+		}
+		g.applyOp(t.Op, cur, cur, others)
+		g.indent--
+		g.line("}")
+		g.indent--
+		g.line("}")
+	}
 	// the results
 	g.line("for (int ry = 0; ry < %d; ry++) {", R)
 	g.line("for (int rx = 0; rx < %d; rx++) {", R)
 	g.indent++
 	point := g.pointVars(t, dims, R, TT, two)
+	if !two {
+		point = "sp == 0 && " + point
+	}
 	g.line("if (%s) {", point)
 	g.indent++
 	flat := g.name(t.Idx[0].Name)
@@ -275,7 +346,11 @@ func (g *gen) foldStep(t *kernel.Tiled, ts []kernel.Type, acc, dims []string, R,
 		g.line("{")
 	}
 	g.indent++
-	g.line("long %s = t0 + tt;", g.name(t.T.Name))
+	if two {
+		g.line("long %s = t0 + tt;", g.name(t.T.Name))
+	} else {
+		g.line("long %s = k0 + t0 + tt;", g.name(t.T.Name))
+	}
 	g.stmts(t.Body)
 	es := g.declare("e", ts, t.Elems)
 	cur := make([]string, len(ts))
@@ -297,7 +372,7 @@ func (g *gen) foldStep(t *kernel.Tiled, ts []kernel.Type, acc, dims []string, R,
 func (g *gen) pointVars(t *kernel.Tiled, dims []string, R, TT int, two bool) string {
 	i := g.name(t.Idx[0].Name)
 	if !two {
-		g.line("long %s = b0 + lid;", i)
+		g.line("long %s = b0 + lp;", i)
 		return fmt.Sprintf("%s < %s", i, dims[0])
 	}
 	j := g.name(t.Idx[1].Name)

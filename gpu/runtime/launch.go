@@ -3,6 +3,8 @@ package runtime
 import (
 	"fmt"
 	"math"
+	"os"
+	"strconv"
 
 	"fut/gpu/cl"
 	"fut/gpu/kernel"
@@ -349,7 +351,8 @@ func (l *launch) tiled(s *kernel.Tiled) error {
 		dims[i] = n
 		points *= n
 	}
-	if _, err := l.size(s.K, 0); err != nil {
+	k, err := l.size(s.K, 0)
+	if err != nil {
 		return err
 	}
 	for _, o := range s.Out {
@@ -361,7 +364,9 @@ func (l *launch) tiled(s *kernel.Tiled) error {
 		return nil
 	}
 	if len(dims) == 1 {
-		return l.enqueueLocal(0, nil, ceilDiv(dims[0], opencl.TileGroup)*opencl.TileGroup, opencl.TileGroup)
+		ns := l.tileSplit(dims[0], k)
+		per := opencl.TileGroup / ns
+		return l.enqueueLocal(0, map[string]any{"nsplit": int32(ns)}, ceilDiv(dims[0], per)*opencl.TileGroup, opencl.TileGroup)
 	}
 	blk := int64(l.c.gen.TileBlock)
 	if blk <= 0 {
@@ -370,3 +375,33 @@ func (l *launch) tiled(s *kernel.Tiled) error {
 	nbi, nbj := ceilDiv(dims[0], blk), ceilDiv(dims[1], blk)
 	return l.enqueueLocal(0, map[string]any{"nbj": nbj}, nbi*nbj*opencl.TileGroup, opencl.TileGroup)
 }
+
+// TileSplitMax is the most threads that share a point of a one-dimensional
+// tiled kernel.
+const TileSplitMax = 32
+
+// tileSplit is how many threads share each of a one-dimensional tiled
+// kernel's points: doubled from 1 while the points leave the device
+// without enough threads to keep it busy (UnitThreads per compute
+// unit) and each thread still folds at least tileSplitMinK of the K
+// elements (n-body's 2^15 bodies on an H100: 8). FUT_TILE_SPLIT (a power
+// of two up to TileSplitMax) sets it, to compare and to test.
+func (l *launch) tileSplit(points, k int64) int64 {
+	if s, err := strconv.Atoi(os.Getenv("FUT_TILE_SPLIT")); err == nil && s >= 1 && s <= TileSplitMax && s&(s-1) == 0 {
+		return int64(s)
+	}
+	busy := int64(max(1, l.d.Info.ComputeUnits)) * UnitThreads
+	ns := int64(1)
+	for ns < TileSplitMax && points*ns < busy && k/(2*ns) >= tileSplitMinK {
+		ns *= 2
+	}
+	return ns
+}
+
+// tileSplitMinK is the fewest elements of K a thread of a split tiled
+// kernel folds.
+const tileSplitMinK = 64
+
+// UnitThreads is how many threads a compute unit runs at once (an
+// NVIDIA multiprocessor's 2,048).
+const UnitThreads = 2048
