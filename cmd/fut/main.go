@@ -75,7 +75,9 @@ func main() {
 			if !ok {
 				os.Exit(2)
 			}
+			stop := startCPUProfile()
 			status := c.run(rest)
+			stop()
 			printProfile()
 			os.Exit(status)
 		}
