@@ -26,39 +26,40 @@ var ErrNoLibrary = errors.New("OpenCL library not found")
 
 // The C functions, filled in by load.
 var (
-	clGetPlatformIDs          func(n uint32, out *uintptr, num *uint32) int32
-	clGetPlatformInfo         func(p uintptr, param uint32, size uintptr, val unsafe.Pointer, ret *uintptr) int32
-	clGetDeviceIDs            func(p uintptr, typ uint64, n uint32, out *uintptr, num *uint32) int32
-	clGetDeviceInfo           func(d uintptr, param uint32, size uintptr, val unsafe.Pointer, ret *uintptr) int32
-	clCreateContext           func(props *uintptr, n uint32, devs *uintptr, notify uintptr, user uintptr, err *int32) uintptr
-	clReleaseContext          func(c uintptr) int32
-	clCreateCommandQueue      func(c uintptr, d uintptr, props uint64, err *int32) uintptr
-	clReleaseCommandQueue     func(q uintptr) int32
-	clFinish                  func(q uintptr) int32
-	clFlush                   func(q uintptr) int32
-	clCreateBuffer            func(c uintptr, flags uint64, size uintptr, host unsafe.Pointer, err *int32) uintptr
-	clReleaseMemObject        func(m uintptr) int32
-	clCreateSubBuffer         func(m uintptr, flags uint64, typ uint32, info unsafe.Pointer, err *int32) uintptr
-	clEnqueueWriteBuffer      func(q, m uintptr, block uint32, off, size uintptr, ptr unsafe.Pointer, nw uint32, wait *uintptr, ev *uintptr) int32
-	clEnqueueReadBuffer       func(q, m uintptr, block uint32, off, size uintptr, ptr unsafe.Pointer, nw uint32, wait *uintptr, ev *uintptr) int32
-	clEnqueueCopyBuffer       func(q, src, dst uintptr, soff, doff, size uintptr, nw uint32, wait *uintptr, ev *uintptr) int32
-	clEnqueueFillBuffer       func(q, m uintptr, pat unsafe.Pointer, psize, off, size uintptr, nw uint32, wait *uintptr, ev *uintptr) int32
-	clCreateProgramWithSource func(c uintptr, n uint32, strs **byte, lens *uintptr, err *int32) uintptr
-	clCreateProgramWithBinary func(c uintptr, n uint32, devs *uintptr, lens *uintptr, bins **byte, status *int32, err *int32) uintptr
-	clBuildProgram            func(p uintptr, n uint32, devs *uintptr, opts *byte, notify uintptr, user uintptr) int32
-	clGetProgramBuildInfo     func(p, d uintptr, param uint32, size uintptr, val unsafe.Pointer, ret *uintptr) int32
-	clGetProgramInfo          func(p uintptr, param uint32, size uintptr, val unsafe.Pointer, ret *uintptr) int32
-	clReleaseProgram          func(p uintptr) int32
-	clCreateKernel            func(p uintptr, name *byte, err *int32) uintptr
-	clReleaseKernel           func(k uintptr) int32
-	clSetKernelArg            func(k uintptr, idx uint32, size uintptr, val unsafe.Pointer) int32
-	clGetKernelWorkGroupInfo  func(k, d uintptr, param uint32, size uintptr, val unsafe.Pointer, ret *uintptr) int32
-	clEnqueueNDRangeKernel    func(q, k uintptr, dim uint32, off, global, local *uintptr, nw uint32, wait *uintptr, ev *uintptr) int32
-	clWaitForEvents           func(n uint32, evs *uintptr) int32
-	clGetEventProfilingInfo   func(e uintptr, param uint32, size uintptr, val unsafe.Pointer, ret *uintptr) int32
-	clReleaseEvent            func(e uintptr) int32
-	clEnqueueMapBuffer        func(q, m uintptr, block uint32, flags uint64, off, size uintptr, nw uint32, wait *uintptr, ev *uintptr, err *int32) unsafe.Pointer
-	clEnqueueUnmapMemObject   func(q, m uintptr, ptr unsafe.Pointer, nw uint32, wait *uintptr, ev *uintptr) int32
+	clGetPlatformIDs            func(n uint32, out *uintptr, num *uint32) int32
+	clGetPlatformInfo           func(p uintptr, param uint32, size uintptr, val unsafe.Pointer, ret *uintptr) int32
+	clGetDeviceIDs              func(p uintptr, typ uint64, n uint32, out *uintptr, num *uint32) int32
+	clGetDeviceInfo             func(d uintptr, param uint32, size uintptr, val unsafe.Pointer, ret *uintptr) int32
+	clCreateContext             func(props *uintptr, n uint32, devs *uintptr, notify uintptr, user uintptr, err *int32) uintptr
+	clReleaseContext            func(c uintptr) int32
+	clCreateCommandQueue        func(c uintptr, d uintptr, props uint64, err *int32) uintptr
+	clReleaseCommandQueue       func(q uintptr) int32
+	clFinish                    func(q uintptr) int32
+	clFlush                     func(q uintptr) int32
+	clCreateBuffer              func(c uintptr, flags uint64, size uintptr, host unsafe.Pointer, err *int32) uintptr
+	clReleaseMemObject          func(m uintptr) int32
+	clCreateSubBuffer           func(m uintptr, flags uint64, typ uint32, info unsafe.Pointer, err *int32) uintptr
+	clEnqueueWriteBuffer        func(q, m uintptr, block uint32, off, size uintptr, ptr unsafe.Pointer, nw uint32, wait *uintptr, ev *uintptr) int32
+	clEnqueueReadBuffer         func(q, m uintptr, block uint32, off, size uintptr, ptr unsafe.Pointer, nw uint32, wait *uintptr, ev *uintptr) int32
+	clEnqueueCopyBuffer         func(q, src, dst uintptr, soff, doff, size uintptr, nw uint32, wait *uintptr, ev *uintptr) int32
+	clEnqueueFillBuffer         func(q, m uintptr, pat unsafe.Pointer, psize, off, size uintptr, nw uint32, wait *uintptr, ev *uintptr) int32
+	clEnqueueMarkerWithWaitList func(q uintptr, nw uint32, wait *uintptr, ev *uintptr) int32
+	clCreateProgramWithSource   func(c uintptr, n uint32, strs **byte, lens *uintptr, err *int32) uintptr
+	clCreateProgramWithBinary   func(c uintptr, n uint32, devs *uintptr, lens *uintptr, bins **byte, status *int32, err *int32) uintptr
+	clBuildProgram              func(p uintptr, n uint32, devs *uintptr, opts *byte, notify uintptr, user uintptr) int32
+	clGetProgramBuildInfo       func(p, d uintptr, param uint32, size uintptr, val unsafe.Pointer, ret *uintptr) int32
+	clGetProgramInfo            func(p uintptr, param uint32, size uintptr, val unsafe.Pointer, ret *uintptr) int32
+	clReleaseProgram            func(p uintptr) int32
+	clCreateKernel              func(p uintptr, name *byte, err *int32) uintptr
+	clReleaseKernel             func(k uintptr) int32
+	clSetKernelArg              func(k uintptr, idx uint32, size uintptr, val unsafe.Pointer) int32
+	clGetKernelWorkGroupInfo    func(k, d uintptr, param uint32, size uintptr, val unsafe.Pointer, ret *uintptr) int32
+	clEnqueueNDRangeKernel      func(q, k uintptr, dim uint32, off, global, local *uintptr, nw uint32, wait *uintptr, ev *uintptr) int32
+	clWaitForEvents             func(n uint32, evs *uintptr) int32
+	clGetEventProfilingInfo     func(e uintptr, param uint32, size uintptr, val unsafe.Pointer, ret *uintptr) int32
+	clReleaseEvent              func(e uintptr) int32
+	clEnqueueMapBuffer          func(q, m uintptr, block uint32, flags uint64, off, size uintptr, nw uint32, wait *uintptr, ev *uintptr, err *int32) unsafe.Pointer
+	clEnqueueUnmapMemObject     func(q, m uintptr, ptr unsafe.Pointer, nw uint32, wait *uintptr, ev *uintptr) int32
 )
 
 var (
@@ -114,6 +115,7 @@ func load() (err error) {
 		{&clEnqueueReadBuffer, "clEnqueueReadBuffer"},
 		{&clEnqueueCopyBuffer, "clEnqueueCopyBuffer"},
 		{&clEnqueueFillBuffer, "clEnqueueFillBuffer"},
+		{&clEnqueueMarkerWithWaitList, "clEnqueueMarkerWithWaitList"},
 		{&clCreateProgramWithSource, "clCreateProgramWithSource"},
 		{&clCreateProgramWithBinary, "clCreateProgramWithBinary"},
 		{&clBuildProgram, "clBuildProgram"},

@@ -360,6 +360,18 @@ func (c *Context) Launch(k *Kernel, global, local []int) (*Event, error) {
 	return e, nil
 }
 
+// Marker enqueues a marker: its event completes when every command
+// queued before it has.
+func (c *Context) Marker() (*Event, error) {
+	var ev uintptr
+	if code := clEnqueueMarkerWithWaitList(c.queue, 0, nil, &ev); code != 0 {
+		return nil, &Error{Op: "clEnqueueMarkerWithWaitList", Code: code}
+	}
+	e := &Event{ev: ev}
+	runtime.SetFinalizer(e, (*Event).Release)
+	return e, nil
+}
+
 // Event is a queued command.
 type Event struct{ ev uintptr }
 

@@ -45,6 +45,10 @@ type runner struct {
 	// chunked run: buffers released to the pool are refilled from the
 	// transfer queue, which must not overtake a kernel still reading them)
 	syncChecks bool
+	// unchecked: kernels are launched with no check of their own, the
+	// device's flag read once at the next flush (a split run's chunks,
+	// run again with checks when one failed)
+	unchecked bool
 	// wholeMu, when set, guards the results that runs on several devices
 	// read their chunks into (split.go)
 	wholeMu *sync.Mutex
@@ -420,6 +424,9 @@ func (r *runner) launchOnce(st Step, capacity int64) (need int64, err error) {
 	// checked later, with the next read of the device, but for a kernel
 	// that may ask for more room: its failed checks are then expected
 	run := r.d.RunDeferred
+	if r.unchecked {
+		run = r.d.RunUnchecked
+	}
 	if flag != nil || r.syncChecks {
 		run = r.d.Run
 	}

@@ -160,11 +160,47 @@ func (s *splitRun) each(ctx context.Context,
 			w.prefetch(s, plan, off, n)
 			// a chunk's failure stops the chunks after it, not those
 			// before, whose error would be the one to report
+			var prev *runtime.Marker // the end of the chunk before k
+			defer func() {
+				if prev != nil {
+					prev.Wait()
+				}
+			}()
 			for ok && !s.failedBefore(k) {
 				inputs, err := w.inputs(s, plan, off, n)
 				if err != nil {
 					s.fail(k, err)
 					return
+				}
+				if s.deferred {
+					// chunk k is queued behind the one before it: the
+					// next is taken when that one is done, so that the
+					// devices take chunks as they finish them, not as
+					// fast as the host queues them, and each has one
+					// queued ahead
+					if err := s.chunk(ctx, w, k, plan, off, n, inputs, carry, after); err != nil {
+						s.fail(k, &errDeferred{err}) // maybe an earlier chunk's check, read now
+						return
+					}
+					w.chunks++
+					m, err := w.r.d.Marker()
+					if err != nil {
+						s.fail(k, err)
+						return
+					}
+					if prev != nil {
+						if err := prev.Wait(); err != nil {
+							prev = m
+							s.fail(k, err)
+							return
+						}
+					}
+					prev = m
+					k, ok = take()
+					if ok {
+						plan, off, n = plans(k)
+					}
+					continue
 				}
 				// the next chunk is taken now, its upload overlapping this one
 				nk, nok := take()
@@ -175,10 +211,6 @@ func (s *splitRun) each(ctx context.Context,
 					w.prefetch(s, nplan, noff, nn)
 				}
 				if err := s.chunk(ctx, w, k, plan, off, n, inputs, carry, after); err != nil {
-					if s.deferred {
-						// maybe an earlier chunk's check, read now
-						err = &errDeferred{err}
-					}
 					s.fail(k, err)
 					return
 				}
@@ -275,7 +307,7 @@ func (s *splitRun) deferChecks() {
 	}
 	s.deferred = true
 	for _, w := range s.workers {
-		w.r.syncChecks = false
+		w.r.syncChecks, w.r.unchecked = false, true
 	}
 }
 

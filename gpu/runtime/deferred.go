@@ -1,10 +1,12 @@
 package runtime
 
 import (
+	"errors"
 	"unsafe"
 
 	"fut/gpu/cl"
 	"fut/gpu/kernel"
+	"fut/gpu/opencl"
 )
 
 // Deferred checks: RunDeferred launches a kernel and returns without
@@ -26,7 +28,7 @@ type deferredLaunch struct {
 	k      *kernel.Kernel
 	events []*cl.Event // the profile's
 	evName []string
-	flag   *cl.Event // the copy of the flag into its slot
+	flag   *cl.Event // the copy of the flag into its slot; nil: unchecked
 	slot   int
 }
 
@@ -43,7 +45,45 @@ type deferredChecks struct {
 func (d *Device) RunDeferred(k *kernel.Kernel, args ...any) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return d.run(k, args, true)
+	return d.run(k, args, checkDeferred)
+}
+
+// ErrUnchecked is what a flush reports when a kernel launched by
+// RunUnchecked failed its checks: which one, and why, is not known.
+var ErrUnchecked = errors.New("runtime: a kernel launched without a check of its own failed")
+
+// RunUnchecked is RunDeferred without the copy of the error flag after
+// the kernel: the next flush reads the flag once for every such launch
+// since the last, and reports ErrUnchecked if one failed (the caller then
+// runs again with checks, to report the first failure as a checked run
+// would). Kernels so launched follow each other on the device with
+// nothing queued between them: the chunks of a split run.
+func (d *Device) RunUnchecked(k *kernel.Kernel, args ...any) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.run(k, args, checkUnchecked)
+}
+
+// A Marker completes when everything queued on its device before it
+// has.
+type Marker struct{ ev *cl.Event }
+
+// Marker queues a marker on the device.
+func (d *Device) Marker() (*Marker, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	ev, err := d.ctx.Marker()
+	if err != nil {
+		return nil, err
+	}
+	return &Marker{ev}, nil
+}
+
+// Wait blocks until the marker is complete, and releases it.
+func (m *Marker) Wait() error {
+	err := m.ev.Wait()
+	m.ev.Release()
+	return err
 }
 
 // Flush waits for the kernels launched and checks their error flags.
@@ -88,17 +128,30 @@ func (d *Device) flushLocked() error {
 	}
 	pending := dc.pending
 	dc.pending = nil
-	waitErr := pending[len(pending)-1].flag.Wait() // the queue is in order
+	var waitErr error
+	unchecked := false // a failure of the unchecked launches
+	if last := pending[len(pending)-1]; last.flag != nil {
+		waitErr = last.flag.Wait() // the queue is in order
+	} else {
+		// unchecked launches come after every checked one (run flushes
+		// those first): one read of the flag waits for them all
+		var w [1]int64
+		waitErr = d.ctx.Read(d.errBuf, 0, unsafe.Pointer(&w[0]), 8)
+		unchecked = waitErr == nil && int32(w[0]) != 0
+	}
 	var failed *kernel.Kernel
 	for _, p := range pending {
-		if waitErr == nil && failed == nil {
-			for i, ev := range p.events {
-				if s, e, terr := ev.Times(); terr != nil || e < s {
-					d.Profile.untimed(p.evName[i], terr)
-				} else {
-					d.Profile.add(p.evName[i], e-s)
-				}
+		if p.flag == nil {
+			if waitErr == nil && failed == nil {
+				d.profile(p.events, p.evName)
 			}
+			for _, ev := range p.events {
+				ev.Release()
+			}
+			continue
+		}
+		if waitErr == nil && failed == nil {
+			d.profile(p.events, p.evName)
 			w := dc.flags.Bytes()[8*p.slot : 8*p.slot+8]
 			if int32(uint32(w[0])|uint32(w[1])<<8|uint32(w[2])<<16|uint32(w[3])<<24) != 0 {
 				failed = p.k
@@ -115,7 +168,25 @@ func (d *Device) flushLocked() error {
 	if failed != nil {
 		return d.checkError(failed)
 	}
+	if unchecked {
+		if err := d.ctx.Fill(d.errBuf, make([]byte, 8), 0, 8*opencl.ErrWords); err != nil {
+			return err
+		}
+		return ErrUnchecked
+	}
 	return nil
+}
+
+// profile adds the times of a launch's events to the device's profile
+// (after they completed).
+func (d *Device) profile(events []*cl.Event, names []string) {
+	for i, ev := range events {
+		if s, e, terr := ev.Times(); terr != nil || e < s {
+			d.Profile.untimed(names[i], terr)
+		} else {
+			d.Profile.add(names[i], e-s)
+		}
+	}
 }
 
 func (dc *deferredChecks) release() {
@@ -123,7 +194,9 @@ func (dc *deferredChecks) release() {
 		for _, ev := range p.events {
 			ev.Release()
 		}
-		p.flag.Release()
+		if p.flag != nil {
+			p.flag.Release()
+		}
 	}
 	dc.pending = nil
 	dc.flags.Release()

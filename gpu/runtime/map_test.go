@@ -250,4 +250,52 @@ func TestDeferredChecks(t *testing.T) {
 	if err := d.Flush(); err != nil {
 		t.Fatalf("the flag was not reset: %v", err)
 	}
+	// unchecked launches: one read of the flag at the flush, for them all
+	for range 3 {
+		if err := d.RunUnchecked(good, int64(3), int64(3), xs, o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mk, err := d.Marker()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := mk.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Flush(); err != nil {
+		t.Fatalf("good unchecked launches: %v", err)
+	}
+	if err := d.RunUnchecked(k, int64(5), int64(3), xs, o5); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.RunUnchecked(good, int64(3), int64(3), xs, o); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Flush(); !errors.Is(err, ErrUnchecked) {
+		t.Fatalf("a failed unchecked launch: want ErrUnchecked, got %v", err)
+	}
+	if err := d.Flush(); err != nil {
+		t.Fatalf("the error was reported twice: %v", err)
+	}
+	// a checked launch before unchecked ones keeps its own error; one
+	// after them does not take their failure as its own
+	if err := d.RunDeferred(k, int64(5), int64(3), xs, o5); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.RunUnchecked(good, int64(3), int64(3), xs, o); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Flush(); !errors.As(err, &ke) || ke.Kernel != "gather" {
+		t.Fatalf("a failed checked launch before an unchecked one: want gather's error, got %v", err)
+	}
+	if err := d.RunUnchecked(k, int64(5), int64(3), xs, o5); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.RunDeferred(good, int64(3), int64(3), xs, o); !errors.Is(err, ErrUnchecked) {
+		t.Fatalf("a checked launch after a failed unchecked one: want ErrUnchecked, got %v", err)
+	}
+	if err := d.Flush(); err != nil {
+		t.Fatalf("the flag was not reset: %v", err)
+	}
 }

@@ -81,10 +81,19 @@ type launch struct {
 func (d *Device) Run(k *kernel.Kernel, args ...any) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return d.run(k, args, false)
+	return d.run(k, args, checkNow)
 }
 
-func (d *Device) run(k *kernel.Kernel, args []any, deferred bool) error {
+// How a launch's checks are made (deferred.go).
+type checkMode int
+
+const (
+	checkNow       checkMode = iota // waited for and checked at once
+	checkDeferred                   // its flag copied after it, read at the next flush
+	checkUnchecked                  // the flag read once at the next flush
+)
+
+func (d *Device) run(k *kernel.Kernel, args []any, mode checkMode) error {
 	if d.closed {
 		return fmt.Errorf("runtime: device closed")
 	}
@@ -134,31 +143,40 @@ func (d *Device) run(k *kernel.Kernel, args []any, deferred bool) error {
 		}
 		l.args[i] = a.buf
 	}
-	if !deferred {
+	pend := d.deferred.pending
+	if mode == checkNow || mode == checkDeferred && len(pend) > 0 && pend[len(pend)-1].flag == nil {
 		// an earlier kernel's failure comes first; a deferred launch
 		// leaves the earlier checks to the next flush, which reports the
 		// first failure in the queue's order (waiting for them here made
-		// every launch wait for the kernel before it)
+		// every launch wait for the kernel before it), unless they are
+		// unchecked (whose one read of the flag must come after them all)
 		if err := d.flushLocked(); err != nil {
 			return err
 		}
 	}
 	err = l.run()
-	if err == nil && deferred && d.deferCheck(k, l.events, l.evName) {
+	if err == nil && mode == checkUnchecked {
+		d.deferred.pending = append(d.deferred.pending, deferredLaunch{k: k, events: l.events, evName: l.evName})
 		if len(d.deferred.pending) >= maxDeferred {
 			return d.flushLocked()
 		}
 		return nil
 	}
-	for i, ev := range l.events {
+	if err == nil && mode == checkDeferred && d.deferCheck(k, l.events, l.evName) {
+		if len(d.deferred.pending) >= maxDeferred {
+			return d.flushLocked()
+		}
+		return nil
+	}
+	for _, ev := range l.events {
 		if err == nil {
 			ev.Wait()
-			if s, e, terr := ev.Times(); terr != nil || e < s {
-				d.Profile.untimed(l.evName[i], terr)
-			} else {
-				d.Profile.add(l.evName[i], e-s)
-			}
 		}
+	}
+	if err == nil {
+		d.profile(l.events, l.evName)
+	}
+	for _, ev := range l.events {
 		ev.Release()
 	}
 	if err != nil {
