@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"fut/interp"
+	"fut/interp/session"
 )
 
 // :devices, :backend opencl and :time on the device depend on the
@@ -14,7 +14,7 @@ import (
 // OpenCL device the expression runs there and gives the reference value;
 // without one, fut says so and stays on the reference interpreter.
 func TestBackendOpenCL(t *testing.T) {
-	sess, err := interp.NewSession(interp.Options{Cost: true})
+	sess, err := session.NewSession(session.Options{Cost: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func TestBackendOpenCL(t *testing.T) {
 	if strings.Count(got, "9999900000") != 3 {
 		t.Errorf("expected the sum three times (device, :time, reference):\n%s", got)
 	}
-	if _, derr := interp.OffloadDevice(); derr != nil {
+	if _, derr := session.OffloadDevice(); derr != nil {
 		if !strings.Contains(got, "no OpenCL device") {
 			t.Errorf("without a device, :backend opencl should say so:\n%s", got)
 		}
@@ -60,11 +60,11 @@ func TestBackendOpenCL(t *testing.T) {
 // shows the program's costs (the reference path's), never zeros, and
 // says where the value was computed.
 func TestOffloadedCosts(t *testing.T) {
-	if _, err := interp.OffloadDevice(); err != nil {
+	if _, err := session.OffloadDevice(); err != nil {
 		t.Skipf("no OpenCL device (%v): install pocl-opencl-icd", err)
 	}
 	run := func(lines ...string) string {
-		sess, err := interp.NewSession(interp.Options{Cost: true})
+		sess, err := session.NewSession(session.Options{Cost: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,12 +101,12 @@ func TestOffloadedCosts(t *testing.T) {
 // still gives the reference path's value, and :cost says how it streams
 // (the chunk's bound of the space on the device).
 func TestSetDeviceMemory(t *testing.T) {
-	d, err := interp.OffloadDevice()
+	d, err := session.OffloadDevice()
 	if err != nil {
 		t.Skipf("no OpenCL device (%v): install pocl-opencl-icd", err)
 	}
-	defer interp.SetDeviceMemory(0)
-	sess, err := interp.NewSession(interp.Options{Cost: true})
+	defer session.SetDeviceMemory(0)
+	sess, err := session.NewSession(session.Options{Cost: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,11 +142,11 @@ func TestSetDeviceMemory(t *testing.T) {
 // logical devices of the one there is here), refuses what is not a
 // spec, and the split expression gives the reference path's value.
 func TestSetDevices(t *testing.T) {
-	if _, err := interp.OffloadDevice(); err != nil {
+	if _, err := session.OffloadDevice(); err != nil {
 		t.Skipf("no OpenCL device (%v): install pocl-opencl-icd", err)
 	}
-	defer interp.SetDevices("")
-	sess, err := interp.NewSession(interp.Options{})
+	defer session.SetDevices("")
+	sess, err := session.NewSession(session.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +173,7 @@ func TestSetDevices(t *testing.T) {
 			t.Errorf("the session does not show %q:\n%s", want, got)
 		}
 	}
-	if interp.Devices() != "" {
-		t.Errorf("devices %q after :set devices default", interp.Devices())
+	if session.Devices() != "" {
+		t.Errorf("devices %q after :set devices default", session.Devices())
 	}
 }

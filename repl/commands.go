@@ -14,7 +14,7 @@ import (
 
 	"fut/docs"
 	"fut/gpu/runtime"
-	"fut/interp"
+	"fut/interp/session"
 )
 
 // argKind says what completion offers for a command's argument.
@@ -233,22 +233,22 @@ func (r *REPL) cmdBackend(_ context.Context, arg string) {
 	if arg == "" {
 		r.printf("backend: %s\n", r.sess.Backend())
 		switch r.sess.Backend() {
-		case interp.BackendInterp:
+		case session.BackendInterp:
 			r.printf("expressions run on the reference interpreter\n")
-		case interp.BackendOpenCL:
+		case session.BackendOpenCL:
 			r.printf("expressions run on the OpenCL device wherever they lower and flatten into kernels\n")
 		default:
-			r.printf("expressions run on the OpenCL device when they flatten into kernels and have at least %d elements\n", interp.AutoThreshold)
+			r.printf("expressions run on the OpenCL device when they flatten into kernels and have at least %d elements\n", session.AutoThreshold)
 		}
 		return
 	}
-	b, err := interp.ParseBackend(arg)
+	b, err := session.ParseBackend(arg)
 	if err != nil {
 		r.printf("%s%v\n", r.pal.err("error: "), err)
 		return
 	}
-	if b != interp.BackendInterp {
-		d, err := interp.OffloadDevice()
+	if b != session.BackendInterp {
+		d, err := session.OffloadDevice()
 		if err != nil {
 			r.printf("%sno OpenCL device (%v); staying on %s\n", r.pal.err("error: "), err, r.sess.Backend())
 			return
@@ -319,7 +319,7 @@ var settings = []struct {
 		func(r *REPL, v string) error { return setBool(&r.showCost, v) }},
 	{"device-memory", "the most device memory an offloaded expression may use (512M, 8G; default: the device's less an eighth); one that needs more runs in chunks",
 		func(r *REPL) string {
-			if n := interp.DeviceMemory(); n > 0 {
+			if n := session.DeviceMemory(); n > 0 {
 				return runtime.FormatBytes(n)
 			}
 			return "default"
@@ -332,12 +332,12 @@ var settings = []struct {
 					return fmt.Errorf("want a size such as 512M or 8G, or default, not %q", v)
 				}
 			}
-			interp.SetDeviceMemory(n)
+			session.SetDeviceMemory(n)
 			return nil
 		}},
 	{"devices", "the devices an offloaded expression is split across: all, a count (2 makes two logical devices of one where there are fewer) or indices #0,#1; default: one",
 		func(r *REPL) string {
-			if d := interp.Devices(); d != "" {
+			if d := session.Devices(); d != "" {
 				return d
 			}
 			return "1"
@@ -346,7 +346,7 @@ var settings = []struct {
 			if v == "default" {
 				v = ""
 			}
-			return interp.SetDevices(v)
+			return session.SetDevices(v)
 		}},
 }
 

@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"strings"
 
-	"fut/interp"
 	"fut/interp/costs"
+	"fut/interp/session"
 )
 
 // costProcs is P for Brent's bound: -p's, else the configuration's, else
@@ -82,7 +82,7 @@ func (r *REPL) cmdCost(ctx context.Context, arg string) {
 			if i > 0 {
 				r.printf("\n")
 			}
-			r.printResult(&interp.Result{Value: ex.ValueOf()})
+			r.printResult(&session.Result{Value: ex.ValueOf()})
 			costs.WriteExplain(r.out, ex, r.costPaint())
 		}
 		return
@@ -106,7 +106,7 @@ func (r *REPL) cmdCost(ctx context.Context, arg string) {
 		ms = append(ms, m)
 	}
 	costs.WriteTable(r.out, costs.Rows(ms), r.costProcs(), r.costPaint())
-	if r.sess.Backend() == interp.BackendInterp {
+	if r.sess.Backend() == session.BackendInterp {
 		return // the device is not used: no bound of its memory to show
 	}
 	for i, src := range srcs {
@@ -122,7 +122,7 @@ func (r *REPL) cmdCost(ctx context.Context, arg string) {
 // printCost prints the cost table of an evaluation (:set cost on). A
 // value computed on the device has its costs from the reference path
 // (costs are the program's), which evaluates the expression again.
-func (r *REPL) printCost(res *interp.Result) {
+func (r *REPL) printCost(res *session.Result) {
 	c := res.Cost
 	if res.Offloaded() {
 		err := r.interruptible(context.Background(), func(ctx context.Context) error {
@@ -187,7 +187,7 @@ func (r *REPL) cmdSweep(ctx context.Context, arg string) {
 			return err
 		})
 		if err != nil {
-			if interp.Interrupted(err) {
+			if session.Interrupted(err) {
 				r.printError(err)
 			} else {
 				r.printf("%s%s\n", r.pal.err("error: "), err)

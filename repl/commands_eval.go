@@ -12,9 +12,9 @@ import (
 	"strings"
 	"time"
 
-	"fut/interp"
 	"fut/interp/ir"
 	"fut/interp/lower"
+	"fut/interp/session"
 	"fut/interp/syntax"
 	"fut/interp/types"
 )
@@ -170,7 +170,7 @@ func (r *REPL) cmdTime(ctx context.Context, arg string) {
 		r.usageError(mustCommand("time"))
 		return
 	}
-	if r.sess.Backend() != interp.BackendInterp && r.timeOffloaded(ctx, runs, arg) {
+	if r.sess.Backend() != session.BackendInterp && r.timeOffloaded(ctx, runs, arg) {
 		return
 	}
 	prep, err := r.sess.Prepare(arg)
@@ -181,7 +181,7 @@ func (r *REPL) cmdTime(ctx context.Context, arg string) {
 	old := r.sess.SetCost(false)
 	defer r.sess.SetCost(old)
 	var times []time.Duration
-	var res *interp.Result
+	var res *session.Result
 	err = r.interruptible(ctx, func(ctx context.Context) error {
 		for i := 0; i < runs; i++ {
 			start := time.Now()
@@ -345,7 +345,7 @@ func (r *REPL) cmdIR(_ context.Context, arg string) {
 // when the expression stays on the reference path.
 func (r *REPL) timeOffloaded(ctx context.Context, runs int, src string) bool {
 	var times []time.Duration
-	var res *interp.Result
+	var res *session.Result
 	offloaded := true
 	err := r.interruptible(ctx, func(ctx context.Context) error {
 		for i := 0; i < runs && offloaded; i++ {

@@ -7,11 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"fut/interp"
+	"fut/interp/session"
 )
 
 func TestComplete(t *testing.T) {
-	sess, err := interp.NewSession(interp.Options{Cost: true})
+	sess, err := session.NewSession(session.Options{Cost: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 	"unicode/utf8"
 
 	"fut/eval"
-	"fut/interp"
+	"fut/interp/session"
 	"fut/interp/syntax"
 )
 
@@ -23,7 +23,7 @@ func (r *REPL) formatError(err error) string {
 	var one *syntax.Error
 	var rt *eval.RuntimeError
 	switch {
-	case interp.Interrupted(err):
+	case session.Interrupted(err):
 		msg := r.pal.err("interrupted")
 		if errors.As(err, &rt) && rt.Pos.IsValid() {
 			msg += " at " + fset.Position(rt.Pos).String()

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"fut/interp"
+	"fut/interp/session"
 )
 
 // Ctrl-C while a kernel runs on the OpenCL device: the kernel cannot be
@@ -23,18 +23,18 @@ func TestInterruptOnDevice(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a kernel for seconds")
 	}
-	if _, err := interp.OffloadDevice(); err != nil {
+	if _, err := session.OffloadDevice(); err != nil {
 		t.Skipf("no OpenCL device: %v", err)
 	}
 	guard := make(chan os.Signal, 16)
 	signal.Notify(guard, os.Interrupt)
 	defer signal.Stop(guard)
 
-	sess, err := interp.NewSession(interp.Options{})
+	sess, err := session.NewSession(session.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sess.SetBackend(interp.BackendOpenCL)
+	sess.SetBackend(session.BackendOpenCL)
 	// One kernel: a thread per element, each a sequential loop of n steps.
 	long := func(n int) string {
 		return fmt.Sprintf(`reduce (+) 0 (map (\i -> loop x = i for j < %d do (x * 3 + j) %% 1000003) (iota 1000))`, n)
@@ -43,7 +43,7 @@ func TestInterruptOnDevice(t *testing.T) {
 	var took time.Duration
 	for i := 0; i < 2; i++ { // the first run builds the kernels
 		start := time.Now()
-		res, why, err := sess.EvalOn(context.Background(), interp.BackendOpenCL, long(probe))
+		res, why, err := sess.EvalOn(context.Background(), session.BackendOpenCL, long(probe))
 		if err != nil || why != "" {
 			t.Fatalf("the probe did not run on the device: %v %s", err, why)
 		}

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"fut/interp"
+	"fut/interp/session"
 )
 
 // The REPL never dies from the user's program: an error, a limit or an
@@ -41,9 +41,9 @@ func (s *syncBuffer) String() string {
 
 // session runs the lines through a REPL whose session has the given
 // memory limit, and returns the transcript.
-func session(t *testing.T, maxMem int64, lines ...string) string {
+func newSession(t *testing.T, maxMem int64, lines ...string) string {
 	t.Helper()
-	sess, err := interp.NewSession(interp.Options{MaxMemory: maxMem})
+	sess, err := session.NewSession(session.Options{MaxMemory: maxMem})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ var entryPromptLineRE = regexp.MustCompile(`(?m)^fut [0-9]+> `)
 
 func TestErrorsKeepDefinitions(t *testing.T) {
 	deep := "1" + strings.Repeat(" + 1", 200000)
-	out := session(t, 1<<20,
+	out := newSession(t, 1<<20,
 		"def keep = 41",
 		"keep + nosuch",
 		"[1, 2][keep]",
@@ -124,7 +124,7 @@ func TestFailedLoadKeepsDefinitions(t *testing.T) {
 	good := write("good.fut", "def keep = 41\n")
 	typeErr := write("typeerr.fut", "def keep = 1\ndef oops : bool = 1\n")
 	parseErr := write("parseerr.fut", "def keep = 3\ndef (\n")
-	out := session(t, 0,
+	out := newSession(t, 0,
 		":load "+good,
 		":load "+typeErr,
 		"keep",
@@ -146,7 +146,7 @@ func TestInterruptKeepsDefinitions(t *testing.T) {
 	signal.Notify(guard, os.Interrupt)
 	defer signal.Stop(guard)
 
-	sess, err := interp.NewSession(interp.Options{})
+	sess, err := session.NewSession(session.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"fut/interp"
+	"fut/interp/session"
 )
 
 // After a :load (or declarations typed at the prompt) that fails, every
@@ -51,7 +51,7 @@ func TestFailedLoadSameDefinitions(t *testing.T) {
 	in = append(in, ":load "+write("new.fut", newDefs), "-- answers")
 	in = append(in, questions...)
 
-	sess, err := interp.NewSession(interp.Options{Cost: true})
+	sess, err := session.NewSession(session.Options{Cost: true})
 	if err != nil {
 		t.Fatal(err)
 	}

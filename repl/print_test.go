@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"fut/eval/value"
-	"fut/interp"
+	"fut/interp/session"
 )
 
 func iotaArray(shape ...int64) *value.Array {
@@ -121,7 +121,7 @@ func TestFormatWrapped(t *testing.T) {
 // width fixes a width and :set width 0 follows the terminal again (the
 // window is widened from 40 to 60 columns after the first value).
 func TestTerminalWidth(t *testing.T) {
-	sess, err := interp.NewSession(interp.Options{})
+	sess, err := session.NewSession(session.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,6 @@
 // Package repl is fut's interactive session: it reads entries (Futhark
 // declarations, expressions and :commands) from a terminal or any reader,
-// hands them to an interp.Session and prints values, types, costs and
+// hands them to an session.Session and prints values, types, costs and
 // errors.
 //
 // Input: lines of text, from readline on a terminal (history, Ctrl-R
@@ -26,8 +26,8 @@ import (
 	"time"
 
 	"fut/eval/value"
-	"fut/interp"
 	"fut/interp/costs"
+	"fut/interp/session"
 	"fut/interp/syntax"
 )
 
@@ -99,9 +99,9 @@ func contFor(prompt string) string {
 	return contPrompt + strings.Repeat(" ", max(2, len(prompt)-len(contPrompt)))
 }
 
-// REPL is one interactive session over an interp.Session.
+// REPL is one interactive session over an session.Session.
 type REPL struct {
-	sess  *interp.Session
+	sess  *session.Session
 	cfg   Config
 	out   io.Writer
 	pal   palette
@@ -132,7 +132,7 @@ type REPL struct {
 }
 
 // New makes a REPL over sess. Call Close when done.
-func New(sess *interp.Session, cfg Config) (*REPL, error) {
+func New(sess *session.Session, cfg Config) (*REPL, error) {
 	if cfg.In == nil {
 		cfg.In = os.Stdin
 	}
@@ -321,7 +321,7 @@ func (r *REPL) handle(ctx context.Context, src string) {
 		r.evalAtBreak(ctx, src)
 		return
 	}
-	var entry *interp.Entry
+	var entry *session.Entry
 	err := r.interruptible(ctx, func(ctx context.Context) error {
 		var err error
 		entry, err = r.sess.Enter(ctx, src)
@@ -336,7 +336,7 @@ func (r *REPL) handle(ctx context.Context, src string) {
 		return
 	}
 	r.printResult(entry.Result)
-	if entry.Why != "" && r.sess.Backend() == interp.BackendOpenCL {
+	if entry.Why != "" && r.sess.Backend() == session.BackendOpenCL {
 		// asked for the device, ran on the reference path: say why
 		r.printf("%s\n", r.pal.dim("(on the reference path: "+entry.Why+")"))
 	}
@@ -424,8 +424,8 @@ func (r *REPL) onInterrupt(ch <-chan os.Signal, done <-chan struct{}, cancel con
 }
 
 // evalExpr evaluates an expression, interruptibly.
-func (r *REPL) evalExpr(ctx context.Context, src string) (*interp.Result, error) {
-	var res *interp.Result
+func (r *REPL) evalExpr(ctx context.Context, src string) (*session.Result, error) {
+	var res *session.Result
 	err := r.interruptible(ctx, func(ctx context.Context) error {
 		var err error
 		res, err = r.sess.EvalExpr(ctx, src)
@@ -447,7 +447,7 @@ func (r *REPL) printOptions() PrintOptions {
 	return opts
 }
 
-func (r *REPL) printResult(res *interp.Result) {
+func (r *REPL) printResult(res *session.Result) {
 	s, elided := FormatValue(res.Value, r.printOptions())
 	if elided {
 		s += r.pal.typ(" : " + shownType(res.Type))
@@ -458,7 +458,7 @@ func (r *REPL) printResult(res *interp.Result) {
 func (r *REPL) printError(err error) {
 	r.outMu.Lock()
 	defer r.outMu.Unlock()
-	if r.cfg.Terminal && interp.Interrupted(err) && !r.waitedForDevice {
+	if r.cfg.Terminal && session.Interrupted(err) && !r.waitedForDevice {
 		fmt.Fprintln(r.out) // after the ^C the terminal echoed
 	}
 	r.waitedForDevice = false

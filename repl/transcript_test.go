@@ -12,9 +12,9 @@ import (
 	"strings"
 	"testing"
 
-	"fut/interp"
 	"fut/interp/costs"
 	"fut/interp/lower"
+	"fut/interp/session"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden transcripts in testdata")
@@ -97,13 +97,13 @@ func normalise(out, dir string) string {
 // what it printed, prompts and input included.
 func runTranscript(t *testing.T, transcript string) string {
 	t.Helper()
-	return runTranscriptOn(t, transcript, interp.BackendInterp)
+	return runTranscriptOn(t, transcript, session.BackendInterp)
 }
 
 // runTranscriptOn is runTranscript with the session's backend set.
-func runTranscriptOn(t *testing.T, transcript string, backend interp.Backend) string {
+func runTranscriptOn(t *testing.T, transcript string, backend session.Backend) string {
 	t.Helper()
-	sess, err := interp.NewSession(interp.Options{Cost: true})
+	sess, err := session.NewSession(session.Options{Cost: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +164,7 @@ func TestEntryNumbersAuto(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := string(data)
-	got := runTranscriptOn(t, want, interp.BackendAuto)
+	got := runTranscriptOn(t, want, session.BackendAuto)
 	checkEntryNumbers(t, got)
 	if got != want {
 		t.Errorf("under auto, the numbering transcript differs:\n%s", diffLines(want, got))

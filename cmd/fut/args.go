@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"fut/eval/value"
-	"fut/interp"
+	"fut/interp/session"
 	"fut/interp/types"
 )
 
@@ -18,7 +18,7 @@ import (
 func readArgs(input []byte, entry string, params []types.Type, opts value.ReadOptions) ([]value.Value, error) {
 	want := make([]value.PrimType, len(params))
 	for i, p := range params {
-		want[i] = interp.ElemPrim(p)
+		want[i] = session.ElemPrim(p)
 	}
 	if off, ok := tooDeep(input); !ok {
 		return nil, fmt.Errorf("<stdin>:%s: arrays nested more than %d deep (no type has that rank)", where(input, off), maxRank)
@@ -29,7 +29,7 @@ func readArgs(input []byte, entry string, params []types.Type, opts value.ReadOp
 		if n > len(params) {
 			return nil, fmt.Errorf("<stdin>:%v (after the %d arguments of %s)", err, len(params), entry)
 		}
-		return nil, fmt.Errorf("<stdin>:%v (argument %d of %s, of type %s)", err, n, entry, interp.TypeText(params[n-1], interp.SizeNames(params)))
+		return nil, fmt.Errorf("<stdin>:%v (argument %d of %s, of type %s)", err, n, entry, session.TypeText(params[n-1], session.SizeNames(params)))
 	}
 	starts := valueStarts(input)
 	at := func(i int) string {
@@ -40,16 +40,16 @@ func readArgs(input []byte, entry string, params []types.Type, opts value.ReadOp
 	}
 	if len(vals) < len(params) {
 		return nil, fmt.Errorf("%s: argument %d of %s (of type %s) is missing: the input holds %d value%s, %s takes %d",
-			at(len(vals)), len(vals)+1, entry, interp.TypeText(params[len(vals)], interp.SizeNames(params)), len(vals), plural(len(vals)), entry, len(params))
+			at(len(vals)), len(vals)+1, entry, session.TypeText(params[len(vals)], session.SizeNames(params)), len(vals), plural(len(vals)), entry, len(params))
 	}
 	if len(vals) > len(params) {
 		return nil, fmt.Errorf("%s: %s takes %d argument%s, but the input holds %d values; this is value %d",
 			at(len(params)), entry, len(params), plural(len(params)), len(vals), len(params)+1)
 	}
-	sizes := map[*types.SizeName]interp.SizeSeen{}
-	names := interp.SizeNames(params)
+	sizes := map[*types.SizeName]session.SizeSeen{}
+	names := session.SizeNames(params)
 	for i, p := range params {
-		if msg := interp.MatchType(vals[i], p, i, sizes, names); msg != "" {
+		if msg := session.MatchType(vals[i], p, i, sizes, names); msg != "" {
 			return nil, fmt.Errorf("%s: argument %d of %s: %s", at(i), i+1, entry, msg)
 		}
 	}

@@ -7,7 +7,7 @@ import (
 	"os"
 	"time"
 
-	"fut/interp"
+	"fut/interp/session"
 	"fut/interp/testrun"
 )
 
@@ -29,7 +29,7 @@ func cmdBench(args []string) int {
 	if len(paths) == 0 {
 		return flagError("bench", use, fmt.Errorf("no path given"))
 	}
-	be, err := interp.ParseBackend(*backend)
+	be, err := session.ParseBackend(*backend)
 	if err != nil {
 		return flagError("bench", use, err)
 	}
@@ -46,7 +46,7 @@ func cmdBench(args []string) int {
 		if ctx.Err() != nil {
 			break
 		}
-		r := testrun.BenchFile(ctx, f, testrun.BenchOptions{Runs: *runs, Timeout: timeout.d, MaxMemory: maxMem.n, SkipCompiled: be == interp.BackendInterp, Backend: be, Check: *check})
+		r := testrun.BenchFile(ctx, f, testrun.BenchOptions{Runs: *runs, Timeout: timeout.d, MaxMemory: maxMem.n, SkipCompiled: be == session.BackendInterp, Backend: be, Check: *check})
 		results = append(results, r)
 		if r.Err != "" {
 			fmt.Printf("%s: %s\n", f, oneLine(r.Err))

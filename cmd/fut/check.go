@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"os"
 
-	"fut/interp"
+	"fut/interp/session"
 )
 
 // cmdCheck type-checks each file in a session of its own.
@@ -22,7 +22,7 @@ func cmdCheck(args []string) int {
 	}
 	status := 0
 	for _, f := range files {
-		s, err := interp.NewSession(interp.Options{})
+		s, err := session.NewSession(session.Options{})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "fut:", err)
 			return 3

@@ -10,8 +10,8 @@ import (
 
 	"fut/docs"
 	"fut/eval/value"
-	"fut/interp"
 	"fut/interp/costs"
+	"fut/interp/session"
 )
 
 // deviceSpec is the device that --device (or $FUT_DEVICE) chose, for the
@@ -86,7 +86,7 @@ func cmdCost(args []string) int {
 			return flagError("cost", use, err)
 		}
 	}
-	s, ctx, done, code := exprSession(interp.Options{Cost: true, MaxMemory: maxMem.n}, timeoutF.d, *file)
+	s, ctx, done, code := exprSession(session.Options{Cost: true, MaxMemory: maxMem.n}, timeoutF.d, *file)
 	if s == nil {
 		return code
 	}

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"fut/eval/value"
-	"fut/interp"
 	"fut/interp/costs"
+	"fut/interp/session"
 )
 
 // cmdEval evaluates expressions, optionally with a file's definitions in
@@ -29,7 +29,7 @@ func cmdEval(args []string) int {
 	if len(exprs) == 0 {
 		return flagError("eval", use, fmt.Errorf("no expression given"))
 	}
-	s, ctx, done, code := exprSession(interp.Options{Cost: *withCost || *asJSON, MaxMemory: maxMem.n}, timeoutF.d, *file)
+	s, ctx, done, code := exprSession(session.Options{Cost: *withCost || *asJSON, MaxMemory: maxMem.n}, timeoutF.d, *file)
 	if s == nil {
 		return code
 	}
@@ -80,8 +80,8 @@ func figuresLine(f costs.Figures) string {
 // Ctrl-C and the timeout (0: none) cancel, and file's definitions in scope
 // (none for ""). On failure it says why and returns a nil session and the
 // exit status; done releases the context.
-func exprSession(opts interp.Options, timeout time.Duration, file string) (s *interp.Session, ctx context.Context, done func(), status int) {
-	s, err := interp.NewSession(opts)
+func exprSession(opts session.Options, timeout time.Duration, file string) (s *session.Session, ctx context.Context, done func(), status int) {
+	s, err := session.NewSession(opts)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "fut:", err)
 		return nil, nil, nil, 3

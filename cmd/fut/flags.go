@@ -6,7 +6,7 @@ import (
 	"io"
 	"os"
 
-	"fut/interp"
+	"fut/interp/session"
 )
 
 // parseInterspersed parses flags that may come before, between or after
@@ -82,7 +82,7 @@ type memFlag struct{ n int64 }
 func (m *memFlag) String() string { return fmt.Sprint(m.n) }
 
 func (m *memFlag) Set(s string) error {
-	n, ok := interp.ParseBytes(s)
+	n, ok := session.ParseBytes(s)
 	if !ok {
 		return fmt.Errorf("not a size: %q (write e.g. 512M or 8G)", s)
 	}

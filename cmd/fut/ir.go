@@ -6,9 +6,9 @@ import (
 	"os"
 	"strings"
 
-	"fut/interp"
 	"fut/interp/ir"
 	"fut/interp/lower"
+	"fut/interp/session"
 )
 
 // cmdIR prints the stages of the offload path for an expression: the
@@ -46,7 +46,7 @@ func cmdIR(args []string) int {
 		}
 		*stage = *dumpAfter
 	}
-	s, err := interp.NewSession(interp.Options{})
+	s, err := session.NewSession(session.Options{})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "fut:", err)
 		return 3

@@ -16,7 +16,7 @@ import (
 	"strings"
 
 	"fut/gpu/runtime"
-	"fut/interp"
+	"fut/interp/session"
 )
 
 const version = "0.1"
@@ -116,7 +116,7 @@ func deviceFlags(cmd string, args []string) ([]string, bool) {
 		fmt.Fprintf(os.Stderr, "fut %s: %v\n", cmd, err)
 		return nil, false
 	}
-	interp.SetDeviceConfig(cfg)
+	session.SetDeviceConfig(cfg)
 	deviceSpec = cfg.Spec()
 	var out []string
 	for _, a := range rest {
@@ -133,7 +133,7 @@ func printProfile() {
 	if !profileKernels {
 		return
 	}
-	if t := interp.ProfileTable(); t != "" {
+	if t := session.ProfileTable(); t != "" {
 		fmt.Fprint(os.Stderr, t)
 	} else {
 		fmt.Fprintln(os.Stderr, "-P: no kernel ran")

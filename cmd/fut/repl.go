@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 
-	"fut/interp"
+	"fut/interp/session"
 	"fut/repl"
 )
 
@@ -33,11 +33,11 @@ func cmdRepl(args []string) int {
 	if cfg.Terminal {
 		cfg.Banner = "fut " + version + ": the Futhark language, with costs. Type :help for commands."
 	}
-	be, err := interp.ParseBackend(*backend)
+	be, err := session.ParseBackend(*backend)
 	if err != nil {
 		return flagError("repl", usage, err)
 	}
-	sess, err := interp.NewSession(interp.Options{Cost: true, MaxMemory: maxMem.n})
+	sess, err := session.NewSession(session.Options{Cost: true, MaxMemory: maxMem.n})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "fut:", err)
 		return 1

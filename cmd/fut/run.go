@@ -10,7 +10,7 @@ import (
 
 	"fut/eval/value"
 	"fut/gpu/runtime"
-	"fut/interp"
+	"fut/interp/session"
 )
 
 // cmdRun runs an entry point of a program on arguments read from stdin,
@@ -39,7 +39,7 @@ func runMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if err != nil {
 		return flagError("run", use, err)
 	}
-	be, err := interp.ParseBackend(*backend)
+	be, err := session.ParseBackend(*backend)
 	if err != nil {
 		return flagError("run", use, err)
 	}
@@ -47,7 +47,7 @@ func runMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return flagError("run", use, fmt.Errorf("give exactly one file"))
 	}
 	file := files[0]
-	s, err := interp.NewSession(interp.Options{MaxMemory: maxMem.n})
+	s, err := session.NewSession(session.Options{MaxMemory: maxMem.n})
 	if err != nil {
 		fmt.Fprintln(stderr, "fut:", err)
 		return 3
@@ -83,11 +83,11 @@ func runMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return 1
 	}
 	var opts value.ReadOptions
-	if be != interp.BackendInterp && *pin && len(input) >= value.BulkMin {
+	if be != session.BackendInterp && *pin && len(input) >= value.BulkMin {
 		// Large arrays go to pinned memory, from which the device
 		// copies at the bus's full speed (chunked runs stream them).
 		opts.Alloc = func(n int) []byte {
-			d, err := interp.OffloadDevice()
+			d, err := session.OffloadDevice()
 			if err != nil {
 				return nil
 			}
@@ -98,7 +98,7 @@ func runMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	vals, err := readArgs(input, *entry, params, opts)
 	if *verbose && len(input) >= value.BulkMin {
 		pinned := ""
-		if d, derr := interp.OffloadDevice(); opts.Alloc != nil && derr == nil && d.PinnedBytes() > 0 {
+		if d, derr := session.OffloadDevice(); opts.Alloc != nil && derr == nil && d.PinnedBytes() > 0 {
 			pinned = ", " + runtime.FormatBytes(d.PinnedBytes()) + " of it into pinned memory"
 		}
 		fmt.Fprintf(stderr, "fut: read %s of input in %.3f s%s\n", runtime.FormatBytes(int64(len(input))), time.Since(readStart).Seconds(), pinned)
@@ -131,7 +131,7 @@ func runMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			}
 		}
 	} else {
-		if *verbose || be == interp.BackendOpenCL {
+		if *verbose || be == session.BackendOpenCL {
 			// Asked for the device and not given it: say why, once.
 			fmt.Fprintf(stderr, "fut: ran on the reference path: %s\n", why)
 		}

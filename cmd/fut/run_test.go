@@ -10,17 +10,17 @@ import (
 	"strings"
 	"testing"
 
-	"fut/interp"
+	"fut/interp/session"
 )
 
-var update = flag.Bool("update", false, "rewrite the expected .err and .out files of ../../interp/testdata/badinput")
+var update = flag.Bool("update", false, "rewrite the expected .err and .out files of ../../interp/session/testdata/badinput")
 
-// TestRunBadInput gives each NAME.in of interp/testdata/badinput to
+// TestRunBadInput gives each NAME.in of interp/session/testdata/badinput to
 // `fut run prog.fut` (with the flags in NAME.args, if any) and compares
 // what it prints with NAME.out (stdout, status 0) or NAME.err (stderr,
 // status 1), exactly. The timing of a timeout is blanked.
 func TestRunBadInput(t *testing.T) {
-	dir, err := filepath.Abs("../../interp/testdata/badinput")
+	dir, err := filepath.Abs("../../interp/session/testdata/badinput")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,10 +72,10 @@ var timingRE = regexp.MustCompile(`after [0-9.]+(ms|s|µs)`)
 // two (logical) devices, says so, and prints the reference path's
 // values; with one device it says nothing of a split.
 func TestRunDevices(t *testing.T) {
-	if _, err := interp.OffloadDevice(); err != nil {
+	if _, err := session.OffloadDevice(); err != nil {
 		t.Skipf("no OpenCL device (%v)", err)
 	}
-	defer interp.SetDevices("")
+	defer session.SetDevices("")
 	prog := filepath.Join(t.TempDir(), "p.fut")
 	if err := os.WriteFile(prog, []byte("entry main (n: i64) = map (\\i -> i * i % 1000) (iota n)\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/chzyer/readline"
 
-	"fut/interp"
+	"fut/interp/session"
 	"fut/interp/testrun"
 )
 
@@ -44,7 +44,7 @@ func cmdTest(args []string) int {
 	} else if *device {
 		*backend = "opencl"
 	}
-	be, err := interp.ParseBackend(*backend)
+	be, err := session.ParseBackend(*backend)
 	if err != nil {
 		return flagError("test", use, err)
 	}
@@ -130,7 +130,7 @@ func cmdTest(args []string) int {
 		prog.update(done+1, passed, failed, skipped)
 	}
 	prog.clear()
-	if be != interp.BackendInterp {
+	if be != session.BackendInterp {
 		fmt.Printf("backend %s: %d cases ran on the device, %d stayed on the reference path\n", be, fusedCases, fallbackCases)
 	} else if *pipeline == "fused" {
 		fmt.Printf("pipeline fused: %d cases ran through the fused IR, %d stayed on the reference path (not lowered)\n", fusedCases, fallbackCases)

@@ -4,18 +4,18 @@ import (
 	"context"
 	"testing"
 
-	"fut/interp"
+	"fut/interp/session"
 )
 
 // BenchmarkOffload compares the reference evaluator with the offload path
 // (lower, fuse, flatten, run; kernels cached after the first iteration)
 // on whole REPL expressions.
 func BenchmarkOffload(b *testing.B) {
-	s, err := interp.NewSession(interp.Options{})
+	s, err := session.NewSession(session.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
-	d, err := interp.OffloadDevice()
+	d, err := session.OffloadDevice()
 	if err != nil {
 		b.Skipf("no OpenCL device: %v", err)
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"fut/eval/value"
-	"fut/interp"
+	"fut/interp/session"
 )
 
 // TestEdgeCases: empty arrays, kernel failures, several results, scalars
@@ -16,7 +16,7 @@ import (
 // (never a wrong answer).
 func TestEdgeCases(t *testing.T) {
 	device(t)
-	s := session(t)
+	s := newSession(t)
 	ctx := context.Background()
 	for _, c := range []struct {
 		name, src   string
@@ -47,7 +47,7 @@ func TestEdgeCases(t *testing.T) {
 				// be the reference path's, at the same position (each
 				// evaluation is a new <repl:N>; whichever thread fails
 				// first names its own index)
-				if _, _, ok := interp.Located(err); !ok || refErr == nil {
+				if _, _, ok := session.Located(err); !ok || refErr == nil {
 					t.Fatalf("EvalOffload: %v (reference: %v)", err, refErr)
 				}
 				got, want := s.FormatError(err), s.FormatError(refErr)

@@ -8,19 +8,19 @@ import (
 	"fut/eval/value"
 	"fut/gpu/flatten"
 	"fut/gpu/kernel"
-	"fut/interp"
+	"fut/interp/session"
 )
 
-var testSession *interp.Session
+var testSession *session.Session
 
 // session is one session for every test, with a few arrays defined at
 // the top level (so that they reach the kernels as uploaded arguments).
-func session(t *testing.T) *interp.Session {
+func newSession(t *testing.T) *session.Session {
 	t.Helper()
 	if testSession != nil {
 		return testSession
 	}
-	s, err := interp.NewSession(interp.Options{})
+	s, err := session.NewSession(session.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func session(t *testing.T) *interp.Session {
 // device is the offload path's device, or a skip.
 func device(t *testing.T) {
 	t.Helper()
-	d, err := interp.OffloadDevice()
+	d, err := session.OffloadDevice()
 	if err != nil {
 		t.Skipf("no OpenCL device here (%v): install pocl-opencl-icd to run these tests", err)
 	}
@@ -210,7 +210,7 @@ var cases = []struct {
 // TestPlans checks which kernels each expression flattens to (no device
 // needed: flattening verifies every kernel).
 func TestPlans(t *testing.T) {
-	s := session(t)
+	s := newSession(t)
 	for _, c := range cases {
 		plan, _, _, why, err := s.OffloadPlan(c.src)
 		if err != nil || why != "" {
@@ -228,7 +228,7 @@ func TestPlans(t *testing.T) {
 // expected kernels were launched.
 func TestOffloadMatchesReference(t *testing.T) {
 	device(t)
-	s := session(t)
+	s := newSession(t)
 	ctx := context.Background()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -240,7 +240,7 @@ func TestOffloadMatchesReference(t *testing.T) {
 			if err != nil || why != "" {
 				t.Fatalf("not offloaded: %v %s", err, why)
 			}
-			d, _ := interp.OffloadDevice()
+			d, _ := session.OffloadDevice()
 			_, stats, err := plan.Run(ctx, d, args)
 			if err != nil {
 				t.Fatalf("run: %v\n%s", err, plan)
@@ -261,7 +261,7 @@ func TestOffloadMatchesReference(t *testing.T) {
 
 // TestFallbackReasons checks that what cannot run as kernels says why.
 func TestFallbackReasons(t *testing.T) {
-	s := session(t)
+	s := newSession(t)
 	for _, c := range []struct{ src, why string }{
 		{`1 + 2`, "no SOAC"},
 		{`#some (reduce (+) 0 is) : (#some i32 | #none)`, "not rebuilt"},
@@ -279,7 +279,7 @@ func TestFallbackReasons(t *testing.T) {
 // TestHostSteps checks which array statements over host arrays stay on
 // the host (with the reason the plan gives) and which the device does.
 func TestHostSteps(t *testing.T) {
-	s := session(t)
+	s := newSession(t)
 	for _, c := range []struct{ src, host, not string }{
 		// a kernel reads the transpose: the device makes it
 		{`let t = transpose m in map (\r -> reduce (+) 0 r) t`, "", "host: let"},

@@ -17,7 +17,7 @@ import (
 // the rule says tiling does not pay.
 func TestTiling(t *testing.T) {
 	device(t)
-	s := session(t)
+	s := newSession(t)
 	ctx := context.Background()
 	for _, d := range []string{
 		`def ta = tabulate_2d 130 100 (\i j -> f32.i64 ((i * 7 + j * 3) % 11) - 5)`,
@@ -89,7 +89,7 @@ func TestTiling(t *testing.T) {
 // give exactly the reference path's result.
 func TestTilingRandom(t *testing.T) {
 	device(t)
-	s := session(t)
+	s := newSession(t)
 	ctx := context.Background()
 	r := rand.New(rand.NewPCG(7, 11))
 	bodies := []string{

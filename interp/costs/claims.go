@@ -27,7 +27,7 @@ import (
 	"strings"
 	"time"
 
-	"fut/interp"
+	"fut/interp/session"
 )
 
 // Claim is one cost block of a program.
@@ -180,7 +180,7 @@ func CheckFile(ctx context.Context, file string, opts CheckOptions) ([]*ClaimRes
 		ctx, cancel = context.WithTimeout(ctx, opts.Timeout)
 		defer cancel()
 	}
-	s, err := interp.NewSession(interp.Options{Cost: true, MaxMemory: opts.MaxMemory})
+	s, err := session.NewSession(session.Options{Cost: true, MaxMemory: opts.MaxMemory})
 	if err != nil {
 		return nil, err
 	}
@@ -196,7 +196,7 @@ func CheckFile(ctx context.Context, file string, opts CheckOptions) ([]*ClaimRes
 
 // CheckClaim sweeps the claim's expression in s and compares the fitted
 // growth with the claimed.
-func CheckClaim(ctx context.Context, s *interp.Session, c *Claim) *ClaimResult {
+func CheckClaim(ctx context.Context, s *session.Session, c *Claim) *ClaimResult {
 	res := &ClaimResult{Claim: c}
 	sw, err := RunSweep(ctx, s, c.Expr, c.Range, c.Given, nil)
 	if err != nil {

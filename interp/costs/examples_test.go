@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"fut/eval/value"
-	"fut/interp"
+	"fut/interp/session"
 	"fut/interp/testspec"
 )
 
@@ -89,7 +89,7 @@ func TestExampleInvariants(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", file, err)
 		}
-		s, err := interp.NewSession(interp.Options{Cost: true})
+		s, err := session.NewSession(session.Options{Cost: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,7 +105,7 @@ func TestExampleInvariants(t *testing.T) {
 				}
 				prims := make([]value.PrimType, len(params))
 				for i, p := range params {
-					prims[i] = interp.ElemPrim(p)
+					prims[i] = session.ElemPrim(p)
 				}
 				for _, c := range b.Cases {
 					if c.InputKind != testspec.InputValues || c.Compiled {

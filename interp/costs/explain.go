@@ -34,7 +34,7 @@ import (
 	"strings"
 
 	"fut/eval/value"
-	"fut/interp"
+	"fut/interp/session"
 	"fut/interp/syntax"
 )
 
@@ -79,7 +79,7 @@ type piece struct {
 }
 
 // Explain costs the parts of src in s.
-func Explain(ctx context.Context, s *interp.Session, src string) (*Explanation, error) {
+func Explain(ctx context.Context, s *session.Session, src string) (*Explanation, error) {
 	whole, err := s.EvalExpr(ctx, src)
 	if err != nil {
 		return nil, err

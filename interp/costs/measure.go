@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"fut/eval/value"
-	"fut/interp"
 	"fut/interp/lower"
+	"fut/interp/session"
 )
 
 // Measured is one expression evaluated with its costs: the figures of the
@@ -26,7 +26,7 @@ type Measured struct {
 // Measure evaluates src in s (which must count costs) and costs its fused
 // plan. An error is the expression's (syntax, type, run time); a fused
 // plan that cannot be built is only a note.
-func Measure(ctx context.Context, s *interp.Session, src string) (*Measured, error) {
+func Measure(ctx context.Context, s *session.Session, src string) (*Measured, error) {
 	res, err := s.EvalExpr(ctx, src)
 	if err != nil {
 		return nil, err
@@ -37,18 +37,18 @@ func Measure(ctx context.Context, s *interp.Session, src string) (*Measured, err
 }
 
 // FusedFigures costs the fused plan of src, or says why there is none.
-func FusedFigures(ctx context.Context, s *interp.Session, src string) (*Figures, string) {
+func FusedFigures(ctx context.Context, s *session.Session, src string) (*Figures, string) {
 	c, err := s.FusedCost(ctx, src)
 	switch {
 	case err == nil:
 		f := FromCost(c)
 		return &f, ""
-	case interp.Interrupted(err):
+	case session.Interrupted(err):
 		return nil, "interrupted"
 	case lower.IsNotLowered(err):
 		return nil, "(" + err.Error() + ")"
 	default:
-		if _, _, ok := interp.Located(err); ok {
+		if _, _, ok := session.Located(err); ok {
 			// the fused path's own error: "file:line:col: message" on one
 			// line (FormatError puts the message under the position)
 			return nil, "(error: " + firstLine(err.Error()) + ")"

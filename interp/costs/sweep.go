@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"fut/interp"
+	"fut/interp/session"
 )
 
 // Range is the sizes of a sweep: VAR=A..B (A, 2A, 4A, … up to B) or
@@ -161,7 +161,7 @@ type Sweep struct {
 // RunSweep evaluates src at every size of r in s, each binding of given
 // defined first (with the size put in), and fits the growth of the
 // figures. progress, if not nil, hears of each size as it is done.
-func RunSweep(ctx context.Context, s *interp.Session, src string, r Range, given []Binding, progress func(n int64)) (*Sweep, error) {
+func RunSweep(ctx context.Context, s *session.Session, src string, r Range, given []Binding, progress func(n int64)) (*Sweep, error) {
 	sw := &Sweep{Expr: src, Var: r.Var, Units: Units}
 	for _, b := range given {
 		sw.Given = append(sw.Given, b.Name+" = "+b.Expr)

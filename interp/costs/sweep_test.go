@@ -10,12 +10,12 @@ import (
 	"strings"
 	"testing"
 
-	"fut/interp"
+	"fut/interp/session"
 )
 
-func newSession(t *testing.T, defs string) *interp.Session {
+func newSession(t *testing.T, defs string) *session.Session {
 	t.Helper()
-	s, err := interp.NewSession(interp.Options{Cost: true})
+	s, err := session.NewSession(session.Options{Cost: true})
 	if err != nil {
 		t.Fatal(err)
 	}

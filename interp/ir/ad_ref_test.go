@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"fut/eval/value"
-	"fut/interp"
 	"fut/interp/ir"
+	"fut/interp/session"
 )
 
 // AD through the lowerer: jvp and vjp of fut programs through the fused
@@ -105,7 +105,7 @@ func TestADOfLoweredPrograms(t *testing.T) {
 	for _, c := range loadCases(t) {
 		progs = append(progs, prog{c.file, c.expr})
 	}
-	sessions := map[string]*interp.Session{}
+	sessions := map[string]*session.Session{}
 	n := 0
 	for _, pr := range progs {
 		s := sessions[pr.file]
@@ -127,7 +127,7 @@ func TestADOfLoweredPrograms(t *testing.T) {
 // finite differences.
 var fdChecked int
 
-func adOfLowered(t *testing.T, s *interp.Session, src string) bool {
+func adOfLowered(t *testing.T, s *session.Session, src string) bool {
 	ctx := context.Background()
 	p, args, err := s.LowerIR(src)
 	if err != nil {

@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"fut/eval/value"
-	"fut/interp"
 	"fut/interp/ir"
+	"fut/interp/session"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -55,9 +55,9 @@ func loadCases(t *testing.T) []irCase {
 	return cs
 }
 
-func newSession(t *testing.T, file string) *interp.Session {
+func newSession(t *testing.T, file string) *session.Session {
 	t.Helper()
-	s, err := interp.NewSession(interp.Options{Cost: true})
+	s, err := session.NewSession(session.Options{Cost: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +205,7 @@ func countSOACs(p *ir.Prog) int {
 // parse back, verify, and evaluate to the reference's value. It returns
 // the final program, its arguments and the reference's result, or ok
 // false after reporting what failed.
-func checkStages(ctx context.Context, t *testing.T, s *interp.Session, src string) (final *ir.Prog, args []value.Value, want *interp.Result, ok bool) {
+func checkStages(ctx context.Context, t *testing.T, s *session.Session, src string) (final *ir.Prog, args []value.Value, want *session.Result, ok bool) {
 	t.Helper()
 	want, err := s.EvalExpr(ctx, src)
 	if err != nil {

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"fut/eval/value"
-	"fut/interp"
 	"fut/interp/ir"
+	"fut/interp/session"
 	"fut/interp/testspec"
 )
 
@@ -44,7 +44,7 @@ func TestSweep(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		s, err := interp.NewSession(interp.Options{})
+		s, err := session.NewSession(session.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -69,7 +69,7 @@ func TestSweep(t *testing.T) {
 					}
 					prims := make([]value.PrimType, len(params))
 					for i, p := range params {
-						prims[i] = interp.ElemPrim(p)
+						prims[i] = session.ElemPrim(p)
 					}
 					args, err := value.ReadTyped([]byte(c.Input), prims)
 					if err != nil || len(args) != len(params) {

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"fut/interp"
 	"fut/interp/lower"
+	"fut/interp/session"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -38,7 +38,7 @@ func TestGolden(t *testing.T) {
 		if expr == "" {
 			t.Fatalf("%s: no -- ir: line", f)
 		}
-		s, err := interp.NewSession(interp.Options{})
+		s, err := session.NewSession(session.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

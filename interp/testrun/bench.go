@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"fut/eval/value"
-	"fut/interp"
+	"fut/interp/session"
 	"fut/interp/testspec"
 )
 
@@ -26,7 +26,7 @@ type BenchOptions struct {
 	// device time of the kernels (build and copies excluded), and a
 	// dataset whose entry point does not offload is reported, not timed on
 	// the reference path.
-	Backend interp.Backend
+	Backend session.Backend
 	// Check compares the first run's results with the reference path's.
 	Check bool
 }
@@ -137,7 +137,7 @@ func BenchFile(ctx context.Context, file string, opts BenchOptions) *BenchResult
 		return res
 	}
 	start := time.Now()
-	s, err := interp.NewSession(interp.Options{MaxMemory: opts.MaxMemory})
+	s, err := session.NewSession(session.Options{MaxMemory: opts.MaxMemory})
 	if err != nil {
 		res.Err = err.Error()
 		return res
@@ -167,7 +167,7 @@ func BenchFile(ctx context.Context, file string, opts BenchOptions) *BenchResult
 	return res
 }
 
-func benchCase(ctx context.Context, s *interp.Session, file, entry string, c *testspec.Case, opts BenchOptions) *Dataset {
+func benchCase(ctx context.Context, s *session.Session, file, entry string, c *testspec.Case, opts BenchOptions) *Dataset {
 	runs := opts.Runs
 	d := &Dataset{Entry: entry, Name: c.Name}
 	params, results, ok := s.EntryPoint(entry)
@@ -195,13 +195,13 @@ func benchCase(ctx context.Context, s *interp.Session, file, entry string, c *te
 	var err error
 	args, err = caseInput(ctx, s, file, c, params)
 	if err == nil {
-		err = interp.CheckValues(args, params, "argument", entry)
+		err = session.CheckValues(args, params, "argument", entry)
 	}
 	if err != nil {
 		d.Err = "input: " + err.Error()
 		return d
 	}
-	if opts.Backend == interp.BackendOpenCL || opts.Backend == interp.BackendAuto {
+	if opts.Backend == session.BackendOpenCL || opts.Backend == session.BackendAuto {
 		return benchOffload(ctx, s, entry, args, d, opts, check)
 	}
 	for i := 0; i <= runs; i++ {
@@ -265,7 +265,7 @@ func FutharkJSON(results []*BenchResult) map[string]any {
 // from the first step to the last kernel's end, with the arguments
 // already on the device and the results left there. The device's own
 // time of the kernels of each run is recorded beside.
-func benchOffload(ctx context.Context, s *interp.Session, entry string, args []value.Value, d *Dataset, opts BenchOptions, check func([]value.Value) bool) *Dataset {
+func benchOffload(ctx context.Context, s *session.Session, entry string, args []value.Value, d *Dataset, opts BenchOptions, check func([]value.Value) bool) *Dataset {
 	call, why := s.PrepareOffload(opts.Backend, entry, args)
 	if call == nil {
 		d.Err = "not offloaded: " + firstLine(why)

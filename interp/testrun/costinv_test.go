@@ -24,7 +24,7 @@ func TestCostInvariants(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs every repository program with costs")
 	}
-	files, err := Collect([]string{"../../examples", "../../prelude/testdata", "../../interp/testdata/shadow", "../../interp/testdata/stages", "../../interp/testdata/cost"})
+	files, err := Collect([]string{"../../examples", "../../prelude/testdata", "../../interp/session/testdata/shadow", "../../interp/session/testdata/stages", "../../interp/session/testdata/cost"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"fut/interp"
+	"fut/interp/session"
 )
 
 // TestExamples runs the test blocks of every seed program in examples/:
@@ -69,7 +69,7 @@ func TestExamplesFused(t *testing.T) {
 // passes on the reference path passes there too, and most cases really
 // run as kernels. Without a device it says so and skips.
 func TestExamplesOpenCL(t *testing.T) {
-	if _, err := interp.OffloadDevice(); err != nil {
+	if _, err := session.OffloadDevice(); err != nil {
 		t.Skipf("no OpenCL device here (%v): install pocl-opencl-icd", err)
 	}
 	files, err := Collect([]string{filepath.Join("..", "..", "examples")})
@@ -78,7 +78,7 @@ func TestExamplesOpenCL(t *testing.T) {
 	}
 	onDevice, total := 0, 0
 	for _, f := range files {
-		r := RunFile(context.Background(), f, Options{Timeout: 300 * time.Second, Backend: interp.BackendOpenCL})
+		r := RunFile(context.Background(), f, Options{Timeout: 300 * time.Second, Backend: session.BackendOpenCL})
 		if r.Status != Passed {
 			t.Errorf("%s: %s %s", f, r.Status, r.Msg)
 		}
@@ -88,7 +88,7 @@ func TestExamplesOpenCL(t *testing.T) {
 			}
 			if c.Status != Skipped {
 				total++
-				if c.Pipeline == string(interp.BackendOpenCL) {
+				if c.Pipeline == string(session.BackendOpenCL) {
 					onDevice++
 				}
 			}

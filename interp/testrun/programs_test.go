@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"fut/interp"
+	"fut/interp/session"
 )
 
 // TestRepositoryPrograms runs the test blocks of every Futhark program in
@@ -13,7 +13,7 @@ import (
 // every path: the reference evaluator, the fused core IR and OpenCL (when
 // a device exists). The prelude's own test programs are among them.
 func TestRepositoryPrograms(t *testing.T) {
-	dirs := []string{"../../prelude/testdata", "../../interp/testdata/shadow", "../../interp/testdata/stages", "../../interp/testdata/offload"}
+	dirs := []string{"../../prelude/testdata", "../../interp/session/testdata/shadow", "../../interp/session/testdata/stages", "../../interp/session/testdata/offload"}
 	var files []string
 	for _, d := range dirs {
 		fs, err := Collect([]string{d})
@@ -26,8 +26,8 @@ func TestRepositoryPrograms(t *testing.T) {
 		t.Fatalf("expected the prelude's, the shadowing and the stage test programs, found %d", len(files))
 	}
 	paths := []Options{{}, {Pipeline: "fused"}}
-	if _, err := interp.OffloadDevice(); err == nil {
-		paths = append(paths, Options{Backend: interp.BackendOpenCL})
+	if _, err := session.OffloadDevice(); err == nil {
+		paths = append(paths, Options{Backend: session.BackendOpenCL})
 	} else {
 		t.Logf("no OpenCL device (%v): the OpenCL path is not run", err)
 	}
@@ -51,15 +51,15 @@ func TestRepositoryPrograms(t *testing.T) {
 // run on OpenCL (as kernels, not on the reference path), but those whose
 // entry point is named in offloadExceptions, each with its reason.
 func TestOffloadedPrograms(t *testing.T) {
-	if _, err := interp.OffloadDevice(); err != nil {
+	if _, err := session.OffloadDevice(); err != nil {
 		t.Skipf("no OpenCL device (%v): install pocl-opencl-icd", err)
 	}
-	files, err := Collect([]string{"../../interp/testdata/offload"})
+	files, err := Collect([]string{"../../interp/session/testdata/offload"})
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no programs in testdata/offload (%v)", err)
 	}
 	for _, f := range files {
-		r := RunFile(context.Background(), f, Options{Backend: interp.BackendOpenCL, Timeout: 120 * time.Second})
+		r := RunFile(context.Background(), f, Options{Backend: session.BackendOpenCL, Timeout: 120 * time.Second})
 		if len(r.Cases) == 0 {
 			t.Errorf("%s: no cases ran: %s %s", f, r.Status, r.Msg)
 		}
@@ -67,7 +67,7 @@ func TestOffloadedPrograms(t *testing.T) {
 			_, excepted := offloadExceptions[c.Entry]
 			if c.Status != Passed {
 				t.Errorf("%s: entry %s, case %s: %s %s", f, c.Entry, c.Name, c.Status, c.Msg)
-			} else if c.Pipeline != string(interp.BackendOpenCL) && !excepted {
+			} else if c.Pipeline != string(session.BackendOpenCL) && !excepted {
 				t.Errorf("%s: entry %s, case %s ran on %s", f, c.Entry, c.Name, c.Pipeline)
 			}
 		}

@@ -19,8 +19,8 @@ import (
 
 	"fut/eval"
 	"fut/eval/value"
-	"fut/interp"
 	"fut/interp/costs"
+	"fut/interp/session"
 	"fut/interp/testspec"
 )
 
@@ -42,7 +42,7 @@ type Options struct {
 	// Backend is where entry points run: interp (the default), opencl
 	// (offloaded wherever the entry point lowers and flattens, the
 	// reference path otherwise) or auto.
-	Backend interp.Backend
+	Backend session.Backend
 	// TypeCheckOnly checks the programs without running them (futhark
 	// test -t): a program passes when it type-checks, or when it fails to
 	// with the error its test block expects.
@@ -183,7 +183,7 @@ func runFile(ctx context.Context, file string, opts Options) (res *Result) {
 		res.Status, res.Msg = Skipped, "structure tests compare Futhark's intermediate code, which fut does not have"
 		return res
 	}
-	s, err := interp.NewSession(interp.Options{MaxMemory: opts.MaxMemory, Cost: opts.CostInvariants})
+	s, err := session.NewSession(session.Options{MaxMemory: opts.MaxMemory, Cost: opts.CostInvariants})
 	if err != nil {
 		res.Status, res.Msg = Failed, err.Error()
 		return res
@@ -261,7 +261,7 @@ func runFile(ctx context.Context, file string, opts Options) (res *Result) {
 	return res
 }
 
-func runCase(ctx context.Context, s *interp.Session, file, entry string, c *testspec.Case, cr *CaseResult, opts Options) {
+func runCase(ctx context.Context, s *session.Session, file, entry string, c *testspec.Case, cr *CaseResult, opts Options) {
 	fail := func(format string, args ...any) {
 		cr.Status, cr.Msg = Failed, fmt.Sprintf(format, args...)
 	}
@@ -274,7 +274,7 @@ func runCase(ctx context.Context, s *interp.Session, file, entry string, c *test
 	if err == nil {
 		// the input's types, ranks and sizes, checked as fut run checks
 		// them (a case whose input does not fit must not pass)
-		err = interp.CheckValues(args, params, "argument", entry)
+		err = session.CheckValues(args, params, "argument", entry)
 	}
 	if err != nil {
 		fail("input: %v", err)
@@ -282,7 +282,7 @@ func runCase(ctx context.Context, s *interp.Session, file, entry string, c *test
 	}
 	var out []value.Value
 	cr.Pipeline = "reference"
-	if opts.Backend != "" && opts.Backend != interp.BackendInterp {
+	if opts.Backend != "" && opts.Backend != session.BackendInterp {
 		if off, why, oerr := s.CallEntryOffload(ctx, opts.Backend, entry, args); oerr != nil {
 			// an error of the program, found on the device
 			err, cr.Pipeline = oerr, string(opts.Backend)
@@ -373,7 +373,7 @@ func runCase(ctx context.Context, s *interp.Session, file, entry string, c *test
 		cr.Status = Passed
 		return
 	}
-	if err := interp.CheckValues(out, results, "result", entry); err != nil {
+	if err := session.CheckValues(out, results, "result", entry); err != nil {
 		// a path that gives a value of another type is wrong, whatever
 		// the comparison would say
 		fail("the %s path's results: %v", cr.Pipeline, err)
@@ -392,7 +392,7 @@ func runCase(ctx context.Context, s *interp.Session, file, entry string, c *test
 
 // checkOutput compares out with the case's expected output (a block or a
 // file), which must itself have the entry point's result types.
-func checkOutput(file, entry string, c *testspec.Case, results []interp.Type, out []value.Value, tol float64) error {
+func checkOutput(file, entry string, c *testspec.Case, results []session.Type, out []value.Value, tol float64) error {
 	var text []byte
 	if c.Expect == testspec.ExpectOutputFile {
 		var err error
@@ -405,7 +405,7 @@ func checkOutput(file, entry string, c *testspec.Case, results []interp.Type, ou
 	}
 	want, err := value.ReadTyped(text, elemPrims(results))
 	if err == nil {
-		err = interp.CheckValues(want, results, "result", entry)
+		err = session.CheckValues(want, results, "result", entry)
 	}
 	if err != nil {
 		return fmt.Errorf("expected output: %v", err)
@@ -421,7 +421,7 @@ func checkOutput(file, entry string, c *testspec.Case, results []interp.Type, ou
 	return nil
 }
 
-func caseInput(ctx context.Context, s *interp.Session, file string, c *testspec.Case, params []interp.Type) ([]value.Value, error) {
+func caseInput(ctx context.Context, s *session.Session, file string, c *testspec.Case, params []session.Type) ([]value.Value, error) {
 	switch c.InputKind {
 	case testspec.InputValues:
 		return value.ReadTyped([]byte(c.Input), elemPrims(params))
@@ -483,10 +483,10 @@ func short(v value.Value) string {
 	return s
 }
 
-func elemPrims(ts []interp.Type) []value.PrimType {
+func elemPrims(ts []session.Type) []value.PrimType {
 	out := make([]value.PrimType, len(ts))
 	for i, t := range ts {
-		out[i] = interp.ElemPrim(t)
+		out[i] = session.ElemPrim(t)
 	}
 	return out
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"fut/interp"
+	"fut/interp/session"
 )
 
 // TestInputTypes: a case whose input or expected output does not have the
@@ -152,7 +152,7 @@ func TestTypeCheckOnly(t *testing.T) {
 // and download apart), checks the warm-up run's results, and a wrong
 // result on the device is an error there too.
 func TestBenchOffload(t *testing.T) {
-	if _, err := interp.OffloadDevice(); err != nil {
+	if _, err := session.OffloadDevice(); err != nil {
 		t.Skipf("no OpenCL device (%v): install pocl-opencl-icd", err)
 	}
 	dir := t.TempDir()
@@ -163,7 +163,7 @@ func TestBenchOffload(t *testing.T) {
 	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r := BenchFile(context.Background(), file, BenchOptions{Runs: 3, Backend: interp.BackendOpenCL})
+	r := BenchFile(context.Background(), file, BenchOptions{Runs: 3, Backend: session.BackendOpenCL})
 	if len(r.Datasets) != 2 {
 		t.Fatalf("%d datasets, want 2", len(r.Datasets))
 	}

@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"fut/gpu/cl"
-	"fut/interp"
+	"fut/interp/session"
 	"fut/repl"
 	"fut/tools/procmem"
 )
@@ -62,7 +62,7 @@ func TestSoak(t *testing.T) {
 	signal.Notify(keep, os.Interrupt)
 	defer signal.Stop(keep)
 
-	sess, err := interp.NewSession(interp.Options{Cost: true, MaxMemory: maxMemory})
+	sess, err := session.NewSession(session.Options{Cost: true, MaxMemory: maxMemory})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +168,7 @@ type driver struct {
 	errors  int
 }
 
-func newDriver(t *testing.T, sess *interp.Session) *driver {
+func newDriver(t *testing.T, sess *session.Session) *driver {
 	pr, pw := io.Pipe()
 	out := newWatch()
 	r, err := repl.New(sess, repl.Config{In: pr, Out: out, Prompts: true, Signals: true})
@@ -325,7 +325,7 @@ func measure() sample {
 	s.goroutines = runtime.NumGoroutine()
 	s.libs = procmem.KernelLibraries()
 	if opened {
-		if d, err := interp.OffloadDevice(); err == nil {
+		if d, err := session.OffloadDevice(); err == nil {
 			_, s.pooled = d.Pooled()
 		}
 	}

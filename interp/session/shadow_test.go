@@ -1,4 +1,4 @@
-package interp_test
+package session_test
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"fut/interp"
+	"fut/interp/session"
 	"fut/interp/testrun"
 )
 
@@ -24,15 +24,15 @@ func TestShadowing(t *testing.T) {
 	if err != nil || len(files) < 5 {
 		t.Fatalf("expected the shadowing programs in testdata/shadow, found %d (%v)", len(files), err)
 	}
-	_, devErr := interp.OffloadDevice()
+	_, devErr := session.OffloadDevice()
 	paths := []struct {
 		name string
 		opts testrun.Options
 	}{
 		{"reference", testrun.Options{}},
 		{"fused", testrun.Options{Pipeline: "fused"}},
-		{"opencl", testrun.Options{Backend: interp.BackendOpenCL}},
-		{"auto", testrun.Options{Backend: interp.BackendAuto}},
+		{"opencl", testrun.Options{Backend: session.BackendOpenCL}},
+		{"auto", testrun.Options{Backend: session.BackendAuto}},
 	}
 	for _, f := range files {
 		for _, p := range paths {

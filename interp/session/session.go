@@ -1,4 +1,4 @@
-// Package interp is a fut session: it loads the prelude and the user's
+// Package session is a fut session: it loads the prelude and the user's
 // files, keeps the environment of every definition made so far, runs the
 // front end (syntax, types) on each new piece of source, and routes
 // evaluation to the reference evaluator (eval).
@@ -7,7 +7,7 @@
 // Output: values with their costs, types, and errors that carry positions.
 // Invariant: a failed load, declaration or evaluation leaves the session's
 // environment as it was before.
-package interp
+package session
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package interp
+package session
 
 // What the REPL needs from a session beyond loading and entering source:
 // hooks for #[trace] and #[break] that receive values (not strings), a

@@ -1,4 +1,4 @@
-package interp
+package session
 
 import (
 	"context"
@@ -25,7 +25,7 @@ import (
 // programs and of the examples is tried.
 func TestStagesReadBack(t *testing.T) {
 	var files []string
-	for _, pat := range []string{"testdata/stages/*.fut", "testdata/shadow/*.fut", "../examples/*.fut"} {
+	for _, pat := range []string{"testdata/stages/*.fut", "testdata/shadow/*.fut", "../../examples/*.fut"} {
 		fs, err := filepath.Glob(pat)
 		if err != nil {
 			t.Fatal(err)
