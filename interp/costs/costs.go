@@ -5,7 +5,7 @@
 // expression's cost by its parts, and the growth that a program claims in
 // a comment, checked by a sweep.
 //
-// In: a session (interp.Session) in which expressions are evaluated with
+// In: a session (session.Session) in which expressions are evaluated with
 // costs, and the fused plan's cost from package ir. Out: tables, JSON and
 // pictures. The figures themselves are computed elsewhere (package eval
 // for the program as written, package ir for the fused plan); nothing here
