@@ -13,7 +13,7 @@ import (
 // operator's, whose tangent costs the scalar steps of its chain rule,
 // counted here one by one as interp/ir/ad_scalar.go writes them (with
 // every operand carrying a tangent: the plan's may fold some away, never
-// add any). A test of interp checks this table against the
+// add any). A test of interp/session checks this table against the
 // transformation.
 
 // binTangentSteps is the number of steps of the chain rule of op on

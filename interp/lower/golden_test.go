@@ -17,7 +17,7 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 // TestGolden prints the program after each source stage for the
 // expression named by the "-- ir: EXPR" line of each testdata program,
 // and compares with NAME.golden (go test -update rewrites them). Whether
-// the stages compute the right values is interp's TestStagesReadBack's
+// the stages compute the right values is interp/session's TestStagesReadBack's
 // and the paths' business; this test shows what they do.
 func TestGolden(t *testing.T) {
 	files, err := filepath.Glob("testdata/*.fut")
