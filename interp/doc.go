@@ -12,8 +12,8 @@
 //     text form, its evaluator and the fused plan's cost. It imports
 //     neither syntax nor types.
 //   - session: ties the stages together. It loads the prelude and files,
-//     keeps the environment, and routes evaluation to eval or to a
-//     device (package gpu).
+//     keeps the environment, and routes evaluation to eval or, through
+//     package gpu (the one entry point into the device), to a device.
 //   - costs: the cost figures as a user meets them (tables, sweeps,
 //     plots, claims), over a session.
 //   - testspec, testrun: the `-- ==` test blocks of Futhark programs, and

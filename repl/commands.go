@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"fut/docs"
-	"fut/gpu/runtime"
+	"fut/gpu"
 	"fut/interp/session"
 )
 
@@ -260,7 +260,7 @@ func (r *REPL) cmdBackend(_ context.Context, arg string) {
 }
 
 func (r *REPL) cmdDevices(context.Context, string) {
-	devs, err := runtime.Candidates()
+	devs, err := gpu.Candidates()
 	if err != nil {
 		r.printf("no OpenCL devices: %v\n", err)
 		return
@@ -269,7 +269,7 @@ func (r *REPL) cmdDevices(context.Context, string) {
 		r.printf("no OpenCL devices\n")
 		return
 	}
-	chosen, _ := runtime.Choose(devs, os.Getenv("FUT_DEVICE"))
+	chosen, _ := gpu.Choose(devs, os.Getenv("FUT_DEVICE"))
 	for k, d := range devs {
 		mark := " "
 		if k == chosen {
@@ -320,7 +320,7 @@ var settings = []struct {
 	{"device-memory", "the most device memory an offloaded expression may use (512M, 8G; default: the device's less an eighth); one that needs more runs in chunks",
 		func(r *REPL) string {
 			if n := session.DeviceMemory(); n > 0 {
-				return runtime.FormatBytes(n)
+				return gpu.FormatBytes(n)
 			}
 			return "default"
 		},
@@ -328,7 +328,7 @@ var settings = []struct {
 			n := int64(0)
 			if v != "default" {
 				var ok bool
-				if n, ok = runtime.ParseSize(v); !ok || n <= 0 {
+				if n, ok = gpu.ParseSize(v); !ok || n <= 0 {
 					return fmt.Errorf("want a size such as 512M or 8G, or default, not %q", v)
 				}
 			}

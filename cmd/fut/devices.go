@@ -5,15 +5,14 @@ import (
 	"os"
 	"strings"
 
-	"fut/gpu/cl"
-	"fut/gpu/runtime"
+	"fut/gpu"
 )
 
 // cmdDevices lists the OpenCL platforms and devices; #k numbers are the
 // order of preference (GPUs, accelerators, CPUs) that --device #k and
 // FUT_DEVICE=#k use, and the device that would be chosen is marked.
 func cmdDevices(args []string) int {
-	cfg, rest, err := runtime.ParseFlags(args)
+	cfg, rest, err := gpu.ParseFlags(args)
 	bandwidth := int64(0)
 	if err == nil && len(rest) > 0 {
 		name, val, hasVal := strings.Cut(rest[0], "=")
@@ -21,7 +20,7 @@ func cmdDevices(args []string) int {
 			if !hasVal {
 				val = "1G"
 			}
-			n, ok := runtime.ParseSize(val)
+			n, ok := gpu.ParseSize(val)
 			if ok && n > 0 {
 				bandwidth, rest = n, rest[1:]
 			}
@@ -34,17 +33,17 @@ func cmdDevices(args []string) int {
 	if bandwidth > 0 {
 		return measureBandwidth(cfg, bandwidth)
 	}
-	ps, err := cl.Platforms()
+	ps, err := gpu.Platforms()
 	if err != nil {
 		fmt.Printf("no OpenCL devices: %v\n", err)
 		return 0
 	}
-	cands, err := runtime.Candidates()
+	cands, err := gpu.Candidates()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "fut devices: %v\n", err)
 		return 1
 	}
-	chosen, chooseErr := runtime.Choose(cands, cfg.Spec())
+	chosen, chooseErr := gpu.Choose(cands, cfg.Spec())
 	index := map[uintptr]int{}
 	for i, d := range cands {
 		index[d.ID] = i
@@ -91,8 +90,8 @@ func yesNo(b bool) string {
 // measureBandwidth prints what copies between the host and the chosen
 // device reach: plain copies from pinned and from ordinary memory, and
 // fut's staged uploads and downloads (those of chunked runs).
-func measureBandwidth(cfg runtime.Config, size int64) int {
-	d, err := runtime.Open(cfg)
+func measureBandwidth(cfg gpu.Config, size int64) int {
+	d, err := gpu.Open(cfg)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "fut devices: %v\n", err)
 		return 1
@@ -104,7 +103,7 @@ func measureBandwidth(cfg runtime.Config, size int64) int {
 		return 1
 	}
 	gbs := func(x float64) string { return fmt.Sprintf("%6.1f GB/s", x/1e9) }
-	fmt.Printf("%s, %s each way\n", d.Name(), runtime.FormatBytes(bw.Bytes))
+	fmt.Printf("%s, %s each way\n", d.Name(), gpu.FormatBytes(bw.Bytes))
 	fmt.Printf("  host to device, pinned memory:    %s\n", gbs(bw.PinnedIn))
 	fmt.Printf("  host to device, ordinary memory:  %s\n", gbs(bw.PageableIn))
 	fmt.Printf("  host to device, fut (staged):     %s  (%.0f%% of pinned)\n", gbs(bw.StagedIn), 100*bw.StagedIn/bw.PinnedIn)

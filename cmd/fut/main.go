@@ -15,7 +15,7 @@ import (
 	"os"
 	"strings"
 
-	"fut/gpu/runtime"
+	"fut/gpu"
 	"fut/interp/session"
 )
 
@@ -111,7 +111,7 @@ func deviceFlags(cmd string, args []string) ([]string, bool) {
 	if cmd == "devices" {
 		return args, true
 	}
-	cfg, rest, err := runtime.ParseFlags(args)
+	cfg, rest, err := gpu.ParseFlags(args)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "fut %s: %v\n", cmd, err)
 		return nil, false

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"fut/eval/value"
-	"fut/gpu/runtime"
+	"fut/gpu"
 	"fut/interp/session"
 )
 
@@ -99,9 +99,9 @@ func runMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if *verbose && len(input) >= value.BulkMin {
 		pinned := ""
 		if d, derr := session.OffloadDevice(); opts.Alloc != nil && derr == nil && d.PinnedBytes() > 0 {
-			pinned = ", " + runtime.FormatBytes(d.PinnedBytes()) + " of it into pinned memory"
+			pinned = ", " + gpu.FormatBytes(d.PinnedBytes()) + " of it into pinned memory"
 		}
-		fmt.Fprintf(stderr, "fut: read %s of input in %.3f s%s\n", runtime.FormatBytes(int64(len(input))), time.Since(readStart).Seconds(), pinned)
+		fmt.Fprintf(stderr, "fut: read %s of input in %.3f s%s\n", gpu.FormatBytes(int64(len(input))), time.Since(readStart).Seconds(), pinned)
 	}
 	input = nil // the values hold what they need
 	release()

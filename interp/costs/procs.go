@@ -5,8 +5,7 @@ import (
 	goruntime "runtime"
 	"sync"
 
-	"fut/gpu/cl"
-	"fut/gpu/runtime"
+	"fut/gpu"
 )
 
 // Procs is P, the number of processors in Brent's bound, and where it
@@ -55,11 +54,11 @@ func detectProcs(spec string) Procs {
 		n := int64(goruntime.NumCPU())
 		return Procs{P: n, Why: fmt.Sprintf("the CPU's %d cores (%s)", n, why)}
 	}
-	devs, err := runtime.Candidates()
+	devs, err := gpu.Candidates()
 	if err != nil || len(devs) == 0 {
 		return cpu("no OpenCL device")
 	}
-	i, err := runtime.Choose(devs, spec)
+	i, err := gpu.Choose(devs, spec)
 	if err != nil {
 		return cpu(fmt.Sprintf("no OpenCL device %q", spec))
 	}
@@ -67,9 +66,9 @@ func detectProcs(spec string) Procs {
 }
 
 // deviceProcs counts a device's processing elements.
-func deviceProcs(d *cl.Device) Procs {
+func deviceProcs(d *gpu.DeviceInfo) Procs {
 	cu := int64(max(d.ComputeUnits, 1))
-	if d.Type&(cl.TypeGPU|cl.TypeAccelerator) != 0 {
+	if d.Type&(gpu.TypeGPU|gpu.TypeAccelerator) != 0 {
 		return Procs{P: cu * lanesPerUnit, Why: fmt.Sprintf("the OpenCL device's processing elements (%s: %d compute units × %d lanes, an estimate)", d.Name, cu, lanesPerUnit)}
 	}
 	return Procs{P: cu, Why: fmt.Sprintf("the OpenCL device's processing elements (%s: %d compute units)", d.Name, cu)}

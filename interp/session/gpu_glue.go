@@ -8,8 +8,7 @@ import (
 	"sync"
 
 	"fut/eval/value"
-	"fut/gpu/flatten"
-	"fut/gpu/runtime"
+	"fut/gpu"
 	"fut/interp/ir"
 	"fut/interp/types"
 )
@@ -19,15 +18,15 @@ import (
 // for the life of the process, since kernels are cached per device.
 var offloadDevice struct {
 	once   sync.Once
-	config runtime.Config
+	config gpu.Config
 	opened bool
-	d      *runtime.Device
+	d      *gpu.Device
 	err    error
 	// the devices besides d that --devices chooses (set: d is one of
 	// them, as set[0], or not when the spec names others), opened on
 	// first use after the spec is set
 	mu     sync.Mutex
-	set    []*runtime.Device
+	set    []*gpu.Device
 	setOK  bool
 	setErr error
 }
@@ -36,16 +35,16 @@ var offloadDevice struct {
 // path (--device, --cache-dir, --no-cache); it takes effect only before
 // the device is first used, but for --devices, which takes effect at
 // once (SetDevices).
-func SetDeviceConfig(c runtime.Config) {
+func SetDeviceConfig(c gpu.Config) {
 	offloadDevice.config = c
 	SetDevices(c.Devices)
 }
 
 // OffloadDevice opens (once) and returns the device of the offload path.
-func OffloadDevice() (*runtime.Device, error) {
+func OffloadDevice() (*gpu.Device, error) {
 	offloadDevice.once.Do(func() {
 		offloadDevice.opened = true
-		offloadDevice.d, offloadDevice.err = runtime.Open(offloadDevice.config)
+		offloadDevice.d, offloadDevice.err = gpu.Open(offloadDevice.config)
 	})
 	return offloadDevice.d, offloadDevice.err
 }
@@ -55,7 +54,7 @@ func OffloadDevice() (*runtime.Device, error) {
 // across them where it can be. Devices besides the offload device open
 // on first use.
 func SetDevices(spec string) error {
-	spec, err := runtime.DeviceSpec(spec)
+	spec, err := gpu.DeviceSpec(spec)
 	if err != nil {
 		return err
 	}
@@ -77,7 +76,7 @@ func Devices() string { return offloadDevice.config.Devices }
 // OffloadDevices opens (once per spec) and returns the devices the
 // offload path splits nests across: the offload device alone unless
 // --devices asks for more; with a count, the offload device first.
-func OffloadDevices() ([]*runtime.Device, error) {
+func OffloadDevices() ([]*gpu.Device, error) {
 	d, err := OffloadDevice()
 	if err != nil {
 		return nil, err
@@ -86,14 +85,14 @@ func OffloadDevices() ([]*runtime.Device, error) {
 	defer offloadDevice.mu.Unlock()
 	spec := offloadDevice.config.Devices
 	if spec == "" || spec == "1" {
-		return []*runtime.Device{d}, nil
+		return []*gpu.Device{d}, nil
 	}
 	if offloadDevice.setOK {
 		return offloadDevice.set, offloadDevice.setErr
 	}
 	offloadDevice.setOK = true
-	set, err := func() ([]*runtime.Device, error) {
-		devs, err := runtime.Candidates()
+	set, err := func() ([]*gpu.Device, error) {
+		devs, err := gpu.Candidates()
 		if err != nil {
 			return nil, err
 		}
@@ -104,17 +103,17 @@ func OffloadDevices() ([]*runtime.Device, error) {
 				break
 			}
 		}
-		idx, err := runtime.ChooseSet(devs, spec, first)
+		idx, err := gpu.ChooseSet(devs, spec, first)
 		if err != nil {
 			return nil, err
 		}
-		var set []*runtime.Device
+		var set []*gpu.Device
 		for k, i := range idx {
 			if k == 0 && devs[i].ID == d.Info.ID {
 				set = append(set, d)
 				continue
 			}
-			o, err := runtime.OpenDevice(devs[i], offloadDevice.config)
+			o, err := gpu.OpenDevice(devs[i], offloadDevice.config)
 			if err != nil {
 				for _, x := range set {
 					if x != d {
@@ -162,7 +161,7 @@ func ProfileTable() string {
 // the fused program into kernels; it returns the plan and the arguments
 // to run it on, or why the expression stays on the reference path (a
 // non-empty why with a nil error), or an error in the user's expression.
-func (s *Session) OffloadPlan(src string) (plan *flatten.Plan, args []value.Value, t types.Type, why string, err error) {
+func (s *Session) OffloadPlan(src string) (plan *gpu.Plan, args []value.Value, t types.Type, why string, err error) {
 	e, err := s.ParseExpr(src)
 	if err != nil {
 		return nil, nil, nil, "", err
@@ -179,7 +178,7 @@ func (s *Session) OffloadPlan(src string) (plan *flatten.Plan, args []value.Valu
 	if err != nil {
 		return nil, nil, t, "the IR passes failed: " + err.Error(), nil
 	}
-	plan, err = flatten.Flatten(fused)
+	plan, err = gpu.Flatten(fused)
 	if err != nil {
 		return nil, nil, t, err.Error(), nil
 	}
@@ -226,7 +225,7 @@ func (s *Session) DeviceBound(src string) string {
 
 // runPlan runs a flattened plan on the offload device and rebuilds the
 // value of type t from its flat results.
-func (s *Session) runPlan(ctx context.Context, plan *flatten.Plan, args []value.Value, t types.Type) (v value.Value, offloaded bool, why string, err error) {
+func (s *Session) runPlan(ctx context.Context, plan *gpu.Plan, args []value.Value, t types.Type) (v value.Value, offloaded bool, why string, err error) {
 	if _, rest, ok := rebuild(types.Resolve(t), make([]value.Value, len(plan.Prog.Ret))); !ok || len(rest) != 0 {
 		return nil, false, fmt.Sprintf("a result of type %s is not rebuilt from the flat results yet", t), nil
 	}
@@ -250,7 +249,7 @@ func (s *Session) runPlan(ctx context.Context, plan *flatten.Plan, args []value.
 
 // runOn runs a plan on devs (split across them where it can be) and
 // brings its results back.
-func runOn(ctx context.Context, plan *flatten.Plan, devs []*runtime.Device, args []value.Value) ([]value.Value, flatten.Stats, error) {
+func runOn(ctx context.Context, plan *gpu.Plan, devs []*gpu.Device, args []value.Value) ([]value.Value, gpu.Stats, error) {
 	res, stats, err := plan.RunSplit(ctx, devs, args, nil, false)
 	if err != nil {
 		return nil, stats, err

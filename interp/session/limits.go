@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"fut/gpu/runtime"
+	"fut/gpu"
 )
 
 // DefaultMaxMemory is the default bound on the bytes a session's values
@@ -42,4 +42,4 @@ func totalMemory() int64 {
 }
 
 // ParseBytes reads a size such as 512M, 8G, 1024 or 1.5GiB.
-func ParseBytes(s string) (int64, bool) { return runtime.ParseSize(s) }
+func ParseBytes(s string) (int64, bool) { return gpu.ParseSize(s) }

@@ -8,9 +8,7 @@ import (
 	"time"
 
 	"fut/eval/value"
-	"fut/gpu/flatten"
-	"fut/gpu/opencl"
-	"fut/gpu/runtime"
+	"fut/gpu"
 	"fut/interp/ir"
 	"fut/interp/types"
 )
@@ -92,11 +90,11 @@ func (s *Session) CallEntryOffload(ctx context.Context, b Backend, name string, 
 // with its arguments, fused and flattened (the plan is for those
 // arguments' sizes).
 type OffloadCall struct {
-	plan    *flatten.Plan
+	plan    *gpu.Plan
 	args    []value.Value
 	results []types.Type
-	d       *runtime.Device   // the first of devs
-	devs    []*runtime.Device // the devices a run may split across
+	d       *gpu.Device   // the first of devs
+	devs    []*gpu.Device // the devices a run may split across
 }
 
 // PrepareOffload makes the call of the entry point on args ready for the
@@ -129,7 +127,7 @@ func (s *Session) PrepareOffload(b Backend, name string, args []value.Value) (ca
 	if err != nil {
 		return nil, "the IR passes failed: " + err.Error()
 	}
-	plan, err := flatten.Flatten(fused)
+	plan, err := gpu.Flatten(fused)
 	if err != nil {
 		return nil, err.Error()
 	}
@@ -162,17 +160,17 @@ func (s *Session) PrepareOffload(b Backend, name string, args []value.Value) (ca
 }
 
 // Upload copies the arguments that can stay on the device between runs
-// there (see flatten.Plan.Upload); the caller releases them.
+// there (see gpu.Plan.Upload); the caller releases them.
 // For a call split across devices, the arguments go to every device
 // (one array per argument per device, device after device), or stay on
 // the host (nil entries) when they cannot all be resident.
-func (c *OffloadCall) Upload() ([]*runtime.Array, error) {
+func (c *OffloadCall) Upload() ([]*gpu.Array, error) {
 	if len(c.devs) > 1 && c.plan.Splits(c.devs, c.args) {
 		per, err := c.plan.UploadSplit(c.devs, c.args)
 		if err != nil || per == nil {
-			return make([]*runtime.Array, len(c.args)), err
+			return make([]*gpu.Array, len(c.args)), err
 		}
-		var flat []*runtime.Array
+		var flat []*gpu.Array
 		for i, d := range c.devs {
 			flat = append(flat, per[i]...)
 			if err := d.Finish(); err != nil {
@@ -197,7 +195,7 @@ func (c *OffloadCall) Upload() ([]*runtime.Array, error) {
 // nil) and, with keep, its array results left on the device. It returns
 // nil and why where the call fails on the device (and the reference path
 // is to run it), or a located error of the program.
-func (c *OffloadCall) Run(ctx context.Context, resident []*runtime.Array, keep bool) (res *flatten.Results, out *Offloaded, why string, err error) {
+func (c *OffloadCall) Run(ctx context.Context, resident []*gpu.Array, keep bool) (res *gpu.Results, out *Offloaded, why string, err error) {
 	d := c.d
 	before := kernelTime(c.devs...)
 	untimedBefore, _ := d.Profile.Untimed()
@@ -223,7 +221,7 @@ func (c *OffloadCall) Run(ctx context.Context, resident []*runtime.Array, keep b
 }
 
 // Values downloads a run's results and rebuilds the entry point's values.
-func (c *OffloadCall) Values(res *flatten.Results) ([]value.Value, error) {
+func (c *OffloadCall) Values(res *gpu.Results) ([]value.Value, error) {
 	vs, err := res.Download()
 	if err != nil {
 		return nil, err
@@ -377,24 +375,24 @@ func (s *Session) OpenCLSource(src string) (string, error) {
 	if why != "" {
 		return "-- stays on the reference path: " + why + "\n", nil
 	}
-	caps := opencl.Caps{F64: true, Int64Atomics: true}
+	caps := gpu.Caps{F64: true, Int64Atomics: true}
 	if d, err := OffloadDevice(); err == nil {
-		caps = opencl.Caps{F64: d.Info.HasF64, F16: d.Info.HasF16, Int64Atomics: strings.Contains(d.Info.Extensions, "cl_khr_int64_base_atomics")}
+		caps = gpu.Caps{F64: d.Info.HasF64, F16: d.Info.HasF16, Int64Atomics: strings.Contains(d.Info.Extensions, "cl_khr_int64_base_atomics")}
 	}
 	var b strings.Builder
 	for _, k := range plan.Kernels() {
-		prog, err := opencl.Generate(k, caps)
+		code, err := gpu.KernelSource(k, caps)
 		if err != nil {
 			fmt.Fprintf(&b, "-- kernel %s: %v\n", k.Name, err)
 			continue
 		}
-		fmt.Fprintf(&b, "// kernel %s\n%s\n", k.Name, strings.TrimRight(prog.Source, "\n"))
+		fmt.Fprintf(&b, "// kernel %s\n%s\n", k.Name, strings.TrimRight(code, "\n"))
 	}
 	return b.String(), nil
 }
 
 // kernelTime is the device time of every kernel run so far on devs.
-func kernelTime(devs ...*runtime.Device) time.Duration {
+func kernelTime(devs ...*gpu.Device) time.Duration {
 	var t time.Duration
 	for _, d := range devs {
 		for _, e := range d.Profile.Entries() {
@@ -412,11 +410,11 @@ func planFailure(err error) (why string, located error) {
 	if _, _, ok := Located(err); ok {
 		return "", err
 	}
-	var tl *flatten.TooLarge
+	var tl *gpu.TooLarge
 	if errors.As(err, &tl) {
 		return tl.Error(), nil
 	}
-	var ke *runtime.KernelError
+	var ke *gpu.KernelError
 	var ae *ir.AssertError
 	var re *ir.RuntimeError
 	if errors.As(err, &ke) || errors.As(err, &ae) || errors.As(err, &re) {
