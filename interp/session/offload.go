@@ -375,9 +375,11 @@ func (s *Session) OpenCLSource(src string) (string, error) {
 	if why != "" {
 		return "-- stays on the reference path: " + why + "\n", nil
 	}
+	// the capabilities the device builds its kernels with (without a
+	// device, every one but f16)
 	caps := gpu.Caps{F64: true, Int64Atomics: true}
 	if d, err := OffloadDevice(); err == nil {
-		caps = gpu.Caps{F64: d.Info.HasF64, F16: d.Info.HasF16, Int64Atomics: strings.Contains(d.Info.Extensions, "cl_khr_int64_base_atomics")}
+		caps = d.Caps
 	}
 	var b strings.Builder
 	for _, k := range plan.Kernels() {
