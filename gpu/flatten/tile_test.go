@@ -147,7 +147,7 @@ func TestTilingRandom(t *testing.T) {
 // and fold lengths that are not multiples of the group or of the ranges.
 func TestTilingSplit(t *testing.T) {
 	device(t)
-	s := session(t)
+	s := newSession(t)
 	ctx := context.Background()
 	for _, d := range []string{
 		`def sx = map (\i -> (i * 37) % 101 - 50) (iota 4103)`,
