@@ -112,6 +112,9 @@ type Plan struct {
 	split    *splitting
 	splitWhy string
 	splitKey string
+	// splitLen is the least chunk length of the split for splitKey that
+	// earlier runs measured to be worth its chunk's costs (adapt)
+	splitLen int64
 	// src is the program before streams were inlined, which chunked runs
 	// divide (a stream's chunks are its own)
 	src *ir.Prog

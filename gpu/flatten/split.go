@@ -60,7 +60,8 @@ var SplitMin int64 = 256
 // chunks per device: blackscholes 2^27 0.677/0.708/0.767/0.969 ms
 // (1.081 on one), mandelbrot 8192² 1.067/1.732/1.177/1.477 ms (1.851 on
 // one: one chunk each is balanced only because its halves mirror each
-// other). FUT_SPLIT_CHUNKS sets it.
+// other). FUT_SPLIT_CHUNKS sets it. Later runs of a plan cut fewer
+// chunks where these took less than SplitChunkTime each.
 var ChunksPerDevice = 4
 
 func init() {
@@ -100,6 +101,10 @@ type splitting struct {
 	// result each program result is (results can then stay on the
 	// devices that made them); nil otherwise
 	resultOf []int
+	// runs: how many runs of it adapt has seen; minLen: the least
+	// length it was asked for
+	runs   int
+	minLen int64
 }
 
 // Split says how a run of the plan on devs would be split, or why it
@@ -179,15 +184,56 @@ func (p *Plan) splitFor(devs []*runtime.Device, args []value.Value) (*splitting,
 	}
 	p.chunkMu.Lock()
 	defer p.chunkMu.Unlock()
-	if p.splitKey == key {
+	if p.splitKey == key && (p.split == nil || p.split.minLen >= p.splitLen) {
 		return p.split, p.splitWhy
 	}
-	sp, why := p.makeSplit(devs, budget, args, sizes)
+	if p.splitKey != key {
+		p.splitLen = 0
+	}
+	sp, why := p.makeSplit(devs, budget, args, sizes, p.splitLen)
 	p.split, p.splitWhy, p.splitKey = sp, why, key
 	return sp, why
 }
 
-func (p *Plan) makeSplit(devs []*runtime.Device, budget int64, args []value.Value, sizes map[string]int64) (*splitting, string) {
+// SplitChunkTime is the least time a chunk of a split run should take:
+// its own costs (a launch, views, a marker and the host's work for it,
+// about 0.03 ms on an H100) then stay under a few percent. A run that
+// took less per chunk makes the plan's next runs cut fewer, longer
+// chunks (at least one per device); a nest that takes less than this
+// per device is cut in halves, and balances only as far as its halves
+// do (two H100s, chunks of mandelbrot 8192² each 0.9 ms: one per device
+// 1.055 ms, four 1.138).
+var SplitChunkTime = time.Millisecond
+
+// adapt sets, after a run of the split sp that took wall, the least
+// length of the plan's chunks for its next runs: chunks of about
+// SplitChunkTime, by the time each chunk took (wall·devices/chunks). A
+// first run (which builds the kernels) teaches nothing, and the length
+// only ever grows, so a plan settles after a few runs.
+func (p *Plan) adapt(sp *splitting, wall time.Duration) {
+	p.chunkMu.Lock()
+	defer p.chunkMu.Unlock()
+	if p.split != sp || sp.length <= 0 {
+		return
+	}
+	sp.runs++
+	nChunks := (sp.c.N + sp.length - 1) / sp.length
+	if sp.runs < 2 || nChunks <= int64(sp.ndev) {
+		return
+	}
+	per := wall * time.Duration(sp.ndev) / time.Duration(nChunks)
+	if per >= SplitChunkTime {
+		return
+	}
+	want := int64(wall) * int64(sp.ndev) / int64(SplitChunkTime) / int64(sp.ndev) * int64(sp.ndev)
+	want = max(want, int64(sp.ndev))
+	if want >= nChunks {
+		return
+	}
+	p.splitLen = max(p.splitLen, (sp.c.N+want-1)/want)
+}
+
+func (p *Plan) makeSplit(devs []*runtime.Device, budget int64, args []value.Value, sizes map[string]int64, minLen int64) (*splitting, string) {
 	ndev, maxAlloc := len(devs), devs[0].MaxAlloc()
 	src := p.src
 	if src == nil {
@@ -234,6 +280,7 @@ func (p *Plan) makeSplit(devs []*runtime.Device, budget int64, args []value.Valu
 		row = max(row, r)
 	}
 	length = max(length, min((fill+row-1)/row, (c.N+int64(ndev)-1)/int64(ndev)))
+	length = max(length, min(minLen, (c.N+int64(ndev)-1)/int64(ndev)))
 	if perElem > 0 {
 		length = min(length, room/perElem, maxAlloc/max(1, perElem/2))
 	}
@@ -262,7 +309,7 @@ func (p *Plan) makeSplit(devs []*runtime.Device, budget int64, args []value.Valu
 	if aligned {
 		length = (length + align - 1) / align * align
 	}
-	sp := &splitting{ndev: ndev, budget: budget, c: c, length: length, finish: c.Finish(), aligned: aligned}
+	sp := &splitting{ndev: ndev, budget: budget, c: c, length: length, finish: c.Finish(), aligned: aligned, minLen: minLen}
 	switch e := c.Soac.E.(type) {
 	case *ir.ScatterE:
 		// the destination in one part per device, every element passing
@@ -467,7 +514,11 @@ func (p *Plan) RunSplit(ctx context.Context, devs []*runtime.Device, args []valu
 	if sp.dest != nil {
 		return p.runSplitScatter(ctx, devs, sp, args)
 	}
-	return p.runSplit(ctx, devs, sp, args, perDev, keep)
+	res, st, err := p.runSplit(ctx, devs, sp, args, perDev, keep)
+	if err == nil {
+		p.adapt(sp, st.Split.Wall)
+	}
+	return res, st, err
 }
 
 // UploadSplit copies the array arguments of a split run to every device

@@ -163,7 +163,7 @@ func (s *splitRun) each(ctx context.Context,
 			var prev *runtime.Marker // the end of the chunk before k
 			defer func() {
 				if prev != nil {
-					prev.Wait()
+					prev.Release() // the pass's flush waits for the device
 				}
 			}()
 			for ok && !s.failedBefore(k) {

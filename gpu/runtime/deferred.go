@@ -86,6 +86,9 @@ func (m *Marker) Wait() error {
 	return err
 }
 
+// Release releases the marker without waiting for it.
+func (m *Marker) Release() { m.ev.Release() }
+
 // Flush waits for the kernels launched and checks their error flags.
 func (d *Device) Flush() error {
 	d.mu.Lock()

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"fut/eval/value"
 	"fut/gpu/flatten"
@@ -241,4 +242,49 @@ func splitSession(t *testing.T, src string) *Session {
 		t.Fatal(s.FormatError(err))
 	}
 	return s
+}
+
+// TestSplitAdapts: a plan whose chunks took less than
+// flatten.SplitChunkTime each cuts fewer, longer chunks in its later runs
+// (one per device here, where every chunk is short), with the same
+// results; the first run, which builds the kernels, teaches nothing.
+func TestSplitAdapts(t *testing.T) {
+	s := splitSession(t, "entry idx [n] (xs: [n]f32) = map2 (\\i x -> x + f32.i64 (i % 7)) (iota n) xs\n")
+	old := flatten.SplitChunkTime
+	flatten.SplitChunkTime = time.Hour
+	t.Cleanup(func() { flatten.SplitChunkTime = old })
+	ctx := context.Background()
+	const n = 1000
+	xs := make([]float32, n)
+	for i := range xs {
+		xs[i] = float32(i) / 8
+	}
+	args := []value.Value{value.NewPrimArrayData(value.F32, []int64{n}, xs)}
+	want, _, err := s.CallEntry(ctx, "idx", copyArrays(args))
+	if err != nil {
+		t.Fatal(err)
+	}
+	call, why := s.PrepareOffload(BackendOpenCL, "idx", copyArrays(args))
+	if call == nil {
+		t.Fatalf("not offloaded: %s", why)
+	}
+	var launches []int
+	for range 4 {
+		res, out, why, err := call.Run(ctx, nil, false)
+		if err != nil || out == nil {
+			t.Fatalf("run: %v %s", err, why)
+		}
+		vs, err := call.Values(res)
+		res.Release()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !value.Equal(want[0], vs[0], 0) {
+			t.Fatalf("run %d: the split run differs from the reference path", len(launches)+1)
+		}
+		launches = append(launches, out.Launches)
+	}
+	if launches[0] != 2*flatten.ChunksPerDevice || launches[1] != launches[0] || launches[2] != 2 || launches[3] != 2 {
+		t.Errorf("kernels launched by run: %v, want %d, %d, then one per device", launches, 2*flatten.ChunksPerDevice, 2*flatten.ChunksPerDevice)
+	}
 }
