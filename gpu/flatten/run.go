@@ -477,6 +477,13 @@ func toInt(x any) int64 {
 
 // host runs one statement on the host with the IR's evaluator.
 func (r *runner) host(ctx context.Context, s *ir.Stm) error {
+	if vs, ok, err := ir.EvalScalarStm(ctx, s, r.hostValue); ok {
+		if err != nil {
+			return err
+		}
+		r.env[s.Pat[0].Name] = &slot{host: vs[0]}
+		return nil
+	}
 	names := map[string]bool{}
 	for _, n := range stmNames(s) {
 		if _, ok := r.env[n]; ok {

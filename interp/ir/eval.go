@@ -74,6 +74,45 @@ func run(ctx context.Context, p *Prog, args []value.Value, o EvalOptions) (vs []
 	return vs, sc.Cost, err
 }
 
+// EvalScalarStm evaluates a statement of one scalar operation (an atom,
+// a binary or unary operation, a conversion, an assertion) as EvalAll
+// would, its variables' values given by get, without making a program of
+// it: what a plan's host steps mostly are (sizes, conversions, checks).
+// ok is false, and nothing evaluated, for any other statement.
+func EvalScalarStm(ctx context.Context, s *Stm, get func(name string) (value.Value, error)) (vs []value.Value, ok bool, err error) {
+	var atoms []Atom
+	switch e := s.E.(type) {
+	case *AtomE:
+		atoms = []Atom{e.X}
+	case *BinOpE:
+		atoms = []Atom{e.X, e.Y}
+	case *UnOpE:
+		atoms = e.Args
+	case *ConvE:
+		atoms = []Atom{e.X}
+	case *AssertE:
+		atoms = []Atom{e.Cond}
+	default:
+		return nil, false, nil
+	}
+	m := &machine{ctx: ctx, env: make(map[string]value.Value, len(atoms))}
+	for _, a := range atoms {
+		if a.IsConst() {
+			continue
+		}
+		v, err := get(a.Name)
+		if err != nil {
+			return nil, true, err
+		}
+		if _, isPrim := v.(value.Prim); !isPrim {
+			return nil, false, nil
+		}
+		m.env[a.Name] = v
+	}
+	vs, _, err = m.exp(s.E)
+	return vs, true, err
+}
+
 type machine struct {
 	ctx   context.Context
 	env   map[string]value.Value
