@@ -501,6 +501,17 @@ func (d *defunctionaliser) specialise(f *svFun, args []sv, at syntax.Node) *spec
 	return sp
 }
 
+// drop takes the copy out of the program (a constant that holds nothing
+// at run time, which no use names).
+func (d *defunctionaliser) drop(out *syntax.FunBind) {
+	for i, fb := range d.defs {
+		if fb == out {
+			d.defs = append(d.defs[:i], d.defs[i+1:]...)
+			return
+		}
+	}
+}
+
 // ascribed is a parameter with its type written.
 func (d *defunctionaliser) ascribed(p syntax.Pat) syntax.Pat {
 	if hasAscription(p) {

@@ -404,15 +404,20 @@ func (d *defunctionaliser) object(env *denv, at syntax.Node, obj *types.Object, 
 		fb := obj.Fun
 		if len(fb.Params) == 0 {
 			sch, _ := d.src.Info.Scheme(fb)
-			if sch != nil && isFunctional(sch.Type) {
-				// a constant that is a function: its definition, here
-				return d.expr(&denv{}, fb.Body)
-			}
 			var ct types.Type
 			if sch != nil {
 				ct = sch.Type
 			}
+			// A constant whose type holds a function is a copy too, whose
+			// value is the data it holds (a closure's environment, the
+			// fields that are not functions): it is computed once, as
+			// the reference path computes the constant once at load.
 			sp := d.specialise(&svFun{kind: fDef, def: fb, body: fb.Body, t: ct}, nil, at)
+			if ct != nil && isFunctional(ct) && hollow(sp.res) {
+				// a function with nothing in its environment: no data
+				d.drop(sp.out)
+				return d.emptyRecord(at), sp.res
+			}
 			x := &syntax.Var{Loc: syntax.Loc{Span: syntax.SpanOf(at)}, Name: syntax.QualName{Name: fb.Name}}
 			d.dst.uses[x] = sp.obj
 			*d.cp.names = append(*d.cp.names, named{x, sp.out})

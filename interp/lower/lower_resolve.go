@@ -1,7 +1,9 @@
 package lower
 
 import (
+	"context"
 	"fmt"
+
 	"fut/interp/ir"
 
 	"fut/eval/value"
@@ -177,14 +179,21 @@ func (l *lowerer) tryLower(b *builder, env *lenv, x syntax.Expr) (r lv) {
 }
 
 // constant lowers a declared constant: the value the evaluator computed
-// for it, as a parameter of the program; or, for a constant without one
-// value (inside a parametric module) or whose value is a function, its
-// definition.
+// for it, as a parameter of the program. A constant whose value the
+// program cannot take as it is (it holds a function, which the source
+// stages made the record of its environment, or a value of a sum type)
+// is the value of its lowered definition, computed once here (loaded):
+// the reference path computed the constant once when it loaded the
+// program and charges its uses nothing, so the plan must not compute it
+// again on every call. A constant without one value (inside a parametric
+// module), or whose definition the IR's evaluator cannot run here, is
+// its definition, lowered where it is used.
 func (l *lowerer) constant(b *builder, fb *syntax.FunBind, at syntax.Node) lv {
 	if v, ok := l.consts[fb]; ok {
 		return v
 	}
-	if val, ok := l.g.Const(fb); ok && representable(val) {
+	val, known := l.g.Const(fb)
+	if known && representable(val) {
 		v := l.fromConst(fb.Name, val, at)
 		l.consts[fb] = v
 		return v
@@ -193,9 +202,60 @@ func (l *lowerer) constant(b *builder, fb *syntax.FunBind, at syntax.Node) lv {
 	if l.depth > maxInlineDepth {
 		l.fail(at, "recursion too deep while lowering the constant %s", fb.Name)
 	}
-	v := l.expr(b, nil, fb.Body, value.NoPrim)
-	l.depth--
-	return v
+	defer func() { l.depth-- }()
+	if known {
+		if v, ok := l.loaded(fb, at); ok {
+			l.consts[fb] = v
+			return v
+		}
+	}
+	return l.expr(b, nil, fb.Body, value.NoPrim)
+}
+
+// loaded lowers the definition of the constant fb on its own and runs it
+// with the IR's evaluator: its scalars become constants and its arrays
+// parameters, as fromConst makes them of a value the evaluator gave. ok
+// is false where the definition's value is not data (a function the
+// stages left) or the run fails.
+func (l *lowerer) loaded(fb *syntax.FunBind, at syntax.Node) (v lv, ok bool) {
+	tb := &builder{l: l}
+	def := l.expr(tb, nil, fb.Body, value.NoPrim)
+	if !isData(def) {
+		return nil, false
+	}
+	res, _ := l.flatten(def, at)
+	prog := &ir.Prog{Params: append([]ir.Param(nil), l.params...), Body: &ir.Body{Stms: tb.stms, Res: res}}
+	vals, err := ir.EvalAll(context.Background(), prog, append([]value.Value(nil), l.args...))
+	if err != nil {
+		return nil, false
+	}
+	atoms := make([]ir.Atom, len(vals))
+	types := make([]ir.Type, len(vals))
+	for i, x := range vals {
+		leaf, ok := l.fromConst(fmt.Sprintf("%s_%d", fb.Name, i), x, at).(*lvAtom)
+		if !ok {
+			return nil, false
+		}
+		atoms[i], types[i] = leaf.a, leaf.t
+	}
+	return rebuild(def, atoms, types, 0), true
+}
+
+// isData reports whether v is first-order data: scalars and arrays, in
+// tuples and records (and sum types, whose lowered form is one too).
+func isData(v lv) bool {
+	switch v := v.(type) {
+	case *lvAtom:
+		return true
+	case *lvTuple:
+		for _, e := range v.elems {
+			if !isData(e) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // fromConst is fromValue for a declared constant, whose scalars become the

@@ -48,6 +48,12 @@ func TestCostGapsClosed(t *testing.T) {
 		// vjp of a histogram with max: the unit tangent's reads are
 		// covered by the pass's unit vector (was D 418 fused)
 		{"ad_hist.fut", "main", []string{"[5f32, 1f32, 2f32, 3f32, 4f32]", "[0i64, 0i64, 1i64, 1i64, 0i64]", "[4f32, 3f32, 2f32, 1f32, 6f32]"}, eval.Cost{Work: 580, Depth: 401, SpaceSeq: 19, SpacePar: 19}, eval.Cost{Work: 506, Depth: 368, SpaceSeq: 24, SpacePar: 35}},
+		// constants holding a function or a value of a sum type: computed
+		// once, as the reference path does at load (the plan recomputed
+		// them on every call: was W 56 D 10, W 503 D 12, W 20 fused)
+		{"fun_const.fut", "scaled", []string{"2"}, eval.Cost{Work: 9, Depth: 3, SpaceSeq: 7, SpacePar: 10}, eval.Cost{Work: 9, Depth: 3, SpaceSeq: 7, SpacePar: 10}},
+		{"fun_const.fut", "shifted", []string{"[1, 2]"}, eval.Cost{Work: 4, Depth: 2, SpaceSeq: 4, SpacePar: 5}, eval.Cost{Work: 4, Depth: 2, SpaceSeq: 4, SpacePar: 5}},
+		{"fun_const.fut", "perimeter", []string{"2.0"}, eval.Cost{Work: 12, Depth: 7, SpaceSeq: 2, SpacePar: 4}, eval.Cost{Work: 10, Depth: 5, SpaceSeq: 2, SpacePar: 2}},
 	} {
 		s, err := NewSession(Options{Cost: true})
 		if err != nil {
