@@ -125,18 +125,33 @@ type machine struct {
 	// plans caches, per body, which statements are checks and where
 	// each name is last used: a lambda's body runs once per element.
 	plans map[*Body]bodyPlan
+	// lazy holds the costs of hoisted statements (Stm.Hoisted) not
+	// charged yet, by the names they bind.
+	lazy map[string]*lazyCost
 }
 
 type bodyPlan struct {
 	checks  []bool
 	release map[string]int
+	// direct lists, per statement, the names it uses outside its nested
+	// bodies (directUses); res those the body's result names.
+	direct [][]string
+	res    []string
 }
 
 func (m *machine) plan(b *Body) bodyPlan {
 	if p, ok := m.plans[b]; ok {
 		return p
 	}
-	p := bodyPlan{checks: checkOnly(b), release: lastUses(b)}
+	p := bodyPlan{checks: checkOnly(b), release: lastUses(b), direct: make([][]string, len(b.Stms))}
+	for i, st := range b.Stms {
+		directUses(st.E, func(n string) { p.direct[i] = append(p.direct[i], n) })
+	}
+	for _, a := range b.Res {
+		if a.Name != "" {
+			p.res = append(p.res, a.Name)
+		}
+	}
 	if m.plans == nil {
 		m.plans = map[*Body]bodyPlan{}
 	}
@@ -235,6 +250,17 @@ func (m *machine) body(b *Body) ([]value.Value, stepCost, error) {
 	release, checks := plan.release, plan.checks
 	freed := make([]int64, len(b.Stms)+1)
 	for i, st := range b.Stms {
+		// the hoisted values this statement needs first: charged before
+		// its own step (or, for one hoisted too, with it)
+		var pre stepCost
+		var deps []string
+		if len(m.lazy) > 0 && !checks[i] {
+			if st.Hoisted {
+				deps = plan.direct[i]
+			} else {
+				pre = m.charge(plan.direct[i])
+			}
+		}
 		vs, c, err := m.exp(st.E)
 		if err != nil {
 			if re, ok := err.(*RuntimeError); ok && re.Where == "" && st.Where != "" {
@@ -242,11 +268,24 @@ func (m *machine) body(b *Body) ([]value.Value, stepCost, error) {
 			}
 			return nil, total, err
 		}
-		if checks[i] {
+		switch {
+		case checks[i]:
 			// A check of the source and the scalars only it uses cost
 			// nothing, as the reference path charges nothing for the
 			// bounds and sizes it checks.
 			c = stepCost{}
+		case st.Hoisted:
+			// computed here, charged where first needed (Stm.Hoisted)
+			if m.lazy == nil {
+				m.lazy = map[string]*lazyCost{}
+			}
+			l := &lazyCost{c: c, deps: deps}
+			for _, p := range st.Pat {
+				m.lazy[p.Name] = l
+			}
+			c = stepCost{}
+		default:
+			c = pre.before(c)
 		}
 		total.then(c, &live)
 		end := i
@@ -258,6 +297,9 @@ func (m *machine) body(b *Body) ([]value.Value, stepCost, error) {
 		freed[end] += c.F
 		live -= freed[i]
 	}
+	if len(m.lazy) > 0 {
+		total.then(m.charge(plan.res), &live)
+	}
 	out := make([]value.Value, len(b.Res))
 	for i, a := range b.Res {
 		out[i] = m.atom(a)
@@ -268,6 +310,55 @@ func (m *machine) body(b *Body) ([]value.Value, stepCost, error) {
 		}
 	}
 	return out, total, nil
+}
+
+// lazyCost is the cost of a hoisted statement, charged where its value is
+// first needed: a statement that uses it outside its nested bodies, or a
+// body's result. A loop or SOAC the statement came out of that runs no
+// iteration or instance never needs it, and does not pay for it (as the
+// source, which computes it in each, does not); one that runs pays for it
+// once, in the first that uses it. deps are the hoisted statements it
+// used, charged with it.
+type lazyCost struct {
+	c       stepCost
+	deps    []string
+	charged bool
+}
+
+// charge is the cost of the hoisted statements among names not charged
+// yet (their deps first), composed one after another; they are charged
+// now.
+func (m *machine) charge(names []string) stepCost {
+	var c stepCost
+	var live int64
+	for _, n := range names {
+		l, ok := m.lazy[n]
+		if !ok {
+			continue
+		}
+		delete(m.lazy, n)
+		if l.charged {
+			continue
+		}
+		l.charged = true
+		c.then(m.charge(l.deps), &live)
+		c.then(l.c, &live)
+	}
+	c.F = live
+	return c
+}
+
+// before is c after the hoisted values pre that c's step needs: their
+// work and depth first, their words live during c's step.
+func (pre stepCost) before(c stepCost) stepCost {
+	if pre == (stepCost{}) {
+		return c
+	}
+	live := pre.F
+	t := pre
+	t.then(c, &live)
+	t.F = c.F
+	return t
 }
 
 // lastUses gives, for each name bound in b, the index of the last

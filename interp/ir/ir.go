@@ -93,10 +93,18 @@ type Body struct {
 // by zero, a size that does not fit), "" elsewhere. Passes keep it; the
 // evaluator and the device report it, so that an error on the fused path
 // or in a kernel names its source without running the reference path.
+//
+// Hoisted marks a statement that the simplifier moved out of a loop's
+// body or a SOAC's lambda (text form let hoisted (x: t) = e): the plan
+// computes it once, before the loop or SOAC, but charges it where its
+// value is first needed (see machine.body), so that a loop of no
+// iterations or a SOAC of no elements does not pay for it, as the source,
+// which computes it in each iteration or instance, does not.
 type Stm struct {
-	Pat   []Param
-	E     Exp
-	Where string
+	Pat     []Param
+	E       Exp
+	Where   string
+	Hoisted bool
 }
 
 // CanFail says whether evaluating e can fail at run time with an error of

@@ -322,10 +322,11 @@ func (p *parser) body() *Body {
 	p.expect("{")
 	b := &Body{}
 	for p.accept("let") {
+		hoisted := p.accept("hoisted")
 		p.expect("(")
 		pat := p.paramList(")")
 		p.expect("=")
-		st := &Stm{Pat: pat, E: p.exp()}
+		st := &Stm{Pat: pat, E: p.exp(), Hoisted: hoisted}
 		if p.accept("@") {
 			st.Where = p.str()
 		}

@@ -86,7 +86,11 @@ func (pr *printer) body(b *Body) {
 	pr.indent++
 	for _, st := range b.Stms {
 		pr.nl()
-		pr.s("let (")
+		pr.s("let ")
+		if st.Hoisted {
+			pr.s("hoisted ")
+		}
+		pr.s("(")
 		pr.params(st.Pat)
 		pr.s(") = ")
 		pr.exp(st.E)

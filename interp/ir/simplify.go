@@ -139,7 +139,7 @@ func (s *simplifier) body(b *Body, cse map[string][]Atom) *Body {
 			}
 			cse[key] = as
 		}
-		out.Stms = append(out.Stms, &Stm{Pat: pat, E: e, Where: st.Where})
+		out.Stms = append(out.Stms, &Stm{Pat: pat, E: e, Where: st.Where, Hoisted: st.Hoisted})
 		for _, p := range pat {
 			s.shapes[p.Name] = p.T.Shape
 		}
@@ -404,6 +404,7 @@ func hoistBody(b *Body, consumed map[string]bool) *Body {
 			var stay []*Stm
 			for _, s := range h.Stms {
 				if hoistable(s.E) && !dependsOn(s.E, local) && !consumed[s.Pat[0].Name] {
+					s.Hoisted = true
 					out.Stms = append(out.Stms, s)
 					continue
 				}

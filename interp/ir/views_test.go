@@ -109,3 +109,65 @@ func TestPartMarksRoundTripAndCost(t *testing.T) {
 		t.Errorf("cost %+v, want W 12 D 2", c)
 	}
 }
+
+// TestHoistedChargedWhereNeeded checks the hoisted mark (Stm.Hoisted):
+// its text form reads back, and a hoisted statement is charged where its
+// value is first needed, once, with the hoisted statements it used; a
+// loop of no iterations or a SOAC of no elements never needs it.
+func TestHoistedChargedWhereNeeded(t *testing.T) {
+	src := `prog (k_1: i32, n_2: i64, xs_3: [0i64]i32, ys_4: [2i64]i32) : (i32, [0i64]i32, [2i64]i32) {
+  let hoisted (k2_5: i32) = k_1 * k_1
+  let hoisted (k3_6: i32) = k2_5 + 1i32
+  let (r_7: i32) = loop (acc_8: i32 = 0i32) for i_9 < n_2 {
+    let (s_10: i32) = acc_8 + k3_6
+    return (s_10)
+  }
+  let hoisted (e_11: i32) = k_1 - 1i32
+  let (a_12: [0i64]i32) = screma 0i64 (xs_3) {
+    map \(x_13: i32) : (i32) {
+      let (y_14: i32) = x_13 + e_11
+      return (y_14)
+    }
+  }
+  let hoisted (f_15: i32) = k_1 + 2i32
+  let (b_16: [2i64]i32) = screma 2i64 (ys_4) {
+    map \(x_17: i32) : (i32) {
+      let (y_18: i32) = x_17 * f_15
+      return (y_18)
+    }
+  }
+  return (r_7, a_12, b_16)
+}
+`
+	p, err := ir.Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ir.Verify(p); err != nil {
+		t.Fatal(err)
+	}
+	if got := p.String(); got != src {
+		t.Errorf("printed back differently:\n%s\nwant\n%s", got, src)
+	}
+	empty := value.NewPrimArrayData(value.I32, []int64{0}, []int32{})
+	two := value.NewPrimArrayData(value.I32, []int64{2}, []int32{5, 6})
+	for _, c := range []struct {
+		n    int64
+		w, d int64
+	}{
+		// no iterations: k2 and k3 never charged; the empty map (1, 1)
+		// without e; the map of two, 2 + 2 instances + f in the first
+		// (depth 1 + 2)
+		{0, 6, 4},
+		// three iterations (2 each), the first also charging k2 and k3
+		{3, 14, 12},
+	} {
+		got, err := ir.FusedCost(context.Background(), p, []value.Value{value.I32Val(3), value.I64Val(c.n), empty, two})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Work != c.w || got.Depth != c.d {
+			t.Errorf("n = %d: cost %+v, want W %d D %d", c.n, got, c.w, c.d)
+		}
+	}
+}

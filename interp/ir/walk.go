@@ -5,7 +5,13 @@ package ir
 
 // uses calls f for every name e reads, in nested bodies too (names bound
 // inside e included).
-func uses(e Exp, f func(string)) {
+func uses(e Exp, f func(string)) { walkUses(e, f, true) }
+
+// directUses calls f for every name e reads itself, outside its nested
+// bodies and lambdas: what e needs before any of them runs.
+func directUses(e Exp, f func(string)) { walkUses(e, f, false) }
+
+func walkUses(e Exp, f func(string), deep bool) {
 	atom := func(a Atom) {
 		if a.Name != "" {
 			f(a.Name)
@@ -19,6 +25,9 @@ func uses(e Exp, f func(string)) {
 	typ := func(t Type) { atoms(t.Shape) }
 	var body func(b *Body)
 	lambda := func(l *Lambda) {
+		if !deep {
+			return
+		}
 		for _, p := range l.Params {
 			typ(p.T)
 		}
@@ -28,6 +37,9 @@ func uses(e Exp, f func(string)) {
 		body(l.Body)
 	}
 	body = func(b *Body) {
+		if !deep {
+			return
+		}
 		for _, st := range b.Stms {
 			for _, p := range st.Pat {
 				typ(p.T)
@@ -287,7 +299,7 @@ func (s subst) types(ts []Type) []Type {
 func (s subst) body(b *Body) *Body {
 	out := &Body{Res: s.atoms(b.Res)}
 	for _, st := range b.Stms {
-		out.Stms = append(out.Stms, &Stm{Pat: s.params(st.Pat), E: s.exp(st.E), Where: st.Where})
+		out.Stms = append(out.Stms, &Stm{Pat: s.params(st.Pat), E: s.exp(st.E), Where: st.Where, Hoisted: st.Hoisted})
 	}
 	return out
 }

@@ -54,6 +54,12 @@ func TestCostGapsClosed(t *testing.T) {
 		{"fun_const.fut", "scaled", []string{"2"}, eval.Cost{Work: 9, Depth: 3, SpaceSeq: 7, SpacePar: 10}, eval.Cost{Work: 9, Depth: 3, SpaceSeq: 7, SpacePar: 10}},
 		{"fun_const.fut", "shifted", []string{"[1, 2]"}, eval.Cost{Work: 4, Depth: 2, SpaceSeq: 4, SpacePar: 5}, eval.Cost{Work: 4, Depth: 2, SpaceSeq: 4, SpacePar: 5}},
 		{"fun_const.fut", "perimeter", []string{"2.0"}, eval.Cost{Work: 12, Depth: 7, SpaceSeq: 2, SpacePar: 4}, eval.Cost{Work: 10, Depth: 5, SpaceSeq: 2, SpacePar: 2}},
+		// a scalar hoisted out of a SOAC's function in a loop: charged
+		// where an element first needs it, so not over no elements (was
+		// W 12 D 12 and W 9 D 9 fused: once per iteration)
+		{"hoisted_empty.fut", "shifted", []string{"[] : [0]i32", "4"}, eval.Cost{Work: 8, Depth: 8, SpaceSeq: 2, SpacePar: 2}, eval.Cost{Work: 8, Depth: 8, SpaceSeq: 1, SpacePar: 1}},
+		{"hoisted_empty.fut", "sieved", []string{"[] : [0]i32", "3"}, eval.Cost{Work: 6, Depth: 6, SpaceSeq: 2, SpacePar: 2}, eval.Cost{Work: 6, Depth: 6, SpaceSeq: 3, SpacePar: 3}},
+		{"hoisted_empty.fut", "sieved", []string{"[2, 3, 4, 5, 6, 7, 8, 9]", "3"}, eval.Cost{Work: 214, Depth: 55, SpaceSeq: 28, SpacePar: 54}, eval.Cost{Work: 138, Depth: 42, SpaceSeq: 19, SpacePar: 39}},
 	} {
 		s, err := NewSession(Options{Cost: true})
 		if err != nil {
