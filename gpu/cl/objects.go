@@ -332,6 +332,17 @@ func (k *Kernel) SetArg(i int, v any) error {
 // Launch enqueues a 1-, 2- or 3-dimensional NDRange (local may be nil) and
 // returns its event, whose profiling times are available after Wait.
 func (c *Context) Launch(k *Kernel, global, local []int) (*Event, error) {
+	return c.launch(k, global, local, true)
+}
+
+// LaunchUntimed is Launch without an event (whose profiling costs a
+// call's wall time on some platforms: about 0.05 ms a call on an H100).
+func (c *Context) LaunchUntimed(k *Kernel, global, local []int) error {
+	_, err := c.launch(k, global, local, false)
+	return err
+}
+
+func (c *Context) launch(k *Kernel, global, local []int, timed bool) (*Event, error) {
 	dim := len(global)
 	if dim < 1 || dim > 3 || (local != nil && len(local) != dim) {
 		return nil, fmt.Errorf("cl: launch of %s with %d dimensions", k.Name, dim)
@@ -351,9 +362,16 @@ func (c *Context) Launch(k *Kernel, global, local []int) (*Event, error) {
 		lp = &l[0]
 	}
 	var ev uintptr
-	code := clEnqueueNDRangeKernel(c.queue, k.k, uint32(dim), nil, &g[0], lp, 0, nil, &ev)
+	evp := &ev
+	if !timed {
+		evp = nil
+	}
+	code := clEnqueueNDRangeKernel(c.queue, k.k, uint32(dim), nil, &g[0], lp, 0, nil, evp)
 	if code != 0 {
 		return nil, &Error{Op: "clEnqueueNDRangeKernel(" + k.Name + ")", Code: code}
+	}
+	if !timed {
+		return nil, nil
 	}
 	e := &Event{ev: ev}
 	runtime.SetFinalizer(e, (*Event).Release)

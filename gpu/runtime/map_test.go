@@ -298,4 +298,32 @@ func TestDeferredChecks(t *testing.T) {
 	if err := d.Flush(); err != nil {
 		t.Fatalf("the flag was not reset: %v", err)
 	}
+	// untimed launches are checked as timed ones are, and add no time
+	d.SetKernelTiming(false)
+	defer d.SetKernelTiming(true)
+	calls := func() (n int64) {
+		for _, e := range d.Profile.Entries() {
+			n += int64(e.Calls)
+		}
+		return n
+	}
+	before := calls()
+	if err := d.Run(good, int64(3), int64(3), xs, o); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.RunDeferred(k, int64(5), int64(3), xs, o5); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Flush(); !errors.As(err, &ke) || ke.Kernel != "gather" {
+		t.Fatalf("an untimed failed launch: want gather's error, got %v", err)
+	}
+	if err := d.Run(k, int64(5), int64(3), xs, o5); !errors.As(err, &ke) || ke.Kernel != "gather" {
+		t.Fatalf("an untimed failed launch, checked at once: want gather's error, got %v", err)
+	}
+	if got := down[float32](t, o); got[0] != 2 || got[1] != 4 || got[2] != 6 {
+		t.Fatalf("untimed: got %v", got)
+	}
+	if n := calls(); n != before {
+		t.Errorf("untimed launches were profiled: %d calls before, %d after", before, n)
+	}
 }

@@ -313,6 +313,9 @@ func (l *launch) enqueueLocal(entry int, extras map[string]any, global, L int64)
 	if global > math.MaxInt32*int64(L) {
 		return fmt.Errorf("runtime: kernel %s: %d work items is too many", e.Name, global)
 	}
+	if l.d.untimed.Load() {
+		return l.d.ctx.LaunchUntimed(kr, []int{int(global)}, []int{int(L)})
+	}
 	ev, err := l.d.ctx.Launch(kr, []int{int(global)}, []int{int(L)})
 	if err != nil {
 		return err

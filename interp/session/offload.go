@@ -220,6 +220,15 @@ func (c *OffloadCall) Run(ctx context.Context, resident []*gpu.Array, keep bool)
 	return res, out, "", nil
 }
 
+// SetKernelTiming says whether the call's devices measure their kernels'
+// time (Offloaded.KernelTime; the default) or run them untimed, which
+// costs a short call less wall time (gpu.Device.SetKernelTiming).
+func (c *OffloadCall) SetKernelTiming(on bool) {
+	for _, d := range c.devs {
+		d.SetKernelTiming(on)
+	}
+}
+
 // Values downloads a run's results and rebuilds the entry point's values.
 func (c *OffloadCall) Values(res *gpu.Results) ([]value.Value, error) {
 	vs, err := res.Download()
