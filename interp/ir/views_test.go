@@ -35,16 +35,7 @@ func TestViewMarksRoundTripAndCost(t *testing.T) {
   return (g_3, u_8, r_13)
 }
 `
-	p, err := ir.Parse(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := ir.Verify(p); err != nil {
-		t.Fatal(err)
-	}
-	if got := p.String(); got != src {
-		t.Errorf("printed back differently:\n%s\nwant\n%s", got, src)
-	}
+	p := parseBack(t, src)
 	mk := func(vs ...int32) value.Value {
 		xs := make([]value.Value, len(vs))
 		for i, v := range vs {
@@ -85,16 +76,7 @@ func TestPartMarksRoundTripAndCost(t *testing.T) {
   return (c_6, e_10)
 }
 `
-	p, err := ir.Parse(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := ir.Verify(p); err != nil {
-		t.Fatal(err)
-	}
-	if got := p.String(); got != src {
-		t.Errorf("printed back differently:\n%s\nwant\n%s", got, src)
-	}
+	p := parseBack(t, src)
 	arr := func(vs ...int64) value.Value {
 		return value.NewPrimArrayData(value.I64, []int64{int64(len(vs))}, vs)
 	}
@@ -139,16 +121,7 @@ func TestHoistedChargedWhereNeeded(t *testing.T) {
   return (r_7, a_12, b_16)
 }
 `
-	p, err := ir.Parse(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := ir.Verify(p); err != nil {
-		t.Fatal(err)
-	}
-	if got := p.String(); got != src {
-		t.Errorf("printed back differently:\n%s\nwant\n%s", got, src)
-	}
+	p := parseBack(t, src)
 	empty := value.NewPrimArrayData(value.I32, []int64{0}, []int32{})
 	two := value.NewPrimArrayData(value.I32, []int64{2}, []int32{5, 6})
 	for _, c := range []struct {
@@ -170,4 +143,21 @@ func TestHoistedChargedWhereNeeded(t *testing.T) {
 			t.Errorf("n = %d: cost %+v, want W %d D %d", c.n, got, c.w, c.d)
 		}
 	}
+}
+
+// parseBack parses src, verifies it and checks that it prints back as
+// src (the marks included).
+func parseBack(t *testing.T, src string) *ir.Prog {
+	t.Helper()
+	p, err := ir.Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ir.Verify(p); err != nil {
+		t.Fatal(err)
+	}
+	if got := p.String(); got != src {
+		t.Errorf("printed back differently:\n%s\nwant\n%s", got, src)
+	}
+	return p
 }
