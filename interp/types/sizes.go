@@ -400,13 +400,17 @@ func (c *Checker) exprSize(e syntax.Expr, sc *scope) Size {
 }
 
 // sizeOfBinding returns the size a variable stands for.
-func (c *Checker) sizeOfBinding(v *valBind) Size {
+func (c *Checker) sizeOfBinding(v *valBind) Size { return c.sizeOfBindingNamed(v, v.name) }
+
+// sizeOfBindingNamed is sizeOfBinding, the size named name if this is
+// its first use as one.
+func (c *Checker) sizeOfBindingNamed(v *valBind, name string) Size {
 	if v.sizeAlias != nil {
 		return v.sizeAlias
 	}
 	if v.size == nil {
 		c.nextID++
-		v.size = &SizeName{Name: v.name, id: c.nextID}
+		v.size = &SizeName{Name: name, id: c.nextID}
 		if v.local {
 			c.localSizes[v.size] = v.level
 		}

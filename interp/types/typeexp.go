@@ -269,7 +269,11 @@ func (c *Checker) dimExp(d syntax.Expr, sc *scope, ctx *typeCtx, result bool) Si
 			if m != nil {
 				if v, ok := m.vals[d.Name.Name]; ok && v.builtin == "" {
 					c.recordUse(d, v)
-					return c.sizeOfBinding(v)
+					// named as written (Size.n), so that a size argument
+					// the checker infers from it (SizeArgs) is an
+					// expression in scope where the size was written,
+					// not the bare member name
+					return c.sizeOfBindingNamed(v, d.Name.String())
 				}
 			}
 			c.errorf(d.Span, "Unknown size \"%s\".", d.Name)
