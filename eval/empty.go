@@ -36,15 +36,11 @@ func (t *thread) fixEmpty(a *value.Array, x syntax.Expr, e *env) value.Value {
 }
 
 // emptyOfType is an empty array of the array type ty, its inner sizes
-// evaluated in e; nil unless ty is an array of primitives.
+// evaluated in e; nil unless ty is an array of primitives, or of tuples
+// and records of them (the unit type () included).
 func (t *thread) emptyOfType(ty types.Type, x syntax.Expr, e *env) *value.Array {
 	dims, elem := types.Shape(ty)
-	p, ok := elem.(*types.Prim)
-	if !ok || len(dims) == 0 {
-		return nil
-	}
-	pt := value.ParsePrimType(string(p.Kind))
-	if pt == value.NoPrim {
+	if len(dims) == 0 {
 		return nil
 	}
 	shape := make([]int64, len(dims))
@@ -55,7 +51,51 @@ func (t *thread) emptyOfType(ty types.Type, x syntax.Expr, e *env) *value.Array 
 		}
 		shape[k] = n
 	}
-	return value.NewPrimArray(pt, shape)
+	if p, ok := elem.(*types.Prim); ok {
+		pt := value.ParsePrimType(string(p.Kind))
+		if pt == value.NoPrim {
+			return nil
+		}
+		return value.NewPrimArray(pt, shape)
+	}
+	// an element of the type, replicated into the inner dimensions
+	z := zeroOf(elem)
+	if z == nil {
+		return nil
+	}
+	for k := len(shape) - 1; k >= 1; k-- {
+		z = value.Replicate(shape[k], z)
+	}
+	return value.EmptyLike(z)
+}
+
+// zeroOf is a value of the type ty (zeros), where ty is a primitive or a
+// tuple or record of them; nil otherwise.
+func zeroOf(ty types.Type) value.Value {
+	switch ty := types.Resolve(ty).(type) {
+	case *types.Prim:
+		pt := value.ParsePrimType(string(ty.Kind))
+		if pt == value.NoPrim {
+			return nil
+		}
+		return value.Convert(value.I64Val(0), pt)
+	case *types.Record:
+		fs := make([]value.Value, len(ty.Fields))
+		for i, f := range ty.Fields {
+			if fs[i] = zeroOf(f.Type); fs[i] == nil {
+				return nil
+			}
+		}
+		if ty.IsTuple() {
+			return value.Tuple(fs)
+		}
+		names := make([]string, len(ty.Fields))
+		for i, f := range ty.Fields {
+			names[i] = f.Name
+		}
+		return &value.Record{Names: names, Fields: fs}
+	}
+	return nil
 }
 
 // sizeValue evaluates a size of a type at x in e, without cost.

@@ -31,6 +31,10 @@ func TestContextSizes(t *testing.T) {
 		{"[] : [0][3]i32", "empty([0][3]i32)"},
 		{"let n = 4 in ([] : [0][n]f32)", "empty([0][4]f32)"},
 		{"(wrapped 2).1", "empty([0][2]i32)"},
+		// empty arrays of tuples, records and () keep their inner sizes
+		{"length (transpose ([] : [0][3](i32, f32)))", "3i64"},
+		{"let x = ([] : [0][2][3]()) in (length (transpose x), length (transpose x)[0])", "(2i64, 0i64)"},
+		{"[] : [0]{a: i32, b: bool}", "empty([0]{a: i32, b: bool})"},
 	}
 	for _, c := range cases {
 		if got := s.val(c.src); got != c.want {
