@@ -8,11 +8,25 @@ import (
 	"fut/interp/syntax"
 )
 
-func (c *Checker) inferLambda(e *syntax.Lambda, sc *scope) Type {
+func (c *Checker) inferLambda(e *syntax.Lambda, sc *scope) Type { return c.inferLambdaAs(e, sc, nil) }
+
+// inferLambdaAs is inferLambda for a lambda whose type is expected to be
+// want (nil: nothing expected): its parameters take want's parameter
+// types before the body is checked, as a lambda argument that a later
+// argument gives its types (lateLambda).
+func (c *Checker) inferLambdaAs(e *syntax.Lambda, sc *scope, want Type) Type {
 	inner := newScope(sc)
 	var ps []Type
 	for _, p := range e.Params {
-		ps = append(ps, c.bindPat(p, inner, dimFlex, true))
+		pt := c.bindPat(p, inner, dimFlex, true)
+		if a, ok := Resolve(want).(*Arrow); ok {
+			// a mismatch is reported where the lambda is applied
+			_ = c.unifyT(a.From, pt, false)
+			want = a.To
+		} else {
+			want = nil
+		}
+		ps = append(ps, pt)
 	}
 	bt := c.inferExpr(e.Body, inner)
 	if e.RetType != nil {
@@ -270,4 +284,32 @@ func patAnnotations(p syntax.Pat) []syntax.TypeExp {
 	}
 	walk(p)
 	return out
+}
+
+// lateLambda is args[i] when it is a lambda to check after the arguments
+// that follow it, so that its parameters have the types those give
+// (map (\n -> n with body = 0) octree: a record update needs the whole
+// type of n, which octree gives), as Futhark checks it; nil otherwise.
+// Only a lambda that needs a parameter's whole type is checked late (its
+// body updates a record), so that every other application is checked,
+// and reports its errors, in the order written.
+func lateLambda(args []syntax.Expr, i int) *syntax.Lambda {
+	if i == len(args)-1 {
+		return nil
+	}
+	lam, ok := unparenExpr(args[i]).(*syntax.Lambda)
+	if !ok {
+		return nil
+	}
+	updates := false
+	syntax.Inspect(lam.Body, func(n syntax.Node) bool {
+		if u, ok := n.(*syntax.Update); ok && len(u.Path) > 0 && u.Path[0].Indices == nil {
+			updates = true
+		}
+		return !updates
+	})
+	if !updates {
+		return nil
+	}
+	return lam
 }

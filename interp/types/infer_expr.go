@@ -129,13 +129,32 @@ func (c *Checker) infer1(e syntax.Expr, sc *scope) Type {
 		return t
 	case *syntax.Apply:
 		ft := c.inferExpr(e.Fn, sc)
+		type lateArg struct {
+			lam *syntax.Lambda
+			arg syntax.Expr
+			tv  Type
+		}
+		var late []lateArg
 		for i, a := range e.Args {
-			at := c.inferExpr(a, sc)
+			var at Type
+			if lam := lateLambda(e.Args, i); lam != nil {
+				// its parameters' types come from the later arguments
+				at = c.newTVar(syntax.SpanOf(a))
+				late = append(late, lateArg{lam, a, at})
+			} else {
+				at = c.inferExpr(a, sc)
+			}
 			if i > 0 && !canApply(ft) {
 				c.errorf(syntax.SpanOf(a), "Cannot apply %s to %d arguments: it takes only %d arguments, and its result after them has type %s.", fnName(e.Fn), len(e.Args), i, quoteT(ft))
 				return c.newTVar(e.Span)
 			}
 			ft = c.applyArrow(ft, a, at, sc, e.Fn)
+		}
+		for _, l := range late {
+			lt := c.inferLambdaAs(l.lam, sc, l.tv)
+			if err := c.unifyT(l.tv, lt, false); err != nil {
+				c.errorf(syntax.SpanOf(l.arg), "%s", c.mismatchIn(fmt.Sprintf("Cannot apply %s to %s (invalid type).", fnName(e.Fn), c.exprName(l.arg, "argument")), l.tv, lt, err))
+			}
 		}
 		return ft
 	case *syntax.Constr:
