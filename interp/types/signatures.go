@@ -240,13 +240,27 @@ func (c *Checker) refineSig(st *syntax.SigWith, sc *scope) *Sig {
 	// anonymous sizes ([]t) or a size-lifted one: only a function type
 	// needs a lifted one. The refined type keeps the liftedness the module
 	// type declares.
+	// A parameter more lifted than the original's (t '^a = a) may make
+	// the type functional only by what it is given: the refinement
+	// expands the type, as Futhark allows.
 	lifted := con.Con.Lifted
 	if lifted == syntax.Unlifted {
 		lifted = syntax.SizeLifted
 	}
+	for _, p := range st.Params {
+		if liftedOf(p.Kind) == syntax.Lifted {
+			lifted = syntax.Lifted
+		}
+	}
 	def := c.typeDef(st.Path.Name, lifted, st.Params, st.Type, sc, st.Span)
 	def.Lifted = con.Con.Lifted
-	if con.Con.Lifted == syntax.Unlifted && isFunctional(def.Body) && len(c.errs) == 0 {
+	own := map[*TypeCon]bool{}
+	for _, p := range def.Params {
+		if p.Con != nil {
+			own[p.Con] = true
+		}
+	}
+	if con.Con.Lifted == syntax.Unlifted && isFunctionalBut(def.Body, own) && len(c.errs) == 0 {
 		c.errorf(st.Span, "Cannot refine the non-lifted abstract type \"%s\" to the function type %s.", st.Path, quoteT(def.Body))
 	}
 	s := &subst{types: map[*TypeCon]*TypeDef{con.Con: def}, sizes: map[*SizeName]Size{}}

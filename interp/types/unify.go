@@ -279,28 +279,32 @@ func adjustLevels(t Type, lvl int) {
 
 // isFunctional reports whether t is or contains a function type (or a
 // lifted type parameter, which may be one).
-func isFunctional(t Type) bool {
+func isFunctional(t Type) bool { return isFunctionalBut(t, nil) }
+
+// isFunctionalBut is isFunctional, the lifted type constructors of but
+// (a refinement's own parameters) not counted.
+func isFunctionalBut(t Type, but map[*TypeCon]bool) bool {
 	switch t := Resolve(t).(type) {
 	case *Arrow:
 		return true
 	case *Array:
-		return isFunctional(t.Elem)
+		return isFunctionalBut(t.Elem, but)
 	case *Record:
 		for _, f := range t.Fields {
-			if isFunctional(f.Type) {
+			if isFunctionalBut(f.Type, but) {
 				return true
 			}
 		}
 	case *Sum:
 		for _, cn := range t.Constrs {
 			for _, p := range cn.Payload {
-				if isFunctional(p) {
+				if isFunctionalBut(p, but) {
 					return true
 				}
 			}
 		}
 	case *Con:
-		return t.Con.Lifted == syntax.Lifted
+		return t.Con.Lifted == syntax.Lifted && !but[t.Con]
 	}
 	return false
 }

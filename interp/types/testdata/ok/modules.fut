@@ -33,3 +33,17 @@ def y = x + 1
 module pair (A: { type t }) (B: { type t }) = { type t = (A.t, B.t) }
 module P = pair { type t = i32 } { type t = bool }
 def p : P.t = (1, true)
+
+-- a refinement whose parameter is more lifted than the original's
+-- expands the type (it is functional only by what it is given)
+module type has_t = { type t 'a }
+module type has_t_lifted = has_t with t '^a = a
+
+-- a size named through a module, fixed only by a result type
+module dims = { def k = 4i64 }
+def fours : [dims.k]i32 = rep 4
+
+-- a lambda that updates a record takes its parameter's type from the
+-- array after it
+type octnode = {body: i32}
+def clear (octree: []octnode) (i: i32) = map (\n -> if n.body != i then n else n with body = 0) octree
