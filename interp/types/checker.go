@@ -131,6 +131,9 @@ type Checker struct {
 	info  *Info
 	errs  syntax.ErrorList
 	warns syntax.ErrorList // errors.go
+	// lambdaWant: the expected type of a lambda argument checked after
+	// the arguments that follow it (lateLambda)
+	lambdaWant map[*syntax.Lambda]Type
 
 	nextID int
 	level  int

@@ -8,10 +8,8 @@ import (
 	"fut/interp/syntax"
 )
 
-func (c *Checker) inferLambda(e *syntax.Lambda, sc *scope) Type { return c.inferLambdaAs(e, sc, nil) }
-
-// inferLambdaAs is inferLambda for a lambda whose type is expected to be
-// want (nil: nothing expected): its parameters take want's parameter
+// inferLambdaAs infers a lambda's type, the lambda expected to be of
+// type want (nil: nothing expected): its parameters take want's parameter
 // types before the body is checked, as a lambda argument that a later
 // argument gives its types (lateLambda).
 func (c *Checker) inferLambdaAs(e *syntax.Lambda, sc *scope, want Type) Type {

@@ -151,7 +151,12 @@ func (c *Checker) infer1(e syntax.Expr, sc *scope) Type {
 			ft = c.applyArrow(ft, a, at, sc, e.Fn)
 		}
 		for _, l := range late {
-			lt := c.inferLambdaAs(l.lam, sc, l.tv)
+			if c.lambdaWant == nil {
+				c.lambdaWant = map[*syntax.Lambda]Type{}
+			}
+			c.lambdaWant[l.lam] = l.tv
+			lt := c.inferExpr(l.arg, sc)
+			delete(c.lambdaWant, l.lam)
 			if err := c.unifyT(l.tv, lt, false); err != nil {
 				c.errorf(syntax.SpanOf(l.arg), "%s", c.mismatchIn(fmt.Sprintf("Cannot apply %s to %s (invalid type).", fnName(e.Fn), c.exprName(l.arg, "argument")), l.tv, lt, err))
 			}
@@ -194,7 +199,7 @@ func (c *Checker) infer1(e syntax.Expr, sc *scope) Type {
 		t := c.followPath(v, e.Path, sc, e.Span)
 		return &Arrow{From: v, To: t}
 	case *syntax.Lambda:
-		return c.inferLambda(e, sc)
+		return c.inferLambdaAs(e, sc, c.lambdaWant[e])
 	case *syntax.If:
 		ct := c.inferExpr(e.Cond, sc)
 		c.unify(syntax.SpanOf(e.Cond), Bool, ct)
