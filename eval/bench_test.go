@@ -44,17 +44,11 @@ func sumSquaresData() []float64 {
 }
 
 func BenchmarkSumSquares(b *testing.B) {
-	for _, cost := range []bool{false, true} {
-		name := "nocost"
-		if cost {
-			name = "cost"
-		}
-		b.Run(name, func(b *testing.B) {
-			s := benchSession(b, cost)
-			s.in.Bind("xs", value.NewPrimArrayData(value.F64, []int64{benchN}, sumSquaresData()))
-			benchExpr(b, s, `reduce (+) 0 (map (\x -> x * x) xs)`)
-		})
-	}
+	costRuns(b, func(b *testing.B, cost bool) {
+		s := benchSession(b, cost)
+		s.in.Bind("xs", value.NewPrimArrayData(value.F64, []int64{benchN}, sumSquaresData()))
+		benchExpr(b, s, `reduce (+) 0 (map (\x -> x * x) xs)`)
+	})
 }
 
 var sink float64
@@ -84,12 +78,25 @@ def mandelbrot (n: i64) (limit: i32) =
   map (\j -> map (\i -> mandel limit (f32.i64 i * 3f32 / f32.i64 n - 2f32) (f32.i64 j * 2f32 / f32.i64 n - 1f32)) (iota n)) (iota n)
 `
 
-func BenchmarkMandelbrot(b *testing.B) {
-	s := benchSession(b, false)
-	if _, _, err := s.run(mandelSrc); err != nil {
-		b.Fatal(err)
+// costRuns runs f as two sub-benchmarks, without and with cost accounting.
+func costRuns(b *testing.B, f func(b *testing.B, cost bool)) {
+	for _, cost := range []bool{false, true} {
+		name := "nocost"
+		if cost {
+			name = "cost"
+		}
+		b.Run(name, func(b *testing.B) { f(b, cost) })
 	}
-	benchExpr(b, s, `mandelbrot 256 255`)
+}
+
+func BenchmarkMandelbrot(b *testing.B) {
+	costRuns(b, func(b *testing.B, cost bool) {
+		s := benchSession(b, cost)
+		if _, _, err := s.run(mandelSrc); err != nil {
+			b.Fatal(err)
+		}
+		benchExpr(b, s, `mandelbrot 256 255`)
+	})
 }
 
 func mandelGo(n int, limit int32) []int32 {
@@ -130,12 +137,14 @@ func matData(n int) []float64 {
 }
 
 func BenchmarkMatmul(b *testing.B) {
-	s := benchSession(b, false)
-	if _, _, err := s.run(matmulSrc); err != nil {
-		b.Fatal(err)
-	}
-	s.in.Bind("a", value.NewPrimArrayData(value.F64, []int64{128, 128}, matData(128)))
-	benchExpr(b, s, `matmul a a`)
+	costRuns(b, func(b *testing.B, cost bool) {
+		s := benchSession(b, cost)
+		if _, _, err := s.run(matmulSrc); err != nil {
+			b.Fatal(err)
+		}
+		s.in.Bind("a", value.NewPrimArrayData(value.F64, []int64{128, 128}, matData(128)))
+		benchExpr(b, s, `matmul a a`)
+	})
 }
 
 func BenchmarkMatmulGo(b *testing.B) {
