@@ -21,6 +21,7 @@ type closure struct {
 	body       syntax.Expr
 	env        *env
 	defPos     syntax.Pos // where it is defined (the frame of a call from outside the program)
+	code       *code      // the compiled body (compile.go), set on the first call
 }
 
 func (c *closure) arity() int    { return len(c.params) }
@@ -35,6 +36,11 @@ func (c *closure) call(t *thread, args []value.Value, pos syntax.Pos) (value.Val
 		fpos = c.defPos
 	}
 	t.stack = append(t.stack, Frame{Name: c.name, Pos: fpos})
+	if k := t.codeOf(c); k != nil {
+		v, err := k.run(t, c, args)
+		t.stack = t.stack[:len(t.stack)-1]
+		return v, err
+	}
 	e := c.env
 	var err error
 	for i, p := range c.params {

@@ -38,17 +38,7 @@ func (t *thread) eval1(x syntax.Expr, e *env) (value.Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		p, ok := v.(value.Prim)
-		if !ok {
-			if d, isD := v.(value.Dual); isD {
-				t.tangentStep(1, d)
-				t.scalarStep(base)
-				return value.DualNeg(d), nil
-			}
-			return nil, t.errf(x.Pos(), "negating a value that is not a number")
-		}
-		t.scalarStep(base)
-		return value.Neg(p), nil
+		return t.negate(v, x.Pos(), base)
 	case *syntax.Not:
 		base := t.live
 		v, err := t.eval(x.X, e)
@@ -273,6 +263,21 @@ func (t *thread) eval1(x syntax.Expr, e *env) (value.Value, error) {
 		return nil, t.errf(x.Pos(), "Hole encountered: ??? cannot be evaluated")
 	}
 	return nil, t.errf(x.Pos(), "cannot evaluate %T", x)
+}
+
+// negate is the step of -v, v held above base.
+func (t *thread) negate(v value.Value, pos syntax.Pos, base int64) (value.Value, error) {
+	p, ok := v.(value.Prim)
+	if !ok {
+		if d, isD := v.(value.Dual); isD {
+			t.tangentStep(1, d)
+			t.scalarStep(base)
+			return value.DualNeg(d), nil
+		}
+		return nil, t.errf(pos, "negating a value that is not a number")
+	}
+	t.scalarStep(base)
+	return value.Neg(p), nil
 }
 
 func isLiteral(x syntax.Expr) bool {

@@ -35,6 +35,11 @@ type thread struct {
 	// scalar operator's is charged again for the tangent it carries
 	// (docs/cost.md, "Derivatives").
 	tan int
+	// The compiled code's slot stack and the environment of the
+	// compiled closure running now (compile.go).
+	slots []value.Value
+	sp    int
+	fenv  *env
 }
 
 func (in *Interp) newThread(ctx context.Context) *thread {

@@ -1,0 +1,635 @@
+package eval
+
+import (
+	"fut/eval/value"
+	"fut/interp/syntax"
+)
+
+// Compiled function bodies. The body of a closure is compiled once, the
+// first time it is called, into a tree of Go closures (cexpr) whose
+// local variables live in the slots of a frame: a parameter or a
+// let-bound name is resolved to its slot at compile time, so that a use
+// is an index, not a walk along the environment, and a call binds its
+// arguments into a slice instead of allocating one environment node per
+// name. Names that the body does not bind (the closure's free variables:
+// module-level definitions, modules, captured locals) are looked up in
+// the closure's environment as the tree walker would.
+//
+// Compiled code charges exactly what the tree walker (eval_*.go) charges,
+// step by step in the same order, through the same helpers: it is the
+// walker with the name resolution and the dispatch on the node's kind
+// done ahead of time. A construct that the compiler does not handle is
+// evaluated by the walker, in an environment built from the frame at
+// that point (frame.envAt), so that compiling is invisible except in
+// speed; TestCompiledAgrees compares the two on the language tests.
+
+// cexpr evaluates one compiled expression in a frame.
+type cexpr func(t *thread, bp int) (value.Value, error)
+
+// cbind binds a value to a compiled pattern's slots.
+type cbind func(t *thread, bp int, v value.Value) error
+
+// A call's locals are a window of the thread's slot stack (t.slots)
+// from its base bp, so that a call allocates nothing; the body's free
+// variables are looked up in t.fenv, the called closure's environment,
+// which the call sets and restores. A closure made inside a body copies
+// what it sees into an environment (envAt), so nothing outlives its
+// window.
+
+// cscope maps the names bound so far in a body to their slots, innermost
+// first.
+type cscope struct {
+	name string
+	slot int
+	next *cscope
+}
+
+func (s *cscope) lookup(name string) (int, bool) {
+	for x := s; x != nil; x = x.next {
+		if x.name == name {
+			return x.slot, true
+		}
+	}
+	return 0, false
+}
+
+// envAt is the environment the walker would have at a point whose scope
+// is sc: the closure's environment with the frame's bindings, outermost
+// first.
+func (t *thread) envAt(bp int, sc *cscope) *env {
+	var buf [16]*cscope
+	chain := buf[:0]
+	for x := sc; x != nil; x = x.next {
+		chain = append(chain, x)
+	}
+	e := t.fenv
+	for i := len(chain) - 1; i >= 0; i-- {
+		e = e.bind(chain[i].name, t.slots[bp+chain[i].slot])
+	}
+	return e
+}
+
+// code is a compiled closure body.
+type code struct {
+	nslots int
+	params []cbind
+	psc    *cscope // the scope after the parameters
+	body   cexpr
+}
+
+// noCode marks a body that is not compiled (its closure binds sizes or
+// matches literals in its parameters): the walker evaluates it.
+var noCode = &code{}
+
+// codeOf returns c's compiled body, compiling it on first use; nil when
+// the walker must evaluate it. The code belongs to the closure (a lambda
+// made by compiled code shares its node's), so that it and what it
+// caches live no longer than the closure: a table by node would keep
+// every REPL entry's code.
+func (t *thread) codeOf(c *closure) *code {
+	if c.code == nil {
+		c.code = t.compileClosure(c)
+	}
+	if c.code == noCode {
+		return nil
+	}
+	return c.code
+}
+
+func (t *thread) compileClosure(c *closure) *code {
+	if t.in.noCompile || len(c.sizeParams) > 0 {
+		return noCode
+	}
+	cc := &ccomp{t: t, env: c.env}
+	k := &code{}
+	var sc *cscope
+	for _, p := range c.params {
+		b, sc2, ok := cc.pat(p, sc)
+		if !ok {
+			return noCode
+		}
+		k.params = append(k.params, b)
+		sc = sc2
+	}
+	k.psc = sc
+	k.body = cc.expr(c.body, sc)
+	k.nslots = cc.nslots
+	return k
+}
+
+// run calls a compiled body with the closure's arguments; the caller
+// has pushed the call's frame.
+func (k *code) run(t *thread, c *closure, args []value.Value) (value.Value, error) {
+	t.depth++
+	if t.depth > t.in.opts.MaxDepth {
+		t.depth--
+		return nil, t.errf(c.body.Pos(), "evaluation nested too deeply (more than %d levels)", t.in.opts.MaxDepth)
+	}
+	bp := t.sp
+	if need := bp + k.nslots; need > len(t.slots) {
+		t.slots = append(t.slots, make([]value.Value, need-len(t.slots)+64)...)
+	}
+	t.sp += k.nslots
+	fenv := t.fenv
+	t.fenv = c.env
+	v, err := k.enter(t, c, bp, args)
+	t.fenv = fenv
+	clear(t.slots[bp:t.sp]) // hold no garbage
+	t.sp = bp
+	t.depth--
+	return v, err
+}
+
+func (k *code) enter(t *thread, c *closure, bp int, args []value.Value) (value.Value, error) {
+	for i, b := range k.params {
+		if err := b(t, bp, args[i]); err != nil {
+			return nil, err
+		}
+	}
+	v, err := k.body(t, bp)
+	if err == nil && hasEmpty(v) {
+		v = t.fixEmptyResult(v, c.body, t.envAt(bp, k.psc))
+	}
+	return v, err
+}
+
+type ccomp struct {
+	t      *thread
+	env    *env // the environment of the closure being compiled
+	nslots int
+}
+
+func (cc *ccomp) slot() int { s := cc.nslots; cc.nslots++; return s }
+
+// pat compiles an irrefutable pattern without size binders, as bindPat
+// binds it; ok is false for the patterns that need the walker.
+func (cc *ccomp) pat(p syntax.Pat, sc *cscope) (cbind, *cscope, bool) {
+	switch p := p.(type) {
+	case *syntax.PId:
+		s := cc.slot()
+		return func(t *thread, bp int, v value.Value) error {
+			t.slots[bp+s] = v
+			return nil
+		}, &cscope{name: p.Name, slot: s, next: sc}, true
+	case *syntax.PWild:
+		return func(*thread, int, value.Value) error { return nil }, sc, true
+	case *syntax.PParen:
+		return cc.pat(p.P, sc)
+	case *syntax.PAttr:
+		return cc.pat(p.P, sc)
+	case *syntax.PAscript:
+		return cc.pat(p.P, sc)
+	case *syntax.PTuple:
+		bs := make([]cbind, len(p.Elems))
+		for i, q := range p.Elems {
+			b, sc2, ok := cc.pat(q, sc)
+			if !ok {
+				return nil, nil, false
+			}
+			bs[i], sc = b, sc2
+		}
+		n := len(p.Elems)
+		return func(t *thread, bp int, v value.Value) error {
+			parts, ok := tupleParts(v, n)
+			if !ok {
+				return t.errf(p.Pos(), "cannot match a value against a tuple pattern of %d elements", n)
+			}
+			for i, b := range bs {
+				if err := b(t, bp, parts[i]); err != nil {
+					return err
+				}
+			}
+			return nil
+		}, sc, true
+	case *syntax.PRecord:
+		bs := make([]cbind, len(p.Fields))
+		for i, f := range p.Fields {
+			q := f.Pat
+			if q == nil {
+				q = &syntax.PId{Loc: f.Loc, Name: f.Name}
+			}
+			b, sc2, ok := cc.pat(q, sc)
+			if !ok {
+				return nil, nil, false
+			}
+			bs[i], sc = b, sc2
+		}
+		return func(t *thread, bp int, v value.Value) error {
+			for i, f := range p.Fields {
+				fv, ok := recordField(v, f.Name)
+				if !ok {
+					return t.errf(p.Pos(), "value has no field %s", f.Name)
+				}
+				if err := bs[i](t, bp, fv); err != nil {
+					return err
+				}
+			}
+			return nil
+		}, sc, true
+	}
+	return nil, nil, false
+}
+
+// walk is the fallback: the walker evaluates x in the environment the
+// frame gives at sc.
+func walk(x syntax.Expr, sc *cscope) cexpr {
+	return func(t *thread, bp int) (value.Value, error) {
+		return t.eval(x, t.envAt(bp, sc))
+	}
+}
+
+// expr compiles x in scope sc; it never fails (see walk).
+func (cc *ccomp) expr(x syntax.Expr, sc *cscope) cexpr {
+	switch x := x.(type) {
+	case *syntax.Paren:
+		return cc.expr(x.X, sc)
+	case *syntax.Ascript:
+		return cc.expr(x.X, sc)
+	case *syntax.Var:
+		return cc.variable(x, sc)
+	case *syntax.IntLit, *syntax.FloatLit, *syntax.CharLit, *syntax.BoolLit:
+		return cc.literal(x, sc)
+	case *syntax.Negate:
+		if isLiteral(x.X) {
+			return cc.literal(x, sc)
+		}
+		a := cc.expr(x.X, sc)
+		return func(t *thread, bp int) (value.Value, error) {
+			base := t.live
+			v, err := a(t, bp)
+			if err != nil {
+				return nil, err
+			}
+			return t.negate(v, x.Pos(), base)
+		}
+	case *syntax.Not:
+		a := cc.expr(x.X, sc)
+		return func(t *thread, bp int) (value.Value, error) {
+			base := t.live
+			v, err := a(t, bp)
+			if err != nil {
+				return nil, err
+			}
+			p, ok := v.(value.Prim)
+			if !ok {
+				return nil, t.errf(x.Pos(), "! applied to a value that is not a scalar")
+			}
+			t.scalarStep(base)
+			return value.Not(p), nil
+		}
+	case *syntax.Binary:
+		return cc.binary(x, sc)
+	case *syntax.Apply:
+		return cc.apply(x, sc)
+	case *syntax.TupleLit:
+		if len(x.Elems) == 0 {
+			return func(*thread, int) (value.Value, error) { return value.Tuple(nil), nil }
+		}
+		els := cc.exprs(x.Elems, sc)
+		return func(t *thread, bp int) (value.Value, error) {
+			out := make(value.Tuple, len(els))
+			for i, el := range els {
+				v, err := el(t, bp)
+				if err != nil {
+					return nil, err
+				}
+				out[i] = v
+			}
+			return out, nil
+		}
+	case *syntax.RecordLit:
+		return cc.record(x, sc)
+	case *syntax.Project:
+		a := cc.expr(x.X, sc)
+		return func(t *thread, bp int) (value.Value, error) {
+			v, err := a(t, bp)
+			if err != nil {
+				return nil, err
+			}
+			return t.field(v, x.Field, x.Pos())
+		}
+	case *syntax.Lambda:
+		var k *code // compiled on the first call of the first closure
+		return func(t *thread, bp int) (value.Value, error) {
+			c := &closure{params: x.Params, body: x.Body, env: t.envAt(bp, sc)}
+			if k == nil {
+				k = t.compileClosure(c)
+			}
+			c.code = k
+			return mkFun(c), nil
+		}
+	case *syntax.If:
+		c, th, el := cc.expr(x.Cond, sc), cc.expr(x.Then, sc), cc.expr(x.Else, sc)
+		return func(t *thread, bp int) (value.Value, error) {
+			base := t.live
+			v, err := c(t, bp)
+			if err != nil {
+				return nil, err
+			}
+			b, ok := v.(value.Prim)
+			if !ok || b.T != value.Bool {
+				return nil, t.errf(x.Cond.Pos(), "if condition is not a bool")
+			}
+			if t.cost {
+				t.W++
+				t.D++
+				t.live = base
+			}
+			if b.B != 0 {
+				return th(t, bp)
+			}
+			return el(t, bp)
+		}
+	case *syntax.LetIn:
+		if len(x.Sizes) > 0 {
+			break
+		}
+		val := cc.expr(x.Value, sc)
+		bind, sc2, ok := cc.pat(x.Pat, sc)
+		if !ok {
+			break
+		}
+		body := cc.expr(x.Body, sc2)
+		return func(t *thread, bp int) (value.Value, error) {
+			base := t.live
+			v, err := val(t, bp)
+			if err != nil {
+				return nil, err
+			}
+			f0 := t.live - base
+			if err := bind(t, bp, v); err != nil {
+				return nil, err
+			}
+			r, err := body(t, bp)
+			if err != nil {
+				return nil, err
+			}
+			t.live -= f0 // the bound value was live for the whole body
+			return r, nil
+		}
+	case *syntax.LetFun:
+		s := cc.slot()
+		body := cc.expr(x.Body, &cscope{name: x.Fun.Name, slot: s, next: sc})
+		return func(t *thread, bp int) (value.Value, error) {
+			t.slots[bp+s] = t.funClosure(x.Fun, t.envAt(bp, sc))
+			return body(t, bp)
+		}
+	}
+	return walk(x, sc)
+}
+
+// literal is a literal's value, boxed once; its step as the walker's.
+func (cc *ccomp) literal(x syntax.Expr, sc *cscope) cexpr {
+	p, err := cc.t.literalValue(x)
+	if err != nil {
+		return walk(x, sc)
+	}
+	var v value.Value = p
+	return func(t *thread, bp int) (value.Value, error) {
+		t.scalarStep(t.live)
+		return v, nil
+	}
+}
+
+func (cc *ccomp) exprs(xs []syntax.Expr, sc *cscope) []cexpr {
+	out := make([]cexpr, len(xs))
+	for i, x := range xs {
+		out[i] = cc.expr(x, sc)
+	}
+	return out
+}
+
+// variable compiles a use of a name: a slot, a field path of a slot, or
+// a free variable looked up in the closure's environment.
+func (cc *ccomp) variable(x *syntax.Var, sc *cscope) cexpr {
+	q := x.Name
+	name := q.Name
+	if len(q.Quals) > 0 {
+		name = q.Quals[0]
+	}
+	s, local := sc.lookup(name)
+	if !local {
+		// A name found in a module-level scope stays bound to the same
+		// value (a rebinding starts a new level, env.go), so a closure
+		// whose environment is such a scope, with no locals, looks it up
+		// once. The cache lives in the code, which the closure owns.
+		var seen *scope
+		var cached value.Value
+		return func(t *thread, bp int) (value.Value, error) {
+			if t.fenv.next == nil && t.fenv.sc == seen && seen != nil {
+				return cached, nil
+			}
+			v, err := t.evalVar1(x, t.fenv)
+			if err != nil {
+				return nil, err
+			}
+			if needsUseSite(v) {
+				return t.evalVar(x, t.envAt(bp, sc))
+			}
+			if t.fenv.next == nil && t.fenv.name == "" {
+				seen, cached = t.fenv.sc, v
+			}
+			return v, nil
+		}
+	}
+	if len(q.Quals) == 0 {
+		return func(t *thread, bp int) (value.Value, error) {
+			v := t.slots[bp+s]
+			if needsUseSite(v) {
+				return t.evalVar(x, t.envAt(bp, sc))
+			}
+			return v, nil
+		}
+	}
+	// r.x.y on a local record: a local shadows any module of its name
+	path := append(q.Quals[1:len(q.Quals):len(q.Quals)], q.Name)
+	return func(t *thread, bp int) (value.Value, error) {
+		v := t.slots[bp+s]
+		var err error
+		for _, f := range path {
+			if v, err = t.field(v, f, x.Pos()); err != nil {
+				return nil, err
+			}
+		}
+		if needsUseSite(v) {
+			return t.evalVar(x, t.envAt(bp, sc))
+		}
+		return v, nil
+	}
+}
+
+// needsUseSite reports whether evalVar does more with v than return it:
+// a closure with context sizes takes them from the use site.
+func needsUseSite(v value.Value) bool {
+	if f, ok := v.(*value.Fun); ok {
+		if c, ok := f.Impl.(*closure); ok && len(c.ctxSizes) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func (cc *ccomp) binary(x *syntax.Binary, sc *cscope) cexpr {
+	if _, shadowed := sc.lookup(x.Op.Name); shadowed {
+		return walk(x, sc) // a local operator: the walker applies it
+	}
+	// isBuiltinOp's answer is fixed per node (scoping is lexical); with
+	// no local of the operator's name, the closure's environment sees
+	// what the walker's would.
+	op, ok := cc.t.isBuiltinOp(x, x.Op, x.Backtick, cc.env)
+	if !ok {
+		return walk(x, sc)
+	}
+	l, r := cc.expr(x.L, sc), cc.expr(x.R, sc)
+	if op == value.OpLogAnd || op == value.OpLogOr {
+		return func(t *thread, bp int) (value.Value, error) {
+			base := t.live
+			lv, err := l(t, bp)
+			if err != nil {
+				return nil, err
+			}
+			lp, ok := lv.(value.Prim)
+			if !ok || lp.T != value.Bool {
+				return nil, t.errf(x.L.Pos(), "operand of %s is not a bool", x.Op.Name)
+			}
+			if (lp.B != 0) == (op == value.OpLogOr) {
+				t.scalarStep(base)
+				return lp, nil
+			}
+			rv, err := r(t, bp)
+			if err != nil {
+				return nil, err
+			}
+			t.scalarStep(base)
+			return rv, nil
+		}
+	}
+	pos := x.OpSpan.Start
+	return func(t *thread, bp int) (value.Value, error) {
+		base := t.live
+		lv, err := l(t, bp)
+		if err != nil {
+			return nil, err
+		}
+		rv, err := r(t, bp)
+		if err != nil {
+			return nil, err
+		}
+		v, err := t.binop(op, lv, rv, pos)
+		if err != nil {
+			return nil, err
+		}
+		t.scalarStep(base)
+		return v, nil
+	}
+}
+
+func (cc *ccomp) apply(x *syntax.Apply, sc *cscope) cexpr {
+	fn, args := cc.expr(x.Fn, sc), cc.exprs(x.Args, sc)
+	fusable := mayFuse(x)
+	a0 := cc.nslots // the arguments are passed in the frame's slots
+	cc.nslots += len(args)
+	return func(t *thread, bp int) (value.Value, error) {
+		if fusable {
+			if v, ok, err := t.fusedMapReduce(x, t.envAt(bp, sc)); ok {
+				if err == nil && hasEmpty(v) {
+					v = t.fixEmptyResult(v, x, t.envAt(bp, sc))
+				}
+				return v, err
+			}
+		}
+		base := t.live
+		f, err := fn(t, bp)
+		if err != nil {
+			return nil, err
+		}
+		if needsUseSite(f) {
+			f = t.sizesFromCoercions(f, x.Args, t.envAt(bp, sc))
+		}
+		for i, a := range args {
+			v, err := a(t, bp)
+			if err != nil {
+				return nil, err
+			}
+			t.slots[bp+a0+i] = v
+		}
+		if err := t.tick(x.Pos()); err != nil {
+			return nil, err
+		}
+		held := t.live - base
+		vs := t.slots[bp+a0 : bp+a0+len(args) : bp+a0+len(args)]
+		v, err := t.apply(f, vs, x.Pos())
+		clear(vs)
+		t.live -= held
+		if a, ok := v.(*value.Array); ok && a.Untyped {
+			v = t.fixEmpty(a, x, t.envAt(bp, sc))
+		}
+		if err == nil && hasEmpty(v) {
+			v = t.fixEmptyResult(v, x, t.envAt(bp, sc))
+		}
+		return v, err
+	}
+}
+
+// mayFuse is the shape that fusedMapReduce looks for, f a (g b c) or
+// f a (g b c d) with f and g names; fusedMapReduce decides the rest.
+func mayFuse(x *syntax.Apply) bool {
+	if len(x.Args) != 3 {
+		return false
+	}
+	inner, ok := unparen(x.Args[2]).(*syntax.Apply)
+	if !ok || (len(inner.Args) != 2 && len(inner.Args) != 3) {
+		return false
+	}
+	_, ok1 := unparen(x.Fn).(*syntax.Var)
+	_, ok2 := unparen(inner.Fn).(*syntax.Var)
+	return ok1 && ok2
+}
+
+// record builds a record literal as value.NewRecord would, with the
+// fields' order worked out once: the names are shared, and the record
+// and its fields are one allocation.
+func (cc *ccomp) record(x *syntax.RecordLit, sc *cscope) cexpr {
+	names := make([]string, len(x.Fields))
+	vals := make([]syntax.Expr, len(x.Fields))
+	for i, f := range x.Fields {
+		names[i], vals[i] = f.Name, f.Value
+	}
+	fs := cc.exprs(vals, sc)
+	idx := make([]value.Value, len(names))
+	for i := range idx {
+		idx[i] = value.I64Val(int64(i))
+	}
+	layout := value.NewRecord(names, idx) // where each field goes
+	order := make([]int, len(names))
+	for k, v := range layout.Fields {
+		order[v.(value.Prim).Int()] = k
+	}
+	tuple := len(fs) > 1 && value.IsTupleRecord(names)
+	sorted := layout.Names
+	return func(t *thread, bp int) (value.Value, error) {
+		var r *value.Record
+		var vs []value.Value
+		if len(fs) <= 4 {
+			rb := &struct {
+				r   value.Record
+				buf [4]value.Value
+			}{}
+			r, vs = &rb.r, rb.buf[:len(fs):len(fs)]
+		} else {
+			r, vs = &value.Record{}, make([]value.Value, len(fs))
+		}
+		for i, f := range fs {
+			v, err := f(t, bp)
+			if err != nil {
+				return nil, err
+			}
+			vs[order[i]] = v
+		}
+		if tuple {
+			return value.Tuple(vs), nil
+		}
+		r.Names, r.Fields = sorted, vs
+		return r, nil
+	}
+}

@@ -1,0 +1,83 @@
+package eval
+
+import (
+	"testing"
+
+	"fut/eval/value"
+)
+
+// TestCompiledAgrees checks that compiled function bodies (compile.go)
+// give exactly the values, costs and errors of the tree walker, on
+// programs that use what the compiler handles (records, tuples, modules,
+// lets, lambdas, partial application, local functions) and what it hands
+// back to the walker (loops, indexing, matches).
+func TestCompiledAgrees(t *testing.T) {
+	for _, cost := range []bool{true, false} {
+		comp := newSession(t, cost)
+		walk := newSession(t, cost)
+		walk.in.noCompile = true
+		walk.in.noFast = true
+		decls := []string{nbodySrc,
+			`def swap (a: i32, b: i32) = (b, a)`,
+			`def sumr ({x, y}: {x: f64, y: f64}) = x + y`,
+			`def twice (f: i32 -> i32) (x: i32) = f (f x)`,
+			`def loc (x: i32) = let sq (y: i32) = y * y in sq x + sq (x + 1)`,
+			`def idx (xs: []i32) (i: i64) = if i < length xs then xs[i] else -1`,
+			`def at (xs: []i32) (i: i64) = xs[i]`,
+			`def lp (n: i32) = loop (a, b) = (0, 1) for _i < n do (b, a + b)`,
+			`def opt (x: i32) = match x case 0 -> "zero" case _ -> "other"`,
+			`def neg (x: f32) = -x + -(1f32) - (- x)`,
+			`def logic (a: bool) (b: bool) = !a || (a && b)`,
+			`def div (a: i32) (b: i32) = a / b`,
+			`def rec (r: {a: i32, b: (i32, i32)}) = r.b.1 + r.a`,
+			`def mkrec (x: i32) = {b = (x, x + 1), a = x * 2}`,
+			`def pair (x: f64) = {0 = x, 1 = x + 1}`,
+		}
+		for _, d := range decls {
+			for _, s := range []*session{comp, walk} {
+				if _, _, err := s.run(d); err != nil {
+					t.Fatalf("%.40s: %v", d, err)
+				}
+			}
+		}
+		exprs := []string{
+			`accels (mkbodies 20)`,
+			`reduce V.vadd V.zero (map (accel (mkbodies 3)[1]) (mkbodies 9))`,
+			`map (\i -> swap (i32.i64 i, 3)) (iota 5)`,
+			`sumr {x = 1, y = 2}`,
+			`twice (+ 3) 4`,
+			`map (twice (\x -> x * 2)) [1, 2, 3]`,
+			`loc 7`,
+			`map (idx [1, 2, 3]) (iota 5)`,
+			`lp 10`,
+			`opt 0`,
+			`neg 2.5`,
+			`logic true false`,
+			`map (\x -> rec (mkrec x)) [1, 2]`,
+			`pair 2.0`,
+			`map (\x -> let (a, b) = (x, x * 2) in a + b) [1i32, 2]`,
+			`map (\(x: i32) -> let f = \y -> x + y in f 1 + f 2) [3, 4]`,
+		}
+		for _, src := range exprs {
+			v1, c1, err1 := comp.run(src)
+			v2, c2, err2 := walk.run(src)
+			if err1 != nil || err2 != nil {
+				t.Errorf("%s: errors %v / %v", src, err1, err2)
+				continue
+			}
+			if value.String(v1) != value.String(v2) {
+				t.Errorf("%s: compiled %s, walker %s", src, short(value.String(v1)), short(value.String(v2)))
+			}
+			if c1 != c2 {
+				t.Errorf("%s (cost %v): compiled cost %v, walker cost %v", src, cost, c1, c2)
+			}
+		}
+		for _, src := range []string{`div 1 0`, `map (div 3) [1, 0]`, `at [1] 5`, `rec (mkrec 1) + div 2 0`} {
+			_, _, err1 := comp.run(src)
+			_, _, err2 := walk.run(src)
+			if err1 == nil || err2 == nil || err1.Error() != err2.Error() {
+				t.Errorf("%s: compiled error %v, walker error %v", src, err1, err2)
+			}
+		}
+	}
+}
