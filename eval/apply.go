@@ -66,9 +66,11 @@ type partial struct {
 func (p *partial) arity() int    { return p.f.arity() - len(p.args) }
 func (p *partial) fname() string { return p.f.fname() }
 func (p *partial) call(t *thread, args []value.Value, pos syntax.Pos) (value.Value, error) {
-	all := make([]value.Value, 0, len(p.args)+len(args))
-	all = append(append(all, p.args...), args...)
-	return p.f.call(t, all, pos)
+	all := t.scratch(len(p.args) + len(args))
+	copy(all[copy(all, p.args):], args)
+	v, err := p.f.call(t, all, pos)
+	t.release(all)
+	return v, err
 }
 
 // opFn is a built-in overloaded operator used as a function: (+).
@@ -185,11 +187,33 @@ func (t *thread) apply(f value.Value, args []value.Value, pos syntax.Pos) (value
 
 // apply1 and apply2 are apply for the common arities of SOAC functions.
 func (t *thread) apply1(f value.Value, x value.Value, pos syntax.Pos) (value.Value, error) {
-	return t.apply(f, []value.Value{x}, pos)
+	args := t.scratch(1)
+	args[0] = x
+	v, err := t.apply(f, args, pos)
+	t.release(args)
+	return v, err
 }
 
 func (t *thread) apply2(f value.Value, x, y value.Value, pos syntax.Pos) (value.Value, error) {
-	return t.apply(f, []value.Value{x, y}, pos)
+	args := t.scratch(2)
+	args[0], args[1] = x, y
+	v, err := t.apply(f, args, pos)
+	t.release(args)
+	return v, err
+}
+
+// scratch reserves n slots on top of the slot stack (compile.go) to pass
+// arguments in, instead of allocating them: a callee binds or copies its
+// arguments and never keeps the slice. release gives them back.
+func (t *thread) scratch(n int) []value.Value {
+	bp := t.grow(n)
+	return t.slots[bp : bp+n : bp+n]
+}
+
+func (t *thread) release(s []value.Value) {
+	clear(s)
+	t.sp -= len(s)
+	clear(t.slots[t.sp : t.sp+len(s)]) // the stack may have moved meanwhile
 }
 
 // contextSizes are the size parameters that no parameter's type has as a

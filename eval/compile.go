@@ -125,11 +125,7 @@ func (k *code) run(t *thread, c *closure, args []value.Value) (value.Value, erro
 		t.depth--
 		return nil, t.errf(c.body.Pos(), "evaluation nested too deeply (more than %d levels)", t.in.opts.MaxDepth)
 	}
-	bp := t.sp
-	if need := bp + k.nslots; need > len(t.slots) {
-		t.slots = append(t.slots, make([]value.Value, need-len(t.slots)+64)...)
-	}
-	t.sp += k.nslots
+	bp := t.grow(k.nslots)
 	fenv := t.fenv
 	t.fenv = c.env
 	v, err := k.enter(t, c, bp, args)
@@ -138,6 +134,16 @@ func (k *code) run(t *thread, c *closure, args []value.Value) (value.Value, erro
 	t.sp = bp
 	t.depth--
 	return v, err
+}
+
+// grow reserves n slots on top of the slot stack and returns their base.
+func (t *thread) grow(n int) int {
+	bp := t.sp
+	if need := bp + n; need > len(t.slots) {
+		t.slots = append(t.slots, make([]value.Value, need-len(t.slots)+64)...)
+	}
+	t.sp += n
+	return bp
 }
 
 func (k *code) enter(t *thread, c *closure, bp int, args []value.Value) (value.Value, error) {
@@ -319,15 +325,14 @@ func (cc *ccomp) expr(x syntax.Expr, sc *cscope) cexpr {
 			return mkFun(c), nil
 		}
 	case *syntax.If:
-		c, th, el := cc.expr(x.Cond, sc), cc.expr(x.Then, sc), cc.expr(x.Else, sc)
+		c, th, el := cc.prim(x.Cond, sc), cc.expr(x.Then, sc), cc.expr(x.Else, sc)
 		return func(t *thread, bp int) (value.Value, error) {
 			base := t.live
-			v, err := c(t, bp)
+			b, v, err := c(t, bp)
 			if err != nil {
 				return nil, err
 			}
-			b, ok := v.(value.Prim)
-			if !ok || b.T != value.Bool {
+			if v != nil || b.T != value.Bool {
 				return nil, t.errf(x.Cond.Pos(), "if condition is not a bool")
 			}
 			if t.cost {
@@ -469,58 +474,126 @@ func needsUseSite(v value.Value) bool {
 	return false
 }
 
-func (cc *ccomp) binary(x *syntax.Binary, sc *cscope) cexpr {
+// pexpr is a compiled expression whose value is returned unboxed in p
+// when it is a scalar (v nil), so that an operator's operands and result
+// are boxed only where a value leaves a chain of operators.
+type pexpr func(t *thread, bp int) (p value.Prim, v value.Value, err error)
+
+// prim compiles x as a pexpr.
+func (cc *ccomp) prim(x syntax.Expr, sc *cscope) pexpr {
+	if b, ok := unparen(x).(*syntax.Binary); ok {
+		if pe := cc.primBinary(b, sc); pe != nil {
+			return pe
+		}
+	}
+	c := cc.expr(x, sc)
+	return func(t *thread, bp int) (value.Prim, value.Value, error) {
+		v, err := c(t, bp)
+		if err != nil {
+			return value.Prim{}, nil, err
+		}
+		if p, ok := v.(value.Prim); ok {
+			return p, nil, nil
+		}
+		return value.Prim{}, v, nil
+	}
+}
+
+// builtinOp reports whether x applies the built-in operator op.
+func (cc *ccomp) builtinOp(x *syntax.Binary, sc *cscope) (value.BinOp, bool) {
 	if _, shadowed := sc.lookup(x.Op.Name); shadowed {
-		return walk(x, sc) // a local operator: the walker applies it
+		return 0, false // a local operator: the walker applies it
 	}
 	// isBuiltinOp's answer is fixed per node (scoping is lexical); with
 	// no local of the operator's name, the closure's environment sees
 	// what the walker's would.
-	op, ok := cc.t.isBuiltinOp(x, x.Op, x.Backtick, cc.env)
+	return cc.t.isBuiltinOp(x, x.Op, x.Backtick, cc.env)
+}
+
+func (cc *ccomp) binary(x *syntax.Binary, sc *cscope) cexpr {
+	op, ok := cc.builtinOp(x, sc)
 	if !ok {
 		return walk(x, sc)
 	}
-	l, r := cc.expr(x.L, sc), cc.expr(x.R, sc)
-	if op == value.OpLogAnd || op == value.OpLogOr {
+	if op != value.OpLogAnd && op != value.OpLogOr {
+		pe := cc.primBinary(x, sc)
 		return func(t *thread, bp int) (value.Value, error) {
-			base := t.live
-			lv, err := l(t, bp)
+			p, v, err := pe(t, bp)
 			if err != nil {
 				return nil, err
 			}
-			lp, ok := lv.(value.Prim)
-			if !ok || lp.T != value.Bool {
-				return nil, t.errf(x.L.Pos(), "operand of %s is not a bool", x.Op.Name)
+			if v != nil {
+				return v, nil
 			}
-			if (lp.B != 0) == (op == value.OpLogOr) {
-				t.scalarStep(base)
-				return lp, nil
-			}
-			rv, err := r(t, bp)
-			if err != nil {
-				return nil, err
-			}
-			t.scalarStep(base)
-			return rv, nil
+			return p, nil
 		}
 	}
-	pos := x.OpSpan.Start
+	l, r := cc.expr(x.L, sc), cc.expr(x.R, sc)
 	return func(t *thread, bp int) (value.Value, error) {
 		base := t.live
 		lv, err := l(t, bp)
 		if err != nil {
 			return nil, err
 		}
+		lp, ok := lv.(value.Prim)
+		if !ok || lp.T != value.Bool {
+			return nil, t.errf(x.L.Pos(), "operand of %s is not a bool", x.Op.Name)
+		}
+		if (lp.B != 0) == (op == value.OpLogOr) {
+			t.scalarStep(base)
+			return lp, nil
+		}
 		rv, err := r(t, bp)
 		if err != nil {
 			return nil, err
 		}
+		t.scalarStep(base)
+		return rv, nil
+	}
+}
+
+// primBinary compiles a built-in operator other than && and || as the
+// walker's evalBinary evaluates it; nil for any other binary.
+func (cc *ccomp) primBinary(x *syntax.Binary, sc *cscope) pexpr {
+	op, ok := cc.builtinOp(x, sc)
+	if !ok || op == value.OpLogAnd || op == value.OpLogOr {
+		return nil
+	}
+	l, r := cc.prim(x.L, sc), cc.prim(x.R, sc)
+	pos := x.OpSpan.Start
+	return func(t *thread, bp int) (value.Prim, value.Value, error) {
+		base := t.live
+		lp, lv, err := l(t, bp)
+		if err != nil {
+			return value.Prim{}, nil, err
+		}
+		rp, rv, err := r(t, bp)
+		if err != nil {
+			return value.Prim{}, nil, err
+		}
+		if lv == nil && rv == nil {
+			p, err := t.primOp(op, lp, rp, pos)
+			if err != nil {
+				return value.Prim{}, nil, err
+			}
+			t.scalarStep(base)
+			return p, nil, nil
+		}
+		if lv == nil {
+			lv = lp
+		}
+		if rv == nil {
+			rv = rp
+		}
 		v, err := t.binop(op, lv, rv, pos)
 		if err != nil {
-			return nil, err
+			return value.Prim{}, nil, err
 		}
 		t.scalarStep(base)
-		return v, nil
+		if p, ok := v.(value.Prim); ok {
+			return p, nil, nil // a comparison of duals
+		}
+		return value.Prim{}, v, nil
 	}
 }
 

@@ -57,6 +57,9 @@ func TestCompiledAgrees(t *testing.T) {
 			`pair 2.0`,
 			`map (\x -> let (a, b) = (x, x * 2) in a + b) [1i32, 2]`,
 			`map (\(x: i32) -> let f = \y -> x + y in f 1 + f 2) [3, 4]`,
+			`jvp (\x -> if x > 0 then x * 2 - x * x else -x) 1.5 1.0`,
+			`vjp (\(x, y) -> let z = x * y in (z + x) / y) (2.0, 3.0) 1.0`,
+			`map (\b -> V.dot b.pos b.pos) (mkbodies 4)`,
 		}
 		for _, src := range exprs {
 			v1, c1, err1 := comp.run(src)

@@ -317,12 +317,21 @@ func (t *thread) binop(op value.BinOp, l, r value.Value, pos syntax.Pos) (value.
 		}
 		return nil, t.errf(pos, "operator applied to values that are not scalars")
 	}
+	v, err := t.primOp(op, lp, rp, pos)
+	if err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// primOp is binop on two scalars.
+func (t *thread) primOp(op value.BinOp, lp, rp value.Prim, pos syntax.Pos) (value.Prim, error) {
 	v, err := binPrim(op, lp, rp)
 	if err != nil {
 		if errors.Is(err, value.ErrDivByZero) {
-			return nil, t.errf(pos, "division by zero")
+			return v, t.errf(pos, "division by zero")
 		}
-		return nil, t.errf(pos, "%v", err)
+		return v, t.errf(pos, "%v", err)
 	}
 	return v, nil
 }

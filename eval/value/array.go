@@ -106,6 +106,19 @@ func (a *Array) Index(i int64) Value {
 		rs := a.rowSize()
 		return &Array{Shape: a.Shape[1:], T: a.T, Data: DataSlice(a.Data, int(i)*rs, int(i+1)*rs), Frozen: a.Frozen}
 	case KTuple, KRecord:
+		if len(a.Shape) == 1 && a.Kind == KRecord && len(a.Fields) <= 4 {
+			// a small record and its fields in one allocation
+			rb := &struct {
+				r   Record
+				buf [4]Value
+			}{}
+			fs := rb.buf[:len(a.Fields):len(a.Fields)]
+			for k, f := range a.Fields {
+				fs[k] = f.Index(i)
+			}
+			rb.r = Record{Names: a.Names, Fields: fs}
+			return &rb.r
+		}
 		fs := make([]Value, len(a.Fields))
 		for k, f := range a.Fields {
 			fs[k] = f.Index(i)
