@@ -372,6 +372,8 @@ func (cc *ccomp) expr(x syntax.Expr, sc *cscope) cexpr {
 			t.live -= f0 // the bound value was live for the whole body
 			return r, nil
 		}
+	case *syntax.OpSection:
+		return cc.opSection(x, sc)
 	case *syntax.LetFun:
 		s := cc.slot()
 		body := cc.expr(x.Body, &cscope{name: x.Fun.Name, slot: s, next: sc})
@@ -402,6 +404,30 @@ func (cc *ccomp) exprs(xs []syntax.Expr, sc *cscope) []cexpr {
 		out[i] = cc.expr(x, sc)
 	}
 	return out
+}
+
+// opSection compiles (op): the built-in operator unless a binding of
+// its name is visible (opValue), made once.
+func (cc *ccomp) opSection(x *syntax.OpSection, sc *cscope) cexpr {
+	q := x.Op
+	op, ok := value.LookupBinOp(q.Name)
+	if _, shadowed := sc.lookup(q.Name); !ok || shadowed || len(q.Quals) > 0 || x.Backtick {
+		return walk(x, sc)
+	}
+	builtin := mkFun(&opFn{op: op, name: q.Name})
+	var seen *scope // a module-level scope known not to bind the name
+	return func(t *thread, bp int) (value.Value, error) {
+		if t.fenv.next == nil && t.fenv.sc == seen && seen != nil {
+			return builtin, nil
+		}
+		if _, bound := t.fenv.lookup(q.Name); bound {
+			return t.eval(x, t.envAt(bp, sc))
+		}
+		if t.fenv.next == nil && t.fenv.name == "" && t.fenv.sc.sealed {
+			seen = t.fenv.sc
+		}
+		return builtin, nil
+	}
 }
 
 // variable compiles a use of a name: a slot, a field path of a slot, or
@@ -599,12 +625,18 @@ func (cc *ccomp) primBinary(x *syntax.Binary, sc *cscope) pexpr {
 
 func (cc *ccomp) apply(x *syntax.Apply, sc *cscope) cexpr {
 	fn, args := cc.expr(x.Fn, sc), cc.exprs(x.Args, sc)
-	fusable := mayFuse(x)
+	var fuse []cexpr // the parts fusedMapReduceBy asks for
+	var inner *syntax.Apply
+	if mayFuse(x) {
+		inner = unparen(x.Args[2]).(*syntax.Apply)
+		fuse = append([]cexpr{fn, cc.expr(inner.Fn, sc), args[0], args[1]}, cc.exprs(inner.Args, sc)...)
+	}
 	a0 := cc.nslots // the arguments are passed in the frame's slots
 	cc.nslots += len(args)
 	return func(t *thread, bp int) (value.Value, error) {
-		if fusable {
-			if v, ok, err := t.fusedMapReduce(x, t.envAt(bp, sc)); ok {
+		if fuse != nil && !t.in.noFast {
+			v, ok, err := t.fusedMapReduceBy(x, inner, func(k int) (value.Value, error) { return fuse[k](t, bp) })
+			if ok {
 				if err == nil && hasEmpty(v) {
 					v = t.fixEmptyResult(v, x, t.envAt(bp, sc))
 				}

@@ -128,20 +128,46 @@ func (t *thread) fusedMapReduce(x *syntax.Apply, e *env) (value.Value, bool, err
 	if !ok || (len(inner.Args) != 2 && len(inner.Args) != 3) {
 		return nil, false, nil
 	}
-	fnVar, ok1 := unparen(x.Fn).(*syntax.Var)
-	mapVar, ok2 := unparen(inner.Fn).(*syntax.Var)
+	return t.fusedMapReduceBy(x, inner, func(k int) (value.Value, error) {
+		switch k {
+		case fuseRed:
+			return t.evalVar(unparen(x.Fn).(*syntax.Var), e)
+		case fuseMap:
+			return t.evalVar(unparen(inner.Fn).(*syntax.Var), e)
+		case fuseOp, fuseNe:
+			return t.eval(x.Args[k-fuseOp], e)
+		}
+		return t.eval(inner.Args[k-fuseArgs], e)
+	})
+}
+
+// The parts of reduce op ne (map f xs…) that fusedMapReduceBy asks its
+// evaluator for: the two function names, op, ne, then f and the arrays.
+const (
+	fuseRed = iota
+	fuseMap
+	fuseOp
+	fuseNe
+	fuseArgs
+)
+
+// fusedMapReduceBy is fusedMapReduce with the parts of x evaluated by ev
+// (the walker's or compiled code), in the walker's order.
+func (t *thread) fusedMapReduceBy(x, inner *syntax.Apply, ev func(k int) (value.Value, error)) (value.Value, bool, error) {
+	_, ok1 := unparen(x.Fn).(*syntax.Var)
+	_, ok2 := unparen(inner.Fn).(*syntax.Var)
 	if !ok1 || !ok2 {
 		return nil, false, nil
 	}
 	// variables cost nothing, so resolving them first changes no cost
-	rf, err := t.evalVar(fnVar, e)
+	rf, err := ev(fuseRed)
 	if err != nil {
 		return nil, false, nil
 	}
 	if _, ok := t.wrapperOf(rf, "reduce", "reduce_comm"); !ok {
 		return nil, false, nil
 	}
-	mf, err := t.evalVar(mapVar, e)
+	mf, err := ev(fuseMap)
 	if err != nil {
 		return nil, false, nil
 	}
@@ -156,18 +182,18 @@ func (t *thread) fusedMapReduce(x *syntax.Apply, e *env) (value.Value, bool, err
 	// From here on, evaluate as evalApply would, and fall back to the
 	// ordinary applications when the data do not suit the fused loop.
 	base0 := t.live
-	op, err := t.eval(x.Args[0], e)
+	op, err := ev(fuseOp)
 	if err != nil {
 		return nil, true, err
 	}
-	ne, err := t.eval(x.Args[1], e)
+	ne, err := ev(fuseNe)
 	if err != nil {
 		return nil, true, err
 	}
 	base1 := t.live
 	margs := make([]value.Value, len(inner.Args))
-	for i, a := range inner.Args {
-		if margs[i], err = t.eval(a, e); err != nil {
+	for i := range inner.Args {
+		if margs[i], err = ev(fuseArgs + i); err != nil {
 			return nil, true, err
 		}
 	}
@@ -217,6 +243,17 @@ func (t *thread) fusedLoop(op value.Value, margs []value.Value, held1 int64, map
 	n := int(comps[0].Len())
 	if n == 0 {
 		return nil, false, nil
+	}
+	if acc, ok := t.fusedTypedF64(bop, f, comps, mapPos); ok {
+		if t.cost {
+			// what the kernel of the operator charges: one scalar step an
+			// instance, (W, D, S1, S∞) = (1, 1, 1, 1)
+			nn := int64(n)
+			t.W += nn
+			st := stats{maxD: 1, maxS1: 1, maxSP: 1, sumSP: nn, sumD: nn, count: nn}
+			t.fusedCharge(nn, held1, st)
+		}
+		return acc, true, nil
 	}
 	params := []int{1}
 	if len(comps) == 2 {
@@ -289,14 +326,65 @@ func (t *thread) fusedLoop(op value.Value, margs []value.Value, held1 int64, map
 		return nil, false, err
 	}
 	if cost {
-		// the map's step, as intrMap charges it: its result is a 1-d array
-		nn := int64(n)
-		rs := nn + 1
-		t.soacStep(t.live, nn, 1, st.maxD, rs+st.maxS1, rs+st.sumSP, rs)
-		t.live -= held1 // the map's arguments are released, its result stays
-		red := opStats(nn - 1)
-		t.W += red.w
-		t.soacStep(t.live, nn, 1, lg(nn)*red.maxD, red.maxS1, (nn+1)/2*red.maxSP, 1)
+		t.fusedCharge(int64(n), held1, st)
 	}
 	return acc, true, nil
+}
+
+// fusedCharge charges the steps of the map (instances st) and of the
+// reduction by a built-in operator over its n results.
+func (t *thread) fusedCharge(nn, held1 int64, st stats) {
+	// the map's step, as intrMap charges it: its result is a 1-d array
+	rs := nn + 1
+	t.soacStep(t.live, nn, 1, st.maxD, rs+st.maxS1, rs+st.sumSP, rs)
+	t.live -= held1 // the map's arguments are released, its result stays
+	red := opStats(nn - 1)
+	t.W += red.w
+	t.soacStep(t.live, nn, 1, lg(nn)*red.maxD, red.maxS1, (nn+1)/2*red.maxSP, 1)
+}
+
+// fusedTypedF64 is the fused loop for a built-in operator f over two f64
+// arrays (reduce (+) 0 (map2 (*) xs ys)) reduced by a built-in operator:
+// a Go loop over the float64 slices, combining in the same tree as the
+// kernel loop above (so the same roundings), with nothing boxed. The
+// caller charges the costs, which depend on n only.
+func (t *thread) fusedTypedF64(bop value.BinOp, f value.Value, comps []*value.Array, pos syntax.Pos) (value.Value, bool) {
+	if len(comps) != 2 || comps[0].T != value.F64 || comps[1].T != value.F64 {
+		return nil, false
+	}
+	fop, ok := t.builtinOf(f)
+	if !ok {
+		return nil, false
+	}
+	if _, isOp := f.(*value.Fun).Impl.(*opFn); !isOp {
+		return nil, false // a wrapper's kernel may charge more than one step
+	}
+	mul, ok1 := f64Op(fop)
+	red, ok2 := f64Op(bop)
+	if !ok1 || !ok2 {
+		return nil, false
+	}
+	xs, ys := comps[0].Data.([]float64), comps[1].Data.([]float64)
+	var stack [64]float64
+	var sizes [64]int
+	sp := 0
+	for i := range xs {
+		if err := t.tick(pos); err != nil {
+			return nil, false // let the general loop report it
+		}
+		v := mul(xs[i], ys[i])
+		sz := 1
+		for sp > 0 && sizes[sp-1] == sz {
+			v = red(stack[sp-1], v)
+			sz *= 2
+			sp--
+		}
+		stack[sp], sizes[sp] = v, sz
+		sp++
+	}
+	for sp > 1 {
+		stack[sp-2] = red(stack[sp-2], stack[sp-1])
+		sp--
+	}
+	return mkF64(stack[0]), true
 }
