@@ -99,6 +99,16 @@ func (kc *kcomp) kerr(pos syntax.Pos, format string, args ...any) {
 
 // scalar compiles a scalar-valued expression; kc.ty is its type after.
 func (kc *kcomp) scalar(x syntax.Expr, sc *kscope, e *env) (knode, bool) {
+	if kc.t.cost {
+		if b, isBin := unparen(x).(*syntax.Binary); isBin {
+			if c, ok := kc.staticCost(b, sc, e); ok {
+				if n, ok := kc.charged(b, c, sc, e); ok {
+					kc.ty = c.ty
+					return n, true
+				}
+			}
+		}
+	}
 	kc.opnd = noOperand
 	n, ty, ok := kc.scalar1(x, sc, e)
 	kc.ty = ty
