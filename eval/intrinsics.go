@@ -106,8 +106,9 @@ func registerScalars() {
 	for name, sf := range scalarTable {
 		name, sf := name, sf
 		intrinsicTable[name] = func(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error) {
-			var buf [3]value.Prim
-			ps := buf[:len(args)]
+			// the thread's buffer: a local one escapes through sf.fn, and a
+			// scalar function never calls back into the evaluator
+			ps := t.prims[:len(args)]
 			for i, a := range args {
 				p, ok := a.(value.Prim)
 				if !ok {

@@ -40,6 +40,7 @@ type thread struct {
 	slots []value.Value
 	sp    int
 	fenv  *env
+	prims [3]value.Prim // the operands of a scalar intrinsic (registerScalars)
 }
 
 func (in *Interp) newThread(ctx context.Context) *thread {
