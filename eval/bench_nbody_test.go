@@ -75,6 +75,8 @@ func nbodyGo(ps []vec3, ms []float32, acc []vec3) {
 func BenchmarkNbodyGo(b *testing.B) {
 	ps, ms := nbodyData(1024)
 	acc := make([]vec3, len(ps))
+	b.ResetTimer()
+	defer reportCPU(b, cpuTime())
 	for i := 0; i < b.N; i++ {
 		nbodyGo(ps, ms, acc)
 		sink = float64(acc[len(acc)/2].x)

@@ -28,11 +28,13 @@ func benchExpr(b *testing.B, s *session, src string) {
 		s.check.CheckExpr(e)
 	}
 	b.ResetTimer()
+	c0 := cpuTime()
 	for i := 0; i < b.N; i++ {
 		if _, _, err := s.in.EvalExpr(context.Background(), e); err != nil {
 			b.Fatal(err)
 		}
 	}
+	reportCPU(b, c0)
 }
 
 func sumSquaresData() []float64 {
@@ -56,6 +58,7 @@ var sink float64
 func BenchmarkSumSquaresGo(b *testing.B) {
 	d := sumSquaresData()
 	b.ResetTimer()
+	defer reportCPU(b, cpuTime())
 	for i := 0; i < b.N; i++ {
 		sq := make([]float64, len(d))
 		for j, x := range d {
@@ -118,6 +121,7 @@ func mandelGo(n int, limit int32) []int32 {
 }
 
 func BenchmarkMandelbrotGo(b *testing.B) {
+	defer reportCPU(b, cpuTime())
 	for i := 0; i < b.N; i++ {
 		sink = float64(mandelGo(256, 255)[0])
 	}
@@ -150,6 +154,8 @@ func BenchmarkMatmul(b *testing.B) {
 func BenchmarkMatmulGo(b *testing.B) {
 	n := 128
 	a := matData(n)
+	b.ResetTimer()
+	defer reportCPU(b, cpuTime())
 	for it := 0; it < b.N; it++ {
 		c := make([]float64, n*n)
 		for i := 0; i < n; i++ {
