@@ -60,6 +60,12 @@ func TestCompiledAgrees(t *testing.T) {
 			`jvp (\x -> if x > 0 then x * 2 - x * x else -x) 1.5 1.0`,
 			`vjp (\(x, y) -> let z = x * y in (z + x) / y) (2.0, 3.0) 1.0`,
 			`map (\b -> V.dot b.pos b.pos) (mkbodies 4)`,
+			`map (\r -> {a = r.b.1, b = (r.a, r.a + 1)}) (map mkrec [1, 2, 3])`,
+			`reduce (\p q -> {x = p.x + q.x, y = p.y * q.y}) {x = 0, y = 1} (map (\i -> {x = i, y = i % 3 + 1}) (iota 10))`,
+			`reduce (\(a, b) (c, d) -> (a + c, b * d)) (0, 1) (map (\i -> (i, i % 2 + 1)) (iota 9))`,
+			`map (\b -> let p = b.pos in V.vadd p (V.vscale b.mass p)) (mkbodies 5)`,
+			`map (\r -> (r.a, r.b)) (map mkrec [4, 5])`,
+			`map (\b -> V.vadd (let p = V.vsub b.pos V.zero in V.vscale 2 p) (V.vscale (let m = b.mass in m * m) b.pos)) (mkbodies 5)`,
 		}
 		for _, src := range exprs {
 			v1, c1, err1 := comp.run(src)
@@ -75,7 +81,7 @@ func TestCompiledAgrees(t *testing.T) {
 				t.Errorf("%s (cost %v): compiled cost %v, walker cost %v", src, cost, c1, c2)
 			}
 		}
-		for _, src := range []string{`div 1 0`, `map (div 3) [1, 0]`, `at [1] 5`, `rec (mkrec 1) + div 2 0`} {
+		for _, src := range []string{`map (\r -> {q = r.a / (r.a - r.a), z = 1}) (map mkrec [1])`, `div 1 0`, `map (div 3) [1, 0]`, `at [1] 5`, `rec (mkrec 1) + div 2 0`} {
 			_, _, err1 := comp.run(src)
 			_, _, err2 := walk.run(src)
 			if err1 == nil || err2 == nil || err1.Error() != err2.Error() {

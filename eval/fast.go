@@ -18,6 +18,8 @@ type kernel struct {
 	out     knode   // a scalar result, or
 	outT    ktuple  // a tuple result in outRegs
 	outRegs []int
+	// outLayout is a record result's layout over outRegs (kernel_record.go)
+	outLayout *kval
 }
 
 // compileFn compiles f for parameters with the given numbers of scalar
@@ -155,10 +157,17 @@ func (t *thread) fastMap(f value.Value, xs *value.Array, pos syntax.Pos) (value.
 		return nil, false, nil
 	}
 	comps := scalarComps(xs)
-	if comps == nil {
-		return nil, false, nil
+	var k *kernel
+	var ok bool
+	if comps != nil {
+		k, ok = t.compileFn(f, []int{len(comps)})
+	} else {
+		var layout *kval
+		if layout, comps = recordLayout(xs); layout == nil {
+			return nil, false, nil
+		}
+		k, ok = t.compileRecordFn(f, []*kval{layout})
 	}
-	k, ok := t.compileFn(f, []int{len(comps)})
 	if !ok {
 		return nil, false, nil
 	}
@@ -232,6 +241,12 @@ func (t *thread) fastMap(f value.Value, xs *value.Array, pos syntax.Pos) (value.
 	var r *value.Array
 	if k.out != nil {
 		r = value.NewPrimArrayData(types[0], []int64{int64(n)}, outs[0])
+	} else if k.outLayout != nil {
+		cols := make([]*value.Array, nout)
+		for j := range cols {
+			cols[j] = value.NewPrimArrayData(types[j], []int64{int64(n)}, outs[j])
+		}
+		r = k.outLayout.array(&cols, int64(n))
 	} else {
 		fs := make([]*value.Array, nout)
 		for j := range fs {
@@ -327,7 +342,7 @@ func (t *thread) fastReduce(op value.Value, xs *value.Array, pos syntax.Pos) (va
 	if t.in.noFast {
 		return nil, false, nil
 	}
-	if xs.Kind == value.KTuple {
+	if xs.Kind == value.KTuple || xs.Kind == value.KRecord {
 		return t.fastReduceTuple(op, xs, pos)
 	}
 	if xs.Kind != value.KPrim || len(xs.Shape) != 1 {
@@ -449,11 +464,21 @@ func (t *thread) fastHist(op value.Value, dest, is, vs *value.Array, pos syntax.
 // compiled operator on tuples, such as an arg-min.
 func (t *thread) fastReduceTuple(op value.Value, xs *value.Array, pos syntax.Pos) (value.Value, bool, error) {
 	comps := scalarComps(xs)
-	if comps == nil {
-		return nil, false, nil
+	var layout *kval
+	var k *kernel
+	var ok bool
+	if comps != nil {
+		k, ok = t.compileFn(op, []int{len(comps), len(comps)})
+	} else {
+		if layout, comps = recordLayout(xs); layout == nil {
+			return nil, false, nil
+		}
+		// the result must be laid out as the elements
+		if k, ok = t.compileRecordFn(op, []*kval{layout, layout}); ok && (k.outLayout == nil || !k.outLayout.sameShape(layout)) {
+			ok = false
+		}
 	}
 	m := len(comps)
-	k, ok := t.compileFn(op, []int{m, m})
 	if !ok || k.outT == nil || len(k.outRegs) != m {
 		return nil, false, nil
 	}
@@ -486,13 +511,18 @@ func (t *thread) fastReduceTuple(op value.Value, xs *value.Array, pos syntax.Pos
 	}
 	var result []value.Prim
 	err := runKernel(func() {
-		stack := make([][]value.Prim, 0, 64)
+		stack := make([][]value.Prim, 0, 65)
 		var sizes []int
+		// the stack's entry j lives in buf[j*m:]: an element is read into
+		// the next free entry, and a combination leaves its result in the
+		// lower one, so nothing is allocated per element
+		buf := make([]value.Prim, 65*m)
 		for i := 0; i < n; i++ {
 			if err := t.tick(pos); err != nil {
 				panic(kpanic{err})
 			}
-			v := make([]value.Prim, m)
+			j := len(stack)
+			v := buf[j*m : (j+1)*m : (j+1)*m]
 			for c, rd := range readers {
 				v[c] = rd(i)
 			}
@@ -518,9 +548,15 @@ func (t *thread) fastReduceTuple(op value.Value, xs *value.Array, pos syntax.Pos
 	if err != nil {
 		return nil, true, err
 	}
-	r := make(value.Tuple, m)
-	for i, p := range result {
-		r[i] = p
+	var r value.Value
+	if layout != nil {
+		r = layout.value(&result)
+	} else {
+		tup := make(value.Tuple, m)
+		for i, p := range result {
+			tup[i] = p
+		}
+		r = tup
 	}
 	if cost {
 		t.soacStep(base, int64(n), 1, lg(int64(n))*st.maxD, st.maxS1, (int64(n)+1)/2*st.maxSP, int64(m))

@@ -30,8 +30,9 @@ type kpanic struct{ err error }
 // kscope is the compile-time map from local names to registers.
 type kscope struct {
 	name string
-	reg  int
+	reg  int            // -1 for a record or tuple (val)
 	typ  value.PrimType // NoPrim when not known statically
+	val  *kval          // the registers of a record or tuple (kernel_record.go)
 	next *kscope
 }
 
@@ -147,10 +148,19 @@ func (kc *kcomp) scalar1(x syntax.Expr, sc *kscope, e *env) (knode, value.PrimTy
 	case *syntax.Var:
 		if len(x.Name.Quals) == 0 {
 			if r, ok := sc.lookup(x.Name.Name); ok {
+				if r < 0 {
+					return nil, no, false // a record, not a scalar
+				}
 				return func(f []value.Prim) value.Prim { return f[r] }, sc.typeOf(x.Name.Name), true
 			}
 		} else if _, ok := sc.lookup(x.Name.Quals[0]); ok {
-			return nil, no, false
+			// a field of a local record
+			v, _, ok := kc.varVal(x, sc, e)
+			if !ok || !v.scalar() {
+				return nil, no, false
+			}
+			r := v.reg
+			return func(f []value.Prim) value.Prim { return f[r] }, v.typ, true
 		}
 		v, err := t.evalVar(x, e)
 		if err != nil {
@@ -204,7 +214,7 @@ func (kc *kcomp) scalar1(x syntax.Expr, sc *kscope, e *env) (knode, value.PrimTy
 		for i, a := range x.Args {
 			n, ok := kc.scalar(a, sc, e)
 			if !ok {
-				return nil, no, false
+				return kc.scalarOf(kc.applyVal(x, sc, e)) // records among the arguments
 			}
 			args[i], tys[i] = n, kc.ty
 		}
@@ -311,6 +321,18 @@ func (kc *kcomp) literal(x syntax.Expr) (knode, bool) {
 	}, true
 }
 
+// scalarOf is the scalar result of a compiled value, as a node.
+func (kc *kcomp) scalarOf(v *kval, run ktuple, ok bool) (knode, value.PrimType, bool) {
+	if !ok || !v.scalar() {
+		return nil, value.NoPrim, false
+	}
+	r := v.reg
+	if run == nil {
+		return func(f []value.Prim) value.Prim { return f[r] }, v.typ, true
+	}
+	return func(f []value.Prim) value.Prim { run(f); return f[r] }, v.typ, true
+}
+
 // fnValue resolves the function of an application at compile time.
 func (kc *kcomp) fnValue(fn syntax.Expr, sc *kscope, e *env) (value.Value, bool) {
 	fn = unparen(fn)
@@ -363,10 +385,13 @@ func (kc *kcomp) callT(fv value.Value, args []knode, tys []value.PrimType, pos s
 		return func(f []value.Prim) value.Prim {
 			base := t.live
 			var buf [3]value.Prim
-			ps := buf[:len(args)]
 			for i, a := range args {
-				ps[i] = a(f)
+				buf[i] = a(f)
 			}
+			// passed in the thread's buffer: a local one escapes through
+			// sf.fn (filled after the arguments, which may use it too)
+			ps := t.prims[:len(args)]
+			copy(ps, buf[:len(args)])
 			r, err := sf.fn(ps)
 			if err != nil {
 				kc.kerr(pos, "%v", err)
