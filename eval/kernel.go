@@ -124,6 +124,10 @@ func (kc *kcomp) scalar(x syntax.Expr, sc *kscope, e *env) (knode, bool) {
 		if r, local := sc.lookup(v.Name.Name); local {
 			kc.opnd = operand{reg: r}
 		}
+	} else if _, local := sc.lookup(v.Name.Quals[0]); local {
+		if fv, _, ok := kc.varVal(v, sc, e); ok && fv.scalar() {
+			kc.opnd = operand{reg: fv.reg} // a field of a local record
+		}
 	}
 	return n, ok
 }

@@ -29,6 +29,12 @@ func (kc *kcomp) staticCost(x syntax.Expr, sc *kscope, e *env) (scost, bool) {
 		return kc.staticCost(x.X, sc, e)
 	case *syntax.Var:
 		if len(x.Name.Quals) > 0 {
+			if _, local := sc.lookup(x.Name.Quals[0]); local {
+				// a field of a local record: a register
+				if v, _, ok := kc.varVal(x, sc, e); ok && v.scalar() && v.typ != value.NoPrim {
+					return scost{ty: v.typ}, true
+				}
+			}
 			return scost{}, false
 		}
 		if _, ok := sc.lookup(x.Name.Name); ok {
