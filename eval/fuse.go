@@ -244,7 +244,9 @@ func (t *thread) fusedLoop(op value.Value, margs []value.Value, held1 int64, map
 	if n == 0 {
 		return nil, false, nil
 	}
-	if acc, ok := t.fusedTypedF64(bop, f, comps, mapPos); ok {
+	if acc, ok, err := t.fusedTypedF64(bop, f, comps, mapPos); err != nil {
+		return nil, false, err
+	} else if ok {
 		if t.cost {
 			// what the kernel of the operator charges: one scalar step an
 			// instance, (W, D, S1, S∞) = (1, 1, 1, 1)
@@ -348,30 +350,39 @@ func (t *thread) fusedCharge(nn, held1 int64, st stats) {
 // a Go loop over the float64 slices, combining in the same tree as the
 // kernel loop above (so the same roundings), with nothing boxed. The
 // caller charges the costs, which depend on n only.
-func (t *thread) fusedTypedF64(bop value.BinOp, f value.Value, comps []*value.Array, pos syntax.Pos) (value.Value, bool) {
+func (t *thread) fusedTypedF64(bop value.BinOp, f value.Value, comps []*value.Array, pos syntax.Pos) (value.Value, bool, error) {
 	if len(comps) != 2 || comps[0].T != value.F64 || comps[1].T != value.F64 {
-		return nil, false
+		return nil, false, nil
 	}
 	fop, ok := t.builtinOf(f)
 	if !ok {
-		return nil, false
+		return nil, false, nil
 	}
 	if _, isOp := f.(*value.Fun).Impl.(*opFn); !isOp {
-		return nil, false // a wrapper's kernel may charge more than one step
+		return nil, false, nil // a wrapper's kernel may charge more than one step
 	}
 	mul, ok1 := f64Op(fop)
 	red, ok2 := f64Op(bop)
 	if !ok1 || !ok2 {
-		return nil, false
+		return nil, false, nil
 	}
 	xs, ys := comps[0].Data.([]float64), comps[1].Data.([]float64)
+	// one tick an element, as the kernel loop counts them, checked once:
+	// the loop cannot fail and is over before anything else runs
+	before := t.ticks
+	t.ticks += len(xs)
+	if t.ticks>>10 != before>>10 { // the loop passes a tick that checks
+		if err := t.checkCancel(pos); err != nil {
+			return nil, false, err
+		}
+		if err := t.checkMem(pos, 0, -1); err != nil {
+			return nil, false, err
+		}
+	}
 	var stack [64]float64
 	var sizes [64]int
 	sp := 0
 	for i := range xs {
-		if err := t.tick(pos); err != nil {
-			return nil, false // let the general loop report it
-		}
 		v := mul(xs[i], ys[i])
 		sz := 1
 		for sp > 0 && sizes[sp-1] == sz {
@@ -386,5 +397,5 @@ func (t *thread) fusedTypedF64(bop value.BinOp, f value.Value, comps []*value.Ar
 		stack[sp-2] = red(stack[sp-2], stack[sp-1])
 		sp--
 	}
-	return mkF64(stack[0]), true
+	return mkF64(stack[0]), true, nil
 }
