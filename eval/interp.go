@@ -103,6 +103,7 @@ type Interp struct {
 	memBase      int64 // the session's footprint (memory.go)
 	memBaseSet   bool
 	kernelFailed map[syntax.Expr]bool       // function bodies the kernel compiler gave up on
+	recordFailed map[syntax.Expr]bool       // likewise, with records among the parameters
 	noFast       bool                       // tests: disable the specialised SOAC paths
 	codes        map[syntax.Expr]*code      // compiled closure bodies (compile.go), by body
 	noCompile    bool                       // tests: evaluate every body with the walker

@@ -444,6 +444,36 @@ func nonNil(runs []ktuple) []ktuple {
 // compileRecordFn compiles f for parameters of the given layouts (of
 // records or tuples of scalars); its result may be a record.
 func (t *thread) compileRecordFn(f value.Value, layouts []*kval) (*kernel, bool) {
+	body := closureBody(f)
+	if body != nil && t.in.recordFailed[body] {
+		return nil, false // as compileFn: a body given up on once is not tried again
+	}
+	k, ok := t.compileRecordFn1(f, layouts)
+	if !ok && body != nil {
+		if t.in.recordFailed == nil {
+			t.in.recordFailed = map[syntax.Expr]bool{}
+		}
+		t.in.recordFailed[body] = true
+	}
+	return k, ok
+}
+
+// closureBody is the body of the closure that f is or partially applies.
+func closureBody(f value.Value) syntax.Expr {
+	fn, ok := f.(*value.Fun)
+	if !ok {
+		return nil
+	}
+	switch c := fn.Impl.(type) {
+	case *closure:
+		return c.body
+	case *partial:
+		return closureBody(&value.Fun{Impl: c.f})
+	}
+	return nil
+}
+
+func (t *thread) compileRecordFn1(f value.Value, layouts []*kval) (*kernel, bool) {
 	kc := &kcomp{t: t}
 	k := &kernel{}
 	params := make([]*kval, len(layouts))
