@@ -1,6 +1,7 @@
-// Package eval is fut's reference evaluator: a tree-walking interpreter
-// over the parsed AST that computes the value and the cost of every
-// expression.
+// Package eval is fut's reference evaluator: it computes the value and
+// the cost of every expression of the parsed AST, by walking the tree and,
+// for the bodies of functions, by running them compiled into Go closures
+// with their locals in slots (compile.go).
 //
 // Input: parsed declarations and expressions (package syntax), the
 // literal types the checker resolved (TypeInfo), and the `val` specs of
@@ -14,12 +15,15 @@
 // Snapshot.
 //
 // Layout: eval_*.go walk the tree (expressions, patterns, indexing,
-// loops, declarations); apply.go holds the function values; soacs.go and
-// intrinsics*.go the built-ins of prelude/intrinsics.fut; thread.go the
-// cost accounting (see its comment); fast.go, native.go and kernel*.go
-// make SOACs over primitive arrays fast (typed loops for built-in
-// operators, functions of scalars compiled to closures) while charging
-// exactly what the tree walker charges; ad.go is jvp/vjp on dual numbers.
+// loops, declarations); compile.go compiles a closure's body on its first
+// call (what it does not handle yet it hands to the walker); apply.go
+// holds the function values; soacs.go and intrinsics*.go the built-ins
+// of prelude/intrinsics.fut; thread.go the cost accounting (see its
+// comment); fast.go, native.go, fuse.go and kernel*.go make SOACs over
+// arrays of scalars and of records of scalars fast (typed loops for
+// built-in operators, functions of scalars and records compiled to
+// closures over registers) while charging exactly what the tree walker
+// charges; ad.go is jvp/vjp on dual numbers.
 package eval
 
 import (
