@@ -22,6 +22,7 @@ type closure struct {
 	env        *env
 	defPos     syntax.Pos // where it is defined (the frame of a call from outside the program)
 	code       *code      // the compiled body (compile.go), set on the first call
+	wrap       *wrapInfo  // whether it wraps an intrinsic (fuse.go), set on the first question
 }
 
 func (c *closure) arity() int    { return len(c.params) }

@@ -417,14 +417,17 @@ func (cc *ccomp) opSection(x *syntax.OpSection, sc *cscope) cexpr {
 	builtin := mkFun(&opFn{op: op, name: q.Name})
 	var seen *scope // a module-level scope known not to bind the name
 	return func(t *thread, bp int) (value.Value, error) {
-		if t.fenv.next == nil && t.fenv.sc == seen && seen != nil {
-			return builtin, nil
-		}
-		if _, bound := t.fenv.lookup(q.Name); bound {
+		e := t.fenv
+		if e.hasLocal(q.Name) {
 			return t.eval(x, t.envAt(bp, sc))
 		}
-		if t.fenv.next == nil && t.fenv.name == "" && t.fenv.sc.sealed {
-			seen = t.fenv.sc
+		if e.sc != seen || seen == nil {
+			if _, bound := e.sc.lookup(q.Name); bound {
+				return t.eval(x, t.envAt(bp, sc))
+			}
+			if e.sc.sealed {
+				seen = e.sc
+			}
 		}
 		return builtin, nil
 	}
@@ -441,24 +444,26 @@ func (cc *ccomp) variable(x *syntax.Var, sc *cscope) cexpr {
 	s, local := sc.lookup(name)
 	if !local {
 		// A name found in a module-level scope stays bound to the same
-		// value (a rebinding starts a new level, env.go), so a closure
-		// whose environment is such a scope, with no locals, looks it up
-		// once. The cache lives in the code, which the closure owns.
+		// value (a rebinding starts a new level, env.go), so once no local
+		// of the closure's environment has the name, the lookup is made
+		// once per scope. The cache lives in the code, which the closure
+		// owns.
 		var seen *scope
 		var cached value.Value
 		return func(t *thread, bp int) (value.Value, error) {
-			if t.fenv.next == nil && t.fenv.sc == seen && seen != nil {
+			e := t.fenv
+			if seen != nil && e.sc == seen && !e.hasLocal(name) {
 				return cached, nil
 			}
-			v, err := t.evalVar1(x, t.fenv)
+			v, err := t.evalVar1(x, e)
 			if err != nil {
 				return nil, err
 			}
 			if needsUseSite(v) {
 				return t.evalVar(x, t.envAt(bp, sc))
 			}
-			if t.fenv.next == nil && t.fenv.name == "" {
-				seen, cached = t.fenv.sc, v
+			if !e.hasLocal(name) {
+				seen, cached = e.sc, v
 			}
 			return v, nil
 		}

@@ -30,6 +30,12 @@ func (e *env) lookupLocal(name string) (value.Value, bool) {
 	return nil, false
 }
 
+// hasLocal reports whether a local variable named name is bound.
+func (e *env) hasLocal(name string) bool {
+	_, ok := e.lookupLocal(name)
+	return ok
+}
+
 func (e *env) lookup(name string) (value.Value, bool) {
 	if v, ok := e.lookupLocal(name); ok {
 		return v, true

@@ -18,14 +18,41 @@ import (
 // wrapperOf reports whether f is a prelude wrapper whose body applies
 // intrinsics.<name> to its parameters in order.
 func (t *thread) wrapperOf(f value.Value, names ...string) (string, bool) {
+	c := t.wrapped(f)
+	if c == nil || !c.wrap.ok || !contains(names, c.wrap.intr) {
+		return "", false
+	}
+	return c.wrap.intr, true
+}
+
+// wrapInfo is what wrapperOf and isMap2Wrapper find in a closure; it
+// depends only on its parameters and body (and the checker's resolution
+// of the names there), so it is worked out once per closure.
+type wrapInfo struct {
+	intr string // the intrinsic it wraps, if ok
+	ok   bool
+	map2 bool // the prelude's map2
+}
+
+// wrapped is f's closure with its wrapInfo, or nil for another value.
+func (t *thread) wrapped(f value.Value) *closure {
 	fn, ok := f.(*value.Fun)
 	if !ok {
-		return "", false
+		return nil
 	}
 	c, ok := fn.Impl.(*closure)
 	if !ok {
-		return "", false
+		return nil
 	}
+	if c.wrap == nil {
+		w := &wrapInfo{map2: t.isMap2(c)}
+		w.intr, w.ok = t.wrapperOf1(c)
+		c.wrap = w
+	}
+	return c
+}
+
+func (t *thread) wrapperOf1(c *closure) (string, bool) {
 	body, ok := unparen(c.body).(*syntax.Apply)
 	if !ok || len(body.Args) != len(c.params) {
 		return "", false
@@ -35,7 +62,7 @@ func (t *thread) wrapperOf(f value.Value, names ...string) (string, bool) {
 		return "", false
 	}
 	obj, ok := t.in.intrinsicOf(fv)
-	if !ok || !contains(names, obj) {
+	if !ok {
 		return "", false
 	}
 	for i, p := range c.params {
@@ -72,12 +99,12 @@ type Resolver interface {
 // isMap2Wrapper recognises the prelude's map2:
 // intrinsics.map (\(a, b) -> f a b) (intrinsics.zip as bs).
 func (t *thread) isMap2Wrapper(f value.Value) bool {
-	fn, ok := f.(*value.Fun)
-	if !ok {
-		return false
-	}
-	c, ok := fn.Impl.(*closure)
-	if !ok || len(c.params) != 3 {
+	c := t.wrapped(f)
+	return c != nil && c.wrap.map2
+}
+
+func (t *thread) isMap2(c *closure) bool {
+	if len(c.params) != 3 {
 		return false
 	}
 	var names [3]string
