@@ -90,3 +90,22 @@ func TestCompiledAgrees(t *testing.T) {
 		}
 	}
 }
+
+// TestTransposeRemembered checks that the transpose a thread remembers
+// for a frozen array is never updated in place under another use. The
+// checker rejects these programs (a transpose aliases its argument); the
+// evaluator must be right without it.
+func TestTransposeRemembered(t *testing.T) {
+	s := newSession(t, true)
+	s.run(`def m = [[1, 2], [3, 4]]`)
+	_, c1, _ := s.run(`transpose m`)
+	if got := s.val(`let a = transpose m let b = transpose m in (a with [0, 0] = 9, b)`); got != "([[9i32, 3i32], [2i32, 4i32]], [[1i32, 3i32], [2i32, 4i32]])" {
+		t.Errorf("two transposes of m: %s", got)
+	}
+	if got := s.val(`map (\i -> (transpose m)[i, 0] + (transpose m with [i, 0] = 0)[i, 0]) (iota 2)`); got != "[1i32, 2i32]" {
+		t.Errorf("updating transposes of m: %s", got)
+	}
+	if _, c2, _ := s.run(`transpose m`); c1 != c2 {
+		t.Errorf("a remembered transpose costs %v, the first %v", c2, c1)
+	}
+}

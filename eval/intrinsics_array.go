@@ -223,7 +223,20 @@ func intrTranspose(t *thread, pos syntax.Pos, args []value.Value) (value.Value, 
 	if err := t.checkCopy(pos, a); err != nil {
 		return nil, err
 	}
-	r := a.Transpose()
+	var r *value.Array
+	if a.Frozen && t.transposed[0] == a {
+		r = t.transposed[1]
+	} else {
+		r = a.Transpose()
+		if a.Frozen {
+			// A frozen array never changes, so its transpose is made once
+			// per evaluation (transpose b inside a map over rows): the
+			// copy is frozen too, so that nothing updates it in place.
+			// It is charged at every use, as written.
+			freeze(r)
+			t.transposed = [2]*value.Array{a, r}
+		}
+	}
 	t.freshStep(base, scalarCount(r), r)
 	return r, nil
 }

@@ -41,6 +41,9 @@ type thread struct {
 	sp    int
 	fenv  *env
 	prims [3]value.Prim // the operands of a scalar intrinsic (registerScalars)
+	// transposed is the last frozen array transposed, and its transpose
+	// (intrTranspose)
+	transposed [2]*value.Array
 }
 
 func (in *Interp) newThread(ctx context.Context) *thread {
