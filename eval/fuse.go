@@ -226,12 +226,15 @@ func (t *thread) fusedMapReduceBy(x, inner *syntax.Apply, ev func(k int) (value.
 	}
 	held1 := t.live - base1
 	r, done, err := t.fusedLoop(op, margs, held1, inner.Pos(), x.Pos())
+	if err == nil && !done {
+		r, done, err = t.fusedRecordLoop(op, margs, held1, inner.Pos(), x.Pos())
+	}
 	if err != nil {
 		return nil, true, err
 	}
 	if done {
 		if t.cost {
-			t.live = base0 + 1 // the reduction's result is fresh, 1 word
+			t.live = base0 + value.Size(r) // the reduction's result is fresh
 		}
 		return r, true, nil
 	}
@@ -425,4 +428,145 @@ func (t *thread) fusedTypedF64(bop value.BinOp, f value.Value, comps []*value.Ar
 		sp--
 	}
 	return mkF64(stack[0]), true, nil
+}
+
+// fusedRecordLoop is fusedLoop for a map whose function compiles to a
+// kernel with a record or tuple result (kernel_record.go), reduced by an
+// operator on such records: the map's results go to a buffer of scalars
+// instead of typed columns that the reduction would read back, and the
+// reduction combines them in fastReduceTuple's tree. All map instances
+// run before the first combination, as unfused, so that an error is the
+// one the unfused evaluation reports.
+func (t *thread) fusedRecordLoop(op value.Value, margs []value.Value, held1 int64, mapPos, redPos syntax.Pos) (value.Value, bool, error) {
+	if len(margs) != 2 || t.in.noFast {
+		return nil, false, nil
+	}
+	xs, ok := margs[1].(*value.Array)
+	if !ok || len(xs.Shape) != 1 || xs.Len() == 0 {
+		return nil, false, nil
+	}
+	var layout *kval
+	var comps []*value.Array
+	if xs.Kind == value.KPrim {
+		layout, comps = &kval{reg: -1, typ: xs.T}, []*value.Array{xs}
+	} else if layout, comps = recordLayout(xs); layout == nil {
+		return nil, false, nil
+	}
+	mk, ok := t.compileRecordFn(margs[0], []*kval{layout})
+	if !ok || mk.outLayout == nil {
+		return nil, false, nil
+	}
+	out := mk.outLayout
+	rk, ok := t.compileRecordFn(op, []*kval{out, out})
+	if !ok || rk.outLayout == nil || !rk.outLayout.sameShape(out) {
+		return nil, false, nil
+	}
+	n, m := int(xs.Len()), len(mk.outRegs)
+	if err := t.checkAlloc(mapPos, int64(n), 8); err != nil { // as fastMap
+		return nil, true, err
+	}
+	readers := make([]func(int) value.Prim, len(comps))
+	for i, c := range comps {
+		readers[i] = reader(c.T, c.Data)
+	}
+	// the map's results, then the reduction's stack: a buffer of the
+	// thread's (kernels never run a SOAC inside, so nothing else uses it)
+	if need := n*m + 65*m; len(t.fuseBuf) < need {
+		t.fuseBuf = make([]value.Prim, need)
+	}
+	buf, sbuf := t.fuseBuf[:n*m], t.fuseBuf[n*m:n*m+65*m]
+	types := make([]value.PrimType, m)
+	mframe := make([]value.Prim, mk.nregs)
+	rframe := make([]value.Prim, rk.nregs)
+	cost := t.cost
+	base, d0, p1, pp := t.live, t.D, t.pk1, t.pkP
+	var mst, rst stats
+	var result []value.Prim
+	err := runKernel(func() {
+		// the map, as fastMap runs it
+		for i := 0; i < n; i++ {
+			if err := t.tick(mapPos); err != nil {
+				panic(kpanic{err})
+			}
+			for c, rd := range readers {
+				mframe[mk.params[0][c]] = rd(i)
+			}
+			if cost {
+				t.D, t.pk1, t.pkP = 0, base, base
+			}
+			mk.outT(mframe)
+			row := buf[i*m : (i+1)*m]
+			for j, reg := range mk.outRegs {
+				r := mframe[reg]
+				if i == 0 {
+					types[j] = r.T
+				}
+				if r.T != types[j] {
+					r = value.Convert(r, types[j]) // as the typed column holds it
+				}
+				row[j] = r
+			}
+			if cost {
+				mst.add(measure{D: t.D, S1: t.pk1 - base, SP: t.pkP - base})
+				t.live = base
+			}
+		}
+		// the reduction, as fastReduceTuple runs it
+		combine := func(a, b []value.Prim) {
+			for i := 0; i < m; i++ {
+				rframe[rk.params[0][i]], rframe[rk.params[1][i]] = a[i], b[i]
+			}
+			if cost {
+				t.D, t.pk1, t.pkP = 0, base, base
+			}
+			rk.outT(rframe)
+			if cost {
+				rst.add(measure{D: t.D, S1: t.pk1 - base, SP: t.pkP - base})
+				t.live = base
+			}
+			for i, r := range rk.outRegs {
+				a[i] = rframe[r]
+			}
+		}
+		stack := make([][]value.Prim, 0, 65)
+		var sizes []int
+		for i := 0; i < n; i++ {
+			if err := t.tick(redPos); err != nil {
+				panic(kpanic{err})
+			}
+			j := len(stack)
+			v := sbuf[j*m : (j+1)*m : (j+1)*m]
+			copy(v, buf[i*m:(i+1)*m])
+			sz := 1
+			for len(stack) > 0 && sizes[len(sizes)-1] == sz {
+				top := stack[len(stack)-1]
+				combine(top, v)
+				v, sz = top, sz*2
+				stack, sizes = stack[:len(stack)-1], sizes[:len(sizes)-1]
+			}
+			stack, sizes = append(stack, v), append(sizes, sz)
+		}
+		for len(stack) > 1 {
+			combine(stack[len(stack)-2], stack[len(stack)-1])
+			stack = stack[:len(stack)-1]
+		}
+		result = stack[0]
+	})
+	if cost {
+		t.D, t.pk1, t.pkP, t.live = d0, p1, pp, base
+	}
+	if err != nil {
+		return nil, true, err
+	}
+	r := out.value(&result)
+	if cost {
+		// the map's step, as fastMap charges it: its result is an array of
+		// m columns of n scalars
+		nn := int64(n)
+		rs := int64(m) * (nn + 1)
+		t.soacStep(t.live, nn, 1, mst.maxD, rs+mst.maxS1, rs+mst.sumSP, rs)
+		t.live -= held1 // the map's arguments are released, its result stays
+		t.soacStep(t.live, nn, 1, lg(nn)*rst.maxD, rst.maxS1, (nn+1)/2*rst.maxSP, value.Size(r))
+	}
+	return r, true, nil
 }

@@ -44,6 +44,7 @@ type thread struct {
 	// transposed is the last frozen array transposed, and its transpose
 	// (intrTranspose)
 	transposed [2]*value.Array
+	fuseBuf    []value.Prim // fusedRecordLoop's buffer
 }
 
 func (in *Interp) newThread(ctx context.Context) *thread {
