@@ -10,7 +10,7 @@ import (
 // local variables live in the slots of a frame: a parameter or a
 // let-bound name is resolved to its slot at compile time, so that a use
 // is an index, not a walk along the environment, and a call binds its
-// arguments into a slice instead of allocating one environment node per
+// arguments into slots instead of allocating one environment node per
 // name. Names that the body does not bind (the closure's free variables:
 // module-level definitions, modules, captured locals) are looked up in
 // the closure's environment as the tree walker would.
@@ -20,10 +20,11 @@ import (
 // walker with the name resolution and the dispatch on the node's kind
 // done ahead of time. A construct that the compiler does not handle is
 // evaluated by the walker, in an environment built from the frame at
-// that point (frame.envAt), so that compiling is invisible except in
-// speed; TestCompiledAgrees compares the two on the language tests.
+// that point (thread.envAt), so that compiling is invisible except in
+// speed; TestCompiledAgrees compares values, costs and errors of the two,
+// and every other test of the package runs compiled code.
 
-// cexpr evaluates one compiled expression in a frame.
+// cexpr evaluates one compiled expression in the frame at bp.
 type cexpr func(t *thread, bp int) (value.Value, error)
 
 // cbind binds a value to a compiled pattern's slots.
