@@ -32,6 +32,13 @@ func TestCompiledAgrees(t *testing.T) {
 			`def rec (r: {a: i32, b: (i32, i32)}) = r.b.1 + r.a`,
 			`def mkrec (x: i32) = {b = (x, x + 1), a = x * 2}`,
 			`def pair (x: f64) = {0 = x, 1 = x + 1}`,
+			`def wl (n: i32) = loop (a, i) = (1, 0) while i < n do (a * 2, i + 1)`,
+			`def fin (xs: []i32) = loop s = 0 for x in xs do s + x`,
+			`def fin2 (xs: [](i32, i32)) = loop s = 0 for (a, b) in xs do s + a * b`,
+			`def recl (n: i64) = loop r = {x = 0i64, y = 1i64} for i < n do {x = r.y, y = r.x + r.y + i}`,
+			`def arrl (n: i64) = loop a = replicate n 0 for i < n do a with [i] = i * 2`,
+			`def nest (n: i64) = loop s = 0 for i < n do s + (loop t = 0 for j < i do t + j)`,
+			`def wdiv (n: i32) = loop (a, i) = (10, n) while i >= 0 do (a / i, i - 1)`,
 		}
 		for _, d := range decls {
 			for _, s := range []*session{comp, walk} {
@@ -65,6 +72,11 @@ func TestCompiledAgrees(t *testing.T) {
 			`reduce (\(a, b) (c, d) -> (a + c, b * d)) (0, 1) (map (\i -> (i, i % 2 + 1)) (iota 9))`,
 			`map (\b -> let p = b.pos in V.vadd p (V.vscale b.mass p)) (mkbodies 5)`,
 			`map (\r -> (r.a, r.b)) (map mkrec [4, 5])`,
+			`(wl 10, wl 0, fin [1, 2, 3], fin [], fin2 [(1, 2), (3, 4)])`,
+			`(recl 10, recl 0, arrl 5, nest 6)`,
+			`let z = wl 0 in z.0 + (1 + (2 + (3 + 4)))`,
+			`let r = recl 0 in r.x + (1 + (2 + (3 + 4)))`,
+			`map (\i -> wl (i32.i64 i)) (iota 4)`,
 			`map (\b -> V.vadd (let p = V.vsub b.pos V.zero in V.vscale 2 p) (V.vscale (let m = b.mass in m * m) b.pos)) (mkbodies 5)`,
 		}
 		for _, src := range exprs {
@@ -81,7 +93,7 @@ func TestCompiledAgrees(t *testing.T) {
 				t.Errorf("%s (cost %v): compiled cost %v, walker cost %v", src, cost, c1, c2)
 			}
 		}
-		for _, src := range []string{`map (\r -> {q = r.a / (r.a - r.a), z = 1}) (map mkrec [1])`, `div 1 0`, `map (div 3) [1, 0]`, `at [1] 5`, `rec (mkrec 1) + div 2 0`} {
+		for _, src := range []string{`map (\r -> {q = r.a / (r.a - r.a), z = 1}) (map mkrec [1])`, `wdiv 3`, `div 1 0`, `map (div 3) [1, 0]`, `at [1] 5`, `rec (mkrec 1) + div 2 0`} {
 			_, _, err1 := comp.run(src)
 			_, _, err2 := walk.run(src)
 			if err1 == nil || err2 == nil || err1.Error() != err2.Error() {
