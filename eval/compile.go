@@ -375,6 +375,25 @@ func (cc *ccomp) expr(x syntax.Expr, sc *cscope) cexpr {
 		}
 	case *syntax.OpSection:
 		return cc.opSection(x, sc)
+	case *syntax.Index:
+		return cc.index(x, sc)
+	case *syntax.ArrayLit:
+		if len(x.Elems) == 0 {
+			break // its type may come from the environment (fixEmpty)
+		}
+		els := cc.exprs(x.Elems, sc)
+		return func(t *thread, bp int) (value.Value, error) {
+			base := t.live
+			vals := make([]value.Value, len(els))
+			for i, el := range els {
+				v, err := el(t, bp)
+				if err != nil {
+					return nil, err
+				}
+				vals[i] = v
+			}
+			return t.arrayOf(x, vals, base)
+		}
 	case *syntax.LetFun:
 		s := cc.slot()
 		body := cc.expr(x.Body, &cscope{name: x.Fun.Name, slot: s, next: sc})
@@ -741,6 +760,59 @@ func (cc *ccomp) record(x *syntax.RecordLit, sc *cscope) cexpr {
 			return value.Tuple(vs), nil
 		}
 		r.Names, r.Fields = sorted, vs
+		return r, nil
+	}
+}
+
+// index compiles a[i, j:k] as the walker's Index case evaluates and
+// charges it (eval_expr.go, eval_index.go).
+func (cc *ccomp) index(x *syntax.Index, sc *cscope) cexpr {
+	arr := cc.expr(x.X, sc)
+	type part struct {
+		x syntax.Expr
+		c cexpr
+	}
+	var parts []part
+	for _, d := range x.Indices {
+		for _, ix := range []syntax.Expr{d.Fix, d.Start, d.End, d.Stride} {
+			if ix != nil {
+				parts = append(parts, part{ix, cc.expr(ix, sc)})
+			}
+		}
+	}
+	return func(t *thread, bp int) (value.Value, error) {
+		base := t.live
+		v, err := arr(t, bp)
+		if err != nil {
+			return nil, err
+		}
+		a, ok := v.(*value.Array)
+		if !ok {
+			return nil, t.errf(x.Pos(), "indexing a value that is not an array")
+		}
+		ds, err := t.evalIndicesBy(x.Indices, a.FullShape(), func(ix syntax.Expr) (int64, error) {
+			for _, p := range parts {
+				if p.x == ix {
+					v, err := p.c(t, bp)
+					if err != nil {
+						return 0, err
+					}
+					return t.indexInt(ix, v)
+				}
+			}
+			return t.evalInt(ix, t.envAt(bp, sc)) // not reached: every part is compiled
+		}, x.Pos())
+		if err != nil {
+			return nil, err
+		}
+		r := indexArray(a, ds)
+		if t.cost {
+			if _, isArray := r.(*value.Array); isArray {
+				t.step(base, 1, 1, 0, 0)
+			} else {
+				t.step(base, 1, 1, 1, 1)
+			}
+		}
 		return r, nil
 	}
 }

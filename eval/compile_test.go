@@ -32,6 +32,9 @@ func TestCompiledAgrees(t *testing.T) {
 			`def rec (r: {a: i32, b: (i32, i32)}) = r.b.1 + r.a`,
 			`def mkrec (x: i32) = {b = (x, x + 1), a = x * 2}`,
 			`def pair (x: f64) = {0 = x, 1 = x + 1}`,
+			`def sl (xs: []i32) (i: i64) = (xs[i:], xs[::-1], xs[1:i:2], [xs[i], xs[0] + 1], [[i, 1], [2, i]])`,
+			`def bad (xs: []i32) (i: i64) = xs[i:0]`,
+			`def at2 (xs: []i32) (i: i64) = xs[i] + (xs[i - 1] + (xs[i + 1] + 1))`,
 			`def wl (n: i32) = loop (a, i) = (1, 0) while i < n do (a * 2, i + 1)`,
 			`def fin (xs: []i32) = loop s = 0 for x in xs do s + x`,
 			`def fin2 (xs: [](i32, i32)) = loop s = 0 for (a, b) in xs do s + a * b`,
@@ -75,6 +78,9 @@ func TestCompiledAgrees(t *testing.T) {
 			`(wl 10, wl 0, fin [1, 2, 3], fin [], fin2 [(1, 2), (3, 4)])`,
 			`(recl 10, recl 0, arrl 5, nest 6)`,
 			`let z = wl 0 in z.0 + (1 + (2 + (3 + 4)))`,
+			`sl [1, 2, 3, 4, 5, 6] 3`,
+			`at2 [1, 2, 3] 1`,
+			`let (a, b, _, c, d) = sl [5, 6, 7] 2 in (a[0] + b[1] + c[0] + i32.i64 d[1][0] + (1 + (2 + 3)), a, b, d)`,
 			`let r = recl 0 in r.x + (1 + (2 + (3 + 4)))`,
 			`map (\i -> wl (i32.i64 i)) (iota 4)`,
 			`map (\b -> V.vadd (let p = V.vsub b.pos V.zero in V.vscale 2 p) (V.vscale (let m = b.mass in m * m) b.pos)) (mkbodies 5)`,
@@ -93,7 +99,7 @@ func TestCompiledAgrees(t *testing.T) {
 				t.Errorf("%s (cost %v): compiled cost %v, walker cost %v", src, cost, c1, c2)
 			}
 		}
-		for _, src := range []string{`map (\r -> {q = r.a / (r.a - r.a), z = 1}) (map mkrec [1])`, `wdiv 3`, `div 1 0`, `map (div 3) [1, 0]`, `at [1] 5`, `rec (mkrec 1) + div 2 0`} {
+		for _, src := range []string{`map (\r -> {q = r.a / (r.a - r.a), z = 1}) (map mkrec [1])`, `wdiv 3`, `bad [1, 2] 1`, `sl [1] 4`, `div 1 0`, `map (div 3) [1, 0]`, `at [1] 5`, `rec (mkrec 1) + div 2 0`} {
 			_, _, err1 := comp.run(src)
 			_, _, err2 := walk.run(src)
 			if err1 == nil || err2 == nil || err1.Error() != err2.Error() {

@@ -34,6 +34,12 @@ func (t *thread) evalArrayLit(x *syntax.ArrayLit, e *env) (value.Value, error) {
 		}
 		vals[i] = v
 	}
+	return t.arrayOf(x, vals, base)
+}
+
+// arrayOf is the step of a non-empty array literal x whose elements,
+// held above base, are vals.
+func (t *thread) arrayOf(x *syntax.ArrayLit, vals []value.Value, base int64) (value.Value, error) {
 	if p0, ok := vals[0].(value.Prim); ok {
 		// literals whose types were not resolved: follow the first element
 		for i, v := range vals {

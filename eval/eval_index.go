@@ -40,6 +40,12 @@ func (d dimIdx) String() string {
 // evalIndices evaluates the indices of a[…] against the array's shape,
 // checking bounds in Futhark's words.
 func (t *thread) evalIndices(idxs []*syntax.DimIndex, shape []int64, e *env, pos syntax.Pos) ([]dimIdx, error) {
+	return t.evalIndicesBy(idxs, shape, func(x syntax.Expr) (int64, error) { return t.evalInt(x, e) }, pos)
+}
+
+// evalIndicesBy is evalIndices with the index expressions evaluated by
+// evInt (the walker's or compiled code), in the walker's order.
+func (t *thread) evalIndicesBy(idxs []*syntax.DimIndex, shape []int64, evInt func(syntax.Expr) (int64, error), pos syntax.Pos) ([]dimIdx, error) {
 	out := make([]dimIdx, len(idxs))
 	bad := false
 	for k, d := range idxs {
@@ -48,7 +54,7 @@ func (t *thread) evalIndices(idxs []*syntax.DimIndex, shape []int64, e *env, pos
 			dim = shape[k]
 		}
 		if d.Fix != nil {
-			i, err := t.evalInt(d.Fix, e)
+			i, err := evInt(d.Fix)
 			if err != nil {
 				return nil, err
 			}
@@ -62,18 +68,18 @@ func (t *thread) evalIndices(idxs []*syntax.DimIndex, shape []int64, e *env, pos
 		var hasStart, hasEnd bool
 		var err error
 		if d.Stride != nil {
-			if stride, err = t.evalInt(d.Stride, e); err != nil {
+			if stride, err = evInt(d.Stride); err != nil {
 				return nil, err
 			}
 		}
 		if d.Start != nil {
-			if start, err = t.evalInt(d.Start, e); err != nil {
+			if start, err = evInt(d.Start); err != nil {
 				return nil, err
 			}
 			hasStart = true
 		}
 		if d.End != nil {
-			if end, err = t.evalInt(d.End, e); err != nil {
+			if end, err = evInt(d.End); err != nil {
 				return nil, err
 			}
 			hasEnd = true
@@ -133,6 +139,11 @@ func (t *thread) evalInt(x syntax.Expr, e *env) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
+	return t.indexInt(x, v)
+}
+
+// indexInt is the value v of the index expression x as an integer.
+func (t *thread) indexInt(x syntax.Expr, v value.Value) (int64, error) {
 	p, ok := primOf(v)
 	if !ok || !p.T.IsInt() {
 		return 0, t.errf(x.Pos(), "index is not an integer")
