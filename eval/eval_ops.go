@@ -14,10 +14,23 @@ func (in *Interp) litCache(x syntax.Expr) (value.Prim, bool) {
 }
 
 func (in *Interp) setLitCache(x syntax.Expr, p value.Prim) {
-	if in.lits == nil {
-		in.lits = map[syntax.Expr]value.Prim{}
-	}
+	in.lits = bounded(in.lits)
 	in.lits[x] = p
+}
+
+// nodeCacheLimit bounds the session's caches keyed by syntax nodes (literal
+// values, operators' resolutions, bodies the kernel compilers gave up
+// on): each REPL entry brings nodes of its own, and a cache that kept
+// them all would grow with the session. A full cache starts again empty
+// (what it held is worked out again where needed).
+var nodeCacheLimit = 1 << 16
+
+// bounded is m, or a fresh map where m is nil or full.
+func bounded[K comparable, V any](m map[K]V) map[K]V {
+	if m == nil || len(m) >= nodeCacheLimit {
+		return map[K]V{}
+	}
+	return m
 }
 
 func (t *thread) evalVar(x *syntax.Var, e *env) (value.Value, error) {
@@ -225,17 +238,13 @@ func (t *thread) isBuiltinOp(node syntax.Node, q syntax.QualName, backtick bool,
 		// the checker's resolution says whether it is the built-in
 		if obj, ok := r.Use(node); ok {
 			builtin := obj.Kind == types.ObjOp
-			if t.in.opCache == nil {
-				t.in.opCache = map[syntax.Node]bool{}
-			}
+			t.in.opCache = bounded(t.in.opCache)
 			t.in.opCache[node] = builtin
 			return op, builtin
 		}
 	}
 	_, bound := e.lookup(q.Name)
-	if t.in.opCache == nil {
-		t.in.opCache = map[syntax.Node]bool{}
-	}
+	t.in.opCache = bounded(t.in.opCache)
 	t.in.opCache[node] = !bound
 	return op, !bound
 }

@@ -91,9 +91,7 @@ func (t *thread) compileFn(f value.Value, comps []int) (*kernel, bool) {
 			return k, true
 		}
 	}
-	if t.in.kernelFailed == nil {
-		t.in.kernelFailed = map[syntax.Expr]bool{}
-	}
+	t.in.kernelFailed = bounded(t.in.kernelFailed)
 	t.in.kernelFailed[c.body] = true
 	return nil, false
 }

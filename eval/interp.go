@@ -109,7 +109,6 @@ type Interp struct {
 	kernelFailed map[syntax.Expr]bool       // function bodies the kernel compiler gave up on
 	recordFailed map[syntax.Expr]bool       // likewise, with records among the parameters
 	noFast       bool                       // tests: disable the specialised SOAC paths
-	codes        map[syntax.Expr]*code      // compiled closure bodies (compile.go), by body
 	noCompile    bool                       // tests: evaluate every body with the walker
 	lits         map[syntax.Expr]value.Prim // literal values, by node
 	opCache      map[syntax.Node]bool       // whether an operator node is the built-in one

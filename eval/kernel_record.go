@@ -450,9 +450,7 @@ func (t *thread) compileRecordFn(f value.Value, layouts []*kval) (*kernel, bool)
 	}
 	k, ok := t.compileRecordFn1(f, layouts)
 	if !ok && body != nil {
-		if t.in.recordFailed == nil {
-			t.in.recordFailed = map[syntax.Expr]bool{}
-		}
+		t.in.recordFailed = bounded(t.in.recordFailed)
 		t.in.recordFailed[body] = true
 	}
 	return k, ok

@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -187,5 +188,27 @@ func TestMemoryLimitOthersHeld(t *testing.T) {
 	}
 	if _, _, err := s.run(`length (map (*2) big)`); !errors.Is(err, ErrMemory) {
 		t.Errorf("a second 38 MiB array beside a defined one under 64 MiB: %v", err)
+	}
+}
+
+// TestNodeCachesBounded: the caches keyed by syntax nodes start again
+// when full, so that a long session's entries do not pile up in them,
+// and evaluation is unchanged.
+func TestNodeCachesBounded(t *testing.T) {
+	old := nodeCacheLimit
+	nodeCacheLimit = 8
+	t.Cleanup(func() { nodeCacheLimit = old })
+	s := newSession(t, false)
+	for i := range 40 {
+		src := fmt.Sprintf("%d + %d * 2", i, i+1)
+		if got, want := s.val(src), fmt.Sprintf("%di32", i+(i+1)*2); got != want {
+			t.Fatalf("%s = %s, want %s", src, got, want)
+		}
+	}
+	if n := len(s.in.lits); n > nodeCacheLimit {
+		t.Errorf("the literal cache holds %d nodes, more than its limit %d", n, nodeCacheLimit)
+	}
+	if n := len(s.in.opCache); n > nodeCacheLimit {
+		t.Errorf("the operator cache holds %d nodes, more than its limit %d", n, nodeCacheLimit)
 	}
 }
