@@ -35,6 +35,9 @@ func TestContextSizes(t *testing.T) {
 		{"length (transpose ([] : [0][3](i32, f32)))", "3i64"},
 		{"let x = ([] : [0][2][3]()) in (length (transpose x), length (transpose x)[0])", "(2i64, 0i64)"},
 		{"[] : [0]{a: i32, b: bool}", "empty([0]{a: i32, b: bool})"},
+		// sizes that are fields of a tuple or record variable
+		{"let s = (2i64, 3i64) in length (transpose ([] : [0][s.1]i32))", "3i64"},
+		{"let s = {a = 2i64, b = 4i64} in length (transpose ([] : [0][s.b]i32))", "4i64"},
 	}
 	for _, c := range cases {
 		if got := s.val(c.src); got != c.want {

@@ -110,6 +110,14 @@ func sizeToExpr(z Size, sp syntax.Span) syntax.Expr {
 		}
 		return &syntax.Binary{Loc: syntax.Loc{Span: sp}, Op: syntax.QualName{Name: z.Op}, OpSpan: sp, L: l, R: r}
 	case *SizeTerm:
+		if strings.HasPrefix(z.Head, ".") && len(z.Args) == 1 {
+			// a field of a size term (s.1, count[0].0)
+			x := sizeToExpr(z.Args[0], sp)
+			if x == nil {
+				return nil
+			}
+			return &syntax.Project{Loc: syntax.Loc{Span: sp}, X: x, Field: z.Head[1:]}
+		}
 		if z.Name == "" {
 			return nil
 		}

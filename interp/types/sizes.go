@@ -329,7 +329,10 @@ func (c *Checker) canonSize(e syntax.Expr, sc *scope) Size {
 	case *syntax.Var:
 		if v := c.uses[e]; v != nil && v.builtin == "" {
 			if len(e.Name.Quals) > 0 && v.name == e.Name.Quals[0] {
-				return nil // field access
+				// a field of a record variable (s.1): a term of its
+				// own, the same wherever the same field of the same
+				// variable is named
+				return &SizeTerm{Head: fmt.Sprintf("%s#%d", e.Name, v.id), Name: e.Name.String()}
 			}
 			return c.sizeOfBinding(v)
 		}
