@@ -207,8 +207,10 @@ func (c *OffloadCall) Run(ctx context.Context, resident []*gpu.Array, keep bool)
 		why, err := planFailure(err)
 		return nil, nil, why, err
 	}
-	for _, d := range c.devs {
-		if err := d.Finish(); err != nil {
+	// a split run has waited for each of its devices (every device's
+	// pass ends in a flush of its queue); a run on one is waited for here
+	if stats.Split.Devices <= 1 {
+		if err := c.devs[0].Finish(); err != nil {
 			res.Release()
 			return nil, nil, "device failure: " + err.Error(), nil
 		}
