@@ -277,12 +277,7 @@ func (cc *ccomp) expr(x syntax.Expr, sc *cscope) cexpr {
 			if err != nil {
 				return nil, err
 			}
-			p, ok := v.(value.Prim)
-			if !ok {
-				return nil, t.errf(x.Pos(), "! applied to a value that is not a scalar")
-			}
-			t.scalarStep(base)
-			return value.Not(p), nil
+			return t.not(v, x.Pos(), base)
 		}
 	case *syntax.Binary:
 		return cc.binary(x, sc)

@@ -45,12 +45,7 @@ func (t *thread) eval1(x syntax.Expr, e *env) (value.Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		p, ok := v.(value.Prim)
-		if !ok {
-			return nil, t.errf(x.Pos(), "! applied to a value that is not a scalar")
-		}
-		t.scalarStep(base)
-		return value.Not(p), nil
+		return t.not(v, x.Pos(), base)
 	case *syntax.Binary:
 		return t.evalBinary(x, e)
 	case *syntax.Apply:
@@ -437,4 +432,14 @@ func unparen(x syntax.Expr) syntax.Expr {
 		}
 		x = p.X
 	}
+}
+
+// not is !v, charged as one scalar step from the live size base.
+func (t *thread) not(v value.Value, pos syntax.Pos, base int64) (value.Value, error) {
+	p, ok := v.(value.Prim)
+	if !ok {
+		return nil, t.errf(pos, "! applied to a value that is not a scalar")
+	}
+	t.scalarStep(base)
+	return value.Not(p), nil
 }

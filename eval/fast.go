@@ -486,59 +486,17 @@ func (t *thread) fastReduceTuple(op value.Value, xs *value.Array, pos syntax.Pos
 	for i, c := range comps {
 		readers[i] = reader(c.T, c.Data)
 	}
-	frame := make([]value.Prim, k.nregs)
 	var st stats
 	cost := t.cost
 	d0, p1, pp := t.D, t.pk1, t.pkP
-	// combine a and b (m scalars each) into a
-	combine := func(a, b []value.Prim) {
-		for i := 0; i < m; i++ {
-			frame[k.params[0][i]], frame[k.params[1][i]] = a[i], b[i]
-		}
-		if cost {
-			t.D, t.pk1, t.pkP = 0, base, base
-		}
-		k.outT(frame)
-		if cost {
-			st.add(measure{D: t.D, S1: t.pk1 - base, SP: t.pkP - base})
-			t.live = base
-		}
-		for i, r := range k.outRegs {
-			a[i] = frame[r]
-		}
-	}
+	combine := t.tupleCombine(k, m, base, &st)
 	var result []value.Prim
 	err := runKernel(func() {
-		stack := make([][]value.Prim, 0, 65)
-		var sizes []int
-		// the stack's entry j lives in buf[j*m:]: an element is read into
-		// the next free entry, and a combination leaves its result in the
-		// lower one, so nothing is allocated per element
-		buf := make([]value.Prim, 65*m)
-		for i := 0; i < n; i++ {
-			if err := t.tick(pos); err != nil {
-				panic(kpanic{err})
-			}
-			j := len(stack)
-			v := buf[j*m : (j+1)*m : (j+1)*m]
+		result = t.foldTree(n, m, make([]value.Prim, 65*m), pos, func(i int, row []value.Prim) {
 			for c, rd := range readers {
-				v[c] = rd(i)
+				row[c] = rd(i)
 			}
-			sz := 1
-			for len(stack) > 0 && sizes[len(sizes)-1] == sz {
-				top := stack[len(stack)-1]
-				combine(top, v)
-				v, sz = top, sz*2
-				stack, sizes = stack[:len(stack)-1], sizes[:len(sizes)-1]
-			}
-			stack, sizes = append(stack, v), append(sizes, sz)
-		}
-		for len(stack) > 1 {
-			a, b := stack[len(stack)-2], stack[len(stack)-1]
-			combine(a, b)
-			stack = stack[:len(stack)-1]
-		}
-		result = stack[0]
+		}, combine)
 	})
 	if cost {
 		t.D, t.pk1, t.pkP, t.live = d0, p1, pp, base
@@ -560,4 +518,61 @@ func (t *thread) fastReduceTuple(op value.Value, xs *value.Array, pos syntax.Pos
 		t.soacStep(base, int64(n), 1, lg(int64(n))*st.maxD, st.maxS1, (int64(n)+1)/2*st.maxSP, int64(m))
 	}
 	return r, true, nil
+}
+
+// tupleCombine is the combination of a reduction's compiled operator k on
+// m scalars a side: it folds b into a, its cost measured into st from
+// the live size base.
+func (t *thread) tupleCombine(k *kernel, m int, base int64, st *stats) func(a, b []value.Prim) {
+	frame := make([]value.Prim, k.nregs)
+	cost := t.cost
+	return func(a, b []value.Prim) {
+		for i := 0; i < m; i++ {
+			frame[k.params[0][i]], frame[k.params[1][i]] = a[i], b[i]
+		}
+		if cost {
+			t.D, t.pk1, t.pkP = 0, base, base
+		}
+		k.outT(frame)
+		if cost {
+			st.add(measure{D: t.D, S1: t.pk1 - base, SP: t.pkP - base})
+			t.live = base
+		}
+		for i, r := range k.outRegs {
+			a[i] = frame[r]
+		}
+	}
+}
+
+// foldTree reduces n elements of m scalars each (load puts element i in
+// row) in the reference path's tree order, combine folding b into a,
+// and returns the result. Its stack's entry j lives in stack[j*m:]
+// (65·m scalars): an element is read into the next free entry and a
+// combination leaves its result in the lower one, so nothing is
+// allocated per element. A tick at pos comes before each element; it
+// panics with kpanic (run it under runKernel).
+func (t *thread) foldTree(n, m int, buf []value.Prim, pos syntax.Pos, load func(i int, row []value.Prim), combine func(a, b []value.Prim)) []value.Prim {
+	stack := make([][]value.Prim, 0, 65)
+	var sizes []int
+	for i := 0; i < n; i++ {
+		if err := t.tick(pos); err != nil {
+			panic(kpanic{err})
+		}
+		j := len(stack)
+		v := buf[j*m : (j+1)*m : (j+1)*m]
+		load(i, v)
+		sz := 1
+		for len(stack) > 0 && sizes[len(sizes)-1] == sz {
+			top := stack[len(stack)-1]
+			combine(top, v)
+			v, sz = top, sz*2
+			stack, sizes = stack[:len(stack)-1], sizes[:len(sizes)-1]
+		}
+		stack, sizes = append(stack, v), append(sizes, sz)
+	}
+	for len(stack) > 1 {
+		combine(stack[len(stack)-2], stack[len(stack)-1])
+		stack = stack[:len(stack)-1]
+	}
+	return stack[0]
 }

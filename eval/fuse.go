@@ -477,7 +477,6 @@ func (t *thread) fusedRecordLoop(op value.Value, margs []value.Value, held1 int6
 	buf, sbuf := t.fuseBuf[:n*m], t.fuseBuf[n*m:n*m+65*m]
 	types := make([]value.PrimType, m)
 	mframe := make([]value.Prim, mk.nregs)
-	rframe := make([]value.Prim, rk.nregs)
 	cost := t.cost
 	base, d0, p1, pp := t.live, t.D, t.pk1, t.pkP
 	var mst, rst stats
@@ -512,45 +511,9 @@ func (t *thread) fusedRecordLoop(op value.Value, margs []value.Value, held1 int6
 			}
 		}
 		// the reduction, as fastReduceTuple runs it
-		combine := func(a, b []value.Prim) {
-			for i := 0; i < m; i++ {
-				rframe[rk.params[0][i]], rframe[rk.params[1][i]] = a[i], b[i]
-			}
-			if cost {
-				t.D, t.pk1, t.pkP = 0, base, base
-			}
-			rk.outT(rframe)
-			if cost {
-				rst.add(measure{D: t.D, S1: t.pk1 - base, SP: t.pkP - base})
-				t.live = base
-			}
-			for i, r := range rk.outRegs {
-				a[i] = rframe[r]
-			}
-		}
-		stack := make([][]value.Prim, 0, 65)
-		var sizes []int
-		for i := 0; i < n; i++ {
-			if err := t.tick(redPos); err != nil {
-				panic(kpanic{err})
-			}
-			j := len(stack)
-			v := sbuf[j*m : (j+1)*m : (j+1)*m]
-			copy(v, buf[i*m:(i+1)*m])
-			sz := 1
-			for len(stack) > 0 && sizes[len(sizes)-1] == sz {
-				top := stack[len(stack)-1]
-				combine(top, v)
-				v, sz = top, sz*2
-				stack, sizes = stack[:len(stack)-1], sizes[:len(sizes)-1]
-			}
-			stack, sizes = append(stack, v), append(sizes, sz)
-		}
-		for len(stack) > 1 {
-			combine(stack[len(stack)-2], stack[len(stack)-1])
-			stack = stack[:len(stack)-1]
-		}
-		result = stack[0]
+		result = t.foldTree(n, m, sbuf, redPos, func(i int, row []value.Prim) {
+			copy(row, buf[i*m:(i+1)*m])
+		}, t.tupleCombine(rk, m, base, &rst))
 	})
 	if cost {
 		t.D, t.pk1, t.pkP, t.live = d0, p1, pp, base

@@ -592,13 +592,7 @@ func (p *Plan) runSplitOnce(ctx context.Context, devs []*runtime.Device, sp *spl
 			}
 		}
 	}
-	fargs := whole
-	for i := range p.Prog.Params {
-		if !c.Streamed[i] {
-			fargs = append(fargs, args[i])
-		}
-	}
-	out, err := ir.EvalAll(ctx, sp.finish, fargs)
+	out, err := p.finishSplit(ctx, sp, whole, args)
 	if err != nil {
 		return nil, st, err
 	}
@@ -740,16 +734,22 @@ func (p *Plan) runSplitScatter(ctx context.Context, devs []*runtime.Device, sp *
 	if s.err != nil {
 		return nil, st, s.err
 	}
-	fargs := []value.Value{dest}
-	for i := range p.Prog.Params {
-		if !c.Streamed[i] {
-			fargs = append(fargs, args[i])
-		}
-	}
-	out, err := ir.EvalAll(ctx, sp.finish, fargs)
+	out, err := p.finishSplit(ctx, sp, []value.Value{dest}, args)
 	if err != nil {
 		return nil, st, err
 	}
 	st.Split = s.info(start)
 	return &Results{host: out, dev: make([]*slot, len(out))}, st, nil
+}
+
+// finishSplit runs the split's last step on the host: sp.finish of the
+// put-together values, then the arguments that were not streamed.
+func (p *Plan) finishSplit(ctx context.Context, sp *splitting, whole, args []value.Value) ([]value.Value, error) {
+	fargs := whole
+	for i := range p.Prog.Params {
+		if !sp.c.Streamed[i] {
+			fargs = append(fargs, args[i])
+		}
+	}
+	return ir.EvalAll(ctx, sp.finish, fargs)
 }
