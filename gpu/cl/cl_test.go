@@ -159,3 +159,81 @@ func TestTrimHostMemory(t *testing.T) {
 		t.Fatal("a second call failed")
 	}
 }
+
+// A switch between the profiling and the plain queue keeps the order of
+// the commands: each launch adds to what the one before wrote, whichever
+// queue either went to, and the context's Queue follows the switch.
+func TestProfilingSwitchKeepsOrder(t *testing.T) {
+	d := firstDevice(t)
+	c, err := NewContext(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Release()
+	p, err := c.BuildProgram(`__kernel void inc(__global int *a, long n) { long i = get_global_id(0); if (i < n) a[i] = a[i] * 2 + 1; }`, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Release()
+	k, err := p.Kernel("inc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Release()
+	const n = 1 << 16
+	b, err := c.CreateBuffer(MemReadWrite, 4*n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Release()
+	zero := make([]int32, n)
+	if err := c.Write(b, 0, unsafe.Pointer(&zero[0]), 4*n); err != nil {
+		t.Fatal(err)
+	}
+	k.SetArg(0, b)
+	k.SetArg(1, int64(n))
+	q := c.Queue()
+	want := int32(0)
+	for i, prof := range []bool{true, false, false, true, false, true} {
+		if err := c.SetProfiling(prof); err != nil {
+			t.Fatal(err)
+		}
+		for j := 0; j < 3; j++ {
+			if err := c.LaunchUntimed(k, []int{n}, []int{64}); err != nil {
+				t.Fatal(err)
+			}
+			want = want*2 + 1
+		}
+		ev, err := c.Launch(k, []int{n}, []int{64})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = want*2 + 1
+		if i%2 == 1 {
+			// a read through the context's Queue, on the queue now chosen
+			var got int32
+			if err := q.Read(b, 4*(n-1), unsafe.Pointer(&got), 4); err != nil {
+				t.Fatal(err)
+			}
+			if got != want {
+				t.Fatalf("switch %d: a[n-1] = %d, want %d", i, got, want)
+			}
+		}
+		if err := ev.Wait(); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := ev.Times(); prof && err != nil {
+			t.Fatalf("switch %d: no times on the profiling queue: %v", i, err)
+		}
+		ev.Release()
+	}
+	out := make([]int32, n)
+	if err := c.Read(b, 0, unsafe.Pointer(&out[0]), 4*n); err != nil {
+		t.Fatal(err)
+	}
+	for i := range out {
+		if out[i] != want {
+			t.Fatalf("a[%d] = %d, want %d", i, out[i], want)
+		}
+	}
+}

@@ -11,7 +11,10 @@ import (
 type Context struct {
 	Device *Device
 	ctx    uintptr
-	queue  uintptr
+	queue  uintptr // the queue commands go to: profiling or plain
+	other  uintptr // the other of the two, made on the first switch
+	// profiling: queue records the times of its commands (the default)
+	profiling bool
 }
 
 // NewContext creates a context and a profiling command queue on d.
@@ -31,15 +34,49 @@ func NewContext(d *Device) (*Context, error) {
 		clReleaseContext(ctx)
 		return nil, check("clCreateCommandQueue", code)
 	}
-	return &Context{Device: d, ctx: ctx, queue: q}, nil
+	return &Context{Device: d, ctx: ctx, queue: q, profiling: true}, nil
+}
+
+// SetProfiling chooses the queue commands go to from now on: one that
+// records their times (the default), or a plain one, where a command
+// costs less host time (on an H100 a wait for the queue to drain took
+// about 14 µs on a plain queue against 22 µs on a profiling one, and a
+// marker's wait 8 µs against 16 µs). Events of commands on the plain
+// queue have no times (Duration is 0). The switch waits for the queue's
+// commands, so that the order of the commands is kept; it must not race
+// with commands being queued.
+func (c *Context) SetProfiling(on bool) error {
+	if on == c.profiling {
+		return nil
+	}
+	if c.other == 0 {
+		var props uint64
+		if on {
+			props = 1 << 1 // CL_QUEUE_PROFILING_ENABLE
+		}
+		var code int32
+		q := clCreateCommandQueue(c.ctx, c.Device.ID, props, &code)
+		if code != 0 {
+			return check("clCreateCommandQueue", code)
+		}
+		c.other = q
+	}
+	if err := check("clFinish", clFinish(c.queue)); err != nil {
+		return err
+	}
+	c.queue, c.other = c.other, c.queue
+	c.profiling = on
+	return nil
 }
 
 // Release frees the queue and the context.
 func (c *Context) Release() {
-	if c.queue != 0 {
-		clFinish(c.queue)
-		clReleaseCommandQueue(c.queue)
-		c.queue = 0
+	for _, q := range []*uintptr{&c.queue, &c.other} {
+		if *q != 0 {
+			clFinish(*q)
+			clReleaseCommandQueue(*q)
+			*q = 0
+		}
 	}
 	if c.ctx != 0 {
 		clReleaseContext(c.ctx)
@@ -431,9 +468,21 @@ func (e *Event) Release() {
 	}
 }
 
-// Queue is a second in-order command queue of a context, for transfers
-// that overlap the kernels of the context's own queue.
-type Queue struct{ q uintptr }
+// Queue is an in-order command queue: a second one of a context, for
+// transfers that overlap the kernels of the context's own queue, or the
+// context's own (whichever SetProfiling chose when a command is queued).
+type Queue struct {
+	q uintptr
+	c *Context // the context's own queue
+}
+
+// h is the queue's handle.
+func (q *Queue) h() uintptr {
+	if q.c != nil {
+		return q.c.queue
+	}
+	return q.q
+}
 
 // NewQueue creates another command queue on the context's device.
 func (c *Context) NewQueue() (*Queue, error) {
@@ -454,14 +503,14 @@ func (q *Queue) Write(b *Buffer, offset int, p unsafe.Pointer, n int) error {
 	if offset < 0 || offset+n > b.Size {
 		return fmt.Errorf("cl: write of %d bytes at %d into a buffer of %d", n, offset, b.Size)
 	}
-	err := check("clEnqueueWriteBuffer", clEnqueueWriteBuffer(q.q, b.mem, 1, uintptr(offset), uintptr(n), p, 0, nil, nil))
+	err := check("clEnqueueWriteBuffer", clEnqueueWriteBuffer(q.h(), b.mem, 1, uintptr(offset), uintptr(n), p, 0, nil, nil))
 	runtime.KeepAlive(p)
 	return err
 }
 
 // Release waits for the queue's commands and frees it.
 func (q *Queue) Release() {
-	if q != nil && q.q != 0 {
+	if q != nil && q.c == nil && q.q != 0 {
 		clFinish(q.q)
 		clReleaseCommandQueue(q.q)
 		q.q = 0
@@ -476,22 +525,22 @@ func (q *Queue) WriteAsync(b *Buffer, offset int, p unsafe.Pointer, n int) (*Eve
 		return nil, fmt.Errorf("cl: write of %d bytes at %d into a buffer of %d", n, offset, b.Size)
 	}
 	var ev uintptr
-	if err := check("clEnqueueWriteBuffer", clEnqueueWriteBuffer(q.q, b.mem, 0, uintptr(offset), uintptr(n), p, 0, nil, &ev)); err != nil {
+	if err := check("clEnqueueWriteBuffer", clEnqueueWriteBuffer(q.h(), b.mem, 0, uintptr(offset), uintptr(n), p, 0, nil, &ev)); err != nil {
 		return nil, err
 	}
-	clFlush(q.q)
+	clFlush(q.h())
 	return &Event{ev: ev}, nil
 }
 
 // Finish waits for every command of the queue.
-func (q *Queue) Finish() error { return check("clFinish", clFinish(q.q)) }
+func (q *Queue) Finish() error { return check("clFinish", clFinish(q.h())) }
 
 // Pinned is page-locked host memory (a buffer the implementation
 // allocates in host memory, mapped): copies from it to the device run at
 // the bus's full speed, where copies from ordinary memory are staged.
 type Pinned struct {
 	mem uintptr
-	q   uintptr
+	q   *Queue
 	ptr unsafe.Pointer
 	b   []byte
 }
@@ -504,12 +553,12 @@ func (c *Context) NewPinned(q *Queue, size int) (*Pinned, error) {
 	if code != 0 {
 		return nil, check("clCreateBuffer", code)
 	}
-	ptr := clEnqueueMapBuffer(q.q, m, 1, 1<<1 /* CL_MAP_WRITE */, 0, uintptr(size), 0, nil, nil, &code)
+	ptr := clEnqueueMapBuffer(q.h(), m, 1, 1<<1 /* CL_MAP_WRITE */, 0, uintptr(size), 0, nil, nil, &code)
 	if code != 0 || ptr == nil {
 		clReleaseMemObject(m)
 		return nil, check("clEnqueueMapBuffer", code)
 	}
-	return &Pinned{mem: m, q: q.q, ptr: ptr, b: unsafe.Slice((*byte)(ptr), size)}, nil
+	return &Pinned{mem: m, q: q, ptr: ptr, b: unsafe.Slice((*byte)(ptr), size)}, nil
 }
 
 // Bytes is the memory.
@@ -520,8 +569,8 @@ func (p *Pinned) Release() {
 	if p == nil || p.mem == 0 {
 		return
 	}
-	clEnqueueUnmapMemObject(p.q, p.mem, p.ptr, 0, nil, nil)
-	clFinish(p.q)
+	clEnqueueUnmapMemObject(p.q.h(), p.mem, p.ptr, 0, nil, nil)
+	clFinish(p.q.h())
 	clReleaseMemObject(p.mem)
 	p.mem, p.b = 0, nil
 }
@@ -534,16 +583,16 @@ func (q *Queue) ReadAsync(b *Buffer, offset int, p unsafe.Pointer, n int) (*Even
 		return nil, fmt.Errorf("cl: read of %d bytes at %d from a buffer of %d", n, offset, b.Size)
 	}
 	var ev uintptr
-	if err := check("clEnqueueReadBuffer", clEnqueueReadBuffer(q.q, b.mem, 0, uintptr(offset), uintptr(n), p, 0, nil, &ev)); err != nil {
+	if err := check("clEnqueueReadBuffer", clEnqueueReadBuffer(q.h(), b.mem, 0, uintptr(offset), uintptr(n), p, 0, nil, &ev)); err != nil {
 		return nil, err
 	}
-	clFlush(q.q)
+	clFlush(q.h())
 	return &Event{ev: ev}, nil
 }
 
 // Queue is the context's own queue, as a Queue (not to be released: the
 // context releases it).
-func (c *Context) Queue() *Queue { return &Queue{q: c.queue} }
+func (c *Context) Queue() *Queue { return &Queue{c: c} }
 
 // Read copies n bytes from the buffer at offset into host memory at p on
 // this queue (blocking).
@@ -554,7 +603,7 @@ func (q *Queue) Read(b *Buffer, offset int, p unsafe.Pointer, n int) error {
 	if offset < 0 || offset+n > b.Size {
 		return fmt.Errorf("cl: read of %d bytes at %d from a buffer of %d", n, offset, b.Size)
 	}
-	err := check("clEnqueueReadBuffer", clEnqueueReadBuffer(q.q, b.mem, 1, uintptr(offset), uintptr(n), p, 0, nil, nil))
+	err := check("clEnqueueReadBuffer", clEnqueueReadBuffer(q.h(), b.mem, 1, uintptr(offset), uintptr(n), p, 0, nil, nil))
 	runtime.KeepAlive(p)
 	return err
 }

@@ -299,8 +299,18 @@ func (d *Device) Finish() error { return d.ctx.Finish() }
 // an event costs a short call about 0.05 ms of its wall time (mandelbrot
 // 4096²: 1.866 → 1.785 ms; blackscholes 2^27 1.123 → 1.067), so fut
 // bench times a call's wall without them and the kernels' time in runs
-// of their own.
-func (d *Device) SetKernelTiming(on bool) { d.untimed.Store(!on) }
+// of their own. Untimed, the device's commands go to a queue that does
+// not record times, which costs each wait for the device less (see
+// cl.Context.SetProfiling). Not to be called while a call runs on d.
+func (d *Device) SetKernelTiming(on bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.ctx.SetProfiling(on); err != nil && on {
+		d.untimed.Store(true) // still on the plain queue: no times
+		return
+	}
+	d.untimed.Store(!on)
+}
 
 // Policy says when the session offloads.
 type Policy int
