@@ -82,7 +82,8 @@ func utype(t kernel.Type) string {
 // program has emulated f16 (no cl_khr_fp16, see gen.emu).
 func prelude(caps Caps, f16 bool) string {
 	var b strings.Builder
-	// a*b+c must round twice, as in the reference evaluator
+	// a*b+c must round twice, as in the reference evaluator, except in
+	// the folds of tiled kernels that contractible allows
 	b.WriteString("#pragma OPENCL FP_CONTRACT OFF\n")
 	if caps.F64 {
 		b.WriteString("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n")
