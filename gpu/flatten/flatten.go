@@ -55,8 +55,10 @@
 //     folded by a thread with the operator in global memory, the
 //     chunks' partial results combined in order;
 //
-//   - Filter: a scan of the flags, a one-item kernel that reads the count,
-//     and a scatter of the kept elements;
+//   - Filter of scalars: one compacting scan (kernel.Keep) that writes
+//     each kept element at the count of those before it, and the count;
+//     of rows: a scan of the flags, a one-item kernel that reads the
+//     count, and a scatter of the kept rows;
 //
 //   - array statements at the top level (iota, replicate, transpose, a
 //     slice, concat, an update, …) run as kernels when their inputs are on
@@ -152,6 +154,11 @@ type Arg struct {
 	Capacity, Flag bool
 	// F16: the variable is of f16, held on the device as f32 (ktype).
 	F16 bool
+	// Narrow (an Out array) names the scalar result of the same launch
+	// that says how many of the array's rows are its value: the buffer is
+	// made for Shape (a filter's input, the most it can keep) and the
+	// array is its first rows.
+	Narrow string
 	// Binds names the variable that an input buffer updated in place
 	// (a scatter's or hist's destination) becomes after the launch.
 	Binds string
@@ -558,9 +565,12 @@ func prefixLambda(lam *ir.Lambda, k int) *ir.Lambda {
 	return &ir.Lambda{Params: lam.Params, Ret: lam.Ret[:k], Body: &ir.Body{Stms: kept, Res: lam.Body.Res[:k]}}
 }
 
-// filter is three kernels: an inclusive scan of the flags (the offsets),
-// the count (the last offset), and a scatter of the kept elements to
-// their offsets.
+// filter is one kernel where the kept values are scalars: a scan of the
+// flags that writes each kept element's values at the count of those
+// before it, and the count (a compaction, kernel.Keep: one pass over the
+// input, no array of offsets). With rows to keep, it is three: an
+// inclusive scan of the flags (the offsets), the count (the last
+// offset), and a scatter of the kept elements to their offsets.
 func (f *flattener) filter(s *ir.Stm, e *ir.FilterE) {
 	if e.Map.Ret[0].Rank() > 0 {
 		fail("a filter whose condition is an array (a bug)")
@@ -574,6 +584,25 @@ func (f *flattener) filter(s *ir.Stm, e *ir.FilterE) {
 	ot, kt := value.I64, kernel.I64
 	if e.W.IsConst() && e.W.Val.AsInt64() < 1<<31-1 {
 		ot, kt = value.I32, kernel.I32
+	}
+	compact := true
+	for _, prm := range s.Pat[1:] {
+		compact = compact && prm.T.Rank() == 1
+	}
+	if compact {
+		b := f.newKernel("filter", s)
+		n := b.size(e.W)
+		i := b.fresh("i", kernel.I64)
+		res := b.element(e.Arrs, e.Index, e.Map, i)
+		flag := b.fresh("flag", kt)
+		b.cur = append(b.cur, kernel.L(flag, kernel.Sel(res[0], kernel.Int(kt, 1), kernel.Int(kt, 0))))
+		keep := &kernel.Keep{Count: b.output(count, true)}
+		for k, prm := range s.Pat[1:] {
+			keep.Dest = append(keep.Dest, b.outputUpTo(prm, e.W, count.Name))
+			keep.Vals = append(keep.Vals, res[1+k])
+		}
+		f.emit(b, &kernel.Scan{N: n, I: i, Body: b.cur, Elems: []kernel.Exp{flag}, Op: kernel.BinLambda("+", kt), Neutral: []kernel.Exp{kernel.Int(kt, 0)}, Comm: true, Keep: keep})
+		return
 	}
 	offs := ir.Param{Name: fmt.Sprintf("offs_%d_%s", f.nk+1, count.Name), T: ir.Type{Elem: ot, Shape: []ir.Atom{e.W}}}
 	f.types[offs.Name] = offs.T

@@ -124,6 +124,17 @@ func (b *kbuild) output(prm ir.Param, scalar bool) *kernel.Param {
 	return b.addParam(p, Arg{Var: prm.Name, Out: true, Scalar: scalar, Shape: prm.T.Shape, F16: prm.T.Elem == value.F16})
 }
 
+// outputUpTo is the output buffer of the one-dimensional array prm
+// made for up to w elements, of which the scalar result count of the
+// same launch says how many are prm's (Arg.Narrow).
+func (b *kbuild) outputUpTo(prm ir.Param, w ir.Atom, count string) *kernel.Param {
+	if prm.T.Rank() != 1 {
+		fail("a compaction into a %d-dimensional array (a bug)", prm.T.Rank())
+	}
+	p := kernel.Buf("o_"+cname(prm.Name), ktype(prm.T.Elem), b.size(w))
+	return b.addParam(p, Arg{Var: prm.Name, Out: true, Shape: []ir.Atom{w}, F16: prm.T.Elem == value.F16, Narrow: count})
+}
+
 // inPlace is the destination buffer of a scatter or hist: the input
 // array dest, updated in place and then bound to prm.
 func (b *kbuild) inPlace(dest string, prm ir.Param) *kernel.Param {

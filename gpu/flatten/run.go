@@ -357,6 +357,7 @@ func (r *runner) launchOnce(st Step, capacity int64) (need int64, err error) {
 		name        string
 		a           *runtime.Array
 		scalar, f16 bool
+		narrow      string // Arg.Narrow
 	}
 	var binds []bind
 	var flag *runtime.Array
@@ -403,7 +404,7 @@ func (r *runner) launchOnce(st Step, capacity int64) (need int64, err error) {
 				continue
 			}
 			outs = append(outs, arr)
-			binds = append(binds, bind{a.Var, arr, a.Scalar, a.F16})
+			binds = append(binds, bind{a.Var, arr, a.Scalar, a.F16, a.Narrow})
 		case prm.Buffer:
 			arr, err := r.device(a.Var)
 			if err != nil {
@@ -411,7 +412,7 @@ func (r *runner) launchOnce(st Step, capacity int64) (need int64, err error) {
 			}
 			args[i] = arr
 			if a.Binds != "" {
-				binds = append(binds, bind{a.Binds, arr, false, a.F16})
+				binds = append(binds, bind{a.Binds, arr, false, a.F16, ""})
 			}
 		default:
 			x, err := r.scalarArg(ir.V(a.Var))
@@ -449,6 +450,18 @@ func (r *runner) launchOnce(st Step, capacity int64) (need int64, err error) {
 	r.stats.Launches = append(r.stats.Launches, k.Name)
 	for _, b := range binds {
 		r.env[b.name] = &slot{dev: b.a, scalar: b.scalar, f16: b.f16}
+	}
+	for _, b := range binds {
+		if b.narrow == "" {
+			continue
+		}
+		n, err := r.scalarArg(ir.V(b.narrow))
+		if err != nil {
+			return 0, err
+		}
+		if err := b.a.Narrow(toInt(n)); err != nil {
+			return 0, err
+		}
 	}
 	return 0, nil
 }

@@ -168,6 +168,22 @@ type Scan struct {
 	Neutral []Exp
 	Comm    bool
 	Out     []*Param
+	// Keep (optional) makes the scan a filter's compaction, in one pass
+	// over the elements: Elems is one integer component, 1 where element
+	// I is kept and 0 where it is not, with + for Op, and the scan itself
+	// is not written (Out is empty); see Keep.
+	Keep *Keep
+}
+
+// Keep is what a compaction writes: every kept element I writes Vals[k]
+// (computed by the scan's Body) to Dest[k] at the number of elements
+// kept before it, so that the kept elements come first, in order; and
+// Count[0] (i64) receives the number of elements kept. Dest[k] holds as
+// many elements as the scan has (the most that can be kept).
+type Keep struct {
+	Vals  []Exp
+	Dest  []*Param // one-dimensional
+	Count *Param
 }
 
 // Scatter writes Dest[k][Idx[k]] = Vals[k] for every i < N; writes whose
@@ -233,7 +249,8 @@ func (*Scan) shape()    {}
 func (*Scatter) shape() {}
 func (*Hist) shape()    {}
 
-// ShapeName is "map", "reduce", "scan", "scatter" or "hist".
+// ShapeName is "map", "reduce", "scan", "filter" (a compacting scan),
+// "scatter", "hist" or "tiled".
 func ShapeName(s Shape) string {
 	switch s.(type) {
 	case *Map:
@@ -241,6 +258,9 @@ func ShapeName(s Shape) string {
 	case *Reduce:
 		return "reduce"
 	case *Scan:
+		if s.(*Scan).Keep != nil {
+			return "filter"
+		}
 		return "scan"
 	case *Scatter:
 		return "scatter"

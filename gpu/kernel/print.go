@@ -67,7 +67,11 @@ func (k *Kernel) String() string {
 		p.line("scan (%s < %s) {", s.I.Name, ExpString(s.N))
 		p.body(s.Body)
 		p.line("  yield %s", exps(s.Elems))
-		p.line("} with %s from %s into %s", lambdaString(s.Op), exps(s.Neutral), params(s.Out))
+		if k := s.Keep; k != nil {
+			p.line("} with %s from %s keeping %s into %s counted in %s", lambdaString(s.Op), exps(s.Neutral), exps(k.Vals), params(k.Dest), k.Count.Name)
+		} else {
+			p.line("} with %s from %s into %s", lambdaString(s.Op), exps(s.Neutral), params(s.Out))
+		}
 	case *Scatter:
 		p.line("scatter (%s < %s) {", s.I.Name, ExpString(s.N))
 		p.body(s.Body)

@@ -83,7 +83,23 @@ func Verify(k *Kernel) error {
 		v.exps(s.Elems)
 		v.exps(s.Neutral)
 		v.lambda(s.Op, len(s.Elems))
-		v.outs(s.Out, len(s.Elems))
+		if k := s.Keep; k != nil {
+			if len(s.Elems) != 1 || !s.Elems[0].Type().IsInt() || len(s.Out) != 0 {
+				v.fail("a compacting scan needs one integer flag and no scan output")
+			}
+			v.exps(k.Vals)
+			if len(k.Dest) != len(k.Vals) {
+				v.fail("a compaction with %d destinations for %d values", len(k.Dest), len(k.Vals))
+			}
+			v.outs(k.Dest, len(k.Dest))
+			if k.Count == nil || k.Count.T != I64 {
+				v.fail("a compaction without its i64 count")
+			} else {
+				v.outs([]*Param{k.Count}, 1)
+			}
+		} else {
+			v.outs(s.Out, len(s.Elems))
+		}
 	case *Scatter:
 		v.exp(s.N)
 		v.bind(s.I)

@@ -110,6 +110,9 @@ func (g *gen) genScanLookBack(p *Program, s *kernel.Scan) {
 	inc := g.declareFrom("inc", ts, run)
 	g.applyOp(s.Op, inc, inc, agg)
 	g.line("atom_xchg(&state[grp], (2UL << 32) | %s);", toBits(t, inc[0]))
+	if s.Keep != nil {
+		g.line("if (grp == groups - 1) %s[0] = (long)%s;", g.name(s.Keep.Count.Name), inc[0])
+	}
 	if t == kernel.Bool {
 		g.line("lb_pre = ((uchar)%s);", run[0])
 	} else {
@@ -137,10 +140,14 @@ func (g *gen) genScanLookBack(p *Program, s *kernel.Scan) {
 	g.indent--
 	g.line("}")
 	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
-	g.line("for (long q = 0; q < sk; q++) {")
-	g.line("  long jj = base + q * L + lid;")
-	g.line("  if (jj < end) %s", g.copyElem(t, at(g.name(s.Out[0].Name), "jj"), at(tile[0], "PAD(q * L + lid)")))
-	g.line("}")
+	if s.Keep != nil {
+		g.keepTile(s, tile[0])
+	} else {
+		g.line("for (long q = 0; q < sk; q++) {")
+		g.line("  long jj = base + q * L + lid;")
+		g.line("  if (jj < end) %s", g.copyElem(t, at(g.name(s.Out[0].Name), "jj"), at(tile[0], "PAD(q * L + lid)")))
+		g.line("}")
+	}
 	g.line("#undef PAD")
 	g.end()
 }

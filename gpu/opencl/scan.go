@@ -20,7 +20,12 @@ func TileElems(L, k int) int { return L*k + L*k/32 + 1 }
 // chunk from its prefix, sk·L elements per tile, loaded and stored
 // coalesced through local memory.
 func (g *gen) genScan(p *Program, s *kernel.Scan) {
-	ts := g.checkOp(s.Op, s.Elems, s.Neutral, s.Out)
+	out := s.Out
+	if s.Keep != nil {
+		g.checkKeep(s)
+		out = nil
+	}
+	ts := g.checkOp(s.Op, s.Elems, s.Neutral, out)
 	if g.err != nil {
 		return
 	}
@@ -138,19 +143,27 @@ func (g *gen) genScan(p *Program, s *kernel.Scan) {
 	g.indent--
 	g.line("}")
 	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
-	g.line("for (long q = 0; q < sk; q++) {")
-	g.line("  long jj = base + q * L + lid;")
-	g.line("  if (jj < end) {")
-	for k, t := range ts {
-		g.line("    %s", g.copyElem(t, at(g.name(s.Out[k].Name), "jj"), at(tile[k], "PAD(q * L + lid)")))
+	if s.Keep != nil {
+		g.keepTile(s, tile[0])
+	} else {
+		g.line("for (long q = 0; q < sk; q++) {")
+		g.line("  long jj = base + q * L + lid;")
+		g.line("  if (jj < end) {")
+		for k, t := range ts {
+			g.line("    %s", g.copyElem(t, at(g.name(s.Out[k].Name), "jj"), at(tile[k], "PAD(q * L + lid)")))
+		}
+		g.line("  }")
+		g.line("}")
 	}
-	g.line("  }")
-	g.line("}")
 	tot := g.declareFrom("tt", ts, g.loads(ts, idx(acc, "L - 1")))
 	g.applyOp(s.Op, carry, carry, tot)
 	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
 	g.indent--
 	g.line("}")
+	if s.Keep != nil {
+		// the last group's carry is the count of every chunk's
+		g.line("if (grp == groups - 1 && lid == 0) %s[0] = (long)%s;", g.name(s.Keep.Count.Name), carry[0])
+	}
 	g.line("#undef PAD")
 	g.end()
 
@@ -158,4 +171,53 @@ func (g *gen) genScan(p *Program, s *kernel.Scan) {
 		p.LookBack = true
 		g.genScanLookBack(p, s)
 	}
+}
+
+// checkKeep checks a compaction: one integer flag, values of its
+// destinations' types.
+func (g *gen) checkKeep(s *kernel.Scan) {
+	k := s.Keep
+	if len(s.Elems) != 1 || !s.Elems[0].Type().IsInt() || len(s.Out) != 0 {
+		g.fail("a compaction needs one integer flag and no scan output")
+		return
+	}
+	if len(k.Dest) != len(k.Vals) || k.Count == nil {
+		g.fail("a compaction with %d destinations for %d values", len(k.Dest), len(k.Vals))
+		return
+	}
+	for i, d := range k.Dest {
+		if len(d.Shape) != 1 || k.Vals[i].Type() != d.T {
+			g.fail("compaction destination %s must be one-dimensional of %v", d.Name, k.Vals[i].Type())
+		}
+	}
+}
+
+// keepTile emits a compaction's writes for a tile of sk·L elements
+// from base (before end) whose inclusive counts are in tile: each work
+// item takes the elements q·L + lid, as the tile was loaded (the same
+// elements whose inputs it read, likely still in the cache), computes
+// the element again, and writes a kept element's values at the count of
+// those before it, so that the writes of neighbouring kept elements are
+// neighbours.
+func (g *gen) keepTile(s *kernel.Scan, tile string) {
+	k := s.Keep
+	g.line("for (long q = 0; q < sk; q++) {")
+	g.indent++
+	g.line("long jj = base + q * L + lid;")
+	g.line("if (jj < end) {")
+	g.indent++
+	es := g.element(s.I, "jj", s.Body, append([]kernel.Exp{s.Elems[0]}, k.Vals...))
+	g.line("if (%s != 0) {", es[0])
+	g.indent++
+	g.line("long at = (long)%s[PAD(q * L + lid)] - 1;", tile)
+	for i, d := range k.Dest {
+		g.line("%s", g.put(d.T, at(g.name(d.Name), "at"), es[1+i]))
+	}
+	g.indent--
+	g.line("}")
+	g.close()
+	g.indent--
+	g.line("}")
+	g.indent--
+	g.line("}")
 }

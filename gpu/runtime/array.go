@@ -83,6 +83,17 @@ func (a *Array) Rows(lo, hi int64) (*Array, error) {
 	return &Array{T: a.T, Shape: shape, buf: b, d: a.d, view: true}, nil
 }
 
+// Narrow makes the array its first n rows, in place: the buffer stays
+// as it is (a compaction's output, made for as many rows as it could
+// keep).
+func (a *Array) Narrow(n int64) error {
+	if len(a.Shape) == 0 || n < 0 || n > a.Shape[0] {
+		return fmt.Errorf("runtime: %d rows of an array of shape %v", n, a.Shape)
+	}
+	a.Shape[0] = n
+	return nil
+}
+
 // Alloc allocates an uninitialised array.
 func (d *Device) Alloc(t kernel.Type, shape ...int64) (*Array, error) {
 	a := &Array{T: t, Shape: append([]int64(nil), shape...), d: d}

@@ -126,9 +126,25 @@ func (l *launch) scan(s *kernel.Scan, L int64) error {
 		return err
 	}
 	if n == 0 {
+		if s.Keep != nil { // nothing kept
+			for i, p := range l.k.Params {
+				if b, ok := l.args[i].(*cl.Buffer); ok && p == s.Keep.Count && b.Size >= 8 {
+					return l.d.ctx.Fill(b, make([]byte, 8), 0, 8)
+				}
+			}
+			return fmt.Errorf("runtime: kernel %s: no room for the count", l.k.Name)
+		}
 		return nil
 	}
-	for _, o := range s.Out {
+	outs := s.Out
+	if s.Keep != nil {
+		// a compaction's destinations hold as many as can be kept
+		outs = s.Keep.Dest
+		if l.outLen(s.Keep.Count) < 1 {
+			return fmt.Errorf("runtime: kernel %s: no room for the count", l.k.Name)
+		}
+	}
+	for _, o := range outs {
 		if a := l.outLen(o); a < n {
 			return fmt.Errorf("runtime: kernel %s: output %s holds %d of %d elements", l.k.Name, o.Name, a, n)
 		}
