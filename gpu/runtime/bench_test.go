@@ -94,6 +94,24 @@ func BenchmarkScan(b *testing.B) {
 	benchKernel(b, d, scanKernel("prefix", I32, "+"), int64(8*n), int64(n), ax, out)
 }
 
+// BenchmarkFilter: a compaction keeping half the elements (bytes: the
+// input read, the kept half written).
+func BenchmarkFilter(b *testing.B) {
+	d := device(b)
+	n := benchN()
+	x := make([]int32, n)
+	for i := range x {
+		x[i] = int32(i*7919) % 1000
+	}
+	k := compactKernel(I32, func(x, i Exp) Exp { return Bin("<", x, Int(I32, 500)) })
+	ax := up(b, d, I32, x, int64(n))
+	dx, di, cnt := alloc(b, d, I32, int64(n)), alloc(b, d, F32, int64(n)), alloc(b, d, I64, 1)
+	defer ax.Release()
+	defer dx.Release()
+	defer di.Release()
+	benchKernel(b, d, k, int64(4*n+8*n/2), int64(n), ax, dx, di, cnt)
+}
+
 func BenchmarkHist(b *testing.B) {
 	d := device(b)
 	n := benchN()
