@@ -182,18 +182,24 @@ func (l *lowerer) loopWith(b *builder, env *lenv, e *syntax.Loop, init lv, ext m
 		params[i] = ir.Param{Name: l.fresh("acc"), T: t}
 		pAtoms[i] = ir.V(params[i].Name)
 	}
-	saved := l.sizeScope
-	if len(e.Sizes) > 0 {
-		// loop [n] (xs: [n]t) = …: the binders are the loop's sizes
-		l.sizeScope = map[string]bool{}
-		for _, sb := range e.Sizes {
-			l.sizeScope[sb.Name] = true
-		}
-	}
-	inner := l.bindPat(env, e.Pat, rebuild(init, pAtoms, ptypes, 0))
-	l.sizeScope = saved
 	lb := &builder{l: l}
 	loopE := &ir.LoopE{Params: append(append([]ir.Param{}, sizeParams...), params...), Init: append(append([]ir.Atom{}, sizeInit...), atoms...), I: l.fresh("i")}
+	// the loop's pattern is bound inside the form's index or element
+	// pattern, as the checker scopes them: a name of both is the loop
+	// variable's in the body
+	var inner *lenv
+	bindLoopPat := func(outer *lenv) {
+		saved := l.sizeScope
+		if len(e.Sizes) > 0 {
+			// loop [n] (xs: [n]t) = …: the binders are the loop's sizes
+			l.sizeScope = map[string]bool{}
+			for _, sb := range e.Sizes {
+				l.sizeScope[sb.Name] = true
+			}
+		}
+		inner = l.bindPat(outer, e.Pat, rebuild(init, pAtoms, ptypes, 0))
+		l.sizeScope = saved
+	}
 	switch f := e.Form.(type) {
 	case *syntax.For:
 		n := l.scalar(b, env, f.Bound, value.NoPrim)
@@ -202,7 +208,7 @@ func (l *lowerer) loopWith(b *builder, env *lenv, e *syntax.Loop, init lv, ext m
 		if n.t.Elem != value.I64 {
 			iv = lb.let1(f.I.Name, &ir.ConvE{To: n.t.Elem, X: ir.V(loopE.I), Implicit: true}, n.t)
 		}
-		inner = inner.bind(f.I.Name, iv)
+		bindLoopPat(env.bind(f.I.Name, iv))
 	case *syntax.ForIn:
 		xs := l.expr(b, env, f.Arr, value.NoPrim)
 		shape := leafShape(xs)
@@ -222,8 +228,9 @@ func (l *lowerer) loopWith(b *builder, env *lenv, e *syntax.Loop, init lv, ext m
 			loopE.Over = append(loopE.Over, a.Name)
 			eas, ets = append(eas, ir.V(p.Name)), append(ets, p.T)
 		}
-		inner = l.bindPat(inner, f.Pat, rebuild(xs, eas, ets, -1))
+		bindLoopPat(l.bindPat(env, f.Pat, rebuild(xs, eas, ets, -1)))
 	case *syntax.While:
+		bindLoopPat(env)
 		loopE.I = ""
 		cb := &builder{l: l}
 		c := l.scalar(cb, inner, f.Cond, value.Bool)
