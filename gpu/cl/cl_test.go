@@ -237,3 +237,51 @@ func TestProfilingSwitchKeepsOrder(t *testing.T) {
 		}
 	}
 }
+
+// SetArg skips an argument already set to the same value, and sets it
+// again for another buffer, even one that reuses a released buffer's
+// handle.
+func TestSetArgRemembers(t *testing.T) {
+	d := firstDevice(t)
+	c, err := NewContext(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Release()
+	p, err := c.BuildProgram(`__kernel void put(__global int *a, int v) { a[get_global_id(0)] = v; }`, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Release()
+	k, err := p.Kernel("put")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Release()
+	read := func(b *Buffer) int32 {
+		var x int32
+		if err := c.Read(b, 0, unsafe.Pointer(&x), 4); err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
+	for round := 0; round < 20; round++ {
+		// a new buffer each round: the driver may hand out the handle of
+		// the one released before
+		b, err := c.CreateBuffer(MemReadWrite, 16)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range []int32{int32(round), int32(round), int32(round + 100)} {
+			k.SetArg(0, b)
+			k.SetArg(1, v)
+			if _, err := c.Launch(k, []int{4}, nil); err != nil {
+				t.Fatal(err)
+			}
+			if got := read(b); got != v {
+				t.Fatalf("round %d: a[0] = %d, want %d", round, got, v)
+			}
+		}
+		b.Release()
+	}
+}

@@ -729,6 +729,10 @@ func (pf *prefetcher) queues() int { return pf.d.TransferQueues() + 1 }
 func (pf *prefetcher) start(off int64, arrs []*value.Array) {
 	done := make(chan struct{})
 	pf.off, pf.done, pf.arrs, pf.err = off, done, nil, nil
+	if len(arrs) == 0 { // nothing streamed: no goroutine to wake
+		close(done)
+		return
+	}
 	go func() {
 		defer close(done)
 		var out []*runtime.Array

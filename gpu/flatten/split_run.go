@@ -134,91 +134,97 @@ func (s *splitRun) each(ctx context.Context,
 		}
 		return sp.last, off, c.N - off
 	}
-	var wg sync.WaitGroup
-	for i, w := range s.workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if err := before(w, i); err != nil {
-				s.fail(-1, err)
-				cancel()
+	work := func(i int, w *worker) {
+		if err := before(w, i); err != nil {
+			s.fail(-1, err)
+			cancel()
+			return
+		}
+		if s.deferred {
+			defer func() {
+				if err := w.r.d.Flush(); err != nil {
+					s.fail(-1, &errDeferred{err})
+					cancel()
+				}
+			}()
+		}
+		k, ok := i, i < s.nChunks && ctx.Err() == nil
+		if !ok {
+			return
+		}
+		plan, off, n := plans(k)
+		w.prefetch(s, plan, off, n)
+		// a chunk's failure stops the chunks after it, not those
+		// before, whose error would be the one to report
+		var prev *runtime.Marker // the end of the chunk before k
+		defer func() {
+			if prev != nil {
+				prev.Release() // the pass's flush waits for the device
+			}
+		}()
+		for ok && !s.failedBefore(k) {
+			inputs, err := w.inputs(s, plan, off, n)
+			if err != nil {
+				s.fail(k, err)
 				return
 			}
 			if s.deferred {
-				defer func() {
-					if err := w.r.d.Flush(); err != nil {
-						s.fail(-1, &errDeferred{err})
-						cancel()
-					}
-				}()
-			}
-			k, ok := i, i < s.nChunks && ctx.Err() == nil
-			if !ok {
-				return
-			}
-			plan, off, n := plans(k)
-			w.prefetch(s, plan, off, n)
-			// a chunk's failure stops the chunks after it, not those
-			// before, whose error would be the one to report
-			var prev *runtime.Marker // the end of the chunk before k
-			defer func() {
-				if prev != nil {
-					prev.Release() // the pass's flush waits for the device
+				// chunk k is queued behind the one before it: the
+				// next is taken when that one is done, so that the
+				// devices take chunks as they finish them, not as
+				// fast as the host queues them, and each has one
+				// queued ahead
+				if err := s.chunk(ctx, w, k, plan, off, n, inputs, carry, after); err != nil {
+					s.fail(k, &errDeferred{err}) // maybe an earlier chunk's check, read now
+					return
 				}
-			}()
-			for ok && !s.failedBefore(k) {
-				inputs, err := w.inputs(s, plan, off, n)
+				w.chunks++
+				m, err := w.r.d.Marker()
 				if err != nil {
 					s.fail(k, err)
 					return
 				}
-				if s.deferred {
-					// chunk k is queued behind the one before it: the
-					// next is taken when that one is done, so that the
-					// devices take chunks as they finish them, not as
-					// fast as the host queues them, and each has one
-					// queued ahead
-					if err := s.chunk(ctx, w, k, plan, off, n, inputs, carry, after); err != nil {
-						s.fail(k, &errDeferred{err}) // maybe an earlier chunk's check, read now
-						return
-					}
-					w.chunks++
-					m, err := w.r.d.Marker()
-					if err != nil {
+				if prev != nil {
+					if err := prev.Wait(); err != nil {
+						prev = m
 						s.fail(k, err)
 						return
 					}
-					if prev != nil {
-						if err := prev.Wait(); err != nil {
-							prev = m
-							s.fail(k, err)
-							return
-						}
-					}
-					prev = m
-					k, ok = take()
-					if ok {
-						plan, off, n = plans(k)
-					}
-					continue
 				}
-				// the next chunk is taken now, its upload overlapping this one
-				nk, nok := take()
-				var nplan *Plan
-				var noff, nn int64
-				if nok {
-					nplan, noff, nn = plans(nk)
-					w.prefetch(s, nplan, noff, nn)
+				prev = m
+				k, ok = take()
+				if ok {
+					plan, off, n = plans(k)
 				}
-				if err := s.chunk(ctx, w, k, plan, off, n, inputs, carry, after); err != nil {
-					s.fail(k, err)
-					return
-				}
-				w.chunks++
-				k, ok, plan, off, n = nk, nok, nplan, noff, nn
+				continue
 			}
+			// the next chunk is taken now, its upload overlapping this one
+			nk, nok := take()
+			var nplan *Plan
+			var noff, nn int64
+			if nok {
+				nplan, noff, nn = plans(nk)
+				w.prefetch(s, nplan, noff, nn)
+			}
+			if err := s.chunk(ctx, w, k, plan, off, n, inputs, carry, after); err != nil {
+				s.fail(k, err)
+				return
+			}
+			w.chunks++
+			k, ok, plan, off, n = nk, nok, nplan, noff, nn
+		}
+	}
+	// the first device's worker runs here: one goroutine fewer to wake
+	// before its first launch (on an H100 host, 10–25 µs)
+	var wg sync.WaitGroup
+	for i, w := range s.workers[1:] {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work(i+1, w)
 		}()
 	}
+	work(0, s.workers[0])
 	wg.Wait()
 }
 
