@@ -214,17 +214,18 @@ func (s *splitRun) each(ctx context.Context,
 			k, ok, plan, off, n = nk, nok, nplan, noff, nn
 		}
 	}
-	// the first device's worker runs here: one goroutine fewer to wake
-	// before its first launch (on an H100 host, 10–25 µs)
+	// every worker on a goroutine of its own: running the first on the
+	// calling goroutine made split runs slower on two H100s (alternating
+	// builds: blackscholes 2^27 0.642–0.650 ms against 0.597–0.608,
+	// mandelbrot 8192² 0.995–1.056 against 0.973–1.014)
 	var wg sync.WaitGroup
-	for i, w := range s.workers[1:] {
+	for i, w := range s.workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			work(i+1, w)
+			work(i, w)
 		}()
 	}
-	work(0, s.workers[0])
 	wg.Wait()
 }
 
