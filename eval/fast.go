@@ -25,6 +25,13 @@ type kernel struct {
 // compileFn compiles f for parameters with the given numbers of scalar
 // components (1 for a scalar, k for a k-tuple).
 func (t *thread) compileFn(f value.Value, comps []int) (*kernel, bool) {
+	return t.compileFnT(f, comps, nil)
+}
+
+// compileFnT is compileFn where the types of the parameters' components
+// are known (tys, in order; nil when not): the kernel is then run only on
+// values of those types.
+func (t *thread) compileFnT(f value.Value, comps []int, tys []value.PrimType) (*kernel, bool) {
 	fn, ok := f.(*value.Fun)
 	if !ok {
 		return nil, false
@@ -73,6 +80,11 @@ func (t *thread) compileFn(f value.Value, comps []int) (*kernel, bool) {
 			regs[j] = kc.reg()
 			if n != "" {
 				sc = &kscope{name: n, reg: regs[j], next: sc}
+				if len(tys) > 0 {
+					sc.typ, tys = tys[0], tys[1:]
+				}
+			} else if len(tys) > 0 {
+				tys = tys[1:]
 			}
 		}
 		k.params = append(k.params, regs)
@@ -158,7 +170,11 @@ func (t *thread) fastMap(f value.Value, xs *value.Array, pos syntax.Pos) (value.
 	var k *kernel
 	var ok bool
 	if comps != nil {
-		k, ok = t.compileFn(f, []int{len(comps)})
+		tys := make([]value.PrimType, len(comps))
+		for i, c := range comps {
+			tys[i] = c.T
+		}
+		k, ok = t.compileFnT(f, []int{len(comps)}, tys)
 	} else {
 		var layout *kval
 		if layout, comps = recordLayout(xs); layout == nil {

@@ -76,6 +76,24 @@ func kernelsAgree(t *testing.T, cost bool) {
 		`reduce (\(a, i) (b, j) -> if a < b then (a, i) else (b, j)) (f64.inf, -1) (zip xs (iota 37))`,
 		`reduce (\(a, i) (b, j) -> if a >= b then (a, i) else (b, j)) (i32.lowest, -1) (zip ys (iota 41))`,
 		`reduce (\(a, b) (c, d) -> (a + c, b * d)) (0.0, 1.0) (zip xs xs)`,
+		// loops over pure scalar state (kernel_loop.go): a && b ending on
+		// either side, a single test, no iteration, odd and even counts
+		`map (\x -> loop (a, b) = (x, 0) while a < 100 && b < 7 do (a * 2, b + 1)) ys`,
+		`map (\x -> loop a = x * x while a < 1000 do a * 3 + 1) ys`,
+		`map (\x -> loop (s, t) = (x, 1.0) while s < 50.0 do (s * 1.5 + t, t * 0.5)) xs`,
+		`map (\x -> loop (a, b) = (x, x) while a > 1000 && b > 0 do (a - 1, b - 1)) ys`,
+		`map (\x -> loop (a, n) = (x, 0i64) while n < x % 5 do (a + n, n + 1)) (iota 12)`,
+		`map (\x -> loop a = x while a < 10 || a == 12 do a + 1) ys`,
+		`map (\x -> loop (a, b) = (x, 0) while b < 3 do let c = a + 1 in (c * 2, b + 1)) ys`,
+		`map (\x -> loop (a, b) = (x, 0) while b < 3 && a != 5 do (if a > 0 then a - 1 else a + 1, b + 1)) ys`,
+		`map (\x -> loop (p, q) = (f32.f64 x, 0f32) for i < 5 do (p * 0.5f32 + q, q - p * p)) xs`,
+		`map (\x -> loop (p, q) = (x, 1) for i < x do (q * q - p * 2, p * i)) ys`,
+		`map (\x -> loop p = x for i < 0 do p * p) xs`,
+		`map (\i -> i * i - 3 * i + 7 > i + 2) (iota 20)`,
+		`map (\x -> x * x * 2.0 - (x * x + 1.0) / (x + 1.0)) xs`,
+		`map (\x -> x * x - x * 3 < x * x + 1 && x * x > 4) ys`,
+		`let z = 3 in map (\x -> x * z + z * 2 - (loop a = x while a < z * 4 do a + z)) ys`,
+		`map (\(x, y) -> let r = {a = x, b = y} in let (_, q) = loop (p, q) = (r.a, 0) while p < r.b * 3.0 + 1.0 do (p + 1.0, q + 1) in r.a * r.b - r.a * 2.0 + f64.i32 q) (zip xs xs)`,
 	}
 	for _, src := range exprs {
 		v1, c1, err1 := fast.run(src)
@@ -92,7 +110,9 @@ func kernelsAgree(t *testing.T, cost bool) {
 		}
 	}
 	// errors inside kernels are the same errors
-	for _, src := range []string{`map (\i -> ys[i + 1]) (iota 41)`, `map (\x -> 10 / (x - x)) ys`} {
+	for _, src := range []string{`map (\i -> ys[i + 1]) (iota 41)`, `map (\x -> 10 / (x - x)) ys`,
+		`map (\x -> loop (a, b) = (0, x) while a < 5 && b != 3 do (a + 1, b + i64.i32 ys[x + a])) (iota 41)`,
+		`map (\x -> loop a = x while a < 50 do assert (a != 7) (a + 1)) ys`} {
 		_, _, err1 := fast.run(src)
 		_, _, err2 := slow.run(src)
 		if err1 == nil || err2 == nil || err1.Error() != err2.Error() {

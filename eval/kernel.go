@@ -110,6 +110,10 @@ func (kc *kcomp) scalar(x syntax.Expr, sc *kscope, e *env) (knode, bool) {
 			}
 		}
 	}
+	if n, ty, ok := kc.typedScalar(x, sc, e); ok {
+		kc.ty, kc.opnd = ty, noOperand
+		return n, true
+	}
 	kc.opnd = noOperand
 	n, ty, ok := kc.scalar1(x, sc, e)
 	kc.ty = ty

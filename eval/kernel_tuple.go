@@ -207,15 +207,20 @@ func (kc *kcomp) loop(x *syntax.Loop, sc *kscope, e *env) ([]int, ktuple, bool) 
 		}
 		bt := kc.ty
 		ireg := kc.reg()
-		body, ok := compileBody(&kscope{name: form.I.Name, reg: ireg, typ: bt, next: inner})
+		bsc := &kscope{name: form.I.Name, reg: ireg, typ: bt, next: inner}
+		body, ok := compileBody(bsc)
 		if ok && !sameTypes(kc.tys, stateTys) {
 			stateTys = unknownTypes(k)
-			body, ok = compileBody(&kscope{name: form.I.Name, reg: ireg, typ: bt, next: scopeWith(stateTys)})
+			bsc = &kscope{name: form.I.Name, reg: ireg, typ: bt, next: scopeWith(stateTys)}
+			body, ok = compileBody(bsc)
 		}
 		if !ok {
 			return nil, nil, false
 		}
 		kc.tys = stateTys
+		if run := kc.staticFor(x, init, bound, ireg, state, tmp, bsc, e); run != nil {
+			return state, run, true
+		}
 		return state, func(f []value.Prim) {
 			base := t.live
 			init(f)
@@ -258,6 +263,9 @@ func (kc *kcomp) loop(x *syntax.Loop, sc *kscope, e *env) ([]int, ktuple, bool) 
 			return nil, nil, false
 		}
 		kc.tys = stateTys
+		if run := kc.staticWhile(x, form.Cond, init, state, tmp, inner, e); run != nil {
+			return state, run, true
+		}
 		return state, func(f []value.Prim) {
 			base := t.live
 			init(f)

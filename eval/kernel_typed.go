@@ -1,0 +1,257 @@
+package eval
+
+import (
+	"math"
+
+	"fut/eval/value"
+	"fut/interp/syntax"
+)
+
+// Typed scalar expressions in kernels. A pure scalar expression (one
+// that staticCost accepts: literals, registers, captured scalars and
+// operators that cannot fail, on operands of one known type) is compiled
+// into closures that return Go's own float32, float64, int32, int64 or
+// bool, so that a value is boxed into a value.Prim only where it leaves
+// the expression, not between each operator and the next. Registers,
+// constants and products of two registers are read by the operator that
+// uses them: gen_typed.go writes a closure for each operator and each
+// way of reading its two operands (kernel_typed_float.go, …_int.go, and
+// their _box variants, which box the result).
+//
+// Such an expression charges nothing itself: it runs where costs are off
+// or under charged (kernel_cost.go), which charges its static cost once.
+// The values are those of typedOp's closures: an f32 held as a float32
+// between operators is the value mkF32 and f32of would give after each.
+
+// tnode is a typed expression.
+type tnode[T any] func(f []value.Prim) T
+
+// topnd is an operand of a typed operator: a register (reg ≥ 0), a
+// constant (isC), a node, or (floats only) the product of two registers
+// reg and reg2, the commonest operand that is an operation (x*x - y*y).
+type topnd[T any] struct {
+	reg, reg2 int
+	isC       bool
+	c         T
+	n         tnode[T]
+}
+
+func (o topnd[T]) kind() int {
+	switch {
+	case o.reg2 >= 0:
+		return 3
+	case o.reg >= 0:
+		return 0
+	case o.isC:
+		return 1
+	}
+	return 2
+}
+
+func nodeOpnd[T any](n tnode[T]) (topnd[T], bool) { return topnd[T]{reg: -1, reg2: -1, n: n}, n != nil }
+
+func leafOpnd[T any](reg int, isC bool, c T) topnd[T] {
+	if isC {
+		reg = -1
+	}
+	return topnd[T]{reg: reg, reg2: -1, isC: isC, c: c}
+}
+
+// typedScalar compiles x as a typed expression boxed at its root when x
+// is an operator of such an expression and costs are off; ok is false
+// otherwise (the caller compiles x as before).
+func (kc *kcomp) typedScalar(x syntax.Expr, sc *kscope, e *env) (knode, value.PrimType, bool) {
+	if kc.t.cost {
+		return nil, value.NoPrim, false
+	}
+	b, ok := unparen(x).(*syntax.Binary)
+	if !ok {
+		return nil, value.NoPrim, false
+	}
+	if op, builtin := kc.t.isBuiltinOp(b, b.Op, b.Backtick, e); builtin && (op == value.OpLogAnd || op == value.OpLogOr) {
+		n, ok := kc.boolNode(b, sc, e)
+		if !ok {
+			return nil, value.NoPrim, false
+		}
+		return func(f []value.Prim) value.Prim { return mkBool(n(f)) }, value.Bool, true
+	}
+	c, ok := kc.staticCost(b, sc, e)
+	if !ok {
+		return nil, value.NoPrim, false
+	}
+	op, _ := kc.t.isBuiltinOp(b, b.Op, b.Backtick, e)
+	lt, _ := kc.staticCost(b.L, sc, e)
+	var n knode
+	switch lt.ty {
+	case value.F32:
+		n = floatRoot[float32](kc, op, lt.ty, b, sc, e)
+	case value.F64:
+		n = floatRoot[float64](kc, op, lt.ty, b, sc, e)
+	case value.I32:
+		n = intRoot[int32](kc, op, lt.ty, b, sc, e)
+	case value.I64:
+		n = intRoot[int64](kc, op, lt.ty, b, sc, e)
+	}
+	return n, c.ty, n != nil
+}
+
+func floatRoot[T float32 | float64](kc *kcomp, op value.BinOp, ty value.PrimType, b *syntax.Binary, sc *kscope, e *env) knode {
+	l, ok1 := floatOperand[T](kc, b.L, sc, e)
+	r, ok2 := floatOperand[T](kc, b.R, sc, e)
+	if !ok1 || !ok2 {
+		return nil
+	}
+	if op.IsComparison() {
+		return floatCmpBox(op, ty, l, r)
+	}
+	return floatArithBox(op, ty, l, r)
+}
+
+func intRoot[T int32 | int64](kc *kcomp, op value.BinOp, ty value.PrimType, b *syntax.Binary, sc *kscope, e *env) knode {
+	l, ok1 := intOperand[T](kc, b.L, sc, e)
+	r, ok2 := intOperand[T](kc, b.R, sc, e)
+	if !ok1 || !ok2 {
+		return nil
+	}
+	if op.IsComparison() {
+		return intCmpBox(op, ty, l, r)
+	}
+	return intArithBox(op, ty, l, r)
+}
+
+// leaf is x's register or constant when it is one.
+func (kc *kcomp) leaf(x syntax.Expr, sc *kscope, e *env) (reg int, c value.Prim, isC, ok bool) {
+	switch x := x.(type) {
+	case *syntax.Var:
+		if len(x.Name.Quals) == 0 {
+			if r, local := sc.lookup(x.Name.Name); local {
+				return r, c, false, r >= 0
+			}
+		} else if _, local := sc.lookup(x.Name.Quals[0]); local {
+			v, _, ok := kc.varVal(x, sc, e)
+			if !ok || !v.scalar() {
+				return 0, c, false, false
+			}
+			return v.reg, c, false, true
+		}
+		v, err := kc.t.evalVar(x, e)
+		p, isPrim := v.(value.Prim)
+		return -1, p, true, err == nil && isPrim
+	case *syntax.IntLit, *syntax.FloatLit, *syntax.CharLit, *syntax.BoolLit, *syntax.Negate:
+		p, err := kc.t.literalValue(x)
+		return -1, p, true, err == nil
+	}
+	return 0, c, false, false
+}
+
+// floatOperand compiles x, of float type T, as an operand.
+func floatOperand[T float32 | float64](kc *kcomp, x syntax.Expr, sc *kscope, e *env) (topnd[T], bool) {
+	x = unparen(x)
+	if b, ok := x.(*syntax.Binary); ok {
+		op, builtin := kc.t.isBuiltinOp(b, b.Op, b.Backtick, e)
+		if !builtin || op.IsComparison() {
+			return topnd[T]{}, false
+		}
+		l, ok1 := floatOperand[T](kc, b.L, sc, e)
+		r, ok2 := floatOperand[T](kc, b.R, sc, e)
+		if !ok1 || !ok2 {
+			return topnd[T]{}, false
+		}
+		if op == value.OpMul && l.kind() == 0 && r.kind() == 0 {
+			return topnd[T]{reg: l.reg, reg2: r.reg}, true
+		}
+		return nodeOpnd(floatArith(op, l, r))
+	}
+	reg, c, isC, ok := kc.leaf(x, sc, e)
+	if !ok {
+		return topnd[T]{}, false
+	}
+	return leafOpnd(reg, isC, T(math.Float64frombits(c.B))), true
+}
+
+// intOperand compiles x, of integer type T, as an operand.
+func intOperand[T int32 | int64](kc *kcomp, x syntax.Expr, sc *kscope, e *env) (topnd[T], bool) {
+	x = unparen(x)
+	if b, ok := x.(*syntax.Binary); ok {
+		op, builtin := kc.t.isBuiltinOp(b, b.Op, b.Backtick, e)
+		if !builtin || op.IsComparison() {
+			return topnd[T]{}, false
+		}
+		l, ok1 := intOperand[T](kc, b.L, sc, e)
+		r, ok2 := intOperand[T](kc, b.R, sc, e)
+		if !ok1 || !ok2 {
+			return topnd[T]{}, false
+		}
+		return nodeOpnd(intArith(op, l, r))
+	}
+	reg, c, isC, ok := kc.leaf(x, sc, e)
+	if !ok {
+		return topnd[T]{}, false
+	}
+	return leafOpnd(reg, isC, T(int64(c.B))), true
+}
+
+// boolNode compiles a condition made of comparisons of pure scalar
+// expressions joined by && and ||, with costs off; ok is false for any
+// other expression.
+func (kc *kcomp) boolNode(x syntax.Expr, sc *kscope, e *env) (tnode[bool], bool) {
+	if kc.t.cost {
+		return nil, false
+	}
+	b, ok := unparen(x).(*syntax.Binary)
+	if !ok {
+		return nil, false
+	}
+	op, builtin := kc.t.isBuiltinOp(b, b.Op, b.Backtick, e)
+	if !builtin {
+		return nil, false
+	}
+	if op == value.OpLogAnd || op == value.OpLogOr {
+		l, ok1 := kc.boolNode(b.L, sc, e)
+		r, ok2 := kc.boolNode(b.R, sc, e)
+		if !ok1 || !ok2 {
+			return nil, false
+		}
+		if op == value.OpLogAnd {
+			return func(f []value.Prim) bool { return l(f) && r(f) }, true
+		}
+		return func(f []value.Prim) bool { return l(f) || r(f) }, true
+	}
+	if !op.IsComparison() {
+		return nil, false
+	}
+	if _, ok := kc.staticCost(b, sc, e); !ok {
+		return nil, false
+	}
+	lt, _ := kc.staticCost(b.L, sc, e)
+	var n tnode[bool]
+	switch lt.ty {
+	case value.F32:
+		n = floatCmpNode[float32](kc, op, b, sc, e)
+	case value.F64:
+		n = floatCmpNode[float64](kc, op, b, sc, e)
+	case value.I32:
+		n = intCmpNode[int32](kc, op, b, sc, e)
+	case value.I64:
+		n = intCmpNode[int64](kc, op, b, sc, e)
+	}
+	return n, n != nil
+}
+
+func floatCmpNode[T float32 | float64](kc *kcomp, op value.BinOp, b *syntax.Binary, sc *kscope, e *env) tnode[bool] {
+	l, ok1 := floatOperand[T](kc, b.L, sc, e)
+	r, ok2 := floatOperand[T](kc, b.R, sc, e)
+	if !ok1 || !ok2 {
+		return nil
+	}
+	return floatCmp(op, l, r)
+}
+
+func intCmpNode[T int32 | int64](kc *kcomp, op value.BinOp, b *syntax.Binary, sc *kscope, e *env) tnode[bool] {
+	l, ok1 := intOperand[T](kc, b.L, sc, e)
+	r, ok2 := intOperand[T](kc, b.R, sc, e)
+	if !ok1 || !ok2 {
+		return nil
+	}
+	return intCmp(op, l, r)
+}
