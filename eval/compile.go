@@ -389,6 +389,10 @@ func (cc *ccomp) expr(x syntax.Expr, sc *cscope) cexpr {
 			}
 			return t.arrayOf(x, vals, base)
 		}
+	case *syntax.Loop:
+		if c := cc.loop(x, sc); c != nil {
+			return c
+		}
 	case *syntax.LetFun:
 		s := cc.slot()
 		body := cc.expr(x.Body, &cscope{name: x.Fun.Name, slot: s, next: sc})

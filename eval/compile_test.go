@@ -42,6 +42,18 @@ func TestCompiledAgrees(t *testing.T) {
 			`def arrl (n: i64) = loop a = replicate n 0 for i < n do a with [i] = i * 2`,
 			`def nest (n: i64) = loop s = 0 for i < n do s + (loop t = 0 for j < i do t + j)`,
 			`def wdiv (n: i32) = loop (a, i) = (10, n) while i >= 0 do (a / i, i - 1)`,
+			`def grow (n: i64) = loop (xs: []i64) = [0] for i < n do concat xs [i]`,
+			`def sized (n: i64) = loop [m] (xs: [m]i64) = iota 3 for i < n do map (\x -> x + m * i) xs`,
+			`def asl (n: i32) = loop s = 0 for i < n do assert (s < 10) (s + i)`,
+			`def early (xs: []i32) = loop (i, found) = (0, false) while i < length xs && !found do (i + 1, xs[i] == 3)`,
+			`def noinit (n: i32) = let x = 1 in loop x for _i < n do x * 2`,
+			`def upd2 (n: i64) = loop a = replicate n (replicate n 0i64) for i < n do a with [i, i] = i + a[i, 0]`,
+			`def lam (n: i64) = loop s = 0i64 for i < n do s + reduce (+) 0 (map (\j -> j * i + s) (iota 3))`,
+			`def finr (xs: []{a: i32, b: i32}) = loop s = 0 for {a, b} in xs do s + a - b`,
+			`def oob (xs: []i32) = loop s = 0 for i < 5 do s + xs[i]`,
+			`def wfor (n: i32) = loop (s, k) = (0, 0) for i < n do loop (s, k) = (s, k) while k < i do (s + k * i, k + 1)`,
+			`def rows (xs: [][]f64) = loop acc = xs[0] for r in xs[1:] do map2 (+) acc r`,
+			`def shadow (n: i32) = loop i = 1 for i < n do i * 2 + 1`,
 		}
 		for _, d := range decls {
 			for _, s := range []*session{comp, walk} {
@@ -84,6 +96,9 @@ func TestCompiledAgrees(t *testing.T) {
 			`let r = recl 0 in r.x + (1 + (2 + (3 + 4)))`,
 			`map (\i -> wl (i32.i64 i)) (iota 4)`,
 			`map (\b -> V.vadd (let p = V.vsub b.pos V.zero in V.vscale 2 p) (V.vscale (let m = b.mass in m * m) b.pos)) (mkbodies 5)`,
+			`(grow 3, grow 0, sized 4, asl 4, early [1, 2, 3, 4], early [], noinit 5, noinit 0)`,
+			`(upd2 3, lam 4, finr [{a = 1, b = 2}, {a = 5, b = 1}], wfor 5, rows [[1, 2], [3, 4], [5, 6]], shadow 4)`,
+			`map (\n -> (wfor n, asl n, shadow n)) [0, 1, 3]`,
 		}
 		for _, src := range exprs {
 			v1, c1, err1 := comp.run(src)
@@ -99,7 +114,7 @@ func TestCompiledAgrees(t *testing.T) {
 				t.Errorf("%s (cost %v): compiled cost %v, walker cost %v", src, cost, c1, c2)
 			}
 		}
-		for _, src := range []string{`map (\r -> {q = r.a / (r.a - r.a), z = 1}) (map mkrec [1])`, `wdiv 3`, `bad [1, 2] 1`, `sl [1] 4`, `div 1 0`, `map (div 3) [1, 0]`, `at [1] 5`, `rec (mkrec 1) + div 2 0`} {
+		for _, src := range []string{`map (\r -> {q = r.a / (r.a - r.a), z = 1}) (map mkrec [1])`, `wdiv 3`, `bad [1, 2] 1`, `sl [1] 4`, `div 1 0`, `map (div 3) [1, 0]`, `at [1] 5`, `rec (mkrec 1) + div 2 0`, `asl 10`, `oob [1, 2, 3]`, `map asl [3, 8]`} {
 			_, _, err1 := comp.run(src)
 			_, _, err2 := walk.run(src)
 			if err1 == nil || err2 == nil || err1.Error() != err2.Error() {

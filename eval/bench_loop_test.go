@@ -1,0 +1,29 @@
+package eval
+
+import "testing"
+
+// BenchmarkCompiledLoop runs a while loop over tuple state in a compiled
+// function body (compile_loop.go) and, for comparison, in the walker;
+// the top-level expression is walked either way.
+func BenchmarkCompiledLoop(b *testing.B) {
+	const src = `
+def collatz (n: i64) = loop (x, k) = (n, 0i64) while x != 1 do (if x % 2 == 0 then x / 2 else 3 * x + 1, k + 1)
+def steps (m: i64) = loop s = 0 for i < m do s + (collatz (i + 1)).1
+`
+	for _, walker := range []bool{false, true} {
+		name := "compiled"
+		if walker {
+			name = "walker"
+		}
+		b.Run(name, func(b *testing.B) {
+			costRuns(b, func(b *testing.B, cost bool) {
+				s := benchSession(b, cost)
+				s.in.noCompile = walker
+				if _, _, err := s.run(src); err != nil {
+					b.Fatal(err)
+				}
+				benchExpr(b, s, `steps 2000`)
+			})
+		})
+	}
+}
