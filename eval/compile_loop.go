@@ -34,11 +34,10 @@ func (cc *ccomp) loop(x *syntax.Loop, sc *cscope) cexpr {
 	case *syntax.For:
 		bound := cc.expr(form.Bound, sc)
 		is := cc.slot()
-		bind, bsc, ok := cc.pat(x.Pat, &cscope{name: form.I.Name, slot: is, next: sc})
+		ls, ok := cc.loopState(x, &cscope{name: form.I.Name, slot: is, next: sc})
 		if !ok {
 			return nil
 		}
-		body := cc.expr(x.Body, bsc)
 		return func(t *thread, bp int) (value.Value, error) {
 			base := t.live
 			state, err := init(t, bp)
@@ -55,14 +54,15 @@ func (cc *ccomp) loop(x *syntax.Loop, sc *cscope) cexpr {
 				return nil, t.errf(form.Bound.Pos(), "loop bound is not an integer")
 			}
 			n := b.Int()
+			inSlots := false
 			for i := int64(0); i < n; i++ {
 				t.slots[bp+is] = value.MkInt(b.T, i)
-				if state, err = t.iterate(pos, base, state, bind, body, bp); err != nil {
+				if err := ls.iterate(t, bp, pos, base, &state, inSlots); err != nil {
 					return nil, err
 				}
+				inSlots = ls.parts != nil
 			}
-			t.loopEnd(base, initF, state, n > 0)
-			return state, nil
+			return ls.end(t, bp, base, initF, state, inSlots, n > 0), nil
 		}
 	case *syntax.ForIn:
 		arr := cc.expr(form.Arr, sc)
@@ -70,11 +70,10 @@ func (cc *ccomp) loop(x *syntax.Loop, sc *cscope) cexpr {
 		if !ok {
 			return nil
 		}
-		bind, bsc, ok := cc.pat(x.Pat, esc)
+		ls, ok := cc.loopState(x, esc)
 		if !ok {
 			return nil
 		}
-		body := cc.expr(x.Body, bsc)
 		return func(t *thread, bp int) (value.Value, error) {
 			base := t.live
 			state, err := init(t, bp)
@@ -91,23 +90,24 @@ func (cc *ccomp) loop(x *syntax.Loop, sc *cscope) cexpr {
 				return nil, t.errf(form.Arr.Pos(), "for-in over a value that is not an array")
 			}
 			n := a.Shape[0]
+			inSlots := false
 			for i := int64(0); i < n; i++ {
 				if err := ebind(t, bp, a.Index(i)); err != nil {
 					return nil, err
 				}
-				if state, err = t.iterate(pos, base, state, bind, body, bp); err != nil {
+				if err := ls.iterate(t, bp, pos, base, &state, inSlots); err != nil {
 					return nil, err
 				}
+				inSlots = ls.parts != nil
 			}
-			t.loopEnd(base, initF, state, n > 0)
-			return state, nil
+			return ls.end(t, bp, base, initF, state, inSlots, n > 0), nil
 		}
 	case *syntax.While:
-		bind, bsc, ok := cc.pat(x.Pat, sc)
+		ls, ok := cc.loopState(x, sc)
 		if !ok {
 			return nil
 		}
-		cond, body := cc.prim(form.Cond, bsc), cc.expr(x.Body, bsc)
+		cond := cc.prim(form.Cond, ls.sc)
 		return func(t *thread, bp int) (value.Value, error) {
 			base := t.live
 			state, err := init(t, bp)
@@ -115,14 +115,14 @@ func (cc *ccomp) loop(x *syntax.Loop, sc *cscope) cexpr {
 				return nil, err
 			}
 			initF := t.live - base
-			iters := 0
+			inSlots, iters := false, 0
 			for {
 				var size int64
 				if t.cost {
-					size = value.Size(state)
+					size = ls.size(t, bp, state, inSlots)
 					t.live = base + size
 				}
-				if err := bind(t, bp, state); err != nil {
+				if err := ls.bind(t, bp, state, inSlots); err != nil {
 					return nil, err
 				}
 				c, v, err := cond(t, bp)
@@ -142,55 +142,240 @@ func (cc *ccomp) loop(x *syntax.Loop, sc *cscope) cexpr {
 				if t.cost {
 					t.live = base + size
 				}
-				nv, err := body(t, bp)
-				if err != nil {
+				if state, err = ls.run(t, bp); err != nil {
 					return nil, err
 				}
 				if t.cost {
 					t.W++
 					t.D++
 				}
-				state = nv
+				inSlots = ls.parts != nil
 				iters++
 			}
-			t.loopEnd(base, initF, state, iters > 0)
-			return state, nil
+			return ls.end(t, bp, base, initF, state, inSlots, iters > 0), nil
 		}
 	}
 	return nil
 }
 
-// iterate runs one iteration of a for loop as evalLoop's body does and
-// returns the new state.
-func (t *thread) iterate(pos syntax.Pos, base int64, state value.Value, bind cbind, body cexpr, bp int) (value.Value, error) {
+// loopState is a loop's pattern and body. Where the pattern is a tuple
+// of k patterns and every value the body can give is a tuple literal of
+// k (through lets, ifs and parentheses), the body leaves the new state's
+// components in k slots from tmp (into) and the next iteration binds
+// them (parts): no tuple is made per iteration, only one at the end.
+// The charges are the same, since a tuple literal costs nothing and the
+// size of a tuple is the sum of its components' sizes.
+type loopState struct {
+	sc    *cscope // the body's scope
+	all   cbind   // binds a whole state value
+	body  cexpr
+	parts []cbind
+	tmp   int
+	into  cstore
+}
+
+// cstore evaluates a tuple-valued expression into slots.
+type cstore func(t *thread, bp int) error
+
+func (cc *ccomp) loopState(x *syntax.Loop, sc *cscope) (*loopState, bool) {
+	if tp, ok := tuplePatOf(x.Pat); ok {
+		psc := sc
+		parts := make([]cbind, len(tp.Elems))
+		for i, q := range tp.Elems {
+			b, sc2, ok := cc.pat(q, psc)
+			if !ok {
+				return nil, false
+			}
+			parts[i], psc = b, sc2
+		}
+		n := len(parts)
+		all := func(t *thread, bp int, v value.Value) error { // as pat's PTuple
+			vs, ok := tupleParts(v, n)
+			if !ok {
+				return t.errf(tp.Pos(), "cannot match a value against a tuple pattern of %d elements", n)
+			}
+			for i, b := range parts {
+				if err := b(t, bp, vs[i]); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		ls := &loopState{sc: psc, all: all}
+		tmp := cc.nslots
+		cc.nslots += n
+		if ls.into = cc.tupleInto(x.Body, n, tmp, psc); ls.into != nil {
+			ls.parts, ls.tmp = parts, tmp
+		} else {
+			ls.body = cc.expr(x.Body, psc)
+		}
+		return ls, true
+	}
+	all, bsc, ok := cc.pat(x.Pat, sc)
+	if !ok {
+		return nil, false
+	}
+	return &loopState{sc: bsc, all: all, body: cc.expr(x.Body, bsc)}, true
+}
+
+// tuplePatOf returns a tuple pattern (p1, …, pk), in parentheses or not.
+func tuplePatOf(p syntax.Pat) (*syntax.PTuple, bool) {
+	switch p := p.(type) {
+	case *syntax.PParen:
+		return tuplePatOf(p.P)
+	case *syntax.PTuple:
+		return p, len(p.Elems) > 1
+	}
+	return nil, false
+}
+
+// tupleInto compiles x, whose values are tuple literals of k, to store
+// their components in the slots from dst; nil for any other x.
+func (cc *ccomp) tupleInto(x syntax.Expr, k, dst int, sc *cscope) cstore {
+	switch x := x.(type) {
+	case *syntax.Paren:
+		return cc.tupleInto(x.X, k, dst, sc)
+	case *syntax.TupleLit:
+		if len(x.Elems) != k {
+			return nil
+		}
+		els := cc.exprs(x.Elems, sc)
+		return func(t *thread, bp int) error {
+			for i, el := range els {
+				v, err := el(t, bp)
+				if err != nil {
+					return err
+				}
+				t.slots[bp+dst+i] = v
+			}
+			return nil
+		}
+	case *syntax.LetIn:
+		if len(x.Sizes) > 0 {
+			return nil
+		}
+		val := cc.expr(x.Value, sc)
+		bind, sc2, ok := cc.pat(x.Pat, sc)
+		if !ok {
+			return nil
+		}
+		body := cc.tupleInto(x.Body, k, dst, sc2)
+		if body == nil {
+			return nil
+		}
+		return func(t *thread, bp int) error { // as expr's LetIn
+			base := t.live
+			v, err := val(t, bp)
+			if err != nil {
+				return err
+			}
+			f0 := t.live - base
+			if err := bind(t, bp, v); err != nil {
+				return err
+			}
+			if err := body(t, bp); err != nil {
+				return err
+			}
+			t.live -= f0
+			return nil
+		}
+	case *syntax.If:
+		c, th, el := cc.prim(x.Cond, sc), cc.tupleInto(x.Then, k, dst, sc), cc.tupleInto(x.Else, k, dst, sc)
+		if th == nil || el == nil {
+			return nil
+		}
+		return func(t *thread, bp int) error { // as expr's If
+			base := t.live
+			b, v, err := c(t, bp)
+			if err != nil {
+				return err
+			}
+			if v != nil || b.T != value.Bool {
+				return t.errf(x.Cond.Pos(), "if condition is not a bool")
+			}
+			if t.cost {
+				t.W++
+				t.D++
+				t.live = base
+			}
+			if b.B != 0 {
+				return th(t, bp)
+			}
+			return el(t, bp)
+		}
+	}
+	return nil
+}
+
+// size is the size of the state, a value or the parts in the slots.
+func (ls *loopState) size(t *thread, bp int, state value.Value, inSlots bool) int64 {
+	if !inSlots {
+		return value.Size(state)
+	}
+	var s int64
+	for i := range ls.parts {
+		s += value.Size(t.slots[bp+ls.tmp+i])
+	}
+	return s
+}
+
+func (ls *loopState) bind(t *thread, bp int, state value.Value, inSlots bool) error {
+	if !inSlots {
+		return ls.all(t, bp, state)
+	}
+	for i, b := range ls.parts {
+		if err := b(t, bp, t.slots[bp+ls.tmp+i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// run runs the body: the new state is its value, or in the slots (nil).
+func (ls *loopState) run(t *thread, bp int) (value.Value, error) {
+	if ls.into != nil {
+		return nil, ls.into(t, bp)
+	}
+	return ls.body(t, bp)
+}
+
+// iterate runs one iteration of a for loop as evalLoop's body does; the
+// new state is in *state or in the slots.
+func (ls *loopState) iterate(t *thread, bp int, pos syntax.Pos, base int64, state *value.Value, inSlots bool) error {
 	if err := t.tick(pos); err != nil {
-		return nil, err
+		return err
 	}
 	if t.cost {
-		t.live = base + value.Size(state)
+		t.live = base + ls.size(t, bp, *state, inSlots)
 	}
-	if err := bind(t, bp, state); err != nil {
-		return nil, err
+	if err := ls.bind(t, bp, *state, inSlots); err != nil {
+		return err
 	}
-	nv, err := body(t, bp)
+	nv, err := ls.run(t, bp)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if t.cost {
 		t.W++
 		t.D++
 	}
-	return nv, nil
+	*state = nv
+	return nil
 }
 
-// loopEnd leaves the loop's result live, as evalLoop does.
-func (t *thread) loopEnd(base, initF int64, state value.Value, ran bool) {
-	if !t.cost {
-		return
+// end is the loop's value, left live as evalLoop leaves it.
+func (ls *loopState) end(t *thread, bp int, base, initF int64, state value.Value, inSlots, ran bool) value.Value {
+	if inSlots {
+		tu := make(value.Tuple, len(ls.parts))
+		copy(tu, t.slots[bp+ls.tmp:])
+		state = tu
 	}
-	if ran {
-		t.live = base + value.Size(state)
-	} else {
-		t.live = base + initF
+	if t.cost {
+		if ran {
+			t.live = base + value.Size(state)
+		} else {
+			t.live = base + initF
+		}
 	}
+	return state
 }
