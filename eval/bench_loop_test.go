@@ -6,10 +6,19 @@ import "testing"
 // function body (compile_loop.go) and, for comparison, in the walker;
 // the top-level expression is walked either way.
 func BenchmarkCompiledLoop(b *testing.B) {
-	const src = `
+	compiledAndWalked(b, `
 def collatz (n: i64) = loop (x, k) = (n, 0i64) while x != 1 do (if x % 2 == 0 then x / 2 else 3 * x + 1, k + 1)
 def steps (m: i64) = loop s = 0 for i < m do s + (collatz (i + 1)).1
-`
+`, `steps 2000`)
+}
+
+// BenchmarkCompiledInPlaceLoop is BenchmarkInPlaceLoop's loop of
+// in-place updates in a function body.
+func BenchmarkCompiledInPlaceLoop(b *testing.B) {
+	compiledAndWalked(b, `def fill (n: i64) = loop a = replicate n 0i64 for i < n do a with [i] = i * 2`, `fill 1000000`)
+}
+
+func compiledAndWalked(b *testing.B, src, expr string) {
 	for _, walker := range []bool{false, true} {
 		name := "compiled"
 		if walker {
@@ -22,7 +31,7 @@ def steps (m: i64) = loop s = 0 for i < m do s + (collatz (i + 1)).1
 				if _, _, err := s.run(src); err != nil {
 					b.Fatal(err)
 				}
-				benchExpr(b, s, `steps 2000`)
+				benchExpr(b, s, expr)
 			})
 		})
 	}

@@ -393,6 +393,12 @@ func (cc *ccomp) expr(x syntax.Expr, sc *cscope) cexpr {
 		if c := cc.loop(x, sc); c != nil {
 			return c
 		}
+	case *syntax.Update:
+		return cc.update(x, sc)
+	case *syntax.LetWith:
+		return cc.letWith(x, sc)
+	case *syntax.Assert:
+		return cc.assert(x, sc)
 	case *syntax.LetFun:
 		s := cc.slot()
 		body := cc.expr(x.Body, &cscope{name: x.Fun.Name, slot: s, next: sc})

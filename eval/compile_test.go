@@ -57,6 +57,11 @@ func TestCompiledAgrees(t *testing.T) {
 			`def ifl (n: i32) = loop (a, b) = (0, 1) for i < n do if i % 2 == 0 then (a + b, b) else let c = a * 2 in (c, b + c)`,
 			`def ifw (n: i32) = loop (a, (b, c)) = (n, (0, 0.0)) while a > 0 do if a % 3 == 0 then (a - 1, (b + 1, c)) else (a - 2, (b, c + 1.5))`,
 			`def ifd (xs: []i32) = loop (s, m) = (0, 1) for x in xs do let q = 10 / x in if q > 2 then (s + q, m) else (s, m * q)`,
+			`def rupd (n: i64) = loop r = {a = 0i64, b = replicate 3 0i64} for i < n do r with b = (copy r.b with [i % 3] = i + r.a) with a = i`,
+			`def lw (n: i64) = loop a = replicate n 0 for i < n do let a[i] = i + 1 in a`,
+			`def uoob (n: i64) = loop a = replicate 3 0 for i < n do a with [i] = 1`,
+			`def sliceu (n: i64) = loop a = iota 6 for i < n do a with [1:3] = [a[i], i]`,
+			`def tupu (n: i64) = loop (a, s) = (replicate 4 0.0, 0.0) for i < n do (a with [i % 4] = s, s + f64.i64 i)`,
 		}
 		for _, d := range decls {
 			for _, s := range []*session{comp, walk} {
@@ -103,6 +108,7 @@ func TestCompiledAgrees(t *testing.T) {
 			`(upd2 3, lam 4, finr [{a = 1, b = 2}, {a = 5, b = 1}], wfor 5, rows [[1, 2], [3, 4], [5, 6]], shadow 4)`,
 			`map (\n -> (wfor n, asl n, shadow n)) [0, 1, 3]`,
 			`(ifl 0, ifl 7, ifw 0, ifw 10, ifd [1, 2, 5, 3], ifd [])`,
+			`(rupd 5, lw 4, uoob 3, sliceu 4, tupu 9)`,
 		}
 		for _, src := range exprs {
 			v1, c1, err1 := comp.run(src)
@@ -118,7 +124,7 @@ func TestCompiledAgrees(t *testing.T) {
 				t.Errorf("%s (cost %v): compiled cost %v, walker cost %v", src, cost, c1, c2)
 			}
 		}
-		for _, src := range []string{`map (\r -> {q = r.a / (r.a - r.a), z = 1}) (map mkrec [1])`, `wdiv 3`, `bad [1, 2] 1`, `sl [1] 4`, `div 1 0`, `map (div 3) [1, 0]`, `at [1] 5`, `rec (mkrec 1) + div 2 0`, `asl 10`, `oob [1, 2, 3]`, `map asl [3, 8]`, `ifd [4, 0, 2]`} {
+		for _, src := range []string{`map (\r -> {q = r.a / (r.a - r.a), z = 1}) (map mkrec [1])`, `wdiv 3`, `bad [1, 2] 1`, `sl [1] 4`, `div 1 0`, `map (div 3) [1, 0]`, `at [1] 5`, `rec (mkrec 1) + div 2 0`, `asl 10`, `oob [1, 2, 3]`, `map asl [3, 8]`, `ifd [4, 0, 2]`, `uoob 5`, `sliceu 9`} {
 			_, _, err1 := comp.run(src)
 			_, _, err2 := walk.run(src)
 			if err1 == nil || err2 == nil || err1.Error() != err2.Error() {

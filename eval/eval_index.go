@@ -239,6 +239,12 @@ func (t *thread) evalUpdate(x *syntax.Update, e *env) (value.Value, error) {
 }
 
 func (t *thread) updatePath(c value.Value, path []syntax.PathElem, v value.Value, e *env, pos syntax.Pos) (value.Value, error) {
+	return t.updatePathBy(c, path, v, func(x syntax.Expr) (int64, error) { return t.evalInt(x, e) }, pos)
+}
+
+// updatePathBy is updatePath with the index expressions evaluated by
+// evInt (the walker's or compiled code).
+func (t *thread) updatePathBy(c value.Value, path []syntax.PathElem, v value.Value, evInt func(syntax.Expr) (int64, error), pos syntax.Pos) (value.Value, error) {
 	if len(path) == 0 {
 		return v, nil
 	}
@@ -250,7 +256,7 @@ func (t *thread) updatePath(c value.Value, path []syntax.PathElem, v value.Value
 			if !ok {
 				return nil, t.errf(pos, "record has no field %s", el.Field)
 			}
-			nv, err := t.updatePath(old, path[1:], v, e, pos)
+			nv, err := t.updatePathBy(old, path[1:], v, evInt, pos)
 			if err != nil {
 				return nil, err
 			}
@@ -260,7 +266,7 @@ func (t *thread) updatePath(c value.Value, path []syntax.PathElem, v value.Value
 			if !ok || k >= len(r) {
 				return nil, t.errf(pos, "tuple has no field %s", el.Field)
 			}
-			nv, err := t.updatePath(r[k], path[1:], v, e, pos)
+			nv, err := t.updatePathBy(r[k], path[1:], v, evInt, pos)
 			if err != nil {
 				return nil, err
 			}
@@ -274,7 +280,7 @@ func (t *thread) updatePath(c value.Value, path []syntax.PathElem, v value.Value
 	if !ok {
 		return nil, t.errf(pos, "in-place update of a value that is not an array")
 	}
-	ds, err := t.evalIndices(el.Indices, a.FullShape(), e, el.Span.Start)
+	ds, err := t.evalIndicesBy(el.Indices, a.FullShape(), evInt, el.Span.Start)
 	if err != nil {
 		return nil, err
 	}
@@ -286,7 +292,7 @@ func (t *thread) updatePath(c value.Value, path []syntax.PathElem, v value.Value
 	}
 	if len(path) > 1 {
 		cur := indexArray(a, ds)
-		nv, err := t.updatePath(cur, path[1:], v, e, pos)
+		nv, err := t.updatePathBy(cur, path[1:], v, evInt, pos)
 		if err != nil {
 			return nil, err
 		}

@@ -1,0 +1,97 @@
+package eval
+
+import (
+	"fut/eval/value"
+	"fut/interp/syntax"
+)
+
+// Compiled in-place updates (a with [i].f = v, let a[i] = v in e) and
+// assertions, as the walker evaluates and charges them (evalUpdate,
+// eval_expr.go), so that a loop body that updates its state in place
+// runs without an environment built for the walker each iteration.
+
+// update compiles a with path = v.
+func (cc *ccomp) update(x *syntax.Update, sc *cscope) cexpr {
+	arr, val := cc.expr(x.X, sc), cc.expr(x.Value, sc)
+	type part struct {
+		x syntax.Expr
+		c cexpr
+	}
+	var parts []part
+	for _, el := range x.Path {
+		for _, d := range el.Indices {
+			for _, ix := range []syntax.Expr{d.Fix, d.Start, d.End, d.Stride} {
+				if ix != nil {
+					parts = append(parts, part{ix, cc.expr(ix, sc)})
+				}
+			}
+		}
+	}
+	return func(t *thread, bp int) (value.Value, error) {
+		base := t.live
+		a, err := arr(t, bp)
+		if err != nil {
+			return nil, err
+		}
+		v, err := val(t, bp)
+		if err != nil {
+			return nil, err
+		}
+		r, err := t.updatePathBy(a, x.Path, v, func(ix syntax.Expr) (int64, error) {
+			for _, p := range parts {
+				if p.x == ix {
+					v, err := p.c(t, bp)
+					if err != nil {
+						return 0, err
+					}
+					return t.indexInt(ix, v)
+				}
+			}
+			return t.evalInt(ix, t.envAt(bp, sc)) // not reached: every part is compiled
+		}, x.Pos())
+		if err != nil {
+			return nil, err
+		}
+		if t.cost {
+			t.step(base, 1, 1, 0, 0)
+		}
+		return r, nil
+	}
+}
+
+// letWith compiles let a[i] = v in body: the update, then the body with
+// a bound to its result.
+func (cc *ccomp) letWith(x *syntax.LetWith, sc *cscope) cexpr {
+	upd := cc.update(&syntax.Update{Loc: x.Loc, X: x.Dest, Path: x.Path, Value: x.Value}, sc)
+	s := cc.slot()
+	body := cc.expr(x.Body, &cscope{name: x.Dest.Name.Name, slot: s, next: sc})
+	return func(t *thread, bp int) (value.Value, error) {
+		v, err := upd(t, bp)
+		if err != nil {
+			return nil, err
+		}
+		t.slots[bp+s] = v
+		return body(t, bp)
+	}
+}
+
+// assert compiles assert c e.
+func (cc *ccomp) assert(x *syntax.Assert, sc *cscope) cexpr {
+	cond, body := cc.expr(x.Cond, sc), cc.expr(x.X, sc)
+	return func(t *thread, bp int) (value.Value, error) {
+		base := t.live
+		c, err := cond(t, bp)
+		if err != nil {
+			return nil, err
+		}
+		if b, ok := c.(value.Prim); !ok || b.B == 0 {
+			return nil, t.errf(x.Pos(), "Assertion is false: %s", t.sourceText(unparen(x.Cond)))
+		}
+		if t.cost {
+			t.W++
+			t.D++
+			t.live = base
+		}
+		return body(t, bp)
+	}
+}
