@@ -4,8 +4,9 @@
 // _box variants (which box the result), the typed operators of
 // kernel_typed.go: one closure for each operator and each way of reading
 // its operands (a register r, a constant c, a typed node n, for floats
-// the product p of two registers), so that an operand that is a
-// register, a constant or a product costs no call.
+// the product p of two registers and the product q of a constant and a
+// register), so that an operand that is a register, a constant or such
+// a product costs no call.
 //
 //	go run gen_typed.go
 package main
@@ -20,14 +21,14 @@ import (
 
 type family struct {
 	name, constraint string
-	kinds            string // the operand kinds: register, constant, node, product of registers
+	kinds            string // the operand kinds: register, constant, node, products of registers and of a constant and a register
 	read             string // a register's value as T
 	box              string // a T as a value.Prim of type ty
 	ops              []string
 }
 
 var families = []family{
-	{"float", "float32 | float64", "rcnp", "T(math.Float64frombits(f[%s].B))", "value.Prim{T: ty, B: math.Float64bits(float64(%s))}",
+	{"float", "float32 | float64", "rcnpq", "T(math.Float64frombits(f[%s].B))", "value.Prim{T: ty, B: math.Float64bits(float64(%s))}",
 		[]string{"Add +", "Sub -", "Mul *", "Div /", "Lt <", "Le <=", "Gt >", "Ge >="}},
 	{"int", "int32 | int64", "rcn", "T(int64(f[%s].B))", "value.Prim{T: ty, B: uint64(int64(%s))}",
 		[]string{"Add +", "Sub -", "Mul *", "Lt <", "Le <=", "Gt >", "Ge >=", "Eq ==", "Neq !="}},
@@ -46,6 +47,8 @@ func side(fam family, k byte, left bool) string {
 	case 'p':
 		// converted to T so that it is rounded before what uses it
 		return "T(" + fmt.Sprintf(fam.read, reg) + " * " + fmt.Sprintf(fam.read, reg2) + ")"
+	case 'q':
+		return "T(" + c + " * " + fmt.Sprintf(fam.read, reg) + ")"
 	}
 	return n
 }

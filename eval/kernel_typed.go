@@ -28,7 +28,8 @@ type tnode[T any] func(f []value.Prim) T
 
 // topnd is an operand of a typed operator: a register (reg ≥ 0), a
 // constant (isC), a node, or (floats only) the product of two registers
-// reg and reg2, the commonest operand that is an operation (x*x - y*y).
+// reg and reg2 or of the constant c and the register reg, the commonest
+// operands that are operations (x*x - y*y, 2*x*y).
 type topnd[T any] struct {
 	reg, reg2 int
 	isC       bool
@@ -40,6 +41,8 @@ func (o topnd[T]) kind() int {
 	switch {
 	case o.reg2 >= 0:
 		return 3
+	case o.reg >= 0 && o.isC:
+		return 4
 	case o.reg >= 0:
 		return 0
 	case o.isC:
@@ -157,8 +160,13 @@ func floatOperand[T float32 | float64](kc *kcomp, x syntax.Expr, sc *kscope, e *
 		if !ok1 || !ok2 {
 			return topnd[T]{}, false
 		}
-		if op == value.OpMul && l.kind() == 0 && r.kind() == 0 {
-			return topnd[T]{reg: l.reg, reg2: r.reg}, true
+		if op == value.OpMul && r.kind() == 0 {
+			switch l.kind() {
+			case 0:
+				return topnd[T]{reg: l.reg, reg2: r.reg}, true
+			case 1:
+				return topnd[T]{reg: r.reg, reg2: -1, isC: true, c: l.c}, true
+			}
 		}
 		return nodeOpnd(floatArith(op, l, r))
 	}

@@ -11,7 +11,7 @@ import (
 func floatArith[T float32 | float64](op value.BinOp, l, r topnd[T]) tnode[T] {
 	a, a2, ca, na, b, b2, cb, nb := l.reg, l.reg2, l.c, l.n, r.reg, r.reg2, r.c, r.n
 	_, _, _, _, _, _, _, _ = a, a2, ca, na, b, b2, cb, nb
-	form := l.kind()*4 + r.kind()
+	form := l.kind()*5 + r.kind()
 	switch op {
 	case value.OpAdd:
 		switch form {
@@ -26,40 +26,64 @@ func floatArith[T float32 | float64](op value.BinOp, l, r topnd[T]) tnode[T] {
 				return T(math.Float64frombits(f[a].B)) + T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))
 			}
 		case 4:
-			return func(f []value.Prim) T { return ca + T(math.Float64frombits(f[b].B)) }
+			return func(f []value.Prim) T { return T(math.Float64frombits(f[a].B)) + T(cb*T(math.Float64frombits(f[b].B))) }
 		case 5:
-			return func(f []value.Prim) T { return ca + cb }
+			return func(f []value.Prim) T { return ca + T(math.Float64frombits(f[b].B)) }
 		case 6:
-			return func(f []value.Prim) T { return ca + nb(f) }
+			return func(f []value.Prim) T { return ca + cb }
 		case 7:
+			return func(f []value.Prim) T { return ca + nb(f) }
+		case 8:
 			return func(f []value.Prim) T {
 				return ca + T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))
 			}
-		case 8:
-			return func(f []value.Prim) T { return na(f) + T(math.Float64frombits(f[b].B)) }
 		case 9:
-			return func(f []value.Prim) T { return na(f) + cb }
+			return func(f []value.Prim) T { return ca + T(cb*T(math.Float64frombits(f[b].B))) }
 		case 10:
-			return func(f []value.Prim) T { return na(f) + nb(f) }
+			return func(f []value.Prim) T { return na(f) + T(math.Float64frombits(f[b].B)) }
 		case 11:
+			return func(f []value.Prim) T { return na(f) + cb }
+		case 12:
+			return func(f []value.Prim) T { return na(f) + nb(f) }
+		case 13:
 			return func(f []value.Prim) T {
 				return na(f) + T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))
 			}
-		case 12:
+		case 14:
+			return func(f []value.Prim) T { return na(f) + T(cb*T(math.Float64frombits(f[b].B))) }
+		case 15:
 			return func(f []value.Prim) T {
 				return T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) + T(math.Float64frombits(f[b].B))
 			}
-		case 13:
+		case 16:
 			return func(f []value.Prim) T {
 				return T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) + cb
 			}
-		case 14:
+		case 17:
 			return func(f []value.Prim) T {
 				return T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) + nb(f)
 			}
-		case 15:
+		case 18:
 			return func(f []value.Prim) T {
 				return T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) + T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))
+			}
+		case 19:
+			return func(f []value.Prim) T {
+				return T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) + T(cb*T(math.Float64frombits(f[b].B)))
+			}
+		case 20:
+			return func(f []value.Prim) T { return T(ca*T(math.Float64frombits(f[a].B))) + T(math.Float64frombits(f[b].B)) }
+		case 21:
+			return func(f []value.Prim) T { return T(ca*T(math.Float64frombits(f[a].B))) + cb }
+		case 22:
+			return func(f []value.Prim) T { return T(ca*T(math.Float64frombits(f[a].B))) + nb(f) }
+		case 23:
+			return func(f []value.Prim) T {
+				return T(ca*T(math.Float64frombits(f[a].B))) + T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))
+			}
+		case 24:
+			return func(f []value.Prim) T {
+				return T(ca*T(math.Float64frombits(f[a].B))) + T(cb*T(math.Float64frombits(f[b].B)))
 			}
 		}
 	case value.OpSub:
@@ -75,40 +99,64 @@ func floatArith[T float32 | float64](op value.BinOp, l, r topnd[T]) tnode[T] {
 				return T(math.Float64frombits(f[a].B)) - T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))
 			}
 		case 4:
-			return func(f []value.Prim) T { return ca - T(math.Float64frombits(f[b].B)) }
+			return func(f []value.Prim) T { return T(math.Float64frombits(f[a].B)) - T(cb*T(math.Float64frombits(f[b].B))) }
 		case 5:
-			return func(f []value.Prim) T { return ca - cb }
+			return func(f []value.Prim) T { return ca - T(math.Float64frombits(f[b].B)) }
 		case 6:
-			return func(f []value.Prim) T { return ca - nb(f) }
+			return func(f []value.Prim) T { return ca - cb }
 		case 7:
+			return func(f []value.Prim) T { return ca - nb(f) }
+		case 8:
 			return func(f []value.Prim) T {
 				return ca - T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))
 			}
-		case 8:
-			return func(f []value.Prim) T { return na(f) - T(math.Float64frombits(f[b].B)) }
 		case 9:
-			return func(f []value.Prim) T { return na(f) - cb }
+			return func(f []value.Prim) T { return ca - T(cb*T(math.Float64frombits(f[b].B))) }
 		case 10:
-			return func(f []value.Prim) T { return na(f) - nb(f) }
+			return func(f []value.Prim) T { return na(f) - T(math.Float64frombits(f[b].B)) }
 		case 11:
+			return func(f []value.Prim) T { return na(f) - cb }
+		case 12:
+			return func(f []value.Prim) T { return na(f) - nb(f) }
+		case 13:
 			return func(f []value.Prim) T {
 				return na(f) - T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))
 			}
-		case 12:
+		case 14:
+			return func(f []value.Prim) T { return na(f) - T(cb*T(math.Float64frombits(f[b].B))) }
+		case 15:
 			return func(f []value.Prim) T {
 				return T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) - T(math.Float64frombits(f[b].B))
 			}
-		case 13:
+		case 16:
 			return func(f []value.Prim) T {
 				return T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) - cb
 			}
-		case 14:
+		case 17:
 			return func(f []value.Prim) T {
 				return T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) - nb(f)
 			}
-		case 15:
+		case 18:
 			return func(f []value.Prim) T {
 				return T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) - T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))
+			}
+		case 19:
+			return func(f []value.Prim) T {
+				return T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) - T(cb*T(math.Float64frombits(f[b].B)))
+			}
+		case 20:
+			return func(f []value.Prim) T { return T(ca*T(math.Float64frombits(f[a].B))) - T(math.Float64frombits(f[b].B)) }
+		case 21:
+			return func(f []value.Prim) T { return T(ca*T(math.Float64frombits(f[a].B))) - cb }
+		case 22:
+			return func(f []value.Prim) T { return T(ca*T(math.Float64frombits(f[a].B))) - nb(f) }
+		case 23:
+			return func(f []value.Prim) T {
+				return T(ca*T(math.Float64frombits(f[a].B))) - T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))
+			}
+		case 24:
+			return func(f []value.Prim) T {
+				return T(ca*T(math.Float64frombits(f[a].B))) - T(cb*T(math.Float64frombits(f[b].B)))
 			}
 		}
 	case value.OpMul:
@@ -124,40 +172,64 @@ func floatArith[T float32 | float64](op value.BinOp, l, r topnd[T]) tnode[T] {
 				return T(math.Float64frombits(f[a].B)) * T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))
 			}
 		case 4:
-			return func(f []value.Prim) T { return ca * T(math.Float64frombits(f[b].B)) }
+			return func(f []value.Prim) T { return T(math.Float64frombits(f[a].B)) * T(cb*T(math.Float64frombits(f[b].B))) }
 		case 5:
-			return func(f []value.Prim) T { return ca * cb }
+			return func(f []value.Prim) T { return ca * T(math.Float64frombits(f[b].B)) }
 		case 6:
-			return func(f []value.Prim) T { return ca * nb(f) }
+			return func(f []value.Prim) T { return ca * cb }
 		case 7:
+			return func(f []value.Prim) T { return ca * nb(f) }
+		case 8:
 			return func(f []value.Prim) T {
 				return ca * T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))
 			}
-		case 8:
-			return func(f []value.Prim) T { return na(f) * T(math.Float64frombits(f[b].B)) }
 		case 9:
-			return func(f []value.Prim) T { return na(f) * cb }
+			return func(f []value.Prim) T { return ca * T(cb*T(math.Float64frombits(f[b].B))) }
 		case 10:
-			return func(f []value.Prim) T { return na(f) * nb(f) }
+			return func(f []value.Prim) T { return na(f) * T(math.Float64frombits(f[b].B)) }
 		case 11:
+			return func(f []value.Prim) T { return na(f) * cb }
+		case 12:
+			return func(f []value.Prim) T { return na(f) * nb(f) }
+		case 13:
 			return func(f []value.Prim) T {
 				return na(f) * T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))
 			}
-		case 12:
+		case 14:
+			return func(f []value.Prim) T { return na(f) * T(cb*T(math.Float64frombits(f[b].B))) }
+		case 15:
 			return func(f []value.Prim) T {
 				return T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) * T(math.Float64frombits(f[b].B))
 			}
-		case 13:
+		case 16:
 			return func(f []value.Prim) T {
 				return T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) * cb
 			}
-		case 14:
+		case 17:
 			return func(f []value.Prim) T {
 				return T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) * nb(f)
 			}
-		case 15:
+		case 18:
 			return func(f []value.Prim) T {
 				return T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) * T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))
+			}
+		case 19:
+			return func(f []value.Prim) T {
+				return T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) * T(cb*T(math.Float64frombits(f[b].B)))
+			}
+		case 20:
+			return func(f []value.Prim) T { return T(ca*T(math.Float64frombits(f[a].B))) * T(math.Float64frombits(f[b].B)) }
+		case 21:
+			return func(f []value.Prim) T { return T(ca*T(math.Float64frombits(f[a].B))) * cb }
+		case 22:
+			return func(f []value.Prim) T { return T(ca*T(math.Float64frombits(f[a].B))) * nb(f) }
+		case 23:
+			return func(f []value.Prim) T {
+				return T(ca*T(math.Float64frombits(f[a].B))) * T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))
+			}
+		case 24:
+			return func(f []value.Prim) T {
+				return T(ca*T(math.Float64frombits(f[a].B))) * T(cb*T(math.Float64frombits(f[b].B)))
 			}
 		}
 	case value.OpDiv:
@@ -173,40 +245,64 @@ func floatArith[T float32 | float64](op value.BinOp, l, r topnd[T]) tnode[T] {
 				return T(math.Float64frombits(f[a].B)) / T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))
 			}
 		case 4:
-			return func(f []value.Prim) T { return ca / T(math.Float64frombits(f[b].B)) }
+			return func(f []value.Prim) T { return T(math.Float64frombits(f[a].B)) / T(cb*T(math.Float64frombits(f[b].B))) }
 		case 5:
-			return func(f []value.Prim) T { return ca / cb }
+			return func(f []value.Prim) T { return ca / T(math.Float64frombits(f[b].B)) }
 		case 6:
-			return func(f []value.Prim) T { return ca / nb(f) }
+			return func(f []value.Prim) T { return ca / cb }
 		case 7:
+			return func(f []value.Prim) T { return ca / nb(f) }
+		case 8:
 			return func(f []value.Prim) T {
 				return ca / T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))
 			}
-		case 8:
-			return func(f []value.Prim) T { return na(f) / T(math.Float64frombits(f[b].B)) }
 		case 9:
-			return func(f []value.Prim) T { return na(f) / cb }
+			return func(f []value.Prim) T { return ca / T(cb*T(math.Float64frombits(f[b].B))) }
 		case 10:
-			return func(f []value.Prim) T { return na(f) / nb(f) }
+			return func(f []value.Prim) T { return na(f) / T(math.Float64frombits(f[b].B)) }
 		case 11:
+			return func(f []value.Prim) T { return na(f) / cb }
+		case 12:
+			return func(f []value.Prim) T { return na(f) / nb(f) }
+		case 13:
 			return func(f []value.Prim) T {
 				return na(f) / T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))
 			}
-		case 12:
+		case 14:
+			return func(f []value.Prim) T { return na(f) / T(cb*T(math.Float64frombits(f[b].B))) }
+		case 15:
 			return func(f []value.Prim) T {
 				return T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) / T(math.Float64frombits(f[b].B))
 			}
-		case 13:
+		case 16:
 			return func(f []value.Prim) T {
 				return T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) / cb
 			}
-		case 14:
+		case 17:
 			return func(f []value.Prim) T {
 				return T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) / nb(f)
 			}
-		case 15:
+		case 18:
 			return func(f []value.Prim) T {
 				return T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) / T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))
+			}
+		case 19:
+			return func(f []value.Prim) T {
+				return T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) / T(cb*T(math.Float64frombits(f[b].B)))
+			}
+		case 20:
+			return func(f []value.Prim) T { return T(ca*T(math.Float64frombits(f[a].B))) / T(math.Float64frombits(f[b].B)) }
+		case 21:
+			return func(f []value.Prim) T { return T(ca*T(math.Float64frombits(f[a].B))) / cb }
+		case 22:
+			return func(f []value.Prim) T { return T(ca*T(math.Float64frombits(f[a].B))) / nb(f) }
+		case 23:
+			return func(f []value.Prim) T {
+				return T(ca*T(math.Float64frombits(f[a].B))) / T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))
+			}
+		case 24:
+			return func(f []value.Prim) T {
+				return T(ca*T(math.Float64frombits(f[a].B))) / T(cb*T(math.Float64frombits(f[b].B)))
 			}
 		}
 	}
@@ -216,7 +312,7 @@ func floatArith[T float32 | float64](op value.BinOp, l, r topnd[T]) tnode[T] {
 func floatCmp[T float32 | float64](op value.BinOp, l, r topnd[T]) tnode[bool] {
 	a, a2, ca, na, b, b2, cb, nb := l.reg, l.reg2, l.c, l.n, r.reg, r.reg2, r.c, r.n
 	_, _, _, _, _, _, _, _ = a, a2, ca, na, b, b2, cb, nb
-	form := l.kind()*4 + r.kind()
+	form := l.kind()*5 + r.kind()
 	switch op {
 	case value.OpLt:
 		switch form {
@@ -231,40 +327,68 @@ func floatCmp[T float32 | float64](op value.BinOp, l, r topnd[T]) tnode[bool] {
 				return T(math.Float64frombits(f[a].B)) < T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))
 			}
 		case 4:
-			return func(f []value.Prim) bool { return ca < T(math.Float64frombits(f[b].B)) }
+			return func(f []value.Prim) bool {
+				return T(math.Float64frombits(f[a].B)) < T(cb*T(math.Float64frombits(f[b].B)))
+			}
 		case 5:
-			return func(f []value.Prim) bool { return ca < cb }
+			return func(f []value.Prim) bool { return ca < T(math.Float64frombits(f[b].B)) }
 		case 6:
-			return func(f []value.Prim) bool { return ca < nb(f) }
+			return func(f []value.Prim) bool { return ca < cb }
 		case 7:
+			return func(f []value.Prim) bool { return ca < nb(f) }
+		case 8:
 			return func(f []value.Prim) bool {
 				return ca < T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))
 			}
-		case 8:
-			return func(f []value.Prim) bool { return na(f) < T(math.Float64frombits(f[b].B)) }
 		case 9:
-			return func(f []value.Prim) bool { return na(f) < cb }
+			return func(f []value.Prim) bool { return ca < T(cb*T(math.Float64frombits(f[b].B))) }
 		case 10:
-			return func(f []value.Prim) bool { return na(f) < nb(f) }
+			return func(f []value.Prim) bool { return na(f) < T(math.Float64frombits(f[b].B)) }
 		case 11:
+			return func(f []value.Prim) bool { return na(f) < cb }
+		case 12:
+			return func(f []value.Prim) bool { return na(f) < nb(f) }
+		case 13:
 			return func(f []value.Prim) bool {
 				return na(f) < T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))
 			}
-		case 12:
+		case 14:
+			return func(f []value.Prim) bool { return na(f) < T(cb*T(math.Float64frombits(f[b].B))) }
+		case 15:
 			return func(f []value.Prim) bool {
 				return T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) < T(math.Float64frombits(f[b].B))
 			}
-		case 13:
+		case 16:
 			return func(f []value.Prim) bool {
 				return T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) < cb
 			}
-		case 14:
+		case 17:
 			return func(f []value.Prim) bool {
 				return T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) < nb(f)
 			}
-		case 15:
+		case 18:
 			return func(f []value.Prim) bool {
 				return T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) < T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))
+			}
+		case 19:
+			return func(f []value.Prim) bool {
+				return T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) < T(cb*T(math.Float64frombits(f[b].B)))
+			}
+		case 20:
+			return func(f []value.Prim) bool {
+				return T(ca*T(math.Float64frombits(f[a].B))) < T(math.Float64frombits(f[b].B))
+			}
+		case 21:
+			return func(f []value.Prim) bool { return T(ca*T(math.Float64frombits(f[a].B))) < cb }
+		case 22:
+			return func(f []value.Prim) bool { return T(ca*T(math.Float64frombits(f[a].B))) < nb(f) }
+		case 23:
+			return func(f []value.Prim) bool {
+				return T(ca*T(math.Float64frombits(f[a].B))) < T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))
+			}
+		case 24:
+			return func(f []value.Prim) bool {
+				return T(ca*T(math.Float64frombits(f[a].B))) < T(cb*T(math.Float64frombits(f[b].B)))
 			}
 		}
 	case value.OpLe:
@@ -280,40 +404,68 @@ func floatCmp[T float32 | float64](op value.BinOp, l, r topnd[T]) tnode[bool] {
 				return T(math.Float64frombits(f[a].B)) <= T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))
 			}
 		case 4:
-			return func(f []value.Prim) bool { return ca <= T(math.Float64frombits(f[b].B)) }
+			return func(f []value.Prim) bool {
+				return T(math.Float64frombits(f[a].B)) <= T(cb*T(math.Float64frombits(f[b].B)))
+			}
 		case 5:
-			return func(f []value.Prim) bool { return ca <= cb }
+			return func(f []value.Prim) bool { return ca <= T(math.Float64frombits(f[b].B)) }
 		case 6:
-			return func(f []value.Prim) bool { return ca <= nb(f) }
+			return func(f []value.Prim) bool { return ca <= cb }
 		case 7:
+			return func(f []value.Prim) bool { return ca <= nb(f) }
+		case 8:
 			return func(f []value.Prim) bool {
 				return ca <= T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))
 			}
-		case 8:
-			return func(f []value.Prim) bool { return na(f) <= T(math.Float64frombits(f[b].B)) }
 		case 9:
-			return func(f []value.Prim) bool { return na(f) <= cb }
+			return func(f []value.Prim) bool { return ca <= T(cb*T(math.Float64frombits(f[b].B))) }
 		case 10:
-			return func(f []value.Prim) bool { return na(f) <= nb(f) }
+			return func(f []value.Prim) bool { return na(f) <= T(math.Float64frombits(f[b].B)) }
 		case 11:
+			return func(f []value.Prim) bool { return na(f) <= cb }
+		case 12:
+			return func(f []value.Prim) bool { return na(f) <= nb(f) }
+		case 13:
 			return func(f []value.Prim) bool {
 				return na(f) <= T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))
 			}
-		case 12:
+		case 14:
+			return func(f []value.Prim) bool { return na(f) <= T(cb*T(math.Float64frombits(f[b].B))) }
+		case 15:
 			return func(f []value.Prim) bool {
 				return T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) <= T(math.Float64frombits(f[b].B))
 			}
-		case 13:
+		case 16:
 			return func(f []value.Prim) bool {
 				return T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) <= cb
 			}
-		case 14:
+		case 17:
 			return func(f []value.Prim) bool {
 				return T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) <= nb(f)
 			}
-		case 15:
+		case 18:
 			return func(f []value.Prim) bool {
 				return T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) <= T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))
+			}
+		case 19:
+			return func(f []value.Prim) bool {
+				return T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) <= T(cb*T(math.Float64frombits(f[b].B)))
+			}
+		case 20:
+			return func(f []value.Prim) bool {
+				return T(ca*T(math.Float64frombits(f[a].B))) <= T(math.Float64frombits(f[b].B))
+			}
+		case 21:
+			return func(f []value.Prim) bool { return T(ca*T(math.Float64frombits(f[a].B))) <= cb }
+		case 22:
+			return func(f []value.Prim) bool { return T(ca*T(math.Float64frombits(f[a].B))) <= nb(f) }
+		case 23:
+			return func(f []value.Prim) bool {
+				return T(ca*T(math.Float64frombits(f[a].B))) <= T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))
+			}
+		case 24:
+			return func(f []value.Prim) bool {
+				return T(ca*T(math.Float64frombits(f[a].B))) <= T(cb*T(math.Float64frombits(f[b].B)))
 			}
 		}
 	case value.OpGt:
@@ -329,40 +481,68 @@ func floatCmp[T float32 | float64](op value.BinOp, l, r topnd[T]) tnode[bool] {
 				return T(math.Float64frombits(f[a].B)) > T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))
 			}
 		case 4:
-			return func(f []value.Prim) bool { return ca > T(math.Float64frombits(f[b].B)) }
+			return func(f []value.Prim) bool {
+				return T(math.Float64frombits(f[a].B)) > T(cb*T(math.Float64frombits(f[b].B)))
+			}
 		case 5:
-			return func(f []value.Prim) bool { return ca > cb }
+			return func(f []value.Prim) bool { return ca > T(math.Float64frombits(f[b].B)) }
 		case 6:
-			return func(f []value.Prim) bool { return ca > nb(f) }
+			return func(f []value.Prim) bool { return ca > cb }
 		case 7:
+			return func(f []value.Prim) bool { return ca > nb(f) }
+		case 8:
 			return func(f []value.Prim) bool {
 				return ca > T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))
 			}
-		case 8:
-			return func(f []value.Prim) bool { return na(f) > T(math.Float64frombits(f[b].B)) }
 		case 9:
-			return func(f []value.Prim) bool { return na(f) > cb }
+			return func(f []value.Prim) bool { return ca > T(cb*T(math.Float64frombits(f[b].B))) }
 		case 10:
-			return func(f []value.Prim) bool { return na(f) > nb(f) }
+			return func(f []value.Prim) bool { return na(f) > T(math.Float64frombits(f[b].B)) }
 		case 11:
+			return func(f []value.Prim) bool { return na(f) > cb }
+		case 12:
+			return func(f []value.Prim) bool { return na(f) > nb(f) }
+		case 13:
 			return func(f []value.Prim) bool {
 				return na(f) > T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))
 			}
-		case 12:
+		case 14:
+			return func(f []value.Prim) bool { return na(f) > T(cb*T(math.Float64frombits(f[b].B))) }
+		case 15:
 			return func(f []value.Prim) bool {
 				return T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) > T(math.Float64frombits(f[b].B))
 			}
-		case 13:
+		case 16:
 			return func(f []value.Prim) bool {
 				return T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) > cb
 			}
-		case 14:
+		case 17:
 			return func(f []value.Prim) bool {
 				return T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) > nb(f)
 			}
-		case 15:
+		case 18:
 			return func(f []value.Prim) bool {
 				return T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) > T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))
+			}
+		case 19:
+			return func(f []value.Prim) bool {
+				return T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) > T(cb*T(math.Float64frombits(f[b].B)))
+			}
+		case 20:
+			return func(f []value.Prim) bool {
+				return T(ca*T(math.Float64frombits(f[a].B))) > T(math.Float64frombits(f[b].B))
+			}
+		case 21:
+			return func(f []value.Prim) bool { return T(ca*T(math.Float64frombits(f[a].B))) > cb }
+		case 22:
+			return func(f []value.Prim) bool { return T(ca*T(math.Float64frombits(f[a].B))) > nb(f) }
+		case 23:
+			return func(f []value.Prim) bool {
+				return T(ca*T(math.Float64frombits(f[a].B))) > T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))
+			}
+		case 24:
+			return func(f []value.Prim) bool {
+				return T(ca*T(math.Float64frombits(f[a].B))) > T(cb*T(math.Float64frombits(f[b].B)))
 			}
 		}
 	case value.OpGe:
@@ -378,40 +558,68 @@ func floatCmp[T float32 | float64](op value.BinOp, l, r topnd[T]) tnode[bool] {
 				return T(math.Float64frombits(f[a].B)) >= T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))
 			}
 		case 4:
-			return func(f []value.Prim) bool { return ca >= T(math.Float64frombits(f[b].B)) }
+			return func(f []value.Prim) bool {
+				return T(math.Float64frombits(f[a].B)) >= T(cb*T(math.Float64frombits(f[b].B)))
+			}
 		case 5:
-			return func(f []value.Prim) bool { return ca >= cb }
+			return func(f []value.Prim) bool { return ca >= T(math.Float64frombits(f[b].B)) }
 		case 6:
-			return func(f []value.Prim) bool { return ca >= nb(f) }
+			return func(f []value.Prim) bool { return ca >= cb }
 		case 7:
+			return func(f []value.Prim) bool { return ca >= nb(f) }
+		case 8:
 			return func(f []value.Prim) bool {
 				return ca >= T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))
 			}
-		case 8:
-			return func(f []value.Prim) bool { return na(f) >= T(math.Float64frombits(f[b].B)) }
 		case 9:
-			return func(f []value.Prim) bool { return na(f) >= cb }
+			return func(f []value.Prim) bool { return ca >= T(cb*T(math.Float64frombits(f[b].B))) }
 		case 10:
-			return func(f []value.Prim) bool { return na(f) >= nb(f) }
+			return func(f []value.Prim) bool { return na(f) >= T(math.Float64frombits(f[b].B)) }
 		case 11:
+			return func(f []value.Prim) bool { return na(f) >= cb }
+		case 12:
+			return func(f []value.Prim) bool { return na(f) >= nb(f) }
+		case 13:
 			return func(f []value.Prim) bool {
 				return na(f) >= T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))
 			}
-		case 12:
+		case 14:
+			return func(f []value.Prim) bool { return na(f) >= T(cb*T(math.Float64frombits(f[b].B))) }
+		case 15:
 			return func(f []value.Prim) bool {
 				return T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) >= T(math.Float64frombits(f[b].B))
 			}
-		case 13:
+		case 16:
 			return func(f []value.Prim) bool {
 				return T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) >= cb
 			}
-		case 14:
+		case 17:
 			return func(f []value.Prim) bool {
 				return T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) >= nb(f)
 			}
-		case 15:
+		case 18:
 			return func(f []value.Prim) bool {
 				return T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) >= T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))
+			}
+		case 19:
+			return func(f []value.Prim) bool {
+				return T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) >= T(cb*T(math.Float64frombits(f[b].B)))
+			}
+		case 20:
+			return func(f []value.Prim) bool {
+				return T(ca*T(math.Float64frombits(f[a].B))) >= T(math.Float64frombits(f[b].B))
+			}
+		case 21:
+			return func(f []value.Prim) bool { return T(ca*T(math.Float64frombits(f[a].B))) >= cb }
+		case 22:
+			return func(f []value.Prim) bool { return T(ca*T(math.Float64frombits(f[a].B))) >= nb(f) }
+		case 23:
+			return func(f []value.Prim) bool {
+				return T(ca*T(math.Float64frombits(f[a].B))) >= T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))
+			}
+		case 24:
+			return func(f []value.Prim) bool {
+				return T(ca*T(math.Float64frombits(f[a].B))) >= T(cb*T(math.Float64frombits(f[b].B)))
 			}
 		}
 	}

@@ -11,7 +11,7 @@ import (
 func floatArithBox[T float32 | float64](op value.BinOp, ty value.PrimType, l, r topnd[T]) knode {
 	a, a2, ca, na, b, b2, cb, nb := l.reg, l.reg2, l.c, l.n, r.reg, r.reg2, r.c, r.n
 	_, _, _, _, _, _, _, _ = a, a2, ca, na, b, b2, cb, nb
-	form := l.kind()*4 + r.kind()
+	form := l.kind()*5 + r.kind()
 	switch op {
 	case value.OpAdd:
 		switch form {
@@ -33,43 +33,79 @@ func floatArithBox[T float32 | float64](op value.BinOp, ty value.PrimType, l, r 
 			}
 		case 4:
 			return func(f []value.Prim) value.Prim {
-				return value.Prim{T: ty, B: math.Float64bits(float64(ca + T(math.Float64frombits(f[b].B))))}
+				return value.Prim{T: ty, B: math.Float64bits(float64(T(math.Float64frombits(f[a].B)) + T(cb*T(math.Float64frombits(f[b].B)))))}
 			}
 		case 5:
-			return func(f []value.Prim) value.Prim { return value.Prim{T: ty, B: math.Float64bits(float64(ca + cb))} }
+			return func(f []value.Prim) value.Prim {
+				return value.Prim{T: ty, B: math.Float64bits(float64(ca + T(math.Float64frombits(f[b].B))))}
+			}
 		case 6:
-			return func(f []value.Prim) value.Prim { return value.Prim{T: ty, B: math.Float64bits(float64(ca + nb(f)))} }
+			return func(f []value.Prim) value.Prim { return value.Prim{T: ty, B: math.Float64bits(float64(ca + cb))} }
 		case 7:
+			return func(f []value.Prim) value.Prim { return value.Prim{T: ty, B: math.Float64bits(float64(ca + nb(f)))} }
+		case 8:
 			return func(f []value.Prim) value.Prim {
 				return value.Prim{T: ty, B: math.Float64bits(float64(ca + T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))))}
 			}
-		case 8:
+		case 9:
+			return func(f []value.Prim) value.Prim {
+				return value.Prim{T: ty, B: math.Float64bits(float64(ca + T(cb*T(math.Float64frombits(f[b].B)))))}
+			}
+		case 10:
 			return func(f []value.Prim) value.Prim {
 				return value.Prim{T: ty, B: math.Float64bits(float64(na(f) + T(math.Float64frombits(f[b].B))))}
 			}
-		case 9:
-			return func(f []value.Prim) value.Prim { return value.Prim{T: ty, B: math.Float64bits(float64(na(f) + cb))} }
-		case 10:
-			return func(f []value.Prim) value.Prim { return value.Prim{T: ty, B: math.Float64bits(float64(na(f) + nb(f)))} }
 		case 11:
+			return func(f []value.Prim) value.Prim { return value.Prim{T: ty, B: math.Float64bits(float64(na(f) + cb))} }
+		case 12:
+			return func(f []value.Prim) value.Prim { return value.Prim{T: ty, B: math.Float64bits(float64(na(f) + nb(f)))} }
+		case 13:
 			return func(f []value.Prim) value.Prim {
 				return value.Prim{T: ty, B: math.Float64bits(float64(na(f) + T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))))}
 			}
-		case 12:
-			return func(f []value.Prim) value.Prim {
-				return value.Prim{T: ty, B: math.Float64bits(float64(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) + T(math.Float64frombits(f[b].B))))}
-			}
-		case 13:
-			return func(f []value.Prim) value.Prim {
-				return value.Prim{T: ty, B: math.Float64bits(float64(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) + cb))}
-			}
 		case 14:
 			return func(f []value.Prim) value.Prim {
-				return value.Prim{T: ty, B: math.Float64bits(float64(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) + nb(f)))}
+				return value.Prim{T: ty, B: math.Float64bits(float64(na(f) + T(cb*T(math.Float64frombits(f[b].B)))))}
 			}
 		case 15:
 			return func(f []value.Prim) value.Prim {
+				return value.Prim{T: ty, B: math.Float64bits(float64(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) + T(math.Float64frombits(f[b].B))))}
+			}
+		case 16:
+			return func(f []value.Prim) value.Prim {
+				return value.Prim{T: ty, B: math.Float64bits(float64(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) + cb))}
+			}
+		case 17:
+			return func(f []value.Prim) value.Prim {
+				return value.Prim{T: ty, B: math.Float64bits(float64(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) + nb(f)))}
+			}
+		case 18:
+			return func(f []value.Prim) value.Prim {
 				return value.Prim{T: ty, B: math.Float64bits(float64(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) + T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))))}
+			}
+		case 19:
+			return func(f []value.Prim) value.Prim {
+				return value.Prim{T: ty, B: math.Float64bits(float64(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) + T(cb*T(math.Float64frombits(f[b].B)))))}
+			}
+		case 20:
+			return func(f []value.Prim) value.Prim {
+				return value.Prim{T: ty, B: math.Float64bits(float64(T(ca*T(math.Float64frombits(f[a].B))) + T(math.Float64frombits(f[b].B))))}
+			}
+		case 21:
+			return func(f []value.Prim) value.Prim {
+				return value.Prim{T: ty, B: math.Float64bits(float64(T(ca*T(math.Float64frombits(f[a].B))) + cb))}
+			}
+		case 22:
+			return func(f []value.Prim) value.Prim {
+				return value.Prim{T: ty, B: math.Float64bits(float64(T(ca*T(math.Float64frombits(f[a].B))) + nb(f)))}
+			}
+		case 23:
+			return func(f []value.Prim) value.Prim {
+				return value.Prim{T: ty, B: math.Float64bits(float64(T(ca*T(math.Float64frombits(f[a].B))) + T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))))}
+			}
+		case 24:
+			return func(f []value.Prim) value.Prim {
+				return value.Prim{T: ty, B: math.Float64bits(float64(T(ca*T(math.Float64frombits(f[a].B))) + T(cb*T(math.Float64frombits(f[b].B)))))}
 			}
 		}
 	case value.OpSub:
@@ -92,43 +128,79 @@ func floatArithBox[T float32 | float64](op value.BinOp, ty value.PrimType, l, r 
 			}
 		case 4:
 			return func(f []value.Prim) value.Prim {
-				return value.Prim{T: ty, B: math.Float64bits(float64(ca - T(math.Float64frombits(f[b].B))))}
+				return value.Prim{T: ty, B: math.Float64bits(float64(T(math.Float64frombits(f[a].B)) - T(cb*T(math.Float64frombits(f[b].B)))))}
 			}
 		case 5:
-			return func(f []value.Prim) value.Prim { return value.Prim{T: ty, B: math.Float64bits(float64(ca - cb))} }
+			return func(f []value.Prim) value.Prim {
+				return value.Prim{T: ty, B: math.Float64bits(float64(ca - T(math.Float64frombits(f[b].B))))}
+			}
 		case 6:
-			return func(f []value.Prim) value.Prim { return value.Prim{T: ty, B: math.Float64bits(float64(ca - nb(f)))} }
+			return func(f []value.Prim) value.Prim { return value.Prim{T: ty, B: math.Float64bits(float64(ca - cb))} }
 		case 7:
+			return func(f []value.Prim) value.Prim { return value.Prim{T: ty, B: math.Float64bits(float64(ca - nb(f)))} }
+		case 8:
 			return func(f []value.Prim) value.Prim {
 				return value.Prim{T: ty, B: math.Float64bits(float64(ca - T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))))}
 			}
-		case 8:
+		case 9:
+			return func(f []value.Prim) value.Prim {
+				return value.Prim{T: ty, B: math.Float64bits(float64(ca - T(cb*T(math.Float64frombits(f[b].B)))))}
+			}
+		case 10:
 			return func(f []value.Prim) value.Prim {
 				return value.Prim{T: ty, B: math.Float64bits(float64(na(f) - T(math.Float64frombits(f[b].B))))}
 			}
-		case 9:
-			return func(f []value.Prim) value.Prim { return value.Prim{T: ty, B: math.Float64bits(float64(na(f) - cb))} }
-		case 10:
-			return func(f []value.Prim) value.Prim { return value.Prim{T: ty, B: math.Float64bits(float64(na(f) - nb(f)))} }
 		case 11:
+			return func(f []value.Prim) value.Prim { return value.Prim{T: ty, B: math.Float64bits(float64(na(f) - cb))} }
+		case 12:
+			return func(f []value.Prim) value.Prim { return value.Prim{T: ty, B: math.Float64bits(float64(na(f) - nb(f)))} }
+		case 13:
 			return func(f []value.Prim) value.Prim {
 				return value.Prim{T: ty, B: math.Float64bits(float64(na(f) - T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))))}
 			}
-		case 12:
-			return func(f []value.Prim) value.Prim {
-				return value.Prim{T: ty, B: math.Float64bits(float64(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) - T(math.Float64frombits(f[b].B))))}
-			}
-		case 13:
-			return func(f []value.Prim) value.Prim {
-				return value.Prim{T: ty, B: math.Float64bits(float64(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) - cb))}
-			}
 		case 14:
 			return func(f []value.Prim) value.Prim {
-				return value.Prim{T: ty, B: math.Float64bits(float64(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) - nb(f)))}
+				return value.Prim{T: ty, B: math.Float64bits(float64(na(f) - T(cb*T(math.Float64frombits(f[b].B)))))}
 			}
 		case 15:
 			return func(f []value.Prim) value.Prim {
+				return value.Prim{T: ty, B: math.Float64bits(float64(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) - T(math.Float64frombits(f[b].B))))}
+			}
+		case 16:
+			return func(f []value.Prim) value.Prim {
+				return value.Prim{T: ty, B: math.Float64bits(float64(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) - cb))}
+			}
+		case 17:
+			return func(f []value.Prim) value.Prim {
+				return value.Prim{T: ty, B: math.Float64bits(float64(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) - nb(f)))}
+			}
+		case 18:
+			return func(f []value.Prim) value.Prim {
 				return value.Prim{T: ty, B: math.Float64bits(float64(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) - T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))))}
+			}
+		case 19:
+			return func(f []value.Prim) value.Prim {
+				return value.Prim{T: ty, B: math.Float64bits(float64(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) - T(cb*T(math.Float64frombits(f[b].B)))))}
+			}
+		case 20:
+			return func(f []value.Prim) value.Prim {
+				return value.Prim{T: ty, B: math.Float64bits(float64(T(ca*T(math.Float64frombits(f[a].B))) - T(math.Float64frombits(f[b].B))))}
+			}
+		case 21:
+			return func(f []value.Prim) value.Prim {
+				return value.Prim{T: ty, B: math.Float64bits(float64(T(ca*T(math.Float64frombits(f[a].B))) - cb))}
+			}
+		case 22:
+			return func(f []value.Prim) value.Prim {
+				return value.Prim{T: ty, B: math.Float64bits(float64(T(ca*T(math.Float64frombits(f[a].B))) - nb(f)))}
+			}
+		case 23:
+			return func(f []value.Prim) value.Prim {
+				return value.Prim{T: ty, B: math.Float64bits(float64(T(ca*T(math.Float64frombits(f[a].B))) - T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))))}
+			}
+		case 24:
+			return func(f []value.Prim) value.Prim {
+				return value.Prim{T: ty, B: math.Float64bits(float64(T(ca*T(math.Float64frombits(f[a].B))) - T(cb*T(math.Float64frombits(f[b].B)))))}
 			}
 		}
 	case value.OpMul:
@@ -151,43 +223,79 @@ func floatArithBox[T float32 | float64](op value.BinOp, ty value.PrimType, l, r 
 			}
 		case 4:
 			return func(f []value.Prim) value.Prim {
-				return value.Prim{T: ty, B: math.Float64bits(float64(ca * T(math.Float64frombits(f[b].B))))}
+				return value.Prim{T: ty, B: math.Float64bits(float64(T(math.Float64frombits(f[a].B)) * T(cb*T(math.Float64frombits(f[b].B)))))}
 			}
 		case 5:
-			return func(f []value.Prim) value.Prim { return value.Prim{T: ty, B: math.Float64bits(float64(ca * cb))} }
+			return func(f []value.Prim) value.Prim {
+				return value.Prim{T: ty, B: math.Float64bits(float64(ca * T(math.Float64frombits(f[b].B))))}
+			}
 		case 6:
-			return func(f []value.Prim) value.Prim { return value.Prim{T: ty, B: math.Float64bits(float64(ca * nb(f)))} }
+			return func(f []value.Prim) value.Prim { return value.Prim{T: ty, B: math.Float64bits(float64(ca * cb))} }
 		case 7:
+			return func(f []value.Prim) value.Prim { return value.Prim{T: ty, B: math.Float64bits(float64(ca * nb(f)))} }
+		case 8:
 			return func(f []value.Prim) value.Prim {
 				return value.Prim{T: ty, B: math.Float64bits(float64(ca * T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))))}
 			}
-		case 8:
+		case 9:
+			return func(f []value.Prim) value.Prim {
+				return value.Prim{T: ty, B: math.Float64bits(float64(ca * T(cb*T(math.Float64frombits(f[b].B)))))}
+			}
+		case 10:
 			return func(f []value.Prim) value.Prim {
 				return value.Prim{T: ty, B: math.Float64bits(float64(na(f) * T(math.Float64frombits(f[b].B))))}
 			}
-		case 9:
-			return func(f []value.Prim) value.Prim { return value.Prim{T: ty, B: math.Float64bits(float64(na(f) * cb))} }
-		case 10:
-			return func(f []value.Prim) value.Prim { return value.Prim{T: ty, B: math.Float64bits(float64(na(f) * nb(f)))} }
 		case 11:
+			return func(f []value.Prim) value.Prim { return value.Prim{T: ty, B: math.Float64bits(float64(na(f) * cb))} }
+		case 12:
+			return func(f []value.Prim) value.Prim { return value.Prim{T: ty, B: math.Float64bits(float64(na(f) * nb(f)))} }
+		case 13:
 			return func(f []value.Prim) value.Prim {
 				return value.Prim{T: ty, B: math.Float64bits(float64(na(f) * T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))))}
 			}
-		case 12:
-			return func(f []value.Prim) value.Prim {
-				return value.Prim{T: ty, B: math.Float64bits(float64(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) * T(math.Float64frombits(f[b].B))))}
-			}
-		case 13:
-			return func(f []value.Prim) value.Prim {
-				return value.Prim{T: ty, B: math.Float64bits(float64(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) * cb))}
-			}
 		case 14:
 			return func(f []value.Prim) value.Prim {
-				return value.Prim{T: ty, B: math.Float64bits(float64(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) * nb(f)))}
+				return value.Prim{T: ty, B: math.Float64bits(float64(na(f) * T(cb*T(math.Float64frombits(f[b].B)))))}
 			}
 		case 15:
 			return func(f []value.Prim) value.Prim {
+				return value.Prim{T: ty, B: math.Float64bits(float64(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) * T(math.Float64frombits(f[b].B))))}
+			}
+		case 16:
+			return func(f []value.Prim) value.Prim {
+				return value.Prim{T: ty, B: math.Float64bits(float64(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) * cb))}
+			}
+		case 17:
+			return func(f []value.Prim) value.Prim {
+				return value.Prim{T: ty, B: math.Float64bits(float64(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) * nb(f)))}
+			}
+		case 18:
+			return func(f []value.Prim) value.Prim {
 				return value.Prim{T: ty, B: math.Float64bits(float64(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) * T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))))}
+			}
+		case 19:
+			return func(f []value.Prim) value.Prim {
+				return value.Prim{T: ty, B: math.Float64bits(float64(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) * T(cb*T(math.Float64frombits(f[b].B)))))}
+			}
+		case 20:
+			return func(f []value.Prim) value.Prim {
+				return value.Prim{T: ty, B: math.Float64bits(float64(T(ca*T(math.Float64frombits(f[a].B))) * T(math.Float64frombits(f[b].B))))}
+			}
+		case 21:
+			return func(f []value.Prim) value.Prim {
+				return value.Prim{T: ty, B: math.Float64bits(float64(T(ca*T(math.Float64frombits(f[a].B))) * cb))}
+			}
+		case 22:
+			return func(f []value.Prim) value.Prim {
+				return value.Prim{T: ty, B: math.Float64bits(float64(T(ca*T(math.Float64frombits(f[a].B))) * nb(f)))}
+			}
+		case 23:
+			return func(f []value.Prim) value.Prim {
+				return value.Prim{T: ty, B: math.Float64bits(float64(T(ca*T(math.Float64frombits(f[a].B))) * T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))))}
+			}
+		case 24:
+			return func(f []value.Prim) value.Prim {
+				return value.Prim{T: ty, B: math.Float64bits(float64(T(ca*T(math.Float64frombits(f[a].B))) * T(cb*T(math.Float64frombits(f[b].B)))))}
 			}
 		}
 	case value.OpDiv:
@@ -210,43 +318,79 @@ func floatArithBox[T float32 | float64](op value.BinOp, ty value.PrimType, l, r 
 			}
 		case 4:
 			return func(f []value.Prim) value.Prim {
-				return value.Prim{T: ty, B: math.Float64bits(float64(ca / T(math.Float64frombits(f[b].B))))}
+				return value.Prim{T: ty, B: math.Float64bits(float64(T(math.Float64frombits(f[a].B)) / T(cb*T(math.Float64frombits(f[b].B)))))}
 			}
 		case 5:
-			return func(f []value.Prim) value.Prim { return value.Prim{T: ty, B: math.Float64bits(float64(ca / cb))} }
+			return func(f []value.Prim) value.Prim {
+				return value.Prim{T: ty, B: math.Float64bits(float64(ca / T(math.Float64frombits(f[b].B))))}
+			}
 		case 6:
-			return func(f []value.Prim) value.Prim { return value.Prim{T: ty, B: math.Float64bits(float64(ca / nb(f)))} }
+			return func(f []value.Prim) value.Prim { return value.Prim{T: ty, B: math.Float64bits(float64(ca / cb))} }
 		case 7:
+			return func(f []value.Prim) value.Prim { return value.Prim{T: ty, B: math.Float64bits(float64(ca / nb(f)))} }
+		case 8:
 			return func(f []value.Prim) value.Prim {
 				return value.Prim{T: ty, B: math.Float64bits(float64(ca / T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))))}
 			}
-		case 8:
+		case 9:
+			return func(f []value.Prim) value.Prim {
+				return value.Prim{T: ty, B: math.Float64bits(float64(ca / T(cb*T(math.Float64frombits(f[b].B)))))}
+			}
+		case 10:
 			return func(f []value.Prim) value.Prim {
 				return value.Prim{T: ty, B: math.Float64bits(float64(na(f) / T(math.Float64frombits(f[b].B))))}
 			}
-		case 9:
-			return func(f []value.Prim) value.Prim { return value.Prim{T: ty, B: math.Float64bits(float64(na(f) / cb))} }
-		case 10:
-			return func(f []value.Prim) value.Prim { return value.Prim{T: ty, B: math.Float64bits(float64(na(f) / nb(f)))} }
 		case 11:
+			return func(f []value.Prim) value.Prim { return value.Prim{T: ty, B: math.Float64bits(float64(na(f) / cb))} }
+		case 12:
+			return func(f []value.Prim) value.Prim { return value.Prim{T: ty, B: math.Float64bits(float64(na(f) / nb(f)))} }
+		case 13:
 			return func(f []value.Prim) value.Prim {
 				return value.Prim{T: ty, B: math.Float64bits(float64(na(f) / T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))))}
 			}
-		case 12:
-			return func(f []value.Prim) value.Prim {
-				return value.Prim{T: ty, B: math.Float64bits(float64(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) / T(math.Float64frombits(f[b].B))))}
-			}
-		case 13:
-			return func(f []value.Prim) value.Prim {
-				return value.Prim{T: ty, B: math.Float64bits(float64(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) / cb))}
-			}
 		case 14:
 			return func(f []value.Prim) value.Prim {
-				return value.Prim{T: ty, B: math.Float64bits(float64(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) / nb(f)))}
+				return value.Prim{T: ty, B: math.Float64bits(float64(na(f) / T(cb*T(math.Float64frombits(f[b].B)))))}
 			}
 		case 15:
 			return func(f []value.Prim) value.Prim {
+				return value.Prim{T: ty, B: math.Float64bits(float64(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) / T(math.Float64frombits(f[b].B))))}
+			}
+		case 16:
+			return func(f []value.Prim) value.Prim {
+				return value.Prim{T: ty, B: math.Float64bits(float64(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) / cb))}
+			}
+		case 17:
+			return func(f []value.Prim) value.Prim {
+				return value.Prim{T: ty, B: math.Float64bits(float64(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) / nb(f)))}
+			}
+		case 18:
+			return func(f []value.Prim) value.Prim {
 				return value.Prim{T: ty, B: math.Float64bits(float64(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) / T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))))}
+			}
+		case 19:
+			return func(f []value.Prim) value.Prim {
+				return value.Prim{T: ty, B: math.Float64bits(float64(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) / T(cb*T(math.Float64frombits(f[b].B)))))}
+			}
+		case 20:
+			return func(f []value.Prim) value.Prim {
+				return value.Prim{T: ty, B: math.Float64bits(float64(T(ca*T(math.Float64frombits(f[a].B))) / T(math.Float64frombits(f[b].B))))}
+			}
+		case 21:
+			return func(f []value.Prim) value.Prim {
+				return value.Prim{T: ty, B: math.Float64bits(float64(T(ca*T(math.Float64frombits(f[a].B))) / cb))}
+			}
+		case 22:
+			return func(f []value.Prim) value.Prim {
+				return value.Prim{T: ty, B: math.Float64bits(float64(T(ca*T(math.Float64frombits(f[a].B))) / nb(f)))}
+			}
+		case 23:
+			return func(f []value.Prim) value.Prim {
+				return value.Prim{T: ty, B: math.Float64bits(float64(T(ca*T(math.Float64frombits(f[a].B))) / T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B)))))}
+			}
+		case 24:
+			return func(f []value.Prim) value.Prim {
+				return value.Prim{T: ty, B: math.Float64bits(float64(T(ca*T(math.Float64frombits(f[a].B))) / T(cb*T(math.Float64frombits(f[b].B)))))}
 			}
 		}
 	}
@@ -256,7 +400,7 @@ func floatArithBox[T float32 | float64](op value.BinOp, ty value.PrimType, l, r 
 func floatCmpBox[T float32 | float64](op value.BinOp, ty value.PrimType, l, r topnd[T]) knode {
 	a, a2, ca, na, b, b2, cb, nb := l.reg, l.reg2, l.c, l.n, r.reg, r.reg2, r.c, r.n
 	_, _, _, _, _, _, _, _ = a, a2, ca, na, b, b2, cb, nb
-	form := l.kind()*4 + r.kind()
+	form := l.kind()*5 + r.kind()
 	switch op {
 	case value.OpLt:
 		switch form {
@@ -273,40 +417,68 @@ func floatCmpBox[T float32 | float64](op value.BinOp, ty value.PrimType, l, r to
 				return mkBool(T(math.Float64frombits(f[a].B)) < T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B))))
 			}
 		case 4:
-			return func(f []value.Prim) value.Prim { return mkBool(ca < T(math.Float64frombits(f[b].B))) }
+			return func(f []value.Prim) value.Prim {
+				return mkBool(T(math.Float64frombits(f[a].B)) < T(cb*T(math.Float64frombits(f[b].B))))
+			}
 		case 5:
-			return func(f []value.Prim) value.Prim { return mkBool(ca < cb) }
+			return func(f []value.Prim) value.Prim { return mkBool(ca < T(math.Float64frombits(f[b].B))) }
 		case 6:
-			return func(f []value.Prim) value.Prim { return mkBool(ca < nb(f)) }
+			return func(f []value.Prim) value.Prim { return mkBool(ca < cb) }
 		case 7:
+			return func(f []value.Prim) value.Prim { return mkBool(ca < nb(f)) }
+		case 8:
 			return func(f []value.Prim) value.Prim {
 				return mkBool(ca < T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B))))
 			}
-		case 8:
-			return func(f []value.Prim) value.Prim { return mkBool(na(f) < T(math.Float64frombits(f[b].B))) }
 		case 9:
-			return func(f []value.Prim) value.Prim { return mkBool(na(f) < cb) }
+			return func(f []value.Prim) value.Prim { return mkBool(ca < T(cb*T(math.Float64frombits(f[b].B)))) }
 		case 10:
-			return func(f []value.Prim) value.Prim { return mkBool(na(f) < nb(f)) }
+			return func(f []value.Prim) value.Prim { return mkBool(na(f) < T(math.Float64frombits(f[b].B))) }
 		case 11:
+			return func(f []value.Prim) value.Prim { return mkBool(na(f) < cb) }
+		case 12:
+			return func(f []value.Prim) value.Prim { return mkBool(na(f) < nb(f)) }
+		case 13:
 			return func(f []value.Prim) value.Prim {
 				return mkBool(na(f) < T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B))))
 			}
-		case 12:
+		case 14:
+			return func(f []value.Prim) value.Prim { return mkBool(na(f) < T(cb*T(math.Float64frombits(f[b].B)))) }
+		case 15:
 			return func(f []value.Prim) value.Prim {
 				return mkBool(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) < T(math.Float64frombits(f[b].B)))
 			}
-		case 13:
+		case 16:
 			return func(f []value.Prim) value.Prim {
 				return mkBool(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) < cb)
 			}
-		case 14:
+		case 17:
 			return func(f []value.Prim) value.Prim {
 				return mkBool(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) < nb(f))
 			}
-		case 15:
+		case 18:
 			return func(f []value.Prim) value.Prim {
 				return mkBool(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) < T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B))))
+			}
+		case 19:
+			return func(f []value.Prim) value.Prim {
+				return mkBool(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) < T(cb*T(math.Float64frombits(f[b].B))))
+			}
+		case 20:
+			return func(f []value.Prim) value.Prim {
+				return mkBool(T(ca*T(math.Float64frombits(f[a].B))) < T(math.Float64frombits(f[b].B)))
+			}
+		case 21:
+			return func(f []value.Prim) value.Prim { return mkBool(T(ca*T(math.Float64frombits(f[a].B))) < cb) }
+		case 22:
+			return func(f []value.Prim) value.Prim { return mkBool(T(ca*T(math.Float64frombits(f[a].B))) < nb(f)) }
+		case 23:
+			return func(f []value.Prim) value.Prim {
+				return mkBool(T(ca*T(math.Float64frombits(f[a].B))) < T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B))))
+			}
+		case 24:
+			return func(f []value.Prim) value.Prim {
+				return mkBool(T(ca*T(math.Float64frombits(f[a].B))) < T(cb*T(math.Float64frombits(f[b].B))))
 			}
 		}
 	case value.OpLe:
@@ -324,40 +496,68 @@ func floatCmpBox[T float32 | float64](op value.BinOp, ty value.PrimType, l, r to
 				return mkBool(T(math.Float64frombits(f[a].B)) <= T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B))))
 			}
 		case 4:
-			return func(f []value.Prim) value.Prim { return mkBool(ca <= T(math.Float64frombits(f[b].B))) }
+			return func(f []value.Prim) value.Prim {
+				return mkBool(T(math.Float64frombits(f[a].B)) <= T(cb*T(math.Float64frombits(f[b].B))))
+			}
 		case 5:
-			return func(f []value.Prim) value.Prim { return mkBool(ca <= cb) }
+			return func(f []value.Prim) value.Prim { return mkBool(ca <= T(math.Float64frombits(f[b].B))) }
 		case 6:
-			return func(f []value.Prim) value.Prim { return mkBool(ca <= nb(f)) }
+			return func(f []value.Prim) value.Prim { return mkBool(ca <= cb) }
 		case 7:
+			return func(f []value.Prim) value.Prim { return mkBool(ca <= nb(f)) }
+		case 8:
 			return func(f []value.Prim) value.Prim {
 				return mkBool(ca <= T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B))))
 			}
-		case 8:
-			return func(f []value.Prim) value.Prim { return mkBool(na(f) <= T(math.Float64frombits(f[b].B))) }
 		case 9:
-			return func(f []value.Prim) value.Prim { return mkBool(na(f) <= cb) }
+			return func(f []value.Prim) value.Prim { return mkBool(ca <= T(cb*T(math.Float64frombits(f[b].B)))) }
 		case 10:
-			return func(f []value.Prim) value.Prim { return mkBool(na(f) <= nb(f)) }
+			return func(f []value.Prim) value.Prim { return mkBool(na(f) <= T(math.Float64frombits(f[b].B))) }
 		case 11:
+			return func(f []value.Prim) value.Prim { return mkBool(na(f) <= cb) }
+		case 12:
+			return func(f []value.Prim) value.Prim { return mkBool(na(f) <= nb(f)) }
+		case 13:
 			return func(f []value.Prim) value.Prim {
 				return mkBool(na(f) <= T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B))))
 			}
-		case 12:
+		case 14:
+			return func(f []value.Prim) value.Prim { return mkBool(na(f) <= T(cb*T(math.Float64frombits(f[b].B)))) }
+		case 15:
 			return func(f []value.Prim) value.Prim {
 				return mkBool(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) <= T(math.Float64frombits(f[b].B)))
 			}
-		case 13:
+		case 16:
 			return func(f []value.Prim) value.Prim {
 				return mkBool(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) <= cb)
 			}
-		case 14:
+		case 17:
 			return func(f []value.Prim) value.Prim {
 				return mkBool(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) <= nb(f))
 			}
-		case 15:
+		case 18:
 			return func(f []value.Prim) value.Prim {
 				return mkBool(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) <= T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B))))
+			}
+		case 19:
+			return func(f []value.Prim) value.Prim {
+				return mkBool(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) <= T(cb*T(math.Float64frombits(f[b].B))))
+			}
+		case 20:
+			return func(f []value.Prim) value.Prim {
+				return mkBool(T(ca*T(math.Float64frombits(f[a].B))) <= T(math.Float64frombits(f[b].B)))
+			}
+		case 21:
+			return func(f []value.Prim) value.Prim { return mkBool(T(ca*T(math.Float64frombits(f[a].B))) <= cb) }
+		case 22:
+			return func(f []value.Prim) value.Prim { return mkBool(T(ca*T(math.Float64frombits(f[a].B))) <= nb(f)) }
+		case 23:
+			return func(f []value.Prim) value.Prim {
+				return mkBool(T(ca*T(math.Float64frombits(f[a].B))) <= T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B))))
+			}
+		case 24:
+			return func(f []value.Prim) value.Prim {
+				return mkBool(T(ca*T(math.Float64frombits(f[a].B))) <= T(cb*T(math.Float64frombits(f[b].B))))
 			}
 		}
 	case value.OpGt:
@@ -375,40 +575,68 @@ func floatCmpBox[T float32 | float64](op value.BinOp, ty value.PrimType, l, r to
 				return mkBool(T(math.Float64frombits(f[a].B)) > T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B))))
 			}
 		case 4:
-			return func(f []value.Prim) value.Prim { return mkBool(ca > T(math.Float64frombits(f[b].B))) }
+			return func(f []value.Prim) value.Prim {
+				return mkBool(T(math.Float64frombits(f[a].B)) > T(cb*T(math.Float64frombits(f[b].B))))
+			}
 		case 5:
-			return func(f []value.Prim) value.Prim { return mkBool(ca > cb) }
+			return func(f []value.Prim) value.Prim { return mkBool(ca > T(math.Float64frombits(f[b].B))) }
 		case 6:
-			return func(f []value.Prim) value.Prim { return mkBool(ca > nb(f)) }
+			return func(f []value.Prim) value.Prim { return mkBool(ca > cb) }
 		case 7:
+			return func(f []value.Prim) value.Prim { return mkBool(ca > nb(f)) }
+		case 8:
 			return func(f []value.Prim) value.Prim {
 				return mkBool(ca > T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B))))
 			}
-		case 8:
-			return func(f []value.Prim) value.Prim { return mkBool(na(f) > T(math.Float64frombits(f[b].B))) }
 		case 9:
-			return func(f []value.Prim) value.Prim { return mkBool(na(f) > cb) }
+			return func(f []value.Prim) value.Prim { return mkBool(ca > T(cb*T(math.Float64frombits(f[b].B)))) }
 		case 10:
-			return func(f []value.Prim) value.Prim { return mkBool(na(f) > nb(f)) }
+			return func(f []value.Prim) value.Prim { return mkBool(na(f) > T(math.Float64frombits(f[b].B))) }
 		case 11:
+			return func(f []value.Prim) value.Prim { return mkBool(na(f) > cb) }
+		case 12:
+			return func(f []value.Prim) value.Prim { return mkBool(na(f) > nb(f)) }
+		case 13:
 			return func(f []value.Prim) value.Prim {
 				return mkBool(na(f) > T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B))))
 			}
-		case 12:
+		case 14:
+			return func(f []value.Prim) value.Prim { return mkBool(na(f) > T(cb*T(math.Float64frombits(f[b].B)))) }
+		case 15:
 			return func(f []value.Prim) value.Prim {
 				return mkBool(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) > T(math.Float64frombits(f[b].B)))
 			}
-		case 13:
+		case 16:
 			return func(f []value.Prim) value.Prim {
 				return mkBool(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) > cb)
 			}
-		case 14:
+		case 17:
 			return func(f []value.Prim) value.Prim {
 				return mkBool(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) > nb(f))
 			}
-		case 15:
+		case 18:
 			return func(f []value.Prim) value.Prim {
 				return mkBool(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) > T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B))))
+			}
+		case 19:
+			return func(f []value.Prim) value.Prim {
+				return mkBool(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) > T(cb*T(math.Float64frombits(f[b].B))))
+			}
+		case 20:
+			return func(f []value.Prim) value.Prim {
+				return mkBool(T(ca*T(math.Float64frombits(f[a].B))) > T(math.Float64frombits(f[b].B)))
+			}
+		case 21:
+			return func(f []value.Prim) value.Prim { return mkBool(T(ca*T(math.Float64frombits(f[a].B))) > cb) }
+		case 22:
+			return func(f []value.Prim) value.Prim { return mkBool(T(ca*T(math.Float64frombits(f[a].B))) > nb(f)) }
+		case 23:
+			return func(f []value.Prim) value.Prim {
+				return mkBool(T(ca*T(math.Float64frombits(f[a].B))) > T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B))))
+			}
+		case 24:
+			return func(f []value.Prim) value.Prim {
+				return mkBool(T(ca*T(math.Float64frombits(f[a].B))) > T(cb*T(math.Float64frombits(f[b].B))))
 			}
 		}
 	case value.OpGe:
@@ -426,40 +654,68 @@ func floatCmpBox[T float32 | float64](op value.BinOp, ty value.PrimType, l, r to
 				return mkBool(T(math.Float64frombits(f[a].B)) >= T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B))))
 			}
 		case 4:
-			return func(f []value.Prim) value.Prim { return mkBool(ca >= T(math.Float64frombits(f[b].B))) }
+			return func(f []value.Prim) value.Prim {
+				return mkBool(T(math.Float64frombits(f[a].B)) >= T(cb*T(math.Float64frombits(f[b].B))))
+			}
 		case 5:
-			return func(f []value.Prim) value.Prim { return mkBool(ca >= cb) }
+			return func(f []value.Prim) value.Prim { return mkBool(ca >= T(math.Float64frombits(f[b].B))) }
 		case 6:
-			return func(f []value.Prim) value.Prim { return mkBool(ca >= nb(f)) }
+			return func(f []value.Prim) value.Prim { return mkBool(ca >= cb) }
 		case 7:
+			return func(f []value.Prim) value.Prim { return mkBool(ca >= nb(f)) }
+		case 8:
 			return func(f []value.Prim) value.Prim {
 				return mkBool(ca >= T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B))))
 			}
-		case 8:
-			return func(f []value.Prim) value.Prim { return mkBool(na(f) >= T(math.Float64frombits(f[b].B))) }
 		case 9:
-			return func(f []value.Prim) value.Prim { return mkBool(na(f) >= cb) }
+			return func(f []value.Prim) value.Prim { return mkBool(ca >= T(cb*T(math.Float64frombits(f[b].B)))) }
 		case 10:
-			return func(f []value.Prim) value.Prim { return mkBool(na(f) >= nb(f)) }
+			return func(f []value.Prim) value.Prim { return mkBool(na(f) >= T(math.Float64frombits(f[b].B))) }
 		case 11:
+			return func(f []value.Prim) value.Prim { return mkBool(na(f) >= cb) }
+		case 12:
+			return func(f []value.Prim) value.Prim { return mkBool(na(f) >= nb(f)) }
+		case 13:
 			return func(f []value.Prim) value.Prim {
 				return mkBool(na(f) >= T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B))))
 			}
-		case 12:
+		case 14:
+			return func(f []value.Prim) value.Prim { return mkBool(na(f) >= T(cb*T(math.Float64frombits(f[b].B)))) }
+		case 15:
 			return func(f []value.Prim) value.Prim {
 				return mkBool(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) >= T(math.Float64frombits(f[b].B)))
 			}
-		case 13:
+		case 16:
 			return func(f []value.Prim) value.Prim {
 				return mkBool(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) >= cb)
 			}
-		case 14:
+		case 17:
 			return func(f []value.Prim) value.Prim {
 				return mkBool(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) >= nb(f))
 			}
-		case 15:
+		case 18:
 			return func(f []value.Prim) value.Prim {
 				return mkBool(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) >= T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B))))
+			}
+		case 19:
+			return func(f []value.Prim) value.Prim {
+				return mkBool(T(T(math.Float64frombits(f[a].B))*T(math.Float64frombits(f[a2].B))) >= T(cb*T(math.Float64frombits(f[b].B))))
+			}
+		case 20:
+			return func(f []value.Prim) value.Prim {
+				return mkBool(T(ca*T(math.Float64frombits(f[a].B))) >= T(math.Float64frombits(f[b].B)))
+			}
+		case 21:
+			return func(f []value.Prim) value.Prim { return mkBool(T(ca*T(math.Float64frombits(f[a].B))) >= cb) }
+		case 22:
+			return func(f []value.Prim) value.Prim { return mkBool(T(ca*T(math.Float64frombits(f[a].B))) >= nb(f)) }
+		case 23:
+			return func(f []value.Prim) value.Prim {
+				return mkBool(T(ca*T(math.Float64frombits(f[a].B))) >= T(T(math.Float64frombits(f[b].B))*T(math.Float64frombits(f[b2].B))))
+			}
+		case 24:
+			return func(f []value.Prim) value.Prim {
+				return mkBool(T(ca*T(math.Float64frombits(f[a].B))) >= T(cb*T(math.Float64frombits(f[b].B))))
 			}
 		}
 	}
