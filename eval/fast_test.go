@@ -93,6 +93,12 @@ func kernelsAgree(t *testing.T, cost bool) {
 		`map (\x -> x * x * 2.0 - (x * x + 1.0) / (x + 1.0)) xs`,
 		`map (\x -> x * x - x * 3 < x * x + 1 && x * x > 4) ys`,
 		`let z = 3 in map (\x -> x * z + z * 2 - (loop a = x while a < z * 4 do a + z)) ys`,
+		`map (\i -> f64.i64 i * 0.5 + f64.i32 (i32.i64 i) - f64.f32 (f32.i64 i * 1.5f32)) (iota 20)`,
+		`map (\x -> i64.i32 x * 3 + i64.i32 (x + 1) + i64.i32 (i32.i64 (i64.i32 x))) ys`,
+		`let z = 7i64 in map (\x -> f32.i64 z * f32.f64 x + f32.f32 (f32.f64 (x * x))) xs`,
+		`map (\x -> i32.f64 x + 1) xs`,
+		`map (\x -> let y = f32.f64 x in f64.f32 (y * y) + f64.f32 (2f32 * y) + f64.f32 y) xs`,
+		`map (\x -> (f64.i32 x, f32.i32 x, i64.i32 x)) ys`,
 		`map (\(x, y) -> let r = {a = x, b = y} in let (_, q) = loop (p, q) = (r.a, 0) while p < r.b * 3.0 + 1.0 do (p + 1.0, q + 1) in r.a * r.b - r.a * 2.0 + f64.i32 q) (zip xs xs)`,
 	}
 	for _, src := range exprs {

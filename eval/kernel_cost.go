@@ -52,6 +52,8 @@ func (kc *kcomp) staticCost(x syntax.Expr, sc *kscope, e *env) (scost, bool) {
 		}
 		p, err := kc.t.literalValue(x)
 		return scost{w: 1, peak: 1, fresh: 1, ty: p.T}, err == nil
+	case *syntax.Apply:
+		return kc.convCost(x, sc, e) // kernel_typed.go
 	case *syntax.Binary:
 		op, builtin := kc.t.isBuiltinOp(x, x.Op, x.Backtick, e)
 		if !builtin || !cannotFail(op) {

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"math"
+	"strings"
 
 	"fut/eval/value"
 	"fut/interp/syntax"
@@ -66,6 +67,9 @@ func leafOpnd[T any](reg int, isC bool, c T) topnd[T] {
 func (kc *kcomp) typedScalar(x syntax.Expr, sc *kscope, e *env) (knode, value.PrimType, bool) {
 	if kc.t.cost {
 		return nil, value.NoPrim, false
+	}
+	if a, ok := unparen(x).(*syntax.Apply); ok {
+		return kc.convRoot(a, sc, e)
 	}
 	b, ok := unparen(x).(*syntax.Binary)
 	if !ok {
@@ -170,6 +174,9 @@ func floatOperand[T float32 | float64](kc *kcomp, x syntax.Expr, sc *kscope, e *
 		}
 		return nodeOpnd(floatArith(op, l, r))
 	}
+	if a, ok := x.(*syntax.Apply); ok {
+		return toFloat[T](kc, a, sc, e)
+	}
 	reg, c, isC, ok := kc.leaf(x, sc, e)
 	if !ok {
 		return topnd[T]{}, false
@@ -191,6 +198,9 @@ func intOperand[T int32 | int64](kc *kcomp, x syntax.Expr, sc *kscope, e *env) (
 			return topnd[T]{}, false
 		}
 		return nodeOpnd(intArith(op, l, r))
+	}
+	if a, ok := x.(*syntax.Apply); ok {
+		return toInt[T](kc, a, sc, e)
 	}
 	reg, c, isC, ok := kc.leaf(x, sc, e)
 	if !ok {
@@ -262,4 +272,232 @@ func intCmpNode[T int32 | int64](kc *kcomp, op value.BinOp, b *syntax.Binary, sc
 		return nil
 	}
 	return intCmp(op, l, r)
+}
+
+// Conversions (f32.i64 x, i64.i32 x, …: the intrinsics to_t) of a pure
+// expression are pure too: a scalar intrinsic's step after its argument,
+// and value.Convert never fails. The typed ones are those whose Go
+// conversion gives what value.Convert gives: from a signed integer or a
+// float to a float (through float64, as Convert goes), and between i32
+// and i64.
+
+// conversion returns the type that x converts its one argument to, when
+// x applies a conversion intrinsic, or a function whose body applies one
+// to its parameter (the prelude's f32.i64): the call is free and its
+// argument stays live while the body runs (callT), so that the charges
+// are the intrinsic's.
+func (kc *kcomp) conversion(x *syntax.Apply, sc *kscope, e *env) (value.PrimType, bool) {
+	if len(x.Args) != 1 {
+		return value.NoPrim, false
+	}
+	fv, ok := kc.fnValue(x.Fn, sc, e)
+	if !ok {
+		return value.NoPrim, false
+	}
+	fn, ok := fv.(*value.Fun)
+	if !ok {
+		return value.NoPrim, false
+	}
+	if c, ok := fn.Impl.(*closure); ok {
+		if len(c.params) != 1 || len(c.sizeParams) > 0 || kc.depth > 16 {
+			return value.NoPrim, false
+		}
+		name, ok := simplePat(c.params[0])
+		body, isApply := unparen(c.body).(*syntax.Apply)
+		if !ok || name == "" || !isApply || len(body.Args) != 1 {
+			return value.NoPrim, false
+		}
+		if v, ok := unparen(body.Args[0]).(*syntax.Var); !ok || len(v.Name.Quals) > 0 || v.Name.Name != name {
+			return value.NoPrim, false
+		}
+		kc.depth++
+		defer func() { kc.depth-- }()
+		return kc.conversion(body, &kscope{name: name, reg: -1}, c.env)
+	}
+	in, ok := fn.Impl.(*intrinsic)
+	if !ok || in.arity_ != 1 || !strings.HasPrefix(in.name, "to_") {
+		return value.NoPrim, false
+	}
+	if sf, ok := scalarTable[in.name]; !ok || sf.arity != 1 {
+		return value.NoPrim, false
+	}
+	to := value.ParsePrimType(in.name[3:])
+	return to, to != value.NoPrim
+}
+
+// convCost is staticCost for a conversion of a typed conversion's kind.
+func (kc *kcomp) convCost(x *syntax.Apply, sc *kscope, e *env) (scost, bool) {
+	to, ok := kc.conversion(x, sc, e)
+	if !ok {
+		return scost{}, false
+	}
+	a, ok := kc.staticCost(x.Args[0], sc, e)
+	if !ok || !typedConversion(a.ty, to) {
+		return scost{}, false
+	}
+	return scost{w: a.w + 1, peak: max(a.peak, a.fresh+1), fresh: 1, ty: to}, true
+}
+
+func typedConversion(from, to value.PrimType) bool {
+	switch to {
+	case value.F32, value.F64:
+		return from == value.F32 || from == value.F64 || from == value.I32 || from == value.I64
+	case value.I32, value.I64:
+		return from == value.I32 || from == value.I64
+	}
+	return false
+}
+
+// convRoot is typedScalar for a conversion.
+func (kc *kcomp) convRoot(x *syntax.Apply, sc *kscope, e *env) (knode, value.PrimType, bool) {
+	c, ok := kc.convCost(x, sc, e)
+	if !ok {
+		return nil, value.NoPrim, false
+	}
+	ty := c.ty
+	switch ty {
+	case value.F32:
+		if o, ok := toFloat[float32](kc, x, sc, e); ok {
+			n := asNode(o, floatRead[float32])
+			return func(f []value.Prim) value.Prim { return value.Prim{T: ty, B: math.Float64bits(float64(n(f)))} }, ty, true
+		}
+	case value.F64:
+		if o, ok := toFloat[float64](kc, x, sc, e); ok {
+			n := asNode(o, floatRead[float64])
+			return func(f []value.Prim) value.Prim { return value.Prim{T: ty, B: math.Float64bits(n(f))} }, ty, true
+		}
+	case value.I32:
+		if o, ok := toInt[int32](kc, x, sc, e); ok {
+			n := asNode(o, intRead[int32])
+			return func(f []value.Prim) value.Prim { return value.Prim{T: ty, B: uint64(int64(n(f)))} }, ty, true
+		}
+	case value.I64:
+		if o, ok := toInt[int64](kc, x, sc, e); ok {
+			n := asNode(o, intRead[int64])
+			return func(f []value.Prim) value.Prim { return value.Prim{T: ty, B: uint64(n(f))} }, ty, true
+		}
+	}
+	return nil, value.NoPrim, false
+}
+
+func floatRead[T float32 | float64](p value.Prim) T { return T(math.Float64frombits(p.B)) }
+func intRead[T int32 | int64](p value.Prim) T       { return T(int64(p.B)) }
+
+// asNode is o as a node, whatever its kind.
+func asNode[T float32 | float64 | int32 | int64](o topnd[T], read func(value.Prim) T) tnode[T] {
+	a, b, c := o.reg, o.reg2, o.c
+	switch o.kind() {
+	case 0:
+		return func(f []value.Prim) T { return read(f[a]) }
+	case 1:
+		return func([]value.Prim) T { return c }
+	case 3:
+		return func(f []value.Prim) T { return T(read(f[a]) * read(f[b])) }
+	case 4:
+		return func(f []value.Prim) T { return T(c * read(f[a])) }
+	}
+	return o.n
+}
+
+// toFloat compiles a conversion to the float type T: a constant is
+// converted now, a register read and converted by one closure.
+func toFloat[T float32 | float64](kc *kcomp, x *syntax.Apply, sc *kscope, e *env) (topnd[T], bool) {
+	if _, ok := kc.convCost(x, sc, e); !ok {
+		return topnd[T]{}, false
+	}
+	arg := x.Args[0]
+	from, _ := kc.staticCost(arg, sc, e)
+	switch from.ty {
+	case value.F32:
+		o, ok := floatOperand[float32](kc, arg, sc, e)
+		if !ok {
+			break
+		}
+		a, n := o.reg, asNode(o, floatRead[float32])
+		switch o.kind() {
+		case 0:
+			return nodeOpnd(func(f []value.Prim) T { return T(float32(math.Float64frombits(f[a].B))) })
+		case 1:
+			return leafOpnd(-1, true, T(o.c)), true
+		}
+		return nodeOpnd(func(f []value.Prim) T { return T(n(f)) })
+	case value.F64:
+		o, ok := floatOperand[float64](kc, arg, sc, e)
+		if !ok {
+			break
+		}
+		a, n := o.reg, asNode(o, floatRead[float64])
+		switch o.kind() {
+		case 0:
+			return nodeOpnd(func(f []value.Prim) T { return T(math.Float64frombits(f[a].B)) })
+		case 1:
+			return leafOpnd(-1, true, T(o.c)), true
+		}
+		return nodeOpnd(func(f []value.Prim) T { return T(n(f)) })
+	case value.I32:
+		o, ok := intOperand[int32](kc, arg, sc, e)
+		if !ok {
+			break
+		}
+		a, n := o.reg, asNode(o, intRead[int32])
+		switch o.kind() {
+		case 0:
+			return nodeOpnd(func(f []value.Prim) T { return T(float64(int32(f[a].B))) })
+		case 1:
+			return leafOpnd(-1, true, T(float64(o.c))), true
+		}
+		return nodeOpnd(func(f []value.Prim) T { return T(float64(n(f))) })
+	case value.I64:
+		o, ok := intOperand[int64](kc, arg, sc, e)
+		if !ok {
+			break
+		}
+		a, n := o.reg, asNode(o, intRead[int64])
+		switch o.kind() {
+		case 0:
+			return nodeOpnd(func(f []value.Prim) T { return T(float64(int64(f[a].B))) })
+		case 1:
+			return leafOpnd(-1, true, T(float64(o.c))), true
+		}
+		return nodeOpnd(func(f []value.Prim) T { return T(float64(n(f))) })
+	}
+	return topnd[T]{}, false
+}
+
+// toInt compiles a conversion to the integer type T, as toFloat.
+func toInt[T int32 | int64](kc *kcomp, x *syntax.Apply, sc *kscope, e *env) (topnd[T], bool) {
+	if _, ok := kc.convCost(x, sc, e); !ok {
+		return topnd[T]{}, false
+	}
+	arg := x.Args[0]
+	from, _ := kc.staticCost(arg, sc, e)
+	switch from.ty {
+	case value.I32:
+		o, ok := intOperand[int32](kc, arg, sc, e)
+		if !ok {
+			break
+		}
+		a, n := o.reg, asNode(o, intRead[int32])
+		switch o.kind() {
+		case 0:
+			return nodeOpnd(func(f []value.Prim) T { return T(int32(f[a].B)) })
+		case 1:
+			return leafOpnd(-1, true, T(o.c)), true
+		}
+		return nodeOpnd(func(f []value.Prim) T { return T(n(f)) })
+	case value.I64:
+		o, ok := intOperand[int64](kc, arg, sc, e)
+		if !ok {
+			break
+		}
+		a, n := o.reg, asNode(o, intRead[int64])
+		switch o.kind() {
+		case 0:
+			return nodeOpnd(func(f []value.Prim) T { return T(int64(f[a].B)) })
+		case 1:
+			return leafOpnd(-1, true, T(o.c)), true
+		}
+		return nodeOpnd(func(f []value.Prim) T { return T(n(f)) })
+	}
+	return topnd[T]{}, false
 }
