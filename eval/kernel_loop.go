@@ -43,9 +43,9 @@ func (kc *kcomp) staticWhile(x *syntax.Loop, cond syntax.Expr, init ktuple, stat
 	var conds [2]whileCond
 	var bodies [2]storeBody
 	for p, c := range []struct {
-		sc       *kscope
-		src, dst []int
-	}{{inner, state, alt}, {inner2, alt, state}} {
+		sc  *kscope
+		dst []int
+	}{{inner, alt}, {inner2, state}} {
 		var ok1, ok2 bool
 		conds[p], ok1 = kc.whileCond(cond, c.sc, e)
 		bodies[p], ok2 = kc.storeBody(x.Body, c.dst, c.sc, e)
@@ -54,6 +54,9 @@ func (kc *kcomp) staticWhile(x *syntax.Loop, cond syntax.Expr, init ktuple, stat
 		}
 	}
 	pos, ks := x.Pos(), int64(k)
+	if !cost {
+		return whileRun(t, pos, init, state, tmp, alt, conds, bodies)
+	}
 	full, short := conds[0].full, conds[0].short
 	iterW, iterPeak := full.w+bc.w+1, max(full.peak, bc.peak)
 	return func(f []value.Prim) {
@@ -69,48 +72,101 @@ func (kc *kcomp) staticWhile(x *syntax.Loop, cond syntax.Expr, init ktuple, stat
 			}
 			c := &conds[p]
 			if !c.a(f) {
-				if cost {
-					if c.b == nil {
-						t.charge(base+ks, full)
-					} else {
-						t.charge(base+ks, short)
-					}
+				if c.b == nil {
+					t.charge(base+ks, full)
+				} else {
+					t.charge(base+ks, short)
 				}
 				break
 			}
 			if c.b != nil && !c.b(f) {
-				if cost {
-					t.charge(base+ks, full)
-				}
+				t.charge(base+ks, full)
 				break
 			}
-			if cost {
-				t.W += iterW
-				t.D += iterW
-				if iters == 0 {
-					t.peakAt(base + ks + iterPeak)
-					t.live = base + ks + bc.fresh
-				}
+			t.W += iterW
+			t.D += iterW
+			if iters == 0 {
+				t.peakAt(base + ks + iterPeak)
+				t.live = base + ks + bc.fresh
 			}
-			if b := &bodies[p]; b.nodes != nil {
-				for i, n := range b.nodes {
-					f[b.dsts[i]] = n(f)
-				}
-			} else {
-				b.run(f)
-			}
+			bodies[p].store(f)
 			iters++
 		}
 		if p == 1 {
 			commitRegs(f, state, alt)
 		}
-		if cost {
-			if iters > 0 {
-				t.live = base + ks
-			} else {
-				t.live = base + initF
+		if iters > 0 {
+			t.live = base + ks
+		} else {
+			t.live = base + initF
+		}
+	}
+}
+
+// whileRun is staticWhile's run with costs off, its two halves written
+// out.
+func whileRun(t *thread, pos syntax.Pos, init ktuple, state, tmp, alt []int, conds [2]whileCond, bodies [2]storeBody) ktuple {
+	a0, b0, a1, b1 := conds[0].a, conds[0].b, conds[1].a, conds[1].b
+	body0, body1 := bodies[0], bodies[1]
+	n0, n1 := body0.nodes, body1.nodes
+	if n0 == nil {
+		return func(f []value.Prim) {
+			init(f)
+			commitRegs(f, state, tmp)
+			for {
+				if err := t.tick(pos); err != nil {
+					panic(kpanic{err})
+				}
+				if !a0(f) || b0 != nil && !b0(f) {
+					return
+				}
+				body0.run(f)
+				if err := t.tick(pos); err != nil {
+					panic(kpanic{err})
+				}
+				if !a1(f) || b1 != nil && !b1(f) {
+					commitRegs(f, state, alt)
+					return
+				}
+				body1.run(f)
 			}
 		}
+	}
+	return func(f []value.Prim) {
+		init(f)
+		commitRegs(f, state, tmp)
+		for {
+			if err := t.tick(pos); err != nil {
+				panic(kpanic{err})
+			}
+			if !a0(f) || b0 != nil && !b0(f) {
+				return
+			}
+			for i, n := range n0 {
+				f[alt[i]] = n(f)
+			}
+			if err := t.tick(pos); err != nil {
+				panic(kpanic{err})
+			}
+			if !a1(f) || b1 != nil && !b1(f) {
+				commitRegs(f, state, alt)
+				return
+			}
+			for i, n := range n1 {
+				f[state[i]] = n(f)
+			}
+		}
+	}
+}
+
+// store runs the body, leaving the new state in its registers.
+func (b *storeBody) store(f []value.Prim) {
+	if b.nodes == nil {
+		b.run(f)
+		return
+	}
+	for i, n := range b.nodes {
+		f[b.dsts[i]] = n(f)
 	}
 }
 

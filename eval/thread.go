@@ -183,6 +183,11 @@ func (t *thread) tick(pos syntax.Pos) error {
 	if t.ticks&1023 != 0 {
 		return nil
 	}
+	return t.tickCheck(pos)
+}
+
+// tickCheck is tick's check, apart so that tick is inlined.
+func (t *thread) tickCheck(pos syntax.Pos) error {
 	if err := t.checkCancel(pos); err != nil {
 		return err
 	}
