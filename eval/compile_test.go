@@ -9,8 +9,9 @@ import (
 // TestCompiledAgrees checks that compiled function bodies (compile.go)
 // give exactly the values, costs and errors of the tree walker, on
 // programs that use what the compiler handles (records, tuples, modules,
-// lets, lambdas, partial application, local functions) and what it hands
-// back to the walker (loops, indexing, matches).
+// lets, lambdas, partial application, local functions, indexing, loops
+// of every form, in-place updates, assertions) and what it hands back to
+// the walker (matches, loops that bind sizes).
 func TestCompiledAgrees(t *testing.T) {
 	for _, cost := range []bool{true, false} {
 		comp := newSession(t, cost)
