@@ -9,12 +9,13 @@ import (
 )
 
 // Typed scalar expressions in kernels. A pure scalar expression (one
-// that staticCost accepts: literals, registers, captured scalars and
-// operators that cannot fail, on operands of one known type) is compiled
-// into closures that return Go's own float32, float64, int32, int64 or
-// bool, so that a value is boxed into a value.Prim only where it leaves
-// the expression, not between each operator and the next. Registers,
-// constants and products of two registers are read by the operator that
+// that staticCost accepts: literals, registers, captured scalars,
+// operators that cannot fail, on operands of one known type, and the
+// conversions at the end of this file) is compiled into closures that
+// return Go's own float32, float64, int32, int64 or bool, so that a
+// value is boxed into a value.Prim only where it leaves the expression,
+// not between each operator and the next. Registers,
+// constants and simple products (x*y, 2*x) are read by the operator that
 // uses them: gen_typed.go writes a closure for each operator and each
 // way of reading its two operands (kernel_typed_float.go, …_int.go, and
 // their _box variants, which box the result).
