@@ -89,6 +89,9 @@ func kernelsAgree(t *testing.T, cost bool) {
 		`map (\x -> loop (p, q) = (f32.f64 x, 0f32) for i < 5 do (p * 0.5f32 + q, q - p * p)) xs`,
 		`map (\x -> loop (p, q) = (x, 1) for i < x do (q * q - p * 2, p * i)) ys`,
 		`map (\x -> loop p = x for i < 0 do p * p) xs`,
+		// the state's names shadow the index's
+		`map (\n -> loop i = 1 for i < n do i * 2 + 1) ys`,
+		`map (\n -> loop (i, s) = (1, 0) for i < n do (i + 2, s + i)) ys`,
 		`map (\i -> i * i - 3 * i + 7 > i + 2) (iota 20)`,
 		`map (\x -> x * x * 2.0 - (x * x + 1.0) / (x + 1.0)) xs`,
 		`map (\x -> x * x - x * 3 < x * x + 1 && x * x > 4) ys`,

@@ -170,15 +170,7 @@ func (kc *kcomp) loop(x *syntax.Loop, sc *kscope, e *env) ([]int, ktuple, bool) 
 	// The state's types are the initial value's, if the body keeps them
 	// (it always does in a checked program); otherwise they are unknown.
 	stateTys := initTys
-	scopeWith := func(tys []value.PrimType) *kscope {
-		inner := sc
-		for i, n := range names {
-			if n != "" {
-				inner = &kscope{name: n, reg: state[i], typ: tys[i], next: inner}
-			}
-		}
-		return inner
-	}
+	scopeWith := func(tys []value.PrimType) *kscope { return bindState(sc, names, state, tys) }
 	compileBody := func(s0 *kscope) (ktuple, bool) {
 		if k == 1 {
 			n, ok := kc.scalar(x.Body, s0, e)
@@ -207,11 +199,13 @@ func (kc *kcomp) loop(x *syntax.Loop, sc *kscope, e *env) ([]int, ktuple, bool) 
 		}
 		bt := kc.ty
 		ireg := kc.reg()
-		bsc := &kscope{name: form.I.Name, reg: ireg, typ: bt, next: inner}
+		// the state's names shadow the index's, as in evalLoop
+		isc := &kscope{name: form.I.Name, reg: ireg, typ: bt, next: sc}
+		bsc := bindState(isc, names, state, stateTys)
 		body, ok := compileBody(bsc)
 		if ok && !sameTypes(kc.tys, stateTys) {
 			stateTys = unknownTypes(k)
-			bsc = &kscope{name: form.I.Name, reg: ireg, typ: bt, next: scopeWith(stateTys)}
+			bsc = bindState(isc, names, state, stateTys)
 			body, ok = compileBody(bsc)
 		}
 		if !ok {
@@ -303,6 +297,16 @@ func (kc *kcomp) loop(x *syntax.Loop, sc *kscope, e *env) ([]int, ktuple, bool) 
 		}, true
 	}
 	return nil, nil, false
+}
+
+// bindState binds a loop's state names to their registers above sc.
+func bindState(sc *kscope, names []string, state []int, tys []value.PrimType) *kscope {
+	for i, n := range names {
+		if n != "" {
+			sc = &kscope{name: n, reg: state[i], typ: tys[i], next: sc}
+		}
+	}
+	return sc
 }
 
 func sameTypes(a, b []value.PrimType) bool {
