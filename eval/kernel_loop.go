@@ -5,25 +5,27 @@ import (
 	"fut/interp/syntax"
 )
 
-// Loops in kernels whose condition and (with costs on) body are pure
-// scalar expressions (kernel_cost.go): the condition is a typed bool
-// (kernel_typed.go), and with costs on each iteration is charged at once, after its tick, by
-// the sums of its static charges. An iteration of kc.loop's general run
-// charges the condition, then the body, then the loop's own 1, each from
-// the same live space (base + the state's size), and nothing in them can
-// fail or read the counters; so every iteration that goes on adds the
-// same work and depth and reaches the same peaks, and the counters stand
-// where the general run leaves them at every tick, the only point where
-// an iteration can stop early. The last test of a while condition is
-// charged by itself; for a && b its charges depend on whether b ran.
+// Loops in kernels over scalar state. The state lives in two register
+// sets, and the body (and a while loop's condition) is compiled once
+// reading each set and writing the other, so that iterations alternate
+// between them and none copies its new state; a final state in the
+// second set is copied once.
+//
+// A while condition made of comparisons of pure scalar expressions
+// (kernel_cost.go) and && is a typed bool (kernel_typed.go). With costs
+// on, a loop whose condition and body are pure is charged once per
+// iteration, after its tick, by the sums of their static charges. An
+// iteration of kc.loop's general run charges the condition, then the
+// body, then the loop's own 1, each from the same live space (base +
+// the state's size), and nothing in them can fail or read the counters;
+// so every iteration that goes on adds the same work and depth and
+// reaches the same peaks, and the counters stand where the general run
+// leaves them at every tick, the only point where an iteration can stop
+// early. The last test of a while condition is charged by itself; for
+// a && b its charges depend on whether b ran.
 
 // staticWhile is the run of a while loop over scalar state when its
 // condition and, with costs on, its body are pure; nil otherwise.
-//
-// The state lives in two sets of registers, state and alt: the body and
-// the condition are compiled once reading each set, and iterations
-// alternate between them, each writing the other set, so that no
-// iteration copies its new state (a final state in alt is copied once).
 func (kc *kcomp) staticWhile(x *syntax.Loop, cond syntax.Expr, init ktuple, state, tmp []int, inner *kscope, e *env) ktuple {
 	t := kc.t
 	cost := t.cost
@@ -261,22 +263,29 @@ func rebind(sc *kscope, from, to []int) *kscope {
 	return sc
 }
 
-// staticFor is the run of a for loop over scalar state whose body is
-// pure, with costs on; nil otherwise.
+// staticFor is the run of a for loop over scalar state whose body is,
+// with costs on, pure; nil otherwise.
 func (kc *kcomp) staticFor(x *syntax.Loop, init ktuple, bound knode, ireg int, state, tmp []int, bsc *kscope, e *env) ktuple {
 	t := kc.t
-	if !t.cost {
+	cost := t.cost
+	k := len(state)
+	var bc scost
+	if cost {
+		var ok bool
+		if bc, ok = kc.bodyCost(x.Body, k, bsc, e); !ok {
+			return nil
+		}
+	}
+	alt := make([]int, k)
+	for i := range alt {
+		alt[i] = kc.reg()
+	}
+	body0, ok0 := kc.storeBody(x.Body, alt, bsc, e)
+	body1, ok1 := kc.storeBody(x.Body, state, rebind(bsc, state, alt), e)
+	if !ok0 || !ok1 {
 		return nil
 	}
-	bc, ok := kc.bodyCost(x.Body, len(state), bsc, e)
-	if !ok {
-		return nil
-	}
-	body, ok := kc.unchargedBody(x.Body, tmp, bsc, e)
-	if !ok {
-		return nil
-	}
-	pos, ks := x.Pos(), int64(len(state))
+	pos, ks := x.Pos(), int64(k)
 	iterW := bc.w + 1
 	return func(f []value.Prim) {
 		base := t.live
@@ -289,20 +298,30 @@ func (kc *kcomp) staticFor(x *syntax.Loop, init ktuple, bound knode, ireg int, s
 			if err := t.tick(pos); err != nil {
 				panic(kpanic{err})
 			}
-			t.W += iterW
-			t.D += iterW
-			if i == 0 {
-				t.peakAt(base + ks + bc.peak)
-				t.live = base + ks + bc.fresh
+			if cost {
+				t.W += iterW
+				t.D += iterW
+				if i == 0 {
+					t.peakAt(base + ks + bc.peak)
+					t.live = base + ks + bc.fresh
+				}
 			}
 			f[ireg] = value.MkInt(bv.T, i)
-			body(f)
-			commitRegs(f, state, tmp)
+			if i&1 == 0 {
+				body0.store(f)
+			} else {
+				body1.store(f)
+			}
 		}
-		if n > 0 {
-			t.live = base + ks
-		} else {
-			t.live = base + initF
+		if n > 0 && n&1 == 1 {
+			commitRegs(f, state, alt)
+		}
+		if cost {
+			if n > 0 {
+				t.live = base + ks
+			} else {
+				t.live = base + initF
+			}
 		}
 	}
 }
@@ -328,18 +347,6 @@ func (kc *kcomp) bodyCost(x syntax.Expr, k int, sc *kscope, e *env) (scost, bool
 		c.w += ec.w
 	}
 	return c, true
-}
-
-// unchargedBody compiles a loop body into tmp as if costs were off.
-func (kc *kcomp) unchargedBody(x syntax.Expr, tmp []int, sc *kscope, e *env) (ktuple, bool) {
-	return costOff(kc, func() (ktuple, bool) {
-		if len(tmp) > 1 {
-			return kc.tuple(x, tmp, sc, e)
-		}
-		n, ok := kc.scalar(x, sc, e)
-		r := tmp[0]
-		return func(f []value.Prim) { f[r] = n(f) }, ok
-	})
 }
 
 // costOff runs compile as if costs were off, keeping what the kernel
