@@ -61,6 +61,9 @@ func (kc *kcomp) staticWhile(x *syntax.Loop, cond syntax.Expr, init ktuple, stat
 	}
 	full, short := conds[0].full, conds[0].short
 	iterW, iterPeak := full.w+bc.w+1, max(full.peak, bc.peak)
+	if bodies[0].nodes != nil {
+		return whileRunCost(t, pos, init, state, tmp, alt, conds, bodies, ks, bc, iterW, iterPeak)
+	}
 	return func(f []value.Prim) {
 		base := t.live
 		init(f)
@@ -99,6 +102,71 @@ func (kc *kcomp) staticWhile(x *syntax.Loop, cond syntax.Expr, init ktuple, stat
 		}
 		if iters > 0 {
 			t.live = base + ks
+		} else {
+			t.live = base + initF
+		}
+	}
+}
+
+// whileRunCost is staticWhile's run with costs on and a tuple literal
+// for a body, its two halves written out.
+func whileRunCost(t *thread, pos syntax.Pos, init ktuple, state, tmp, alt []int, conds [2]whileCond, bodies [2]storeBody, ks int64, bc scost, iterW, iterPeak int64) ktuple {
+	a0, b0, a1, b1 := conds[0].a, conds[0].b, conds[1].a, conds[1].b
+	n0, n1 := bodies[0].nodes, bodies[1].nodes
+	full, early := conds[0].full, conds[0].short // early: a ended the test
+	if b0 == nil {
+		early = full
+	}
+	return func(f []value.Prim) {
+		base := t.live
+		init(f)
+		commitRegs(f, state, tmp)
+		initF := t.live - base
+		live := base + ks
+		ran := false
+		for {
+			if err := t.tick(pos); err != nil {
+				panic(kpanic{err})
+			}
+			if !a0(f) {
+				t.charge(live, early)
+				break
+			}
+			if b0 != nil && !b0(f) {
+				t.charge(live, full)
+				break
+			}
+			t.W += iterW
+			t.D += iterW
+			if !ran {
+				t.peakAt(live + iterPeak)
+				t.live = live + bc.fresh
+				ran = true
+			}
+			for i, n := range n0 {
+				f[alt[i]] = n(f)
+			}
+			if err := t.tick(pos); err != nil {
+				panic(kpanic{err})
+			}
+			if !a1(f) {
+				t.charge(live, early)
+				commitRegs(f, state, alt)
+				break
+			}
+			if b1 != nil && !b1(f) {
+				t.charge(live, full)
+				commitRegs(f, state, alt)
+				break
+			}
+			t.W += iterW
+			t.D += iterW
+			for i, n := range n1 {
+				f[state[i]] = n(f)
+			}
+		}
+		if ran {
+			t.live = live
 		} else {
 			t.live = base + initF
 		}
