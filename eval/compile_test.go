@@ -10,8 +10,9 @@ import (
 // give exactly the values, costs and errors of the tree walker, on
 // programs that use what the compiler handles (records, tuples, modules,
 // lets, lambdas, partial application, local functions, indexing, loops
-// of every form, in-place updates, assertions) and what it hands back to
-// the walker (matches, loops that bind sizes).
+// of every form, in-place updates, assertions, operator sections) and
+// what it hands back to the walker (matches, loops that bind sizes,
+// sections of local functions).
 func TestCompiledAgrees(t *testing.T) {
 	for _, cost := range []bool{true, false} {
 		comp := newSession(t, cost)
@@ -63,6 +64,11 @@ func TestCompiledAgrees(t *testing.T) {
 			`def uoob (n: i64) = loop a = replicate 3 0 for i < n do a with [i] = 1`,
 			`def sliceu (n: i64) = loop a = iota 6 for i < n do a with [1:3] = [a[i], i]`,
 			`def tupu (n: i64) = loop (a, s) = (replicate 4 0.0, 0.0) for i < n do (a with [i % 4] = s, s + f64.i64 i)`,
+			"def secs (k: i32) (xs: []i32) = (map (+ k) xs, map (k -) xs, map (`i32.max` k) xs, map (2 *) xs, map (+ (k * 2)) xs)",
+			`def (<+>) (a: i32) (b: i32) = a * 10 + b`,
+			`def usec (k: i32) (xs: []i32) = (map (<+> k) xs, map (k <+>) xs)`,
+			"def lsec (k: i32) = let f (a: i32) (b: i32) = a - b in (map (`f` k) [1, 2], map (k `f`) [1, 2])",
+			`def esec (k: i32) = map (+ (10 / k)) [1]`,
 		}
 		for _, d := range decls {
 			for _, s := range []*session{comp, walk} {
@@ -110,6 +116,7 @@ func TestCompiledAgrees(t *testing.T) {
 			`map (\n -> (wfor n, asl n, shadow n)) [0, 1, 3]`,
 			`(ifl 0, ifl 7, ifw 0, ifw 10, ifd [1, 2, 5, 3], ifd [])`,
 			`(rupd 5, lw 4, uoob 3, sliceu 4, tupu 9)`,
+			`(secs 3 [1, 5, 2], usec 4 [1, 2], lsec 5, esec 2)`,
 		}
 		for _, src := range exprs {
 			v1, c1, err1 := comp.run(src)
@@ -125,7 +132,7 @@ func TestCompiledAgrees(t *testing.T) {
 				t.Errorf("%s (cost %v): compiled cost %v, walker cost %v", src, cost, c1, c2)
 			}
 		}
-		for _, src := range []string{`map (\r -> {q = r.a / (r.a - r.a), z = 1}) (map mkrec [1])`, `wdiv 3`, `bad [1, 2] 1`, `sl [1] 4`, `div 1 0`, `map (div 3) [1, 0]`, `at [1] 5`, `rec (mkrec 1) + div 2 0`, `asl 10`, `oob [1, 2, 3]`, `map asl [3, 8]`, `ifd [4, 0, 2]`, `uoob 5`, `sliceu 9`} {
+		for _, src := range []string{`map (\r -> {q = r.a / (r.a - r.a), z = 1}) (map mkrec [1])`, `wdiv 3`, `bad [1, 2] 1`, `sl [1] 4`, `div 1 0`, `map (div 3) [1, 0]`, `at [1] 5`, `rec (mkrec 1) + div 2 0`, `asl 10`, `oob [1, 2, 3]`, `map asl [3, 8]`, `ifd [4, 0, 2]`, `uoob 5`, `sliceu 9`, `esec 0`} {
 			_, _, err1 := comp.run(src)
 			_, _, err2 := walk.run(src)
 			if err1 == nil || err2 == nil || err1.Error() != err2.Error() {
