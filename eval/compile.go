@@ -399,6 +399,10 @@ func (cc *ccomp) expr(x syntax.Expr, sc *cscope) cexpr {
 		return cc.letWith(x, sc)
 	case *syntax.Assert:
 		return cc.assert(x, sc)
+	case *syntax.Match:
+		if c := cc.match(x, sc); c != nil {
+			return c
+		}
 	case *syntax.LeftSection, *syntax.RightSection:
 		if c := cc.section(x, sc); c != nil {
 			return c

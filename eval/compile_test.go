@@ -10,8 +10,8 @@ import (
 // give exactly the values, costs and errors of the tree walker, on
 // programs that use what the compiler handles (records, tuples, modules,
 // lets, lambdas, partial application, local functions, indexing, loops
-// of every form, in-place updates, assertions, operator sections) and
-// what it hands back to the walker (matches, loops that bind sizes,
+// of every form, in-place updates, assertions, operator sections,
+// matches) and what it hands back to the walker (loops that bind sizes,
 // sections of local functions).
 func TestCompiledAgrees(t *testing.T) {
 	for _, cost := range []bool{true, false} {
@@ -69,6 +69,12 @@ func TestCompiledAgrees(t *testing.T) {
 			`def usec (k: i32) (xs: []i32) = (map (<+> k) xs, map (k <+>) xs)`,
 			"def lsec (k: i32) = let f (a: i32) (b: i32) = a - b in (map (`f` k) [1, 2], map (k `f`) [1, 2])",
 			`def esec (k: i32) = map (+ (10 / k)) [1]`,
+			`type shape = #circle f64 | #rect f64 f64 | #pt`,
+			`def area (s: shape) = match s case #circle r -> 3.0 * r * r case #rect w h -> w * h case #pt -> 0.0`,
+			`def cls (p: (i32, bool)) = match p case (0, _) -> 0 case (_, true) -> 1 case (x, false) -> x * 2`,
+			`def rm (r: {a: i32, b: i32}) = match r case {a = 0, b} -> b case {a, b = _} -> a`,
+			`def mloop (n: i32) = loop s = 0 for i < n do match i % 3 case 0 -> s + 1 case 1 -> s * 2 case _ -> s - 1`,
+			`def neglit (x: i32) = match x case -1 -> 1 case _ -> 10 / x`,
 		}
 		for _, d := range decls {
 			for _, s := range []*session{comp, walk} {
@@ -117,6 +123,7 @@ func TestCompiledAgrees(t *testing.T) {
 			`(ifl 0, ifl 7, ifw 0, ifw 10, ifd [1, 2, 5, 3], ifd [])`,
 			`(rupd 5, lw 4, uoob 3, sliceu 4, tupu 9)`,
 			`(secs 3 [1, 5, 2], usec 4 [1, 2], lsec 5, esec 2)`,
+			`(map area [#circle 1.0, #rect 2.0 3.0, #pt], map cls [(0, true), (3, true), (4, false)], rm {a = 0, b = 5}, rm {a = 2, b = 7}, mloop 7, neglit (-1), neglit 5)`,
 		}
 		for _, src := range exprs {
 			v1, c1, err1 := comp.run(src)
@@ -132,7 +139,7 @@ func TestCompiledAgrees(t *testing.T) {
 				t.Errorf("%s (cost %v): compiled cost %v, walker cost %v", src, cost, c1, c2)
 			}
 		}
-		for _, src := range []string{`map (\r -> {q = r.a / (r.a - r.a), z = 1}) (map mkrec [1])`, `wdiv 3`, `bad [1, 2] 1`, `sl [1] 4`, `div 1 0`, `map (div 3) [1, 0]`, `at [1] 5`, `rec (mkrec 1) + div 2 0`, `asl 10`, `oob [1, 2, 3]`, `map asl [3, 8]`, `ifd [4, 0, 2]`, `uoob 5`, `sliceu 9`, `esec 0`} {
+		for _, src := range []string{`map (\r -> {q = r.a / (r.a - r.a), z = 1}) (map mkrec [1])`, `wdiv 3`, `bad [1, 2] 1`, `sl [1] 4`, `div 1 0`, `map (div 3) [1, 0]`, `at [1] 5`, `rec (mkrec 1) + div 2 0`, `asl 10`, `oob [1, 2, 3]`, `map asl [3, 8]`, `ifd [4, 0, 2]`, `uoob 5`, `sliceu 9`, `esec 0`, `neglit 0`} {
 			_, _, err1 := comp.run(src)
 			_, _, err2 := walk.run(src)
 			if err1 == nil || err2 == nil || err1.Error() != err2.Error() {
