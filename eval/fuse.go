@@ -452,6 +452,9 @@ func (t *thread) fusedRecordLoop(op value.Value, margs []value.Value, held1 int6
 	} else if layout, comps = recordLayout(xs); layout == nil {
 		return nil, false, nil
 	}
+	if r, done, err := t.flatRecordLoop(op, margs[0], layout, comps, int(xs.Len()), held1, mapPos, redPos); done {
+		return r, true, err
+	}
 	mk, ok := t.compileRecordFn(margs[0], []*kval{layout})
 	if !ok || mk.outLayout == nil {
 		return nil, false, nil

@@ -45,6 +45,7 @@ type thread struct {
 	// (intrTranspose)
 	transposed [2]*value.Array
 	fuseBuf    []value.Prim // fusedRecordLoop's buffer
+	flatBuf    []uint64     // flatRecordLoop's buffer
 }
 
 func (in *Interp) newThread(ctx context.Context) *thread {

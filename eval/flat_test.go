@@ -1,0 +1,109 @@
+package eval
+
+import (
+	"testing"
+
+	"fut/eval/value"
+)
+
+// flatDecls are programs whose reductions of maps run as flat kernels
+// (kernel_flat.go), and some that must not.
+var flatDecls = []string{nbodySrc,
+	`type v2 = {a: {u: f64, v: f64}, b: f64}`,
+	`def add2 (p: v2) (q: v2) : v2 = {a = {u = p.a.u + q.a.u, v = p.a.v - q.a.v}, b = p.b * q.b}`,
+	`def mk2 (x: f64) (y: f64) : v2 = let s = x * y in {b = s - 1, a = {v = -x, u = f64.sqrt (s + 1)}}`,
+	`def pts = map (\i -> {x = f64.i64 i, y = f64.i64 (i % 3)}) (iota 11)`,
+	`def (<+>) (a: vec3) (b: vec3) = V.vadd a b`,
+	`def pull (k: i64) (b: body) : {n: i64, m: f32, c: i64} = {n = k * 2 + 1, m = f32.i64 k * b.mass, c = i64.bool (k < 3) + i64.f32 b.pos.x}`,
+	`def comb (p: {n: i64, m: f32, c: i64}) (q: {n: i64, m: f32, c: i64}) = {n = p.n + q.n, m = p.m * q.m, c = p.c - q.c}`,
+	`def swapper (t: (i32, f32)) (u: (i32, f32)) : (i32, f32) = let (a, b) = t let (c, d) = u in (a * c + 1, (V.vscale b {x = d, y = 1, z = 2}).y)`,
+	`def ratio (p: {q: i32, z: i32}) (r: {q: i32, z: i32}) = {q = p.q / r.q, z = p.z + r.z}`,
+	`def trig (x: f32) = {s = f32.sin x + f32.exp (-x), c = -(f32.cos x) * 2}`,
+}
+
+var flatExprs = []string{
+	`accels (mkbodies 37)`,
+	`accels (mkbodies 1)`,
+	`accels (mkbodies 2)`,
+	`reduce V.vadd V.zero (map (accel (mkbodies 3)[1]) (mkbodies 9))`,
+	`reduce (<+>) V.zero (map (\b -> b.pos <+> V.vscale b.mass b.pos) (mkbodies 7))`,
+	`reduce add2 {a = {u = 0, v = 0}, b = 1} (map (\p -> mk2 p.x p.y) pts)`,
+	`reduce (\(a, b) (c, d) -> (a + c, b * d)) (0f64, 1f64) (map (\x -> (x, x / 2)) [1.0, 2.0, 3.0])`,
+	`map (\k -> reduce comb {n = 0, m = 1, c = 0} (map (pull k) (mkbodies 6))) (iota 5)`,
+	`reduce swapper (0, 0) (map (\i -> (i32.i64 i, f32.i64 i * 0.5)) (iota 6))`,
+	`reduce (\p q -> {s = p.s + q.s, c = p.c + q.c}) {s = 0, c = 0} (map trig [0.5f32, 1, 2, -3])`,
+	`reduce (\p q -> {x = p.x + q.x, y = (V.vadd p q).y, z = (V.vsub q p).z}) V.zero (map (\b -> let {pos, mass} = b in V.vscale mass pos) (mkbodies 5))`,
+	`reduce ratio {q = 1, z = 0} (map (\i -> {q = 1, z = i32.i64 i}) (iota 4))`,
+}
+
+// flatErrors fail inside the operator or the mapped function.
+var flatErrors = []string{
+	`reduce ratio {q = 1, z = 0} (map (\i -> {q = i32.i64 i, z = 1}) (iota 4))`,
+	`reduce comb {n = 0, m = 1, c = 0} (map (\b -> {n = 1 / i64.f32 (b.mass - b.mass), m = 1, c = 0}) (mkbodies 3))`,
+}
+
+// TestFlatAgrees checks flat kernels against the tree walker: values,
+// the four cost figures, errors.
+func TestFlatAgrees(t *testing.T) {
+	for _, cost := range []bool{true, false} {
+		comp := newSession(t, cost)
+		walk := newSession(t, cost)
+		walk.in.noCompile = true
+		walk.in.noFast = true
+		for _, d := range flatDecls {
+			for _, s := range []*session{comp, walk} {
+				if _, _, err := s.run(d); err != nil {
+					t.Fatalf("%.40s: %v", d, err)
+				}
+			}
+		}
+		for _, src := range flatExprs {
+			v1, c1, err1 := comp.run(src)
+			v2, c2, err2 := walk.run(src)
+			if err1 != nil || err2 != nil {
+				t.Errorf("%s: errors %v / %v", src, err1, err2)
+				continue
+			}
+			if value.String(v1) != value.String(v2) {
+				t.Errorf("%s: compiled %s, walker %s", src, short(value.String(v1)), short(value.String(v2)))
+			}
+			if c1 != c2 {
+				t.Errorf("%s (cost %v): compiled cost %v, walker cost %v", src, cost, c1, c2)
+			}
+		}
+		for _, src := range flatErrors {
+			_, _, err1 := comp.run(src)
+			_, _, err2 := walk.run(src)
+			if err1 == nil || err2 == nil || err1.Error() != err2.Error() {
+				t.Errorf("%s: compiled error %v, walker error %v", src, err1, err2)
+			}
+		}
+		// the functions that should have run flat did, once per layout
+		for _, name := range []string{"accel", "V.vadd", "add2", "comb", "pull", "swapper", "trig", "(<+>)"} {
+			v, _, err := comp.run(name)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			c, ok := v.(*value.Fun).Impl.(*closure)
+			if !ok {
+				t.Fatalf("%s is not a closure", name)
+			}
+			compiled := 0
+			for _, en := range c.flat {
+				if en.k != nil {
+					compiled++
+				}
+			}
+			if compiled != 1 {
+				t.Errorf("%s: %d flat kernels, want 1 (%d entries)", name, compiled, len(c.flat))
+			}
+		}
+		// division of integers can fail: ratio is not flat
+		v, _, _ := comp.run("ratio")
+		for _, en := range v.(*value.Fun).Impl.(*closure).flat {
+			if en.k != nil {
+				t.Errorf("ratio compiled flat")
+			}
+		}
+	}
+}

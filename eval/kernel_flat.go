@@ -1,0 +1,803 @@
+package eval
+
+import (
+	"math"
+	"strings"
+
+	"fut/eval/value"
+	"fut/interp/syntax"
+)
+
+// Flat kernels: a function of scalars and records of scalars whose body
+// is straight-line code (lets, records, tuples, field projections, calls
+// of such functions, literals, and operators and math functions that
+// cannot fail) is compiled once into a list of instructions over a
+// register file of scalar bits, each register of a type known at compile
+// time. There is no branch, no loop and nothing that can fail, so every
+// application charges the same steps: the compiler runs the walker's
+// Composition rule on the counters while it emits the code (a literal or
+// an operator is one step, a call releases its arguments after the body,
+// a let its bound value after its body, as kernel.go charges at run
+// time), and the code itself charges nothing. A SOAC that runs a flat
+// kernel n times charges n times its one figure, which is what n
+// measured applications would have summed to.
+//
+// A flat kernel depends only on the function's closure and the layouts
+// (shapes and scalar types) of its arguments, so it is compiled once per
+// closure and layout and kept on the closure; a partial application
+// (accel b) is the underlying closure's kernel with its first parameters
+// loaded from the captured arguments, so that the function of a map
+// inside a map is not compiled again for each outer element.
+
+// finsn is one instruction: an opcode on registers d, a and b, or a
+// call of the a-th Go function of the kernel (fins) for what has no
+// opcode.
+type finsn struct {
+	op      fopcode
+	d, a, b int32
+}
+
+type fopcode uint8
+
+const (
+	fCall fopcode = iota
+	fAddF32
+	fSubF32
+	fMulF32
+	fDivF32
+	fAddF64
+	fSubF64
+	fMulF64
+	fDivF64
+	fAddI64
+	fSubI64
+	fMulI64
+	fSqrtF32
+	fSqrtF64
+)
+
+// fins is an instruction as a Go function of the registers.
+type fins func(r []uint64)
+
+// flatKernel is a compiled function.
+type flatKernel struct {
+	nregs   int
+	consts  []fconst // registers that hold constants (literals, captured values)
+	code    []finsn
+	calls   []fins
+	params  [][]int // the registers of each parameter's scalars, in layout order
+	out     *kval   // the result's layout, with its registers
+	outRegs []int
+	// one application's charges, relative to the live space at its start:
+	// w steps (each of work and depth 1), a peak of peak words above it,
+	// and a result of fresh words
+	w, peak, fresh int64
+}
+
+type fconst struct {
+	reg  int
+	bits uint64
+}
+
+// frame is a register file for k with its constants loaded.
+func (k *flatKernel) frame() []uint64 {
+	r := make([]uint64, k.nregs)
+	for _, c := range k.consts {
+		r[c.reg] = c.bits
+	}
+	return r
+}
+
+// run applies k to the arguments in its parameters' registers.
+func (k *flatKernel) run(r []uint64) {
+	for i := range k.code {
+		in := &k.code[i]
+		switch in.op {
+		case fCall:
+			k.calls[in.a](r)
+		case fAddF32:
+			r[in.d] = b32(f32(r[in.a]) + f32(r[in.b]))
+		case fSubF32:
+			r[in.d] = b32(f32(r[in.a]) - f32(r[in.b]))
+		case fMulF32:
+			r[in.d] = b32(f32(r[in.a]) * f32(r[in.b]))
+		case fDivF32:
+			r[in.d] = b32(f32(r[in.a]) / f32(r[in.b]))
+		case fAddF64:
+			r[in.d] = math.Float64bits(math.Float64frombits(r[in.a]) + math.Float64frombits(r[in.b]))
+		case fSubF64:
+			r[in.d] = math.Float64bits(math.Float64frombits(r[in.a]) - math.Float64frombits(r[in.b]))
+		case fMulF64:
+			r[in.d] = math.Float64bits(math.Float64frombits(r[in.a]) * math.Float64frombits(r[in.b]))
+		case fDivF64:
+			r[in.d] = math.Float64bits(math.Float64frombits(r[in.a]) / math.Float64frombits(r[in.b]))
+		case fAddI64:
+			r[in.d] = r[in.a] + r[in.b]
+		case fSubI64:
+			r[in.d] = r[in.a] - r[in.b]
+		case fMulI64:
+			r[in.d] = uint64(int64(r[in.a]) * int64(r[in.b]))
+		case fSqrtF32:
+			r[in.d] = b32(float32(math.Sqrt(float64(f32(r[in.a])))))
+		case fSqrtF64:
+			r[in.d] = math.Float64bits(math.Sqrt(math.Float64frombits(r[in.a])))
+		}
+	}
+}
+
+// A register holds a scalar's bits as value.Prim does, except an f32's,
+// which are the float32's own bits, so that f32 arithmetic converts
+// nothing: regBits and regPrim convert at the kernel's edges, f32 and b32
+// are an f32 register's value and bits.
+func regBits(p value.Prim) uint64 {
+	if p.T == value.F32 {
+		return uint64(math.Float32bits(float32(math.Float64frombits(p.B))))
+	}
+	return p.B
+}
+
+func regPrim(ty value.PrimType, x uint64) value.Prim {
+	if ty == value.F32 {
+		return value.Prim{T: ty, B: math.Float64bits(float64(math.Float32frombits(uint32(x))))}
+	}
+	return value.Prim{T: ty, B: x}
+}
+
+func f32(x uint64) float32 { return math.Float32frombits(uint32(x)) }
+func b32(x float32) uint64 { return uint64(math.Float32bits(x)) }
+
+// flatCall is a flat kernel and the scalars of its leading parameters
+// that a partial application supplies.
+type flatCall struct {
+	*flatKernel
+	npre int          // the parameters the partial application supplies
+	pre  []value.Prim // their scalars, in order
+}
+
+// frame is a register file for the call with its constants and the
+// captured arguments loaded.
+func (fc *flatCall) frame() []uint64 {
+	r := fc.flatKernel.frame()
+	i := 0
+	for _, p := range fc.params[:fc.npre] {
+		for _, reg := range p {
+			r[reg] = regBits(fc.pre[i])
+			i++
+		}
+	}
+	return r
+}
+
+// arg is the registers of the caller's i-th argument.
+func (fc *flatCall) arg(i int) []int { return fc.params[fc.npre+i] }
+
+// flatEntry is a closure's flat kernel for one signature of argument
+// layouts (nil when the closure does not compile for it).
+type flatEntry struct {
+	sig string
+	k   *flatKernel
+}
+
+// flatFn compiles f (a closure, or a partial application of one) for
+// arguments of the given layouts; ok is false when f is not such a
+// function or its body is not straight-line code.
+func (t *thread) flatFn(f value.Value, layouts []*kval) (*flatCall, bool) {
+	if t.in.noFast || t.tan > 0 {
+		return nil, false
+	}
+	fn, ok := f.(*value.Fun)
+	if !ok {
+		return nil, false
+	}
+	var pre []value.Prim
+	var all []*kval
+	c, ok := fn.Impl.(*closure)
+	if p, isPartial := fn.Impl.(*partial); isPartial {
+		if c, ok = p.f.(*closure); !ok {
+			return nil, false
+		}
+		for _, a := range p.args {
+			l, ps, ok := layoutOf(a)
+			if !ok {
+				return nil, false
+			}
+			all, pre = append(all, l), append(pre, ps...)
+		}
+	} else if !ok {
+		return nil, false
+	}
+	npre := len(all)
+	all = append(all, layouts...)
+	var sb strings.Builder
+	for _, l := range all {
+		l.sig(&sb)
+		sb.WriteByte(';')
+	}
+	sig := sb.String()
+	for _, en := range c.flat {
+		if en.sig == sig {
+			return &flatCall{en.k, npre, pre}, en.k != nil
+		}
+	}
+	k := t.compileFlat(c, all)
+	if len(c.flat) >= 8 {
+		c.flat = c.flat[1:]
+	}
+	c.flat = append(c.flat, flatEntry{sig, k})
+	return &flatCall{k, npre, pre}, k != nil
+}
+
+// layoutOf is the typed layout of a value of scalars, records and tuples,
+// and its scalars in order.
+func layoutOf(v value.Value) (*kval, []value.Prim, bool) {
+	var ps []value.Prim
+	var walk func(v value.Value) *kval
+	walk = func(v value.Value) *kval {
+		switch v := v.(type) {
+		case value.Prim:
+			ps = append(ps, v)
+			return &kval{reg: -1, typ: v.T}
+		case value.Tuple:
+			if len(v) < 2 {
+				return nil
+			}
+			l := &kval{reg: -1, fields: make([]*kval, len(v))}
+			for i, f := range v {
+				if l.fields[i] = walk(f); l.fields[i] == nil {
+					return nil
+				}
+			}
+			return l
+		case *value.Record:
+			if len(v.Fields) == 0 {
+				return nil
+			}
+			l := &kval{reg: -1, rec: true, names: v.Names, fields: make([]*kval, len(v.Fields))}
+			for i, f := range v.Fields {
+				if l.fields[i] = walk(f); l.fields[i] == nil {
+					return nil
+				}
+			}
+			return l
+		}
+		return nil
+	}
+	l := walk(v)
+	return l, ps, l != nil
+}
+
+// sig writes v's shape and scalar types.
+func (v *kval) sig(sb *strings.Builder) {
+	if v.scalar() {
+		sb.WriteString(v.typ.String())
+		return
+	}
+	if v.rec {
+		sb.WriteByte('{')
+	} else {
+		sb.WriteByte('(')
+	}
+	for i, f := range v.fields {
+		if v.rec {
+			sb.WriteString(v.names[i])
+			sb.WriteByte(':')
+		}
+		f.sig(sb)
+		sb.WriteByte(',')
+	}
+	sb.WriteByte('}')
+}
+
+// sameTypes reports whether v and w have the same fields and scalar types.
+func (v *kval) sameTypes(w *kval) bool {
+	if !v.sameShape(w) {
+		return false
+	}
+	if v.scalar() {
+		return v.typ == w.typ
+	}
+	for i := range v.fields {
+		if !v.fields[i].sameTypes(w.fields[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// fcomp compiles one flat kernel; live, pk and w follow the charges of
+// the code emitted so far (thread.live, pk1 and W relative to the start).
+type fcomp struct {
+	t           *thread
+	k           *flatKernel
+	consts      map[value.Prim]int
+	live, pk, w int64
+	depth       int
+}
+
+func (t *thread) compileFlat(c *closure, layouts []*kval) *flatKernel {
+	fc := &fcomp{t: t, k: &flatKernel{}, consts: map[value.Prim]int{}}
+	args := make([]*kval, len(layouts))
+	for i, l := range layouts {
+		args[i] = fc.instantiate(l)
+		if args[i] == nil {
+			return nil
+		}
+		fc.k.params = append(fc.k.params, args[i].leaves(nil))
+	}
+	res, ok := fc.callClosure(c, args)
+	if !ok {
+		return nil
+	}
+	k := fc.k
+	k.out, k.outRegs = res, res.leaves(nil)
+	k.w, k.peak, k.fresh = fc.w, fc.pk, fc.live
+	return k
+}
+
+func (fc *fcomp) reg() int { r := fc.k.nregs; fc.k.nregs++; return r }
+
+// emit appends an instruction that calls in.
+func (fc *fcomp) emit(in fins) {
+	fc.k.code = append(fc.k.code, finsn{op: fCall, a: int32(len(fc.k.calls))})
+	fc.k.calls = append(fc.k.calls, in)
+}
+
+// step charges a step of (1, 1, 1) after operands held above base
+// (thread.kstep).
+func (fc *fcomp) step(base int64) {
+	fc.w++
+	fc.pk = max(fc.pk, fc.live+1)
+	fc.live = base + 1
+}
+
+// konst is a register that holds p.
+func (fc *fcomp) konst(p value.Prim) *kval {
+	r, ok := fc.consts[p]
+	if !ok {
+		r = fc.reg()
+		fc.consts[p] = r
+		fc.k.consts = append(fc.k.consts, fconst{r, regBits(p)})
+	}
+	return &kval{reg: r, typ: p.T}
+}
+
+// instantiate is the layout l with fresh registers; nil when a scalar's
+// type is unknown.
+func (fc *fcomp) instantiate(l *kval) *kval {
+	if l.scalar() {
+		if l.typ == value.NoPrim {
+			return nil
+		}
+		return &kval{reg: fc.reg(), typ: l.typ}
+	}
+	out := &kval{reg: -1, rec: l.rec, names: l.names, fields: make([]*kval, len(l.fields))}
+	for i, f := range l.fields {
+		if out.fields[i] = fc.instantiate(f); out.fields[i] == nil {
+			return nil
+		}
+	}
+	return out
+}
+
+// constVal puts a captured value of scalars in constant registers.
+func (fc *fcomp) constVal(v value.Value) (*kval, bool) {
+	l, ps, ok := layoutOf(v)
+	if !ok {
+		return nil, false
+	}
+	var fill func(l *kval) *kval
+	fill = func(l *kval) *kval {
+		if l.scalar() {
+			p := ps[0]
+			ps = ps[1:]
+			return fc.konst(p)
+		}
+		out := &kval{reg: -1, rec: l.rec, names: l.names, fields: make([]*kval, len(l.fields))}
+		for i, f := range l.fields {
+			out.fields[i] = fill(f)
+		}
+		return out
+	}
+	return fill(l), true
+}
+
+// value compiles x; the result's scalars are in the kval's registers.
+func (fc *fcomp) value(x syntax.Expr, sc *kscope, e *env) (*kval, bool) {
+	switch x := x.(type) {
+	case *syntax.Paren:
+		return fc.value(x.X, sc, e)
+	case *syntax.Ascript:
+		return fc.value(x.X, sc, e)
+	case *syntax.Attr:
+		if x.Attr != nil && (x.Attr.Name == "trace" || x.Attr.Name == "break") {
+			return nil, false
+		}
+		return fc.value(x.X, sc, e)
+	case *syntax.Var:
+		return fc.varVal(x, sc, e)
+	case *syntax.IntLit, *syntax.FloatLit, *syntax.CharLit, *syntax.BoolLit:
+		return fc.literal(x)
+	case *syntax.Negate:
+		if isLiteral(x.X) {
+			return fc.literal(x)
+		}
+		return fc.unary(x.X, value.Neg, sc, e)
+	case *syntax.Not:
+		return fc.unary(x.X, value.Not, sc, e)
+	case *syntax.Binary:
+		return fc.binary(x, sc, e)
+	case *syntax.Apply:
+		f, ok := fc.fnValue(x.Fn, sc, e)
+		if !ok {
+			return nil, false
+		}
+		return fc.apply(f, x.Args, sc, e)
+	case *syntax.RecordLit, *syntax.TupleLit:
+		return fc.record(x, sc, e)
+	case *syntax.Project:
+		v, ok := fc.value(x.X, sc, e)
+		if !ok {
+			return nil, false
+		}
+		return v.field(x.Field)
+	case *syntax.LetIn:
+		if len(x.Sizes) > 0 {
+			return nil, false
+		}
+		base := fc.live
+		v, ok := fc.value(x.Value, sc, e)
+		if !ok {
+			return nil, false
+		}
+		f0 := fc.live - base
+		if sc, ok = bindFlat(x.Pat, v, sc); !ok {
+			return nil, false
+		}
+		r, ok := fc.value(x.Body, sc, e)
+		fc.live -= f0 // the bound value was live for the whole body
+		return r, ok
+	}
+	return nil, false
+}
+
+// bindFlat binds the names of an irrefutable pattern to the parts of v.
+func bindFlat(p syntax.Pat, v *kval, sc *kscope) (*kscope, bool) {
+	switch p := p.(type) {
+	case *syntax.PId:
+		return bindKval(sc, p.Name, v), true
+	case *syntax.PWild:
+		return sc, true
+	case *syntax.PParen:
+		return bindFlat(p.P, v, sc)
+	case *syntax.PAscript:
+		return bindFlat(p.P, v, sc)
+	case *syntax.PAttr:
+		return bindFlat(p.P, v, sc)
+	case *syntax.PTuple:
+		if v.scalar() || v.rec || len(v.fields) != len(p.Elems) {
+			return nil, false
+		}
+		for i, q := range p.Elems {
+			var ok bool
+			if sc, ok = bindFlat(q, v.fields[i], sc); !ok {
+				return nil, false
+			}
+		}
+		return sc, true
+	case *syntax.PRecord:
+		if v.scalar() || !v.rec || len(v.fields) != len(p.Fields) {
+			return nil, false
+		}
+		for _, f := range p.Fields {
+			fv, ok := v.field(f.Name)
+			if !ok {
+				return nil, false
+			}
+			q := f.Pat
+			if q == nil {
+				q = &syntax.PId{Loc: f.Loc, Name: f.Name}
+			}
+			if sc, ok = bindFlat(q, fv, sc); !ok {
+				return nil, false
+			}
+		}
+		return sc, true
+	}
+	return nil, false
+}
+
+// varVal is a local's registers (or a field path of one), or a captured
+// value in constant registers.
+func (fc *fcomp) varVal(x *syntax.Var, sc *kscope, e *env) (*kval, bool) {
+	q := x.Name
+	head, path := q.Name, []string(nil)
+	if len(q.Quals) > 0 {
+		head, path = q.Quals[0], append(q.Quals[1:len(q.Quals):len(q.Quals)], q.Name)
+	}
+	for s := sc; s != nil; s = s.next {
+		if s.name != head {
+			continue
+		}
+		v := s.val
+		if v == nil {
+			v = &kval{reg: s.reg, typ: s.typ}
+		}
+		for _, p := range path {
+			var ok bool
+			if v, ok = v.field(p); !ok {
+				return nil, false
+			}
+		}
+		return v, true
+	}
+	c, err := fc.t.evalVar(x, e)
+	if err != nil {
+		return nil, false
+	}
+	return fc.constVal(c)
+}
+
+func (fc *fcomp) literal(x syntax.Expr) (*kval, bool) {
+	p, err := fc.t.literalValue(x)
+	if err != nil || p.T == value.NoPrim {
+		return nil, false
+	}
+	fc.step(fc.live)
+	return fc.konst(p), true
+}
+
+// fnValue resolves the function of an application at compile time: a
+// name that no local binds.
+func (fc *fcomp) fnValue(fn syntax.Expr, sc *kscope, e *env) (value.Value, bool) {
+	v, ok := unparen(fn).(*syntax.Var)
+	if !ok {
+		return nil, false
+	}
+	head := v.Name.Name
+	if len(v.Name.Quals) > 0 {
+		head = v.Name.Quals[0]
+	}
+	if _, local := sc.lookup(head); local {
+		return nil, false
+	}
+	f, err := fc.t.evalVar(v, e)
+	return f, err == nil
+}
+
+// apply compiles f applied to args: the arguments are live while the
+// body runs and released after it (closure.call).
+func (fc *fcomp) apply(f value.Value, argx []syntax.Expr, sc *kscope, e *env) (*kval, bool) {
+	base := fc.live
+	args := make([]*kval, len(argx))
+	for i, a := range argx {
+		var ok bool
+		if args[i], ok = fc.value(a, sc, e); !ok {
+			return nil, false
+		}
+	}
+	held := fc.live - base
+	r, ok := fc.call(f, args)
+	fc.live -= held
+	return r, ok
+}
+
+// call compiles the body of f on arguments in registers.
+func (fc *fcomp) call(f value.Value, args []*kval) (*kval, bool) {
+	fn, ok := f.(*value.Fun)
+	if !ok {
+		return nil, false
+	}
+	switch c := fn.Impl.(type) {
+	case *closure:
+		return fc.callClosure(c, args)
+	case *partial:
+		pre := make([]*kval, 0, len(c.args)+len(args))
+		for _, a := range c.args {
+			v, ok := fc.constVal(a)
+			if !ok {
+				return nil, false
+			}
+			pre = append(pre, v)
+		}
+		return fc.call(&value.Fun{Impl: c.f}, append(pre, args...))
+	case *rightSection:
+		r, ok := c.r.(value.Prim)
+		if !ok || len(args) != 1 {
+			return nil, false
+		}
+		return fc.call(c.f, []*kval{args[0], fc.konst(r)})
+	case *opFn:
+		if len(args) != 2 {
+			return nil, false
+		}
+		return fc.binop(c.op, args[0], args[1], fc.live)
+	case *intrinsic:
+		if c.arity_ != len(args) {
+			return nil, false
+		}
+		return fc.intrinsic(c.name, args)
+	}
+	return nil, false
+}
+
+func (fc *fcomp) callClosure(c *closure, args []*kval) (*kval, bool) {
+	if len(c.params) != len(args) || len(c.sizeParams) > 0 || len(c.ctxSizes) > 0 || fc.depth > 16 {
+		return nil, false
+	}
+	var sc *kscope
+	for i, p := range c.params {
+		var ok bool
+		if sc, ok = bindFlat(p, args[i], sc); !ok {
+			return nil, false
+		}
+	}
+	fc.depth++
+	defer func() { fc.depth-- }()
+	return fc.value(c.body, sc, c.env)
+}
+
+// record compiles a record or tuple literal: building it is free.
+func (fc *fcomp) record(x syntax.Expr, sc *kscope, e *env) (*kval, bool) {
+	var names []string
+	var vals []syntax.Expr
+	if r, ok := x.(*syntax.RecordLit); ok {
+		for _, f := range r.Fields {
+			names, vals = append(names, f.Name), append(vals, f.Value)
+		}
+	} else {
+		vals = x.(*syntax.TupleLit).Elems
+	}
+	if len(vals) < 2 && names == nil {
+		return nil, false // () and (e) are not tuples of scalars
+	}
+	if len(vals) == 0 {
+		return nil, false
+	}
+	fs := make([]*kval, len(vals))
+	for i, fx := range vals {
+		var ok bool
+		if fs[i], ok = fc.value(fx, sc, e); !ok {
+			return nil, false
+		}
+	}
+	if names == nil || (len(vals) > 1 && value.IsTupleRecord(names)) {
+		return &kval{reg: -1, fields: fs}, true
+	}
+	idx := make([]value.Value, len(names))
+	for i := range idx {
+		idx[i] = value.I64Val(int64(i))
+	}
+	layout := value.NewRecord(names, idx)
+	out := &kval{reg: -1, rec: true, names: layout.Names, fields: make([]*kval, len(fs))}
+	for k, iv := range layout.Fields {
+		out.fields[k] = fs[iv.(value.Prim).Int()]
+	}
+	return out, true
+}
+
+// unary compiles -x and !x on a computed operand.
+func (fc *fcomp) unary(x syntax.Expr, f func(value.Prim) value.Prim, sc *kscope, e *env) (*kval, bool) {
+	base := fc.live
+	a, ok := fc.value(x, sc, e)
+	if !ok || !a.scalar() || a.typ == value.NoPrim {
+		return nil, false
+	}
+	fc.step(base)
+	d, ar, ty := fc.reg(), a.reg, a.typ
+	fc.emit(func(r []uint64) { r[d] = regBits(f(regPrim(ty, r[ar]))) })
+	return &kval{reg: d, typ: ty}, true
+}
+
+// binary compiles an operator application: a built-in operator as a
+// step after its operands, any other as a call.
+func (fc *fcomp) binary(x *syntax.Binary, sc *kscope, e *env) (*kval, bool) {
+	t := fc.t
+	op, builtin := t.isBuiltinOp(x, x.Op, x.Backtick, e)
+	if !builtin {
+		fv, err := t.opValue(x.Op, x.Backtick, e, x.OpSpan.Start)
+		if err != nil {
+			return nil, false
+		}
+		return fc.apply(fv, []syntax.Expr{x.L, x.R}, sc, e)
+	}
+	if op == value.OpLogAnd || op == value.OpLogOr {
+		return nil, false // the right operand is evaluated only when needed
+	}
+	base := fc.live
+	l, ok1 := fc.value(x.L, sc, e)
+	if !ok1 {
+		return nil, false
+	}
+	r, ok2 := fc.value(x.R, sc, e)
+	if !ok2 {
+		return nil, false
+	}
+	return fc.binop(op, l, r, base)
+}
+
+// binop compiles a built-in operator on two scalars of one known type
+// that cannot fail on them (typedOp), charged as a step above base.
+func (fc *fcomp) binop(op value.BinOp, l, r *kval, base int64) (*kval, bool) {
+	if !l.scalar() || !r.scalar() || l.typ != r.typ || l.typ == value.NoPrim {
+		return nil, false
+	}
+	ty := l.typ
+	fn := typedOp(op, ty)
+	if fn == nil {
+		return nil, false
+	}
+	fc.step(base)
+	d, a, b := fc.reg(), l.reg, r.reg
+	rty := ty
+	if op.IsComparison() {
+		rty = value.Bool
+	}
+	if in, f := flatOp(op, ty, d, a, b, fn); f != nil {
+		fc.emit(f)
+	} else {
+		fc.k.code = append(fc.k.code, in)
+	}
+	return &kval{reg: d, typ: rty}, true
+}
+
+// flatOp is the instruction r[d] = r[a] op r[b]: f32, f64 and i64
+// arithmetic by opcode, anything else through typedOp's function.
+func flatOp(op value.BinOp, ty value.PrimType, d, a, b int, fn func(a, b value.Prim) value.Prim) (finsn, fins) {
+	ops := map[value.PrimType]map[value.BinOp]fopcode{
+		value.F32: {value.OpAdd: fAddF32, value.OpSub: fSubF32, value.OpMul: fMulF32, value.OpDiv: fDivF32},
+		value.F64: {value.OpAdd: fAddF64, value.OpSub: fSubF64, value.OpMul: fMulF64, value.OpDiv: fDivF64},
+		value.I64: {value.OpAdd: fAddI64, value.OpSub: fSubI64, value.OpMul: fMulI64},
+	}
+	if o, ok := ops[ty][op]; ok {
+		return finsn{op: o, d: int32(d), a: int32(a), b: int32(b)}, nil
+	}
+	return finsn{}, func(r []uint64) { r[d] = regBits(fn(regPrim(ty, r[a]), regPrim(ty, r[b]))) }
+}
+
+// intrinsic compiles the scalar intrinsics that cannot fail on their
+// arguments' types: math functions of floats and conversions, charged as
+// one step (registerScalars).
+func (fc *fcomp) intrinsic(name string, args []*kval) (*kval, bool) {
+	for _, a := range args {
+		if !a.scalar() || a.typ == value.NoPrim {
+			return nil, false
+		}
+	}
+	if len(args) != 1 {
+		return nil, false
+	}
+	a, ty := args[0].reg, args[0].typ
+	rty := ty
+	switch {
+	case strings.HasPrefix(name, "to_"):
+		to := value.ParsePrimType(name[3:])
+		if to == value.NoPrim {
+			return nil, false
+		}
+		rty = to
+		d := fc.reg()
+		fc.step(fc.live)
+		fc.emit(func(r []uint64) { r[d] = regBits(value.Convert(regPrim(ty, r[a]), to)) })
+		return &kval{reg: d, typ: rty}, true
+	case ty == value.F32 || ty == value.F64:
+		f, ok := value.Math1Func(name)
+		if !ok {
+			return nil, false
+		}
+		if _, fixed := value.FixedResult(name); fixed {
+			return nil, false
+		}
+		d := fc.reg()
+		fc.step(fc.live)
+		switch {
+		case name == "sqrt" && ty == value.F32:
+			fc.k.code = append(fc.k.code, finsn{op: fSqrtF32, d: int32(d), a: int32(a)})
+		case name == "sqrt":
+			fc.k.code = append(fc.k.code, finsn{op: fSqrtF64, d: int32(d), a: int32(a)})
+		default:
+			fc.emit(func(r []uint64) { r[d] = regBits(value.MkFloat(ty, f(regPrim(ty, r[a]).Float()))) })
+		}
+		return &kval{reg: d, typ: rty}, true
+	}
+	return nil, false
+}
