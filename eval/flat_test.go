@@ -19,6 +19,8 @@ var flatDecls = []string{nbodySrc,
 	`def swapper (t: (i32, f32)) (u: (i32, f32)) : (i32, f32) = let (a, b) = t let (c, d) = u in (a * c + 1, (V.vscale b {x = d, y = 1, z = 2}).y)`,
 	`def ratio (p: {q: i32, z: i32}) (r: {q: i32, z: i32}) = {q = p.q / r.q, z = p.z + r.z}`,
 	`def trig (x: f32) = {s = f32.sin x + f32.exp (-x), c = -(f32.cos x) * 2}`,
+	// tree's result tells the shape of the reduction's tree
+	`def tree (p: {a: i64, b: i64}) (q: {a: i64, b: i64}) = {a = p.a - q.a, b = p.b * 3 + q.b}`,
 }
 
 var flatExprs = []string{
@@ -34,6 +36,8 @@ var flatExprs = []string{
 	`reduce (\p q -> {s = p.s + q.s, c = p.c + q.c}) {s = 0, c = 0} (map trig [0.5f32, 1, 2, -3])`,
 	`reduce (\p q -> {x = p.x + q.x, y = (V.vadd p q).y, z = (V.vsub q p).z}) V.zero (map (\b -> let {pos, mass} = b in V.vscale mass pos) (mkbodies 5))`,
 	`reduce ratio {q = 1, z = 0} (map (\i -> {q = 1, z = i32.i64 i}) (iota 4))`,
+	`map (\n -> reduce tree {a = 0, b = 0} (map (\i -> {a = i * i + 1, b = i}) (iota n))) (iota 300)`,
+	`map (\n -> reduce V.vadd V.zero (map (accel (mkbodies 9)[3]) (mkbodies n))) (iota 150)`,
 }
 
 // flatErrors fail inside the operator or the mapped function.
@@ -79,7 +83,7 @@ func TestFlatAgrees(t *testing.T) {
 			}
 		}
 		// the functions that should have run flat did, once per layout
-		for _, name := range []string{"accel", "V.vadd", "add2", "comb", "pull", "swapper", "trig", "(<+>)"} {
+		for _, name := range []string{"accel", "V.vadd", "add2", "comb", "pull", "swapper", "trig", "(<+>)", "tree"} {
 			v, _, err := comp.run(name)
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)

@@ -12,24 +12,53 @@ import (
 // their results kept as scalar bits, and the charges of the n
 // applications added once from the kernels' static figures.
 
-// colLoader copies element i of the scalar column c into register reg.
-func colLoader(c *value.Array, reg int) func(r []uint64, i int) {
+// loadCol copies elements i0… of the scalar column c into the register
+// column dst, as register bits.
+func loadCol(c *value.Array, i0 int, dst []uint64) {
 	switch d := c.Data.(type) {
 	case []float32:
 		if c.T != value.F32 {
 			break // an f16 column
 		}
-		return func(r []uint64, i int) { r[reg] = uint64(math.Float32bits(d[i])) }
+		for j, x := range d[i0 : i0+len(dst)] {
+			dst[j] = uint64(math.Float32bits(x))
+		}
+		return
 	case []float64:
-		return func(r []uint64, i int) { r[reg] = math.Float64bits(d[i]) }
+		for j, x := range d[i0 : i0+len(dst)] {
+			dst[j] = math.Float64bits(x)
+		}
+		return
 	case []int64:
-		return func(r []uint64, i int) { r[reg] = uint64(d[i]) }
-	case []int32:
-		return func(r []uint64, i int) { r[reg] = uint64(int64(d[i])) }
+		for j, x := range d[i0 : i0+len(dst)] {
+			dst[j] = uint64(x)
+		}
+		return
 	}
-	ty, d := c.T, c.Data
-	return func(r []uint64, i int) { r[reg] = regBits(value.DataGet(ty, d, i)) }
+	for j := range dst {
+		dst[j] = regBits(value.DataGet(c.T, c.Data, i0+j))
+	}
 }
+
+// tickN is n ticks at pos (thread.tick), checked once: nothing else runs
+// between them.
+func (t *thread) tickN(pos syntax.Pos, n int) error {
+	before := t.ticks
+	t.ticks += n
+	if t.ticks>>10 != before>>10 {
+		if err := t.checkCancel(pos); err != nil {
+			return err
+		}
+		return t.checkMem(pos, 0, -1)
+	}
+	return nil
+}
+
+// flatBatch is the number of elements a flat kernel runs on at once.
+const flatBatch = 128
+
+// pairBatch is pairFold's batch for n elements.
+func pairBatch(n int) int { return min(max(n/2, 1), flatBatch) }
 
 // flatStats are the stats of n applications of k.
 func flatStats(k *flatKernel, n int64) stats {
@@ -57,45 +86,32 @@ func (t *thread) flatRecordLoop(op, f value.Value, layout *kval, comps []*value.
 	if err := t.checkAlloc(mapPos, int64(n), 8); err != nil { // as fastMap
 		return nil, true, err
 	}
-	mregs := mk.frame()
-	loaders := make([]func(r []uint64, i int), len(comps))
-	for c, col := range comps {
-		loaders[c] = colLoader(col, mk.arg(0)[c])
-	}
-	// the map's results, then the reduction's stack
-	if need := n*m + 65*m; len(t.flatBuf) < need {
+	// the map's results, column by column, then the kernels' registers
+	B, rB := min(n, flatBatch), pairBatch(n)
+	if need := n*m + mk.nregs*B + rk.nregs*rB; len(t.flatBuf) < need {
 		t.flatBuf = make([]uint64, need)
 	}
-	buf, sbuf := t.flatBuf[:n*m], t.flatBuf[n*m:n*m+65*m]
-	for i := 0; i < n; i++ {
-		if err := t.tick(mapPos); err != nil {
+	buf, mr, rr := t.flatBuf[:n*m], t.flatBuf[n*m:n*m+mk.nregs*B], t.flatBuf[n*m+mk.nregs*B:n*m+mk.nregs*B+rk.nregs*rB]
+	mk.frame(mr, B)
+	in := mk.arg(0)
+	for i0 := 0; i0 < n; i0 += B {
+		cnt := min(B, n-i0)
+		if err := t.tickN(mapPos, cnt); err != nil {
 			return nil, true, err
 		}
-		for _, ld := range loaders {
-			ld(mregs, i)
+		for c, col := range comps {
+			loadCol(col, i0, mr[in[c]*B:][:cnt])
 		}
-		mk.run(mregs)
-		row := buf[i*m : (i+1)*m]
+		mk.run(mr, B, cnt)
 		for j, reg := range mk.outRegs {
-			row[j] = mregs[reg]
+			copy(buf[j*n+i0:j*n+i0+cnt], mr[reg*B:reg*B+cnt])
 		}
 	}
-	rregs := rk.frame()
-	pa, pb := rk.arg(0), rk.arg(1)
-	result, err := t.flatFold(n, m, sbuf, redPos, func(i int, row []uint64) {
-		copy(row, buf[i*m:(i+1)*m])
-	}, func(a, b []uint64) {
-		for j := range m {
-			rregs[pa[j]], rregs[pb[j]] = a[j], b[j]
-		}
-		rk.run(rregs)
-		for j, reg := range rk.outRegs {
-			a[j] = rregs[reg]
-		}
-	})
-	if err != nil {
+	// the reduction, as fastReduceTuple runs it: one tick an element
+	if err := t.tickN(redPos, n); err != nil {
 		return nil, true, err
 	}
+	result := rk.pairFold(rr, buf, n, m)
 	r := out.bitsValue(result)
 	if t.cost {
 		nn := int64(n)
@@ -128,30 +144,51 @@ func (v *kval) bitsValue(bits []uint64) value.Value {
 	return v.value(&ps)
 }
 
-// flatFold is foldTree over rows of bits: the same tree, the same ticks.
-func (t *thread) flatFold(n, m int, buf []uint64, pos syntax.Pos, load func(i int, row []uint64), combine func(a, b []uint64)) ([]uint64, error) {
-	var stack [65][]uint64
-	var sizes [65]int
-	sp := 0
-	for i := 0; i < n; i++ {
-		if err := t.tick(pos); err != nil {
-			return nil, err
+// pairFold reduces the n elements of m columns in cols (column j's
+// element i in cols[j*n+i]) by k, in foldTree's order, and returns the
+// result's scalars; it overwrites cols. r holds k's registers for
+// batches of pairBatch(n).
+//
+// foldTree combines the elements in a balanced tree: each run of 2^j
+// elements that starts at a multiple of 2^j and ends before n is combined
+// as a perfect tree, the trees of the binary digits of n (largest first)
+// are left on its stack, and those are combined from the right. That is
+// the tree of combining neighbours level by level, (0 1) (2 3) …, where a
+// level with an odd number of elements passes its last one up as it is:
+// the passed-up element is always the combination of the rightmost
+// trees, which foldTree combines last with the tree to its left. Each
+// level's combinations are independent, so they run as batches.
+func (k *flatCall) pairFold(r, cols []uint64, n, m int) []uint64 {
+	B := pairBatch(n)
+	k.frame(r, B)
+	pa, pb := k.arg(0), k.arg(1)
+	for cur := n; cur > 1; {
+		np := cur / 2
+		for p0 := 0; p0 < np; p0 += B {
+			cnt := min(B, np-p0)
+			for j := 0; j < m; j++ {
+				src := cols[j*n+2*p0 : j*n+2*(p0+cnt)]
+				ca, cb := r[pa[j]*B:][:cnt], r[pb[j]*B:][:cnt]
+				for q := range ca {
+					ca[q], cb[q] = src[2*q], src[2*q+1]
+				}
+			}
+			k.run(r, B, cnt)
+			for j, reg := range k.outRegs {
+				copy(cols[j*n+p0:j*n+p0+cnt], r[reg*B:reg*B+cnt])
+			}
 		}
-		v := buf[sp*m : (sp+1)*m : (sp+1)*m]
-		load(i, v)
-		sz := 1
-		for sp > 0 && sizes[sp-1] == sz {
-			top := stack[sp-1]
-			combine(top, v)
-			v, sz = top, sz*2
-			sp--
+		if cur%2 == 1 {
+			for j := 0; j < m; j++ {
+				cols[j*n+np] = cols[j*n+cur-1]
+			}
+			np++
 		}
-		stack[sp], sizes[sp] = v, sz
-		sp++
+		cur = np
 	}
-	for sp > 1 {
-		combine(stack[sp-2], stack[sp-1])
-		sp--
+	out := make([]uint64, m)
+	for j := range out {
+		out[j] = cols[j*n]
 	}
-	return stack[0], nil
+	return out
 }

@@ -29,18 +29,19 @@ import (
 // loaded from the captured arguments, so that the function of a map
 // inside a map is not compiled again for each outer element.
 
-// finsn is one instruction: an opcode on registers d, a and b, or a
-// call of the a-th Go function of the kernel (fins) for what has no
-// opcode.
+// finsn is one instruction: an opcode on registers d, a and b, or for
+// what has no opcode a call of the kernel's c-th Go function of one or
+// two scalars (fCall1, fCall2).
 type finsn struct {
-	op      fopcode
-	d, a, b int32
+	op         fopcode
+	d, a, b, c int32
 }
 
 type fopcode uint8
 
 const (
-	fCall fopcode = iota
+	fCall1 fopcode = iota
+	fCall2
 	fAddF32
 	fSubF32
 	fMulF32
@@ -56,8 +57,11 @@ const (
 	fSqrtF64
 )
 
-// fins is an instruction as a Go function of the registers.
-type fins func(r []uint64)
+// fins is an operation without an opcode, on registers' bits.
+type fins struct {
+	f1 func(a uint64) uint64
+	f2 func(a, b uint64) uint64
+}
 
 // flatKernel is a compiled function.
 type flatKernel struct {
@@ -79,48 +83,101 @@ type fconst struct {
 	bits uint64
 }
 
-// frame is a register file for k with its constants loaded.
-func (k *flatKernel) frame() []uint64 {
-	r := make([]uint64, k.nregs)
+// Registers are columns: a kernel runs on a batch of up to B elements at
+// once, register r of element j in r[r*B+j], so that an instruction is
+// dispatched once per batch and does its work in a loop over the batch.
+// Straight-line code runs the same instructions on every element, so
+// running them element by element or instruction by instruction gives
+// the same values.
+
+// frame makes r (of nregs·B words) a register file for k on batches of
+// B with its constants loaded. Every other register is written before it
+// is read: a parameter's by the caller, any other by its instruction.
+func (k *flatKernel) frame(r []uint64, B int) {
 	for _, c := range k.consts {
-		r[c.reg] = c.bits
+		fill(r[c.reg*B:(c.reg+1)*B], c.bits)
 	}
-	return r
 }
 
-// run applies k to the arguments in its parameters' registers.
-func (k *flatKernel) run(r []uint64) {
+func fill(col []uint64, x uint64) {
+	for j := range col {
+		col[j] = x
+	}
+}
+
+// run applies k to the cnt elements in its parameters' registers.
+func (k *flatKernel) run(r []uint64, B, cnt int) {
 	for i := range k.code {
 		in := &k.code[i]
+		d := r[int(in.d)*B:][:cnt]
+		a := r[int(in.a)*B:][:cnt]
+		var b []uint64
+		if in.op != fCall1 && in.op != fSqrtF32 && in.op != fSqrtF64 {
+			b = r[int(in.b)*B:][:cnt]
+		}
 		switch in.op {
-		case fCall:
-			k.calls[in.a](r)
+		case fCall1:
+			f := k.calls[in.c].f1
+			for j := range d {
+				d[j] = f(a[j])
+			}
+		case fCall2:
+			f := k.calls[in.c].f2
+			for j := range d {
+				d[j] = f(a[j], b[j])
+			}
 		case fAddF32:
-			r[in.d] = b32(f32(r[in.a]) + f32(r[in.b]))
+			for j := range d {
+				d[j] = b32(f32(a[j]) + f32(b[j]))
+			}
 		case fSubF32:
-			r[in.d] = b32(f32(r[in.a]) - f32(r[in.b]))
+			for j := range d {
+				d[j] = b32(f32(a[j]) - f32(b[j]))
+			}
 		case fMulF32:
-			r[in.d] = b32(f32(r[in.a]) * f32(r[in.b]))
+			for j := range d {
+				d[j] = b32(f32(a[j]) * f32(b[j]))
+			}
 		case fDivF32:
-			r[in.d] = b32(f32(r[in.a]) / f32(r[in.b]))
+			for j := range d {
+				d[j] = b32(f32(a[j]) / f32(b[j]))
+			}
 		case fAddF64:
-			r[in.d] = math.Float64bits(math.Float64frombits(r[in.a]) + math.Float64frombits(r[in.b]))
+			for j := range d {
+				d[j] = math.Float64bits(math.Float64frombits(a[j]) + math.Float64frombits(b[j]))
+			}
 		case fSubF64:
-			r[in.d] = math.Float64bits(math.Float64frombits(r[in.a]) - math.Float64frombits(r[in.b]))
+			for j := range d {
+				d[j] = math.Float64bits(math.Float64frombits(a[j]) - math.Float64frombits(b[j]))
+			}
 		case fMulF64:
-			r[in.d] = math.Float64bits(math.Float64frombits(r[in.a]) * math.Float64frombits(r[in.b]))
+			for j := range d {
+				d[j] = math.Float64bits(math.Float64frombits(a[j]) * math.Float64frombits(b[j]))
+			}
 		case fDivF64:
-			r[in.d] = math.Float64bits(math.Float64frombits(r[in.a]) / math.Float64frombits(r[in.b]))
+			for j := range d {
+				d[j] = math.Float64bits(math.Float64frombits(a[j]) / math.Float64frombits(b[j]))
+			}
 		case fAddI64:
-			r[in.d] = r[in.a] + r[in.b]
+			for j := range d {
+				d[j] = a[j] + b[j]
+			}
 		case fSubI64:
-			r[in.d] = r[in.a] - r[in.b]
+			for j := range d {
+				d[j] = a[j] - b[j]
+			}
 		case fMulI64:
-			r[in.d] = uint64(int64(r[in.a]) * int64(r[in.b]))
+			for j := range d {
+				d[j] = uint64(int64(a[j]) * int64(b[j]))
+			}
 		case fSqrtF32:
-			r[in.d] = b32(float32(math.Sqrt(float64(f32(r[in.a])))))
+			for j := range d {
+				d[j] = b32(float32(math.Sqrt(float64(f32(a[j])))))
+			}
 		case fSqrtF64:
-			r[in.d] = math.Float64bits(math.Sqrt(math.Float64frombits(r[in.a])))
+			for j := range d {
+				d[j] = math.Float64bits(math.Sqrt(math.Float64frombits(a[j])))
+			}
 		}
 	}
 }
@@ -154,18 +211,17 @@ type flatCall struct {
 	pre  []value.Prim // their scalars, in order
 }
 
-// frame is a register file for the call with its constants and the
-// captured arguments loaded.
-func (fc *flatCall) frame() []uint64 {
-	r := fc.flatKernel.frame()
+// frame is a register file for the call on batches of B with its
+// constants and the captured arguments loaded.
+func (fc *flatCall) frame(r []uint64, B int) {
+	fc.flatKernel.frame(r, B)
 	i := 0
 	for _, p := range fc.params[:fc.npre] {
 		for _, reg := range p {
-			r[reg] = regBits(fc.pre[i])
+			fill(r[reg*B:(reg+1)*B], regBits(fc.pre[i]))
 			i++
 		}
 	}
-	return r
 }
 
 // arg is the registers of the caller's i-th argument.
@@ -336,10 +392,15 @@ func (t *thread) compileFlat(c *closure, layouts []*kval) *flatKernel {
 
 func (fc *fcomp) reg() int { r := fc.k.nregs; fc.k.nregs++; return r }
 
-// emit appends an instruction that calls in.
-func (fc *fcomp) emit(in fins) {
-	fc.k.code = append(fc.k.code, finsn{op: fCall, a: int32(len(fc.k.calls))})
-	fc.k.calls = append(fc.k.calls, in)
+// emit1 appends r[d] = f(r[a]), emit2 r[d] = f(r[a], r[b]).
+func (fc *fcomp) emit1(d, a int, f func(uint64) uint64) {
+	fc.k.code = append(fc.k.code, finsn{op: fCall1, d: int32(d), a: int32(a), c: int32(len(fc.k.calls))})
+	fc.k.calls = append(fc.k.calls, fins{f1: f})
+}
+
+func (fc *fcomp) emit2(d, a, b int, f func(a, b uint64) uint64) {
+	fc.k.code = append(fc.k.code, finsn{op: fCall2, d: int32(d), a: int32(a), b: int32(b), c: int32(len(fc.k.calls))})
+	fc.k.calls = append(fc.k.calls, fins{f2: f})
 }
 
 // step charges a step of (1, 1, 1) after operands held above base
@@ -684,7 +745,7 @@ func (fc *fcomp) unary(x syntax.Expr, f func(value.Prim) value.Prim, sc *kscope,
 	}
 	fc.step(base)
 	d, ar, ty := fc.reg(), a.reg, a.typ
-	fc.emit(func(r []uint64) { r[d] = regBits(f(regPrim(ty, r[ar]))) })
+	fc.emit1(d, ar, func(x uint64) uint64 { return regBits(f(regPrim(ty, x))) })
 	return &kval{reg: d, typ: ty}, true
 }
 
@@ -733,7 +794,7 @@ func (fc *fcomp) binop(op value.BinOp, l, r *kval, base int64) (*kval, bool) {
 		rty = value.Bool
 	}
 	if in, f := flatOp(op, ty, d, a, b, fn); f != nil {
-		fc.emit(f)
+		fc.emit2(d, a, b, f)
 	} else {
 		fc.k.code = append(fc.k.code, in)
 	}
@@ -742,7 +803,7 @@ func (fc *fcomp) binop(op value.BinOp, l, r *kval, base int64) (*kval, bool) {
 
 // flatOp is the instruction r[d] = r[a] op r[b]: f32, f64 and i64
 // arithmetic by opcode, anything else through typedOp's function.
-func flatOp(op value.BinOp, ty value.PrimType, d, a, b int, fn func(a, b value.Prim) value.Prim) (finsn, fins) {
+func flatOp(op value.BinOp, ty value.PrimType, d, a, b int, fn func(a, b value.Prim) value.Prim) (finsn, func(a, b uint64) uint64) {
 	ops := map[value.PrimType]map[value.BinOp]fopcode{
 		value.F32: {value.OpAdd: fAddF32, value.OpSub: fSubF32, value.OpMul: fMulF32, value.OpDiv: fDivF32},
 		value.F64: {value.OpAdd: fAddF64, value.OpSub: fSubF64, value.OpMul: fMulF64, value.OpDiv: fDivF64},
@@ -751,7 +812,7 @@ func flatOp(op value.BinOp, ty value.PrimType, d, a, b int, fn func(a, b value.P
 	if o, ok := ops[ty][op]; ok {
 		return finsn{op: o, d: int32(d), a: int32(a), b: int32(b)}, nil
 	}
-	return finsn{}, func(r []uint64) { r[d] = regBits(fn(regPrim(ty, r[a]), regPrim(ty, r[b]))) }
+	return finsn{}, func(x, y uint64) uint64 { return regBits(fn(regPrim(ty, x), regPrim(ty, y))) }
 }
 
 // intrinsic compiles the scalar intrinsics that cannot fail on their
@@ -777,7 +838,7 @@ func (fc *fcomp) intrinsic(name string, args []*kval) (*kval, bool) {
 		rty = to
 		d := fc.reg()
 		fc.step(fc.live)
-		fc.emit(func(r []uint64) { r[d] = regBits(value.Convert(regPrim(ty, r[a]), to)) })
+		fc.emit1(d, a, func(x uint64) uint64 { return regBits(value.Convert(regPrim(ty, x), to)) })
 		return &kval{reg: d, typ: rty}, true
 	case ty == value.F32 || ty == value.F64:
 		f, ok := value.Math1Func(name)
@@ -795,7 +856,7 @@ func (fc *fcomp) intrinsic(name string, args []*kval) (*kval, bool) {
 		case name == "sqrt":
 			fc.k.code = append(fc.k.code, finsn{op: fSqrtF64, d: int32(d), a: int32(a)})
 		default:
-			fc.emit(func(r []uint64) { r[d] = regBits(value.MkFloat(ty, f(regPrim(ty, r[a]).Float()))) })
+			fc.emit1(d, a, func(x uint64) uint64 { return regBits(value.MkFloat(ty, f(regPrim(ty, x).Float()))) })
 		}
 		return &kval{reg: d, typ: rty}, true
 	}
