@@ -166,6 +166,9 @@ func (t *thread) fastMap(f value.Value, xs *value.Array, pos syntax.Pos) (value.
 	if t.in.noFast {
 		return nil, false, nil
 	}
+	if r, done, err := t.flatMap(f, xs, pos); done {
+		return r, true, err
+	}
 	comps := scalarComps(xs)
 	var k *kernel
 	var ok bool
@@ -374,6 +377,9 @@ func (t *thread) fastReduce(op value.Value, xs *value.Array, pos syntax.Pos) (va
 			return r, true, nil
 		}
 	}
+	if r, done, err := t.flatReduce(op, xs, pos); done {
+		return r, true, err
+	}
 	k, ok := t.compileFn(op, []int{1, 1})
 	if !ok || k.out == nil {
 		return nil, false, nil
@@ -477,6 +483,9 @@ func (t *thread) fastHist(op value.Value, dest, is, vs *value.Array, pos syntax.
 // fastReduceTuple reduces an array of tuples of scalars (zip xs ys) with a
 // compiled operator on tuples, such as an arg-min.
 func (t *thread) fastReduceTuple(op value.Value, xs *value.Array, pos syntax.Pos) (value.Value, bool, error) {
+	if r, done, err := t.flatReduce(op, xs, pos); done {
+		return r, true, err
+	}
 	comps := scalarComps(xs)
 	var layout *kval
 	var k *kernel

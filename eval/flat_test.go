@@ -19,6 +19,10 @@ var flatDecls = []string{nbodySrc,
 	`def swapper (t: (i32, f32)) (u: (i32, f32)) : (i32, f32) = let (a, b) = t let (c, d) = u in (a * c + 1, (V.vscale b {x = d, y = 1, z = 2}).y)`,
 	`def ratio (p: {q: i32, z: i32}) (r: {q: i32, z: i32}) = {q = p.q / r.q, z = p.z + r.z}`,
 	`def trig (x: f32) = {s = f32.sin x + f32.exp (-x), c = -(f32.cos x) * 2}`,
+	`def add2s = (+ 2f64)`,
+	`def plus = (+)`,
+	`def scale2 = V.vscale 2`,
+	`def origin = ({x = 1, y = 2, z = 3}, 4f32)`,
 	// tree's result tells the shape of the reduction's tree
 	`def tree (p: {a: i64, b: i64}) (q: {a: i64, b: i64}) = {a = p.a - q.a, b = p.b * 3 + q.b}`,
 }
@@ -38,10 +42,28 @@ var flatExprs = []string{
 	`reduce ratio {q = 1, z = 0} (map (\i -> {q = 1, z = i32.i64 i}) (iota 4))`,
 	`map (\n -> reduce tree {a = 0, b = 0} (map (\i -> {a = i * i + 1, b = i}) (iota n))) (iota 300)`,
 	`map (\n -> reduce V.vadd V.zero (map (accel (mkbodies 9)[3]) (mkbodies n))) (iota 150)`,
+	// maps and reductions on their own
+	`map (accel (mkbodies 3)[0]) (mkbodies 300)`,
+	`map (\x -> x * 2.5 + 1) [1f64, 2, 3]`,
+	`map (\x -> (x, f32.i64 x, x < 3, {a = f64.i64 x > 2.0, b = -x})) (iota 200)`,
+	`map (\x -> f32.i32 (x * 3 + 1)) [1i32, 2, 3]`,
+	`map f32.sqrt [1f32, 2, 4]`,
+	`map (\x -> x + 1) [1f16, 2]`,
+	`map (\x -> x + 1) [1u8, 255]`,
+	`let ps = map (\b -> b.pos) (mkbodies 300) in reduce V.vadd V.zero ps`,
+	`let ps = map (\b -> b.pos) (mkbodies 1) in reduce V.vadd V.zero ps`,
+	`reduce (\a b -> a * 2 - b) 0i64 (iota 300)`,
+	`reduce (\a b -> a * 2 - b) 0i64 (iota 1)`,
+	`reduce (\(a, b) (c, d) -> (a + c, b - d)) (0, 0) (zip (iota 200) (map (\i -> i * 3) (iota 200)))`,
+	`reduce swapper (0, 0) (zip [1i32, 2, 3] [0.5f32, 1, 2])`,
+	`map (\x -> plus (add2s x * 3) 1) [1f64, 2]`,
+	`map (\b -> let (o, w) = origin in V.vadd (scale2 b.pos) (V.vscale w (V.vadd o V.zero))) (mkbodies 4)`,
 }
 
 // flatErrors fail inside the operator or the mapped function.
 var flatErrors = []string{
+	`map (\i -> {q = 1 / i, z = 1}) (iota 3)`,
+	`let rs = map (\i -> {q = i32.i64 i, z = 1}) (iota 4) in reduce ratio {q = 1, z = 0} rs`,
 	`reduce ratio {q = 1, z = 0} (map (\i -> {q = i32.i64 i, z = 1}) (iota 4))`,
 	`reduce comb {n = 0, m = 1, c = 0} (map (\b -> {n = 1 / i64.f32 (b.mass - b.mass), m = 1, c = 0}) (mkbodies 3))`,
 }
