@@ -1,0 +1,293 @@
+package eval
+
+import (
+	"math"
+	"strings"
+
+	"fut/eval/value"
+	"fut/interp/syntax"
+)
+
+// The instructions of flat kernels (kernel_flat.go), how they run, and
+// the compilation of the operators and intrinsics they implement.
+
+// finsn is one instruction: an opcode on registers d, a and b, or for
+// what has no opcode a call of the kernel's c-th Go function of one or
+// two scalars (fCall1, fCall2).
+type finsn struct {
+	op         fopcode
+	d, a, b, c int32
+}
+
+type fopcode uint8
+
+const (
+	fCall1 fopcode = iota
+	fCall2
+	fAddF32
+	fSubF32
+	fMulF32
+	fDivF32
+	fAddF64
+	fSubF64
+	fMulF64
+	fDivF64
+	fAddI64
+	fSubI64
+	fMulI64
+	fSqrtF32
+	fSqrtF64
+)
+
+// fins is an operation without an opcode, on registers' bits.
+type fins struct {
+	f1 func(a uint64) uint64
+	f2 func(a, b uint64) uint64
+}
+
+// Registers are columns: a kernel runs on a batch of up to B elements at
+// once, register r of element j in r[r*B+j], so that an instruction is
+// dispatched once per batch and does its work in a loop over the batch.
+// Straight-line code runs the same instructions on every element, so
+// running them element by element or instruction by instruction gives
+// the same values.
+
+// frame makes r (of nregs·B words) a register file for k on batches of
+// B with its constants loaded. Every other register is written before it
+// is read: a parameter's by the caller, any other by its instruction.
+func (k *flatKernel) frame(r []uint64, B int) {
+	for _, c := range k.consts {
+		fill(r[c.reg*B:(c.reg+1)*B], c.bits)
+	}
+}
+
+func fill(col []uint64, x uint64) {
+	for j := range col {
+		col[j] = x
+	}
+}
+
+// run applies k to the cnt elements in its parameters' registers.
+func (k *flatKernel) run(r []uint64, B, cnt int) {
+	for i := range k.code {
+		in := &k.code[i]
+		d := r[int(in.d)*B:][:cnt]
+		a := r[int(in.a)*B:][:cnt]
+		var b []uint64
+		if in.op != fCall1 && in.op != fSqrtF32 && in.op != fSqrtF64 {
+			b = r[int(in.b)*B:][:cnt]
+		}
+		switch in.op {
+		case fCall1:
+			f := k.calls[in.c].f1
+			for j := range d {
+				d[j] = f(a[j])
+			}
+		case fCall2:
+			f := k.calls[in.c].f2
+			for j := range d {
+				d[j] = f(a[j], b[j])
+			}
+		case fAddF32:
+			for j := range d {
+				d[j] = b32(f32(a[j]) + f32(b[j]))
+			}
+		case fSubF32:
+			for j := range d {
+				d[j] = b32(f32(a[j]) - f32(b[j]))
+			}
+		case fMulF32:
+			for j := range d {
+				d[j] = b32(f32(a[j]) * f32(b[j]))
+			}
+		case fDivF32:
+			for j := range d {
+				d[j] = b32(f32(a[j]) / f32(b[j]))
+			}
+		case fAddF64:
+			for j := range d {
+				d[j] = math.Float64bits(math.Float64frombits(a[j]) + math.Float64frombits(b[j]))
+			}
+		case fSubF64:
+			for j := range d {
+				d[j] = math.Float64bits(math.Float64frombits(a[j]) - math.Float64frombits(b[j]))
+			}
+		case fMulF64:
+			for j := range d {
+				d[j] = math.Float64bits(math.Float64frombits(a[j]) * math.Float64frombits(b[j]))
+			}
+		case fDivF64:
+			for j := range d {
+				d[j] = math.Float64bits(math.Float64frombits(a[j]) / math.Float64frombits(b[j]))
+			}
+		case fAddI64:
+			for j := range d {
+				d[j] = a[j] + b[j]
+			}
+		case fSubI64:
+			for j := range d {
+				d[j] = a[j] - b[j]
+			}
+		case fMulI64:
+			for j := range d {
+				d[j] = uint64(int64(a[j]) * int64(b[j]))
+			}
+		case fSqrtF32:
+			for j := range d {
+				d[j] = b32(float32(math.Sqrt(float64(f32(a[j])))))
+			}
+		case fSqrtF64:
+			for j := range d {
+				d[j] = math.Float64bits(math.Sqrt(math.Float64frombits(a[j])))
+			}
+		}
+	}
+}
+
+// A register holds a scalar's bits as value.Prim does, except an f32's,
+// which are the float32's own bits, so that f32 arithmetic converts
+// nothing: regBits and regPrim convert at the kernel's edges, f32 and b32
+// are an f32 register's value and bits.
+func regBits(p value.Prim) uint64 {
+	if p.T == value.F32 {
+		return uint64(math.Float32bits(float32(math.Float64frombits(p.B))))
+	}
+	return p.B
+}
+
+func regPrim(ty value.PrimType, x uint64) value.Prim {
+	if ty == value.F32 {
+		return value.Prim{T: ty, B: math.Float64bits(float64(math.Float32frombits(uint32(x))))}
+	}
+	return value.Prim{T: ty, B: x}
+}
+
+func f32(x uint64) float32 { return math.Float32frombits(uint32(x)) }
+func b32(x float32) uint64 { return uint64(math.Float32bits(x)) }
+
+// unary compiles -x and !x on a computed operand.
+func (fc *fcomp) unary(x syntax.Expr, f func(value.Prim) value.Prim, sc *kscope, e *env) (*kval, bool) {
+	base := fc.live
+	a, ok := fc.value(x, sc, e)
+	if !ok || !a.scalar() || a.typ == value.NoPrim {
+		return nil, false
+	}
+	fc.step(base)
+	d, ar, ty := fc.reg(), a.reg, a.typ
+	fc.emit1(d, ar, func(x uint64) uint64 { return regBits(f(regPrim(ty, x))) })
+	return &kval{reg: d, typ: ty}, true
+}
+
+// binary compiles an operator application: a built-in operator as a
+// step after its operands, any other as a call.
+func (fc *fcomp) binary(x *syntax.Binary, sc *kscope, e *env) (*kval, bool) {
+	t := fc.t
+	op, builtin := t.isBuiltinOp(x, x.Op, x.Backtick, e)
+	if !builtin {
+		fv, err := t.opValue(x.Op, x.Backtick, e, x.OpSpan.Start)
+		if err != nil {
+			return nil, false
+		}
+		return fc.apply(fv, []syntax.Expr{x.L, x.R}, sc, e)
+	}
+	if op == value.OpLogAnd || op == value.OpLogOr {
+		return nil, false // the right operand is evaluated only when needed
+	}
+	base := fc.live
+	l, ok1 := fc.value(x.L, sc, e)
+	if !ok1 {
+		return nil, false
+	}
+	r, ok2 := fc.value(x.R, sc, e)
+	if !ok2 {
+		return nil, false
+	}
+	return fc.binop(op, l, r, base)
+}
+
+// binop compiles a built-in operator on two scalars of one known type
+// that cannot fail on them (typedOp), charged as a step above base.
+func (fc *fcomp) binop(op value.BinOp, l, r *kval, base int64) (*kval, bool) {
+	if !l.scalar() || !r.scalar() || l.typ != r.typ || l.typ == value.NoPrim {
+		return nil, false
+	}
+	ty := l.typ
+	fn := typedOp(op, ty)
+	if fn == nil {
+		return nil, false
+	}
+	fc.step(base)
+	d, a, b := fc.reg(), l.reg, r.reg
+	rty := ty
+	if op.IsComparison() {
+		rty = value.Bool
+	}
+	if in, f := flatOp(op, ty, d, a, b, fn); f != nil {
+		fc.emit2(d, a, b, f)
+	} else {
+		fc.k.code = append(fc.k.code, in)
+	}
+	return &kval{reg: d, typ: rty}, true
+}
+
+// flatOp is the instruction r[d] = r[a] op r[b]: f32, f64 and i64
+// arithmetic by opcode, anything else through typedOp's function.
+func flatOp(op value.BinOp, ty value.PrimType, d, a, b int, fn func(a, b value.Prim) value.Prim) (finsn, func(a, b uint64) uint64) {
+	ops := map[value.PrimType]map[value.BinOp]fopcode{
+		value.F32: {value.OpAdd: fAddF32, value.OpSub: fSubF32, value.OpMul: fMulF32, value.OpDiv: fDivF32},
+		value.F64: {value.OpAdd: fAddF64, value.OpSub: fSubF64, value.OpMul: fMulF64, value.OpDiv: fDivF64},
+		value.I64: {value.OpAdd: fAddI64, value.OpSub: fSubI64, value.OpMul: fMulI64},
+	}
+	if o, ok := ops[ty][op]; ok {
+		return finsn{op: o, d: int32(d), a: int32(a), b: int32(b)}, nil
+	}
+	return finsn{}, func(x, y uint64) uint64 { return regBits(fn(regPrim(ty, x), regPrim(ty, y))) }
+}
+
+// intrinsic compiles the scalar intrinsics that cannot fail on their
+// arguments' types: math functions of floats and conversions, charged as
+// one step (registerScalars).
+func (fc *fcomp) intrinsic(name string, args []*kval) (*kval, bool) {
+	for _, a := range args {
+		if !a.scalar() || a.typ == value.NoPrim {
+			return nil, false
+		}
+	}
+	if len(args) != 1 {
+		return nil, false
+	}
+	a, ty := args[0].reg, args[0].typ
+	rty := ty
+	switch {
+	case strings.HasPrefix(name, "to_"):
+		to := value.ParsePrimType(name[3:])
+		if to == value.NoPrim {
+			return nil, false
+		}
+		rty = to
+		d := fc.reg()
+		fc.step(fc.live)
+		fc.emit1(d, a, func(x uint64) uint64 { return regBits(value.Convert(regPrim(ty, x), to)) })
+		return &kval{reg: d, typ: rty}, true
+	case ty == value.F32 || ty == value.F64:
+		f, ok := value.Math1Func(name)
+		if !ok {
+			return nil, false
+		}
+		if _, fixed := value.FixedResult(name); fixed {
+			return nil, false
+		}
+		d := fc.reg()
+		fc.step(fc.live)
+		switch {
+		case name == "sqrt" && ty == value.F32:
+			fc.k.code = append(fc.k.code, finsn{op: fSqrtF32, d: int32(d), a: int32(a)})
+		case name == "sqrt":
+			fc.k.code = append(fc.k.code, finsn{op: fSqrtF64, d: int32(d), a: int32(a)})
+		default:
+			fc.emit1(d, a, func(x uint64) uint64 { return regBits(value.MkFloat(ty, f(regPrim(ty, x).Float()))) })
+		}
+		return &kval{reg: d, typ: rty}, true
+	}
+	return nil, false
+}
