@@ -46,6 +46,18 @@ func BenchmarkNbody(b *testing.B) {
 	})
 }
 
+// BenchmarkNbodyLambda is BenchmarkNbody with the inner function a
+// lambda over the outer body, a new closure for each outer element.
+func BenchmarkNbodyLambda(b *testing.B) {
+	costRuns(b, func(b *testing.B, cost bool) {
+		s := benchSession(b, cost)
+		if _, _, err := s.run(nbodySrc); err != nil {
+			b.Fatal(err)
+		}
+		benchExpr(b, s, `map (\b -> reduce V.vadd V.zero (map (\bj -> accel b bj) bodies)) bodies`)
+	})
+}
+
 type vec3 struct{ x, y, z float32 }
 
 func nbodyData(n int) ([]vec3, []float32) {

@@ -23,6 +23,7 @@ var flatDecls = []string{nbodySrc,
 	`def plus = (+)`,
 	`def scale2 = V.vscale 2`,
 	`def origin = ({x = 1, y = 2, z = 3}, 4f32)`,
+	`def withArr (xs: []f32) (s: f32) = let r = {a = xs, s = s} in map (\x -> x * r.s) xs`,
 	// tree's result tells the shape of the reduction's tree
 	`def tree (p: {a: i64, b: i64}) (q: {a: i64, b: i64}) = {a = p.a - q.a, b = p.b * 3 + q.b}`,
 }
@@ -58,6 +59,11 @@ var flatExprs = []string{
 	`reduce swapper (0, 0) (zip [1i32, 2, 3] [0.5f32, 1, 2])`,
 	`map (\x -> plus (add2s x * 3) 1) [1f64, 2]`,
 	`map (\b -> let (o, w) = origin in V.vadd (scale2 b.pos) (V.vscale w (V.vadd o V.zero))) (mkbodies 4)`,
+	// lambdas made once per outer element, sharing their kernels or not
+	`map (\b -> reduce V.vadd V.zero (map (\bj -> accel b bj) (mkbodies 20))) (mkbodies 20)`,
+	`map (\k -> let s = f32.i64 k let c = {x = s, y = 1, z = 2} in map (\b -> V.vadd (V.vscale s b.pos) c) (mkbodies 3)) (iota 4)`,
+	`map (\k -> let f = V.vscale (f32.i64 k) in reduce V.vadd V.zero (map (\b -> f b.pos) (mkbodies 5))) (iota 5)`,
+	`(withArr [1, 2] 3, withArr [1, 2] 4)`,
 }
 
 // flatErrors fail inside the operator or the mapped function.
@@ -123,6 +129,18 @@ func TestFlatAgrees(t *testing.T) {
 			if compiled != 1 {
 				t.Errorf("%s: %d flat kernels, want 1 (%d entries)", name, compiled, len(c.flat))
 			}
+		}
+		// the lambda over bj is compiled once, with b a parameter
+		shared := 0
+		for _, list := range comp.in.flatNodes {
+			for _, sh := range list {
+				if sh.k != nil && len(sh.caps) == 1 && sh.caps[0] == "b" {
+					shared++
+				}
+			}
+		}
+		if shared != 1 {
+			t.Errorf("%d shared kernels capture b, want 1", shared)
 		}
 		// division of integers can fail: ratio is not flat
 		v, _, _ := comp.run("ratio")

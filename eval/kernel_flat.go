@@ -75,8 +75,9 @@ func (fc *flatCall) arg(i int) []int { return fc.params[fc.npre+i] }
 // flatEntry is a closure's flat kernel for one signature of argument
 // layouts (nil when the closure does not compile for it).
 type flatEntry struct {
-	sig string
-	k   *flatKernel
+	sig  string
+	k    *flatKernel
+	caps []value.Prim // the scalars of the locals k captures (kernel_flat_share.go)
 }
 
 // flatFn compiles f (a closure, or a partial application of one) for
@@ -107,7 +108,6 @@ func (t *thread) flatFn(f value.Value, layouts []*kval) (*flatCall, bool) {
 	} else if !ok {
 		return nil, false
 	}
-	npre := len(all)
 	all = append(all, layouts...)
 	var sb strings.Builder
 	for _, l := range all {
@@ -115,17 +115,33 @@ func (t *thread) flatFn(f value.Value, layouts []*kval) (*flatCall, bool) {
 		sb.WriteByte(';')
 	}
 	sig := sb.String()
-	for _, en := range c.flat {
-		if en.sig == sig {
-			return &flatCall{en.k, npre, pre}, en.k != nil
+	var en *flatEntry
+	for i := range c.flat {
+		if c.flat[i].sig == sig {
+			en = &c.flat[i]
 		}
 	}
-	k := t.compileFlat(c, all)
-	if len(c.flat) >= 8 {
-		c.flat = c.flat[1:]
+	if en == nil {
+		k, caps, found := t.sharedFlat(c, sig)
+		if !found {
+			var fc *fcomp
+			k, fc = t.compileFlat(c, all)
+			t.share(c, sig, fc, k)
+			if k != nil {
+				caps = fc.capScalars()
+			}
+		}
+		if len(c.flat) >= 8 {
+			c.flat = c.flat[1:]
+		}
+		c.flat = append(c.flat, flatEntry{sig, k, caps})
+		en = &c.flat[len(c.flat)-1]
 	}
-	c.flat = append(c.flat, flatEntry{sig, k})
-	return &flatCall{k, npre, pre}, k != nil
+	if en.k == nil {
+		return nil, false
+	}
+	// the captured locals, then the partial application's arguments
+	return &flatCall{en.k, len(en.k.params) - len(layouts), append(en.caps[:len(en.caps):len(en.caps)], pre...)}, true
 }
 
 // layoutOf is the typed layout of a value of scalars, records and tuples,
@@ -213,26 +229,52 @@ type fcomp struct {
 	consts      map[value.Prim]int
 	live, pk, w int64
 	depth       int
+	// the compiled closure's environment, the locals of it that the
+	// kernel reads, the names it found elsewhere, and whether the kernel
+	// may serve other closures of the same body (kernel_flat_share.go)
+	top       *env
+	caps      []fcapture
+	globals   []string
+	shareable bool
 }
 
-func (t *thread) compileFlat(c *closure, layouts []*kval) *flatKernel {
-	fc := &fcomp{t: t, k: &flatKernel{}, consts: map[value.Prim]int{}}
+// compileFlat compiles c for arguments of the given layouts; its
+// parameters are the locals of c's environment that it reads, then the
+// arguments. nil when c does not compile.
+func (t *thread) compileFlat(c *closure, layouts []*kval) (*flatKernel, *fcomp) {
+	fc := &fcomp{t: t, k: &flatKernel{}, consts: map[value.Prim]int{}, top: c.env, shareable: true}
 	args := make([]*kval, len(layouts))
 	for i, l := range layouts {
 		args[i] = fc.instantiate(l)
 		if args[i] == nil {
-			return nil
+			return nil, fc
 		}
-		fc.k.params = append(fc.k.params, args[i].leaves(nil))
 	}
 	res, ok := fc.callClosure(c, args)
 	if !ok {
-		return nil
+		return nil, fc
 	}
 	k := fc.k
+	for _, cp := range fc.caps {
+		k.params = append(k.params, cp.val.leaves(nil))
+	}
+	for _, a := range args {
+		k.params = append(k.params, a.leaves(nil))
+	}
 	k.out, k.outRegs = res, res.leaves(nil)
 	k.w, k.peak, k.fresh = fc.w, fc.pk, fc.live
-	return k
+	return k, fc
+}
+
+// capScalars are the scalars of the captured locals, in order.
+func (fc *fcomp) capScalars() []value.Prim {
+	var ps []value.Prim
+	for _, cp := range fc.caps {
+		v, _ := fc.top.lookupLocal(cp.name)
+		_, vps, _ := layoutOf(v)
+		ps = append(ps, vps...)
+	}
+	return ps
 }
 
 func (fc *fcomp) reg() int { r := fc.k.nregs; fc.k.nregs++; return r }
@@ -436,6 +478,14 @@ func (fc *fcomp) varVal(x *syntax.Var, sc *kscope, e *env) (*kval, bool) {
 		}
 		return v, true
 	}
+	if e == fc.top && e.hasLocal(head) {
+		if v, ok := fc.captured(head, path); ok {
+			return v, true
+		}
+		fc.shareable = false // not of scalars as a whole: a constant, as below
+	} else {
+		fc.resolved(head, e)
+	}
 	c, err := fc.t.evalVar(x, e)
 	if err != nil {
 		return nil, false
@@ -466,6 +516,7 @@ func (fc *fcomp) fnValue(fn syntax.Expr, sc *kscope, e *env) (value.Value, bool)
 	if _, local := sc.lookup(head); local {
 		return nil, false
 	}
+	fc.resolved(head, e)
 	f, err := fc.t.evalVar(v, e)
 	return f, err == nil
 }

@@ -182,6 +182,7 @@ func (fc *fcomp) unary(x syntax.Expr, f func(value.Prim) value.Prim, sc *kscope,
 // step after its operands, any other as a call.
 func (fc *fcomp) binary(x *syntax.Binary, sc *kscope, e *env) (*kval, bool) {
 	t := fc.t
+	fc.resolved(x.Op.Name, e)
 	op, builtin := t.isBuiltinOp(x, x.Op, x.Backtick, e)
 	if !builtin {
 		fv, err := t.opValue(x.Op, x.Backtick, e, x.OpSpan.Start)

@@ -211,4 +211,13 @@ func TestNodeCachesBounded(t *testing.T) {
 	if n := len(s.in.opCache); n > nodeCacheLimit {
 		t.Errorf("the operator cache holds %d nodes, more than its limit %d", n, nodeCacheLimit)
 	}
+	for i := range 40 {
+		src := fmt.Sprintf("map (\\x -> x + %d) [1i64, 2]", i)
+		if got, want := s.val(src), fmt.Sprintf("[%di64, %di64]", i+1, i+2); got != want {
+			t.Fatalf("%s = %s, want %s", src, got, want)
+		}
+	}
+	if n := len(s.in.flatNodes); n == 0 || n > nodeCacheLimit {
+		t.Errorf("the flat kernels' cache holds %d nodes, want 1 to %d", n, nodeCacheLimit)
+	}
 }
