@@ -70,8 +70,8 @@ func flatStats(k *flatKernel, n int64) stats {
 
 // flatRecordLoop is fusedRecordLoop (which has checked the arrays and
 // worked out the layout and columns of xs) with flat kernels; done is
-// false, with nothing evaluated or charged, when f or op does not
-// compile flat.
+// false, with nothing charged, when f or op does not compile flat or an
+// application fails (flatFail).
 func (t *thread) flatRecordLoop(op, f value.Value, layout *kval, comps []*value.Array, n int, held1 int64, mapPos, redPos syntax.Pos) (value.Value, bool, error) {
 	mk, ok := t.flatFn(f, []*kval{layout})
 	if !ok || mk.out.scalar() {
@@ -94,24 +94,33 @@ func (t *thread) flatRecordLoop(op, f value.Value, layout *kval, comps []*value.
 	buf, mr, rr := t.flatBuf[:n*m], t.flatBuf[n*m:n*m+mk.nregs*B], t.flatBuf[n*m+mk.nregs*B:n*m+mk.nregs*B+rk.nregs*rB]
 	mk.frame(mr, B)
 	in := mk.arg(0)
-	for i0 := 0; i0 < n; i0 += B {
-		cnt := min(B, n-i0)
-		if err := t.tickN(mapPos, cnt); err != nil {
-			return nil, true, err
+	var result []uint64
+	var err error
+	if !tryFlat(func() {
+		for i0 := 0; i0 < n; i0 += B {
+			cnt := min(B, n-i0)
+			if err = t.tickN(mapPos, cnt); err != nil {
+				return
+			}
+			for c, col := range comps {
+				loadCol(col, i0, mr[in[c]*B:][:cnt])
+			}
+			mk.run(mr, B, cnt)
+			for j, reg := range mk.outRegs {
+				copy(buf[j*n+i0:j*n+i0+cnt], mr[reg*B:reg*B+cnt])
+			}
 		}
-		for c, col := range comps {
-			loadCol(col, i0, mr[in[c]*B:][:cnt])
+		// the reduction, as fastReduceTuple runs it: one tick an element
+		if err = t.tickN(redPos, n); err != nil {
+			return
 		}
-		mk.run(mr, B, cnt)
-		for j, reg := range mk.outRegs {
-			copy(buf[j*n+i0:j*n+i0+cnt], mr[reg*B:reg*B+cnt])
-		}
+		result = rk.pairFold(rr, buf, n, m)
+	}) {
+		return nil, false, nil
 	}
-	// the reduction, as fastReduceTuple runs it: one tick an element
-	if err := t.tickN(redPos, n); err != nil {
+	if err != nil {
 		return nil, true, err
 	}
-	result := rk.pairFold(rr, buf, n, m)
 	r := out.bitsValue(result)
 	if t.cost {
 		nn := int64(n)

@@ -9,24 +9,28 @@ import (
 
 // Flat kernels: a function of scalars and records of scalars whose body
 // is straight-line code (lets, records, tuples, field projections, calls
-// of such functions, literals, and operators and math functions that
-// cannot fail) is compiled once into a list of instructions over a
-// register file of scalar bits, each register of a type known at compile
-// time. There is no branch, no loop and nothing that can fail, so every
-// application charges the same steps: the compiler runs the walker's
-// Composition rule on the counters while it emits the code (a literal or
-// an operator is one step, a call releases its arguments after the body,
-// a let its bound value after its body, as kernel.go charges at run
-// time), and the code itself charges nothing. A SOAC that runs a flat
-// kernel n times charges n times its one figure, which is what n
-// measured applications would have summed to.
+// of such functions, literals, scalar operators and intrinsics) is
+// compiled once into a list of instructions over a register file of
+// scalar bits, each register of a type known at compile time. There is
+// no branch and no loop, so every application that succeeds charges the
+// same steps: the compiler runs the walker's Composition rule on the
+// counters while it emits the code (a literal or an operator is one
+// step, a call releases its arguments after the body, a let its bound
+// value after its body, as kernel.go charges at run time), and the code
+// itself charges nothing. A SOAC that runs a flat kernel n times charges
+// n times its one figure, which is what n measured applications would
+// have summed to, once they have all succeeded. An operation that fails
+// (an integer division by zero) abandons the flat run, which has charged
+// nothing (flatFail): the SOAC is evaluated again by the general path,
+// which reports the error where it occurs.
 //
 // A flat kernel depends only on the function's closure and the layouts
 // (shapes and scalar types) of its arguments, so it is compiled once per
 // closure and layout and kept on the closure; a partial application
 // (accel b) is the underlying closure's kernel with its first parameters
 // loaded from the captured arguments, so that the function of a map
-// inside a map is not compiled again for each outer element.
+// inside a map is not compiled again for each outer element
+// (kernel_flat_share.go does the same for lambdas).
 
 // flatKernel is a compiled function.
 type flatKernel struct {

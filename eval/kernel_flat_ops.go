@@ -213,15 +213,25 @@ func (fc *fcomp) binop(op value.BinOp, l, r *kval, base int64) (*kval, bool) {
 		return nil, false
 	}
 	ty := l.typ
-	fn := typedOp(op, ty)
-	if fn == nil {
-		return nil, false
-	}
 	fc.step(base)
 	d, a, b := fc.reg(), l.reg, r.reg
 	rty := ty
 	if op.IsComparison() {
 		rty = value.Bool
+	}
+	fn := typedOp(op, ty)
+	if fn == nil {
+		// an operator that may fail (an integer division) or has no typed
+		// implementation: the general one, giving up the flat run when it
+		// fails (flatFail)
+		fc.emit2(d, a, b, func(x, y uint64) uint64 {
+			p, err := binPrim(op, regPrim(ty, x), regPrim(ty, y))
+			if err != nil || p.T != rty {
+				panic(flatFail{})
+			}
+			return regBits(p)
+		})
+		return &kval{reg: d, typ: rty}, true
 	}
 	if in, f := flatOp(op, ty, d, a, b, fn); f != nil {
 		fc.emit2(d, a, b, f)
@@ -254,6 +264,9 @@ func (fc *fcomp) intrinsic(name string, args []*kval) (*kval, bool) {
 			return nil, false
 		}
 	}
+	if op, ok := intrinsicBinOps[name]; ok && len(args) == 2 {
+		return fc.binop(op, args[0], args[1], fc.live)
+	}
 	if len(args) != 1 {
 		return nil, false
 	}
@@ -270,14 +283,8 @@ func (fc *fcomp) intrinsic(name string, args []*kval) (*kval, bool) {
 		fc.step(fc.live)
 		fc.emit1(d, a, func(x uint64) uint64 { return regBits(value.Convert(regPrim(ty, x), to)) })
 		return &kval{reg: d, typ: rty}, true
-	case ty == value.F32 || ty == value.F64:
-		f, ok := value.Math1Func(name)
-		if !ok {
-			return nil, false
-		}
-		if _, fixed := value.FixedResult(name); fixed {
-			return nil, false
-		}
+	case (ty == value.F32 || ty == value.F64) && isMath1(name):
+		f, _ := value.Math1Func(name)
 		d := fc.reg()
 		fc.step(fc.live)
 		switch {
@@ -290,5 +297,48 @@ func (fc *fcomp) intrinsic(name string, args []*kval) (*kval, bool) {
 		}
 		return &kval{reg: d, typ: rty}, true
 	}
-	return nil, false
+	// any other scalar function of one argument, as registerScalars
+	// applies it
+	sf, ok := scalarTable[name]
+	if rty = intrinsicType(name, []value.PrimType{ty}); !ok || sf.arity != 1 || rty == value.NoPrim {
+		return nil, false
+	}
+	d := fc.reg()
+	fc.step(fc.live)
+	fc.emit1(d, a, func(x uint64) uint64 {
+		p, err := sf.fn([]value.Prim{regPrim(ty, x)})
+		if err != nil || p.T != rty {
+			panic(flatFail{})
+		}
+		return regBits(p)
+	})
+	return &kval{reg: d, typ: rty}, true
+}
+
+// isMath1 reports whether name is a float function of one argument whose
+// result has the argument's type.
+func isMath1(name string) bool {
+	_, ok := value.Math1Func(name)
+	_, fixed := value.FixedResult(name)
+	return ok && !fixed
+}
+
+// flatFail is the panic of a flat kernel's operation that fails (a
+// division by zero): the SOAC gives up its flat run, which has charged
+// nothing, and evaluates as if there were no flat kernel, so that the
+// error is the one the general path reports, with its position.
+type flatFail struct{}
+
+// tryFlat runs body; ok is false when a flat kernel failed in it.
+func tryFlat(body func()) (ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, is := r.(flatFail); !is {
+				panic(r)
+			}
+			ok = false
+		}
+	}()
+	body()
+	return true
 }

@@ -78,7 +78,7 @@ func (fc *fcomp) resolved(name string, e *env) {
 	switch {
 	case e.hasLocal(name):
 		fc.shareable = false
-	case e == fc.top:
+	case e == fc.top && !contains(fc.globals, name):
 		fc.globals = append(fc.globals, name)
 	}
 }

@@ -66,8 +66,8 @@ func storeCol(dst any, ty value.PrimType, i0 int, src []uint64) {
 	}
 }
 
-// flatMap is fastMap for a function that compiles flat; ok is false,
-// with nothing evaluated or charged, otherwise.
+// flatMap is fastMap for a function that compiles flat; done is false,
+// with nothing charged, when it does not or an application fails.
 func (t *thread) flatMap(f value.Value, xs *value.Array, pos syntax.Pos) (value.Value, bool, error) {
 	layout, comps := elemLayout(xs)
 	if layout == nil {
@@ -102,18 +102,26 @@ func (t *thread) flatMap(f value.Value, xs *value.Array, pos syntax.Pos) (value.
 	regs := t.flatRegs(k.nregs * B)
 	k.frame(regs, B)
 	in := k.arg(0)
-	for i0 := 0; i0 < n; i0 += B {
-		cnt := min(B, n-i0)
-		if err := t.tickN(pos, cnt); err != nil {
-			return nil, true, err
+	var err error
+	if !tryFlat(func() {
+		for i0 := 0; i0 < n; i0 += B {
+			cnt := min(B, n-i0)
+			if err = t.tickN(pos, cnt); err != nil {
+				return
+			}
+			for c, col := range comps {
+				loadCol(col, i0, regs[in[c]*B:][:cnt])
+			}
+			k.run(regs, B, cnt)
+			for j, reg := range k.outRegs {
+				storeCol(outs[j], types[j], i0, regs[reg*B:reg*B+cnt])
+			}
 		}
-		for c, col := range comps {
-			loadCol(col, i0, regs[in[c]*B:][:cnt])
-		}
-		k.run(regs, B, cnt)
-		for j, reg := range k.outRegs {
-			storeCol(outs[j], types[j], i0, regs[reg*B:reg*B+cnt])
-		}
+	}) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, true, err
 	}
 	cols := make([]*value.Array, len(types))
 	for j, ty := range types {
@@ -131,8 +139,8 @@ func (t *thread) flatMap(f value.Value, xs *value.Array, pos syntax.Pos) (value.
 }
 
 // flatReduce is fastReduce for an operator that compiles flat on the
-// elements of xs, with its result laid out as they are; ok is false,
-// with nothing evaluated or charged, otherwise.
+// elements of xs, with its result laid out as they are; done is false,
+// with nothing charged, when there is none or an application fails.
 func (t *thread) flatReduce(op value.Value, xs *value.Array, pos syntax.Pos) (value.Value, bool, error) {
 	layout, comps := elemLayout(xs)
 	n := int(xs.Len())
@@ -153,7 +161,11 @@ func (t *thread) flatReduce(op value.Value, xs *value.Array, pos syntax.Pos) (va
 	if err := t.tickN(pos, n); err != nil {
 		return nil, true, err
 	}
-	r := layout.bitsValue(k.pairFold(regs, cols, n, m))
+	var res []uint64
+	if !tryFlat(func() { res = k.pairFold(regs, cols, n, m) }) {
+		return nil, false, nil
+	}
+	r := layout.bitsValue(res)
 	if t.cost {
 		nn := int64(n)
 		t.W += (nn - 1) * k.w
