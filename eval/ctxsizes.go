@@ -48,6 +48,7 @@ func (t *thread) sizesFromCoercions(f value.Value, args []syntax.Expr, e *env) v
 	}
 	c2 := *c
 	c2.env = env
+	c2.flat = nil // its flat kernels may hold values of c's environment
 	return mkFun(&c2)
 }
 

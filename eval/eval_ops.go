@@ -84,6 +84,7 @@ func (t *thread) withSizes(c *closure, m map[string]syntax.Expr, e *env) (value.
 	}
 	c2 := *c
 	c2.env = env
+	c2.flat = nil // its flat kernels may hold values of c's environment
 	return mkFun(&c2), nil
 }
 
