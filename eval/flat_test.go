@@ -24,6 +24,8 @@ var flatDecls = []string{nbodySrc,
 	`def scale2 = V.vscale 2`,
 	`def origin = ({x = 1f32, y = 2f32, z = 3f32}, 4f32)`,
 	`def withArr (xs: []f32) (s: f32) = let r = {a = xs, s = s} in map (\x -> x * r.s) xs`,
+	`def tab = map (\i -> f32.i64 i * 1.5f32) (iota 7)`,
+	`def grid = [[1i64, 2], [3, 4], [5, 6]]`,
 	// tree's result tells the shape of the reduction's tree
 	`def tree (p: {a: i64, b: i64}) (q: {a: i64, b: i64}) = {a = p.a - q.a, b = p.b * 3 + q.b}`,
 }
@@ -67,10 +69,17 @@ var flatExprs = []string{
 	// operators and functions that can fail, run flat while they do not
 	`map (\i -> (i / 2, i % 3, i32.min (i32.i64 i) 5, i64.abs (i - 3), i64.popc i, i ** 2)) (iota 10)`,
 	`reduce (\a b -> a / 2 + b % 7) 1i32 (map (\i -> i32.i64 i * 5 + 1) (iota 300))`,
+	// captured arrays indexed
+	`map (\i -> {a = tab[i] * 2, b = f32.i64 grid[i % 3, i32.i64 i % 2] + tab[6 - i]}) (iota 7)`,
+	`reduce V.vadd V.zero (map (\b -> V.vscale tab[i64.f32 b.mass] b.pos) (mkbodies 30))`,
+	`map (\k -> let ys = map (\x -> x + f32.i64 k) tab in map (\i -> ys[i] - tab[i]) (iota 3)) (iota 3)`,
 }
 
 // flatErrors fail inside the operator or the mapped function.
 var flatErrors = []string{
+	`map (\i -> tab[i]) (iota 9)`,
+	`reduce (\a b -> a + b) 0 (map (\i -> grid[i, 2]) (iota 2))`,
+	`map (\i -> {a = tab[i - 1], b = 0f32}) (iota 2)`,
 	`map (\x -> 10 / x) [1i32, 0, 2]`,
 	`reduce (\a b -> a / b) 1i32 (map (\i -> i32.i64 i - 200) (iota 300))`,
 	`map (\k -> reduce ratio {q = 1, z = 0} (map (\i -> {q = i32.i64 (i - k), z = 1}) (iota 5))) (iota 3)`,

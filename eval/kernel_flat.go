@@ -386,6 +386,8 @@ func (fc *fcomp) value(x syntax.Expr, sc *kscope, e *env) (*kval, bool) {
 		return fc.apply(f, x.Args, sc, e)
 	case *syntax.RecordLit, *syntax.TupleLit:
 		return fc.record(x, sc, e)
+	case *syntax.Index:
+		return fc.index(x, sc, e)
 	case *syntax.Project:
 		v, ok := fc.value(x.X, sc, e)
 		if !ok {

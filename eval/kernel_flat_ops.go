@@ -315,6 +315,78 @@ func (fc *fcomp) intrinsic(name string, args []*kval) (*kval, bool) {
 	return &kval{reg: d, typ: rty}, true
 }
 
+// index compiles a[i] and a[i, j] of an array of scalars that the
+// function captures, charged as a step after the indices (kcomp.index);
+// an index out of bounds gives up the flat run (flatFail).
+func (fc *fcomp) index(x *syntax.Index, sc *kscope, e *env) (*kval, bool) {
+	v, ok := unparen(x.X).(*syntax.Var)
+	if !ok || len(v.Name.Quals) > 0 || len(x.Indices) > 2 {
+		return nil, false
+	}
+	if _, local := sc.lookup(v.Name.Name); local {
+		return nil, false
+	}
+	fc.resolved(v.Name.Name, e) // a local array makes the kernel the closure's own
+	av, err := fc.t.evalVar(v, e)
+	if err != nil {
+		return nil, false
+	}
+	a, ok := av.(*value.Array)
+	if !ok || a.Kind != value.KPrim || len(a.Shape) != len(x.Indices) || a.T == value.NoPrim {
+		return nil, false
+	}
+	base := fc.live
+	var regs []int
+	for _, d := range x.Indices {
+		if d.Fix == nil {
+			return nil, false
+		}
+		iv, ok := fc.value(d.Fix, sc, e)
+		if !ok || !iv.scalar() || !iv.typ.IsInt() {
+			return nil, false
+		}
+		regs = append(regs, iv.reg)
+	}
+	fc.step(base)
+	get := elemBits(a)
+	d, n0 := fc.reg(), a.Shape[0]
+	if len(regs) == 1 {
+		fc.emit1(d, regs[0], func(x uint64) uint64 {
+			if i := int64(x); i >= 0 && i < n0 {
+				return get(i)
+			}
+			panic(flatFail{})
+		})
+	} else {
+		n1 := a.Shape[1]
+		fc.emit2(d, regs[0], regs[1], func(x, y uint64) uint64 {
+			if i, j := int64(x), int64(y); i >= 0 && i < n0 && j >= 0 && j < n1 {
+				return get(i*n1 + j)
+			}
+			panic(flatFail{})
+		})
+	}
+	return &kval{reg: d, typ: a.T}, true
+}
+
+// elemBits reads element i of a's data as register bits.
+func elemBits(a *value.Array) func(i int64) uint64 {
+	switch d := a.Data.(type) {
+	case []float32:
+		if a.T == value.F32 {
+			return func(i int64) uint64 { return uint64(math.Float32bits(d[i])) }
+		}
+	case []float64:
+		return func(i int64) uint64 { return math.Float64bits(d[i]) }
+	case []int64:
+		return func(i int64) uint64 { return uint64(d[i]) }
+	case []int32:
+		return func(i int64) uint64 { return uint64(int64(d[i])) }
+	}
+	ty, data := a.T, a.Data
+	return func(i int64) uint64 { return regBits(value.DataGet(ty, data, int(i))) }
+}
+
 // isMath1 reports whether name is a float function of one argument whose
 // result has the argument's type.
 func isMath1(name string) bool {
