@@ -52,11 +52,12 @@ type fconst struct {
 	bits uint64
 }
 
-// flatCall is a flat kernel and the scalars of its leading parameters
-// that a partial application supplies.
+// flatCall is a flat kernel and the scalars of its leading parameters:
+// the locals it captures (kernel_flat_share.go), then the arguments of a
+// partial application.
 type flatCall struct {
 	*flatKernel
-	npre int          // the parameters the partial application supplies
+	npre int          // the parameters so supplied
 	pre  []value.Prim // their scalars, in order
 }
 
@@ -206,7 +207,11 @@ func (v *kval) sig(sb *strings.Builder) {
 		f.sig(sb)
 		sb.WriteByte(',')
 	}
-	sb.WriteByte('}')
+	if v.rec {
+		sb.WriteByte('}')
+	} else {
+		sb.WriteByte(')')
+	}
 }
 
 // sameTypes reports whether v and w have the same fields and scalar types.

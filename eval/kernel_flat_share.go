@@ -87,6 +87,9 @@ func (fc *fcomp) resolved(name string, e *env) {
 // kept by its body, and the scalars of the locals it captures from c's
 // environment; found is true for a body known not to compile (k nil).
 func (t *thread) sharedFlat(c *closure, sig string) (k *flatKernel, caps []value.Prim, found bool) {
+	if c.env == nil {
+		return nil, nil, false
+	}
 next:
 	for _, s := range t.in.flatNodes[c.body] {
 		if s.sc != c.env.sc || s.sig != sig {
@@ -126,7 +129,7 @@ next:
 // share keeps k (nil: the body does not compile) by c's body for others
 // of its closures, when nothing in it is particular to c.
 func (t *thread) share(c *closure, sig string, fc *fcomp, k *flatKernel) {
-	if !fc.shareable {
+	if !fc.shareable || c.env == nil {
 		return
 	}
 	s := &flatShared{sc: c.env.sc, sig: sig, globals: fc.globals, k: k}
