@@ -69,6 +69,9 @@ var flatExprs = []string{
 	// operators and functions that can fail, run flat while they do not
 	`map (\i -> (i / 2, i % 3, i32.min (i32.i64 i) 5, i64.abs (i - 3), i64.popc i, i ** 2)) (iota 10)`,
 	`reduce (\a b -> a / 2 + b % 7) 1i32 (map (\i -> i32.i64 i * 5 + 1) (iota 300))`,
+	// map2 feeding a reduction
+	`reduce V.vadd V.zero (map2 (\p m -> V.vscale m p) (map (\b -> b.pos) (mkbodies 40)) (map (\b -> b.mass) (mkbodies 40)))`,
+	`reduce tree {a = 0, b = 0} (map2 (\i j -> {a = i * j, b = i - j}) (iota 150) (map (\i -> i * 7 % 11) (iota 150)))`,
 	// captured arrays indexed
 	`map (\i -> {a = tab[i] * 2, b = f32.i64 grid[i % 3, i32.i64 i % 2] + tab[6 - i]}) (iota 7)`,
 	`reduce V.vadd V.zero (map (\b -> V.vscale tab[i64.f32 b.mass] b.pos) (mkbodies 30))`,

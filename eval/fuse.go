@@ -438,6 +438,9 @@ func (t *thread) fusedTypedF64(bop value.BinOp, f value.Value, comps []*value.Ar
 // run before the first combination, as unfused, so that an error is the
 // one the unfused evaluation reports.
 func (t *thread) fusedRecordLoop(op value.Value, margs []value.Value, held1 int64, mapPos, redPos syntax.Pos) (value.Value, bool, error) {
+	if r, done, err := t.flatRecordLoop(op, margs, held1, mapPos, redPos); done {
+		return r, true, err
+	}
 	if len(margs) != 2 || t.in.noFast {
 		return nil, false, nil
 	}
@@ -451,9 +454,6 @@ func (t *thread) fusedRecordLoop(op value.Value, margs []value.Value, held1 int6
 		layout, comps = &kval{reg: -1, typ: xs.T}, []*value.Array{xs}
 	} else if layout, comps = recordLayout(xs); layout == nil {
 		return nil, false, nil
-	}
-	if r, done, err := t.flatRecordLoop(op, margs[0], layout, comps, int(xs.Len()), held1, mapPos, redPos); done {
-		return r, true, err
 	}
 	mk, ok := t.compileRecordFn(margs[0], []*kval{layout})
 	if !ok || mk.outLayout == nil {

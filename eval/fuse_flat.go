@@ -68,12 +68,30 @@ func flatStats(k *flatKernel, n int64) stats {
 	return stats{maxD: k.w, sumD: n * k.w, maxS1: k.peak, maxSP: k.peak, sumSP: n * k.peak, count: n}
 }
 
-// flatRecordLoop is fusedRecordLoop (which has checked the arrays and
-// worked out the layout and columns of xs) with flat kernels; done is
-// false, with nothing charged, when f or op does not compile flat or an
+// flatRecordLoop is fusedRecordLoop, for map and map2, with flat
+// kernels; done is false, with nothing charged, when the arrays are not
+// of scalars or records, f or op does not compile flat, or an
 // application fails (flatFail).
-func (t *thread) flatRecordLoop(op, f value.Value, layout *kval, comps []*value.Array, n int, held1 int64, mapPos, redPos syntax.Pos) (value.Value, bool, error) {
-	mk, ok := t.flatFn(f, []*kval{layout})
+func (t *thread) flatRecordLoop(op value.Value, margs []value.Value, held1 int64, mapPos, redPos syntax.Pos) (value.Value, bool, error) {
+	if t.in.noFast || len(margs) < 2 || len(margs) > 3 {
+		return nil, false, nil
+	}
+	var layouts []*kval
+	var comps [][]*value.Array
+	n := 0
+	for i, a := range margs[1:] {
+		xs, ok := a.(*value.Array)
+		if !ok || len(xs.Shape) != 1 || xs.Len() == 0 || (i > 0 && int(xs.Len()) != n) {
+			return nil, false, nil // the ordinary path reports arrays of different lengths
+		}
+		n = int(xs.Len())
+		l, cs := elemLayout(xs)
+		if l == nil {
+			return nil, false, nil
+		}
+		layouts, comps = append(layouts, l), append(comps, cs)
+	}
+	mk, ok := t.flatFn(margs[0], layouts)
 	if !ok || mk.out.scalar() {
 		return nil, false, nil
 	}
@@ -93,7 +111,6 @@ func (t *thread) flatRecordLoop(op, f value.Value, layout *kval, comps []*value.
 	}
 	buf, mr, rr := t.flatBuf[:n*m], t.flatBuf[n*m:n*m+mk.nregs*B], t.flatBuf[n*m+mk.nregs*B:n*m+mk.nregs*B+rk.nregs*rB]
 	mk.frame(mr, B)
-	in := mk.arg(0)
 	var result []uint64
 	var err error
 	if !tryFlat(func() {
@@ -102,8 +119,11 @@ func (t *thread) flatRecordLoop(op, f value.Value, layout *kval, comps []*value.
 			if err = t.tickN(mapPos, cnt); err != nil {
 				return
 			}
-			for c, col := range comps {
-				loadCol(col, i0, mr[in[c]*B:][:cnt])
+			for a, cs := range comps {
+				in := mk.arg(a)
+				for c, col := range cs {
+					loadCol(col, i0, mr[in[c]*B:][:cnt])
+				}
 			}
 			mk.run(mr, B, cnt)
 			for j, reg := range mk.outRegs {
