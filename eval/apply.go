@@ -20,10 +20,11 @@ type closure struct {
 	ctxSizes   []string // those no parameter's shape binds: the use site gives them (SizeArger)
 	body       syntax.Expr
 	env        *env
-	defPos     syntax.Pos  // where it is defined (the frame of a call from outside the program)
-	code       *code       // the compiled body (compile.go), set on the first call
-	wrap       *wrapInfo   // whether it wraps an intrinsic (fuse.go), set on the first question
-	flat       []flatEntry // its flat kernels by argument layouts (kernel_flat.go)
+	defPos     syntax.Pos // where it is defined (the frame of a call from outside the program)
+	code       *code      // the compiled body (compile.go), set on the first call
+	wrap       *wrapInfo  // whether it wraps an intrinsic (fuse.go), set on the first question
+
+	flat []flatEntry // its flat kernels by argument layouts (kernel_flat.go)
 }
 
 func (c *closure) arity() int    { return len(c.params) }

@@ -106,13 +106,14 @@ type Interp struct {
 	preludeScope *scope
 	memBase      int64 // the session's footprint (memory.go)
 	memBaseSet   bool
-	kernelFailed map[syntax.Expr]bool          // function bodies the kernel compiler gave up on
-	recordFailed map[syntax.Expr]bool          // likewise, with records among the parameters
-	flatNodes    map[syntax.Expr][]*flatShared // flat kernels of lambdas by body (kernel_flat_share.go)
-	noFast       bool                          // tests: disable the specialised SOAC paths
-	noCompile    bool                          // tests: evaluate every body with the walker
-	lits         map[syntax.Expr]value.Prim    // literal values, by node
-	opCache      map[syntax.Node]bool          // whether an operator node is the built-in one
+	kernelFailed map[syntax.Expr]bool       // function bodies the kernel compiler gave up on
+	recordFailed map[syntax.Expr]bool       // likewise, with records among the parameters
+	noFast       bool                       // tests: disable the specialised SOAC paths
+	noCompile    bool                       // tests: evaluate every body with the walker
+	lits         map[syntax.Expr]value.Prim // literal values, by node
+	opCache      map[syntax.Node]bool       // whether an operator node is the built-in one
+
+	flatNodes map[syntax.Expr][]*flatShared // flat kernels of lambdas by body (kernel_flat_share.go)
 
 	constMu      sync.Mutex
 	consts       map[*syntax.FunBind]*constRef // top-level and module constants, by declaration

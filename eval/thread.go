@@ -45,7 +45,7 @@ type thread struct {
 	// (intrTranspose)
 	transposed [2]*value.Array
 	fuseBuf    []value.Prim // fusedRecordLoop's buffer
-	flatBuf    []uint64     // flatRecordLoop's buffer
+	flatBuf    []uint64     // the flat SOACs' buffer (fuse_flat.go, soacs_flat.go)
 }
 
 func (in *Interp) newThread(ctx context.Context) *thread {
