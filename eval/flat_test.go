@@ -45,6 +45,9 @@ var flatExprs = []string{
 	`reduce ratio {q = 1, z = 0} (map (\i -> {q = 1, z = i32.i64 i}) (iota 4))`,
 	`map (\n -> reduce tree {a = 0, b = 0} (map (\i -> {a = i * i + 1, b = i}) (iota n))) (iota 300)`,
 	`map (\n -> reduce V.vadd V.zero (map (accel (mkbodies 9)[3]) (mkbodies n))) (iota 150)`,
+	// several blocks of foldBlocks, whole and partial
+	`map (\n -> reduce tree {a = 0, b = 0} (map (\i -> {a = i * i + 1, b = i}) (iota n))) [1024, 1025, 2047, 2048, 3073, 5000]`,
+	`let xs = map (\i -> {a = i * 3, b = i % 5}) (iota 4097) in reduce tree {a = 0, b = 0} xs`,
 	// maps and reductions on their own
 	`map (accel (mkbodies 3)[0]) (mkbodies 300)`,
 	`map (\x -> x * 2.5 + 1) [1f64, 2, 3]`,

@@ -57,9 +57,6 @@ func (t *thread) tickN(pos syntax.Pos, n int) error {
 // flatBatch is the number of elements a flat kernel runs on at once.
 const flatBatch = 128
 
-// pairBatch is pairFold's batch for n elements.
-func pairBatch(n int) int { return min(max(n/2, 1), flatBatch) }
-
 // flatStats are the stats of n applications of k.
 func flatStats(k *flatKernel, n int64) stats {
 	if n <= 0 {
@@ -104,37 +101,40 @@ func (t *thread) flatRecordLoop(op value.Value, margs []value.Value, held1 int64
 	if err := t.checkAlloc(mapPos, int64(n), 8); err != nil { // as fastMap
 		return nil, true, err
 	}
-	// the map's results, column by column, then the kernels' registers
-	B, rB := min(n, flatBatch), pairBatch(n)
-	if need := n*m + mk.nregs*B + rk.nregs*rB; len(t.flatBuf) < need {
-		t.flatBuf = make([]uint64, need)
-	}
-	buf, mr, rr := t.flatBuf[:n*m], t.flatBuf[n*m:n*m+mk.nregs*B], t.flatBuf[n*m+mk.nregs*B:n*m+mk.nregs*B+rk.nregs*rB]
+	// a block of the map's results, column by column, then the kernels'
+	// registers
+	B, blk := min(n, flatBatch), min(n, foldBlock)
+	buf := t.flatRegs(m*blk + mk.nregs*B + foldRegs(rk, n))
+	scratch, mr, rr := buf[:m*blk], buf[m*blk:m*blk+mk.nregs*B], buf[m*blk+mk.nregs*B:]
 	mk.frame(mr, B)
 	var result []uint64
 	var err error
+	// the map's instances and the reduction's applications of a block
+	// run before the next block's: neither can fail but by flatFail,
+	// which starts again on the general path
 	if !tryFlat(func() {
-		for i0 := 0; i0 < n; i0 += B {
-			cnt := min(B, n-i0)
-			if err = t.tickN(mapPos, cnt); err != nil {
-				return
-			}
-			for a, cs := range comps {
-				in := mk.arg(a)
-				for c, col := range cs {
-					loadCol(col, i0, mr[in[c]*B:][:cnt])
+		result = rk.foldBlocks(rr, scratch, n, m, func(b0, cnt int, cols []uint64) {
+			for i0 := b0; i0 < b0+cnt; i0 += B {
+				c := min(B, b0+cnt-i0)
+				if err = t.tickN(mapPos, c); err != nil {
+					panic(flatStop{})
+				}
+				for a, cs := range comps {
+					in := mk.arg(a)
+					for j, col := range cs {
+						loadCol(col, i0, mr[in[j]*B:][:c])
+					}
+				}
+				mk.run(mr, B, c)
+				for j, reg := range mk.outRegs {
+					copy(cols[j*cnt+i0-b0:j*cnt+i0-b0+c], mr[reg*B:reg*B+c])
 				}
 			}
-			mk.run(mr, B, cnt)
-			for j, reg := range mk.outRegs {
-				copy(buf[j*n+i0:j*n+i0+cnt], mr[reg*B:reg*B+cnt])
+			// the reduction, as fastReduceTuple runs it: one tick an element
+			if err = t.tickN(redPos, cnt); err != nil {
+				panic(flatStop{})
 			}
-		}
-		// the reduction, as fastReduceTuple runs it: one tick an element
-		if err = t.tickN(redPos, n); err != nil {
-			return
-		}
-		result = rk.pairFold(rr, buf, n, m)
+		})
 	}) {
 		return nil, false, nil
 	}
@@ -173,23 +173,87 @@ func (v *kval) bitsValue(bits []uint64) value.Value {
 	return v.value(&ps)
 }
 
+// foldBlock is the number of elements whose tree foldBlocks computes at
+// once (a power of two).
+const foldBlock = 1024
+
+// foldRegs is the size of the register file foldBlocks needs for k on n
+// elements, and foldB the batch it runs k on.
+func foldRegs(k *flatCall, n int) int { return k.nregs * foldB(n) }
+func foldB(n int) int                 { return min(max(min(n, foldBlock)/2, 1), flatBatch) }
+
+// foldBlocks reduces n elements of m scalars by k in foldTree's order and
+// returns the result's scalars. load puts elements i0… of a block in
+// cols, column j's element q in cols[j*cnt+q]; r holds k's registers
+// (foldRegs), scratch m·foldBlock words.
+//
+// foldTree combines each run of 2^j elements that starts at a multiple of
+// 2^j and ends before n as a perfect tree, keeps the trees of the binary
+// digits of n on its stack (largest first) and combines them from the
+// right. So each whole block of foldBlock elements is a perfect tree,
+// computed by pairFold; the blocks' trees are merged as foldTree merges
+// elements; and the last, partial block's trees, the smallest, are
+// combined from the right by pairFold and then with the blocks' trees
+// from the right.
+func (k *flatCall) foldBlocks(r, scratch []uint64, n, m int, load func(i0, cnt int, cols []uint64)) []uint64 {
+	B := foldB(n)
+	k.frame(r, B)
+	pa, pb := k.arg(0), k.arg(1)
+	combine := func(a, b []uint64) { // a = a op b, as one application
+		for j := 0; j < m; j++ {
+			r[pa[j]*B], r[pb[j]*B] = a[j], b[j]
+		}
+		k.run(r, B, 1)
+		for j, reg := range k.outRegs {
+			a[j] = r[reg*B]
+		}
+	}
+	type tree struct {
+		v    []uint64
+		size int // in blocks
+	}
+	var stack []tree
+	var acc []uint64
+	for i0 := 0; i0 < n; i0 += foldBlock {
+		cnt := min(foldBlock, n-i0)
+		cols := scratch[:m*cnt]
+		load(i0, cnt, cols)
+		v := k.pairFold(r, B, cols, cnt, m)
+		if cnt < foldBlock {
+			acc = v // the last block
+			break
+		}
+		size := 1
+		for len(stack) > 0 && stack[len(stack)-1].size == size {
+			top := stack[len(stack)-1].v
+			combine(top, v)
+			v, size, stack = top, size*2, stack[:len(stack)-1]
+		}
+		stack = append(stack, tree{v, size})
+	}
+	if acc == nil {
+		acc, stack = stack[len(stack)-1].v, stack[:len(stack)-1]
+	}
+	for len(stack) > 0 {
+		top := stack[len(stack)-1].v
+		combine(top, acc)
+		acc, stack = top, stack[:len(stack)-1]
+	}
+	return acc
+}
+
 // pairFold reduces the n elements of m columns in cols (column j's
 // element i in cols[j*n+i]) by k, in foldTree's order, and returns the
-// result's scalars; it overwrites cols. r holds k's registers for
-// batches of pairBatch(n).
+// result's scalars; it overwrites cols. r is k's register file for
+// batches of B.
 //
-// foldTree combines the elements in a balanced tree: each run of 2^j
-// elements that starts at a multiple of 2^j and ends before n is combined
-// as a perfect tree, the trees of the binary digits of n (largest first)
-// are left on its stack, and those are combined from the right. That is
-// the tree of combining neighbours level by level, (0 1) (2 3) …, where a
-// level with an odd number of elements passes its last one up as it is:
-// the passed-up element is always the combination of the rightmost
-// trees, which foldTree combines last with the tree to its left. Each
-// level's combinations are independent, so they run as batches.
-func (k *flatCall) pairFold(r, cols []uint64, n, m int) []uint64 {
-	B := pairBatch(n)
-	k.frame(r, B)
+// foldTree's tree is that of combining neighbours level by level, (0 1)
+// (2 3) …, where a level with an odd number of elements passes its last
+// one up as it is: the passed-up element is always the combination of
+// the rightmost trees, which foldTree combines last with the tree to its
+// left. Each level's combinations are independent, so they run as
+// batches.
+func (k *flatCall) pairFold(r []uint64, B int, cols []uint64, n, m int) []uint64 {
 	pa, pb := k.arg(0), k.arg(1)
 	for cur := n; cur > 1; {
 		np := cur / 2

@@ -401,14 +401,23 @@ func isMath1(name string) bool {
 // error is the one the general path reports, with its position.
 type flatFail struct{}
 
+// flatStop is the panic that ends a flat SOAC's loop early for an error
+// of its own (a tick that finds the evaluation interrupted), which the
+// SOAC then reports.
+type flatStop struct{}
+
 // tryFlat runs body; ok is false when a flat kernel failed in it.
 func tryFlat(body func()) (ok bool) {
 	defer func() {
 		if r := recover(); r != nil {
-			if _, is := r.(flatFail); !is {
+			switch r.(type) {
+			case flatFail:
+				ok = false
+			case flatStop:
+				ok = true
+			default:
 				panic(r)
 			}
-			ok = false
 		}
 	}()
 	body()

@@ -153,17 +153,25 @@ func (t *thread) flatReduce(op value.Value, xs *value.Array, pos syntax.Pos) (va
 	}
 	m := len(comps)
 	base := t.live
-	buf := t.flatRegs(n*m + k.nregs*pairBatch(n))
-	cols, regs := buf[:n*m], buf[n*m:]
-	for c, col := range comps {
-		loadCol(col, 0, cols[c*n:(c+1)*n])
-	}
-	if err := t.tickN(pos, n); err != nil {
-		return nil, true, err
-	}
+	blk := min(n, foldBlock)
+	buf := t.flatRegs(m*blk + foldRegs(k, n))
+	scratch, regs := buf[:m*blk], buf[m*blk:]
 	var res []uint64
-	if !tryFlat(func() { res = k.pairFold(regs, cols, n, m) }) {
+	var err error
+	if !tryFlat(func() {
+		res = k.foldBlocks(regs, scratch, n, m, func(i0, cnt int, cols []uint64) {
+			if err = t.tickN(pos, cnt); err != nil {
+				panic(flatStop{})
+			}
+			for c, col := range comps {
+				loadCol(col, i0, cols[c*cnt:(c+1)*cnt])
+			}
+		})
+	}) {
 		return nil, false, nil
+	}
+	if err != nil {
+		return nil, true, err
 	}
 	r := layout.bitsValue(res)
 	if t.cost {
