@@ -24,3 +24,14 @@ entry by_element [m][k] (xss: [m][k]i32) : [m]i32 =
 
 entry by_tuple (ns: []i64) : ([]i64, []i64) =
   unzip (map (\n -> loop (i, s) = (0, 0) for i < n do (i + 1, s + i % 2)) ns)
+
+-- Large enough to be offloaded by the default backend: the sum over
+-- k < n of loop i = 1 for i < k % 8 do i * 2 + 1, that is of
+-- 2^(k % 8 + 1) - 1 (502 for each eight).
+-- ==
+-- entry: big
+-- input { 200000i64 } output { 12550000i64 }
+-- input { 3i64 } output { 11i64 }
+
+entry big (n: i64) : i64 =
+  i64.sum (map (\k -> loop i = 1 for i < k % 8 do i * 2 + 1) (iota n))
