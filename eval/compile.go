@@ -195,19 +195,7 @@ func (cc *ccomp) pat(p syntax.Pat, sc *cscope) (cbind, *cscope, bool) {
 			}
 			bs[i], sc = b, sc2
 		}
-		n := len(p.Elems)
-		return func(t *thread, bp int, v value.Value) error {
-			parts, ok := tupleParts(v, n)
-			if !ok {
-				return t.errf(p.Pos(), "cannot match a value against a tuple pattern of %d elements", n)
-			}
-			for i, b := range bs {
-				if err := b(t, bp, parts[i]); err != nil {
-					return err
-				}
-			}
-			return nil
-		}, sc, true
+		return tupleBinder(p.Pos(), bs), sc, true
 	case *syntax.PRecord:
 		bs := make([]cbind, len(p.Fields))
 		for i, f := range p.Fields {
@@ -242,6 +230,24 @@ func (cc *ccomp) pat(p syntax.Pat, sc *cscope) (cbind, *cscope, bool) {
 func walk(x syntax.Expr, sc *cscope) cexpr {
 	return func(t *thread, bp int) (value.Value, error) {
 		return t.eval(x, t.envAt(bp, sc))
+	}
+}
+
+// tupleBinder binds a tuple's parts with bs, as the walker's PTuple
+// (pos: the pattern's).
+func tupleBinder(pos syntax.Pos, bs []cbind) cbind {
+	n := len(bs)
+	return func(t *thread, bp int, v value.Value) error {
+		parts, ok := tupleParts(v, n)
+		if !ok {
+			return t.errf(pos, "cannot match a value against a tuple pattern of %d elements", n)
+		}
+		for i, b := range bs {
+			if err := b(t, bp, parts[i]); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 }
 
@@ -777,22 +783,49 @@ func (cc *ccomp) record(x *syntax.RecordLit, sc *cscope) cexpr {
 	}
 }
 
+// cindices are the compiled index expressions of slices (their fixed
+// indices, starts, ends and strides), by the expression each is.
+type cindices []cindex
+
+type cindex struct {
+	x syntax.Expr
+	c cexpr
+}
+
+// indices appends the compiled index expressions of ds to ps.
+func (cc *ccomp) indices(ps cindices, ds []*syntax.DimIndex, sc *cscope) cindices {
+	for _, d := range ds {
+		for _, ix := range []syntax.Expr{d.Fix, d.Start, d.End, d.Stride} {
+			if ix != nil {
+				ps = append(ps, cindex{ix, cc.expr(ix, sc)})
+			}
+		}
+	}
+	return ps
+}
+
+// by evaluates the index expression ix in the frame at bp, as the
+// walker's evalIndicesBy and updatePathBy ask for it.
+func (ps cindices) by(t *thread, bp int, sc *cscope) func(ix syntax.Expr) (int64, error) {
+	return func(ix syntax.Expr) (int64, error) {
+		for _, p := range ps {
+			if p.x == ix {
+				v, err := p.c(t, bp)
+				if err != nil {
+					return 0, err
+				}
+				return t.indexInt(ix, v)
+			}
+		}
+		return t.evalInt(ix, t.envAt(bp, sc)) // not reached: every part is compiled
+	}
+}
+
 // index compiles a[i, j:k] as the walker's Index case evaluates and
 // charges it (eval_expr.go, eval_index.go).
 func (cc *ccomp) index(x *syntax.Index, sc *cscope) cexpr {
 	arr := cc.expr(x.X, sc)
-	type part struct {
-		x syntax.Expr
-		c cexpr
-	}
-	var parts []part
-	for _, d := range x.Indices {
-		for _, ix := range []syntax.Expr{d.Fix, d.Start, d.End, d.Stride} {
-			if ix != nil {
-				parts = append(parts, part{ix, cc.expr(ix, sc)})
-			}
-		}
-	}
+	parts := cc.indices(nil, x.Indices, sc)
 	return func(t *thread, bp int) (value.Value, error) {
 		base := t.live
 		v, err := arr(t, bp)
@@ -803,18 +836,7 @@ func (cc *ccomp) index(x *syntax.Index, sc *cscope) cexpr {
 		if !ok {
 			return nil, t.errf(x.Pos(), "indexing a value that is not an array")
 		}
-		ds, err := t.evalIndicesBy(x.Indices, a.FullShape(), func(ix syntax.Expr) (int64, error) {
-			for _, p := range parts {
-				if p.x == ix {
-					v, err := p.c(t, bp)
-					if err != nil {
-						return 0, err
-					}
-					return t.indexInt(ix, v)
-				}
-			}
-			return t.evalInt(ix, t.envAt(bp, sc)) // not reached: every part is compiled
-		}, x.Pos())
+		ds, err := t.evalIndicesBy(x.Indices, a.FullShape(), parts.by(t, bp, sc), x.Pos())
 		if err != nil {
 			return nil, err
 		}

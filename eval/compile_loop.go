@@ -189,18 +189,7 @@ func (cc *ccomp) loopState(x *syntax.Loop, sc *cscope) (*loopState, bool) {
 			parts[i], psc = b, sc2
 		}
 		n := len(parts)
-		all := func(t *thread, bp int, v value.Value) error { // as pat's PTuple
-			vs, ok := tupleParts(v, n)
-			if !ok {
-				return t.errf(tp.Pos(), "cannot match a value against a tuple pattern of %d elements", n)
-			}
-			for i, b := range parts {
-				if err := b(t, bp, vs[i]); err != nil {
-					return err
-				}
-			}
-			return nil
-		}
+		all := tupleBinder(tp.Pos(), parts)
 		ls := &loopState{sc: psc, all: all}
 		tmp := cc.nslots
 		cc.nslots += n

@@ -13,19 +13,9 @@ import (
 // update compiles a with path = v.
 func (cc *ccomp) update(x *syntax.Update, sc *cscope) cexpr {
 	arr, val := cc.expr(x.X, sc), cc.expr(x.Value, sc)
-	type part struct {
-		x syntax.Expr
-		c cexpr
-	}
-	var parts []part
+	var parts cindices
 	for _, el := range x.Path {
-		for _, d := range el.Indices {
-			for _, ix := range []syntax.Expr{d.Fix, d.Start, d.End, d.Stride} {
-				if ix != nil {
-					parts = append(parts, part{ix, cc.expr(ix, sc)})
-				}
-			}
-		}
+		parts = cc.indices(parts, el.Indices, sc)
 	}
 	return func(t *thread, bp int) (value.Value, error) {
 		base := t.live
@@ -37,18 +27,7 @@ func (cc *ccomp) update(x *syntax.Update, sc *cscope) cexpr {
 		if err != nil {
 			return nil, err
 		}
-		r, err := t.updatePathBy(a, x.Path, v, func(ix syntax.Expr) (int64, error) {
-			for _, p := range parts {
-				if p.x == ix {
-					v, err := p.c(t, bp)
-					if err != nil {
-						return 0, err
-					}
-					return t.indexInt(ix, v)
-				}
-			}
-			return t.evalInt(ix, t.envAt(bp, sc)) // not reached: every part is compiled
-		}, x.Pos())
+		r, err := t.updatePathBy(a, x.Path, v, parts.by(t, bp, sc), x.Pos())
 		if err != nil {
 			return nil, err
 		}

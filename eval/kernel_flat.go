@@ -468,27 +468,10 @@ func bindFlat(p syntax.Pat, v *kval, sc *kscope) (*kscope, bool) {
 // varVal is a local's registers (or a field path of one), or a captured
 // value in constant registers.
 func (fc *fcomp) varVal(x *syntax.Var, sc *kscope, e *env) (*kval, bool) {
-	q := x.Name
-	head, path := q.Name, []string(nil)
-	if len(q.Quals) > 0 {
-		head, path = q.Quals[0], append(q.Quals[1:len(q.Quals):len(q.Quals)], q.Name)
+	if v, local, ok := sc.localVal(x.Name); local {
+		return v, ok
 	}
-	for s := sc; s != nil; s = s.next {
-		if s.name != head {
-			continue
-		}
-		v := s.val
-		if v == nil {
-			v = &kval{reg: s.reg, typ: s.typ}
-		}
-		for _, p := range path {
-			var ok bool
-			if v, ok = v.field(p); !ok {
-				return nil, false
-			}
-		}
-		return v, true
-	}
+	head, path := headPath(x.Name)
 	if e == fc.top && e.hasLocal(head) {
 		if v, ok := fc.captured(head, path); ok {
 			return v, true

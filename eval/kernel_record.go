@@ -199,14 +199,20 @@ func (kc *kcomp) constVal(c value.Value) (*kval, ktuple, bool) {
 	}, true
 }
 
-// varVal is the kval of a name or a field path of one: a local's
-// registers, or a captured value loaded into registers (run non-nil).
-func (kc *kcomp) varVal(x *syntax.Var, sc *kscope, e *env) (*kval, ktuple, bool) {
-	q := x.Name
-	head, path := q.Name, []string(nil)
-	if len(q.Quals) > 0 {
-		head, path = q.Quals[0], append(q.Quals[1:len(q.Quals):len(q.Quals)], q.Name)
+// headPath splits a qualified name into its first part and the field
+// path after it (a.b.c: a, [b c]; a: a, nil).
+func headPath(q syntax.QualName) (string, []string) {
+	if len(q.Quals) == 0 {
+		return q.Name, nil
 	}
+	return q.Quals[0], append(q.Quals[1:len(q.Quals):len(q.Quals)], q.Name)
+}
+
+// localVal is the kval of a kernel's local named by q's head, or of the
+// field path the rest of q names in it (ok false when that is no
+// field); local is false when the head is not a local of sc.
+func (sc *kscope) localVal(q syntax.QualName) (v *kval, local, ok bool) {
+	head, path := headPath(q)
 	for s := sc; s != nil; s = s.next {
 		if s.name != head {
 			continue
@@ -216,12 +222,20 @@ func (kc *kcomp) varVal(x *syntax.Var, sc *kscope, e *env) (*kval, ktuple, bool)
 			v = &kval{reg: s.reg, typ: s.typ}
 		}
 		for _, p := range path {
-			var ok bool
 			if v, ok = v.field(p); !ok {
-				return nil, nil, false
+				return nil, true, false
 			}
 		}
-		return v, nil, true
+		return v, true, true
+	}
+	return nil, false, false
+}
+
+// varVal is the kval of a name or a field path of one: a local's
+// registers, or a captured value loaded into registers (run non-nil).
+func (kc *kcomp) varVal(x *syntax.Var, sc *kscope, e *env) (*kval, ktuple, bool) {
+	if v, local, ok := sc.localVal(x.Name); local {
+		return v, nil, ok
 	}
 	c, err := kc.t.evalVar(x, e)
 	if err != nil {
