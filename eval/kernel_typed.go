@@ -1,5 +1,7 @@
 package eval
 
+//go:generate go run gen_typed.go
+
 import (
 	"math"
 	"strings"
