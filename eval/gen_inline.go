@@ -5,15 +5,19 @@
 // reading the operands (a register r, a constant c, a computed node n),
 // so that an operand that is a register or a constant costs no call.
 //
-//	go run gen_inline.go
+//	go run gen_inline.go [-dir DIR]
 package main
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"go/format"
 	"os"
+	"path/filepath"
 )
+
+var dir = flag.String("dir", ".", "where to write the file")
 
 var types = []struct{ name, mk, of string }{
 	{"F64", "mkF64", "f64of"},
@@ -80,6 +84,7 @@ func typedInline(op value.BinOp, ty value.PrimType, l, r knode, lo, ro operand) 
 `
 
 func main() {
+	flag.Parse()
 	var b bytes.Buffer
 	b.WriteString(head)
 	for _, t := range types {
@@ -104,7 +109,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	if err := os.WriteFile("kernel_inline.go", src, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(*dir, "kernel_inline.go"), src, 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}

@@ -8,16 +8,20 @@
 // register), so that an operand that is a register, a constant or such
 // a product costs no call.
 //
-//	go run gen_typed.go
+//	go run gen_typed.go [-dir DIR]
 package main
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"go/format"
 	"os"
+	"path/filepath"
 	"strings"
 )
+
+var dir = flag.String("dir", ".", "where to write the files")
 
 type family struct {
 	name, constraint string
@@ -62,6 +66,7 @@ func isCmp(op string) bool {
 }
 
 func main() {
+	flag.Parse()
 	for _, fam := range families {
 		for _, boxed := range []bool{false, true} {
 			var b bytes.Buffer
@@ -122,7 +127,7 @@ func main() {
 			if boxed {
 				name += "_box"
 			}
-			if err := os.WriteFile(name+".go", out, 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(*dir, name+".go"), out, 0o644); err != nil {
 				panic(err)
 			}
 		}
