@@ -2,6 +2,7 @@ package eval
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"testing"
 
@@ -25,7 +26,11 @@ func benchExpr(b *testing.B, s *session, src string) {
 		b.Fatal(err)
 	}
 	if s.check != nil {
-		s.check.CheckExpr(e)
+		// an expression the checker rejects would run untyped, on other
+		// paths than a program's
+		if _, err := s.check.CheckExpr(e); err != nil {
+			b.Fatalf("type check %q: %v", src, s.fset.FormatAll(err))
+		}
 	}
 	b.ResetTimer()
 	c0 := cpuTime()
@@ -48,7 +53,11 @@ func sumSquaresData() []float64 {
 func BenchmarkSumSquares(b *testing.B) {
 	costRuns(b, func(b *testing.B, cost bool) {
 		s := benchSession(b, cost)
-		s.in.Bind("xs", value.NewPrimArrayData(value.F64, []int64{benchN}, sumSquaresData()))
+		// the data as the Go side's (sumSquaresData), defined in the
+		// program so that the checker knows its type
+		if _, _, err := s.run(fmt.Sprintf(`def xs = map (\i -> f64.i64 (i %% 1000) / 1000) (iota %d)`, benchN)); err != nil {
+			b.Fatal(err)
+		}
 		benchExpr(b, s, `reduce (+) 0 (map (\x -> x * x) xs)`)
 	})
 }
@@ -146,7 +155,10 @@ func BenchmarkMatmul(b *testing.B) {
 		if _, _, err := s.run(matmulSrc); err != nil {
 			b.Fatal(err)
 		}
-		s.in.Bind("a", value.NewPrimArrayData(value.F64, []int64{128, 128}, matData(128)))
+		// matData(128), defined in the program (typed by the checker)
+		if _, _, err := s.run(`def a = tabulate_2d 128 128 (\i j -> f64.sin (f64.i64 (i * 128 + j)))`); err != nil {
+			b.Fatal(err)
+		}
 		benchExpr(b, s, `matmul a a`)
 	})
 }

@@ -155,6 +155,7 @@ func TestCompiledAgrees(t *testing.T) {
 // evaluator must be right without it.
 func TestTransposeRemembered(t *testing.T) {
 	s := newSession(t, true)
+	s.illTyped = true
 	s.run(`def m = [[1, 2], [3, 4]]`)
 	_, c1, _ := s.run(`transpose m`)
 	if got := s.val(`let a = transpose m let b = transpose m in (a with [0, 0] = 9, b)`); got != "([[9i32, 3i32], [2i32, 4i32]], [[1i32, 3i32], [2i32, 4i32]])" {

@@ -1,14 +1,12 @@
 package eval
 
-import (
-	"testing"
-
-	"fut/eval/value"
-)
+import "testing"
 
 func BenchmarkDot128(b *testing.B) {
 	s := benchSession(b, false)
-	s.in.Bind("r", value.NewPrimArrayData(value.F64, []int64{128}, matData(128)[:128]))
-	s.in.Bind("c", value.NewPrimArrayData(value.F64, []int64{128}, matData(128)[128:256]))
+	// matData(128)'s first two rows, defined in the program (typed by the checker)
+	if _, _, err := s.run(`def r = map (\i -> f64.sin (f64.i64 i)) (iota 128) def c = map (\i -> f64.sin (f64.i64 (128 + i))) (iota 128)`); err != nil {
+		b.Fatal(err)
+	}
 	benchExpr(b, s, `reduce (+) 0 (map2 (*) r c)`)
 }
