@@ -98,6 +98,9 @@ func (g *gen) i32(d int) string {
 		return fmt.Sprintf("(let %s = %s in if null %s then 0 else %s[i64.i32 %s %% length %s])", a, g.expr(tArrI32, d), a, a, g.expr(tI32, d), a)
 	case 8:
 		v, i := g.fresh(), g.fresh()
+		if g.pick(3) == 0 { // the state named as the index: the state's in the body
+			return fmt.Sprintf("(loop %s = %s for %s < %d do %s * 2 + 1)", v, g.expr(tI32, d), v, g.pick(20), v)
+		}
 		return fmt.Sprintf("(loop %s = %s for %s < %d do %s + i32.i64 %s)", v, g.expr(tI32, d), i, g.pick(20), v, i)
 	case 9: // a tuple, taken apart by a pattern or by projection
 		x, y := g.fresh(), g.fresh()
@@ -121,6 +124,9 @@ func (g *gen) i32(d int) string {
 			v, k, g.expr(tI32, d), k, g.pick(12), v, v, k, k)
 	case 13: // a for-in loop over an array
 		v, x := g.fresh(), g.fresh()
+		if g.pick(3) == 0 { // the state named as the element: the state's in the body
+			return fmt.Sprintf("(loop %s = %s for %s in %s do %s * 3 + 1)", v, g.expr(tI32, d), v, g.expr(tArrI32, d), v)
+		}
 		return fmt.Sprintf("(loop %s = %s for %s in %s do %s * 3 + %s)", v, g.expr(tI32, d), x, g.expr(tArrI32, d), v, x)
 	case 14:
 		return fmt.Sprintf("(i32.u8 %s)", g.expr(tU8, d))
