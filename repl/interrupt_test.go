@@ -40,8 +40,11 @@ func TestInterruptOnDevice(t *testing.T) {
 		return fmt.Sprintf(`reduce (+) 0 (map (\i -> loop x = i for j < %d do (x * 3 + j) %% 1000003) (iota 1000))`, n)
 	}
 	const probe = 100000
+	// the probe's least time of two runs after the first (which builds
+	// the kernels): a run slowed by a load that then goes away would make
+	// the long kernel too short to see both messages
 	var took time.Duration
-	for i := 0; i < 2; i++ { // the first run builds the kernels
+	for i := 0; i < 3; i++ {
 		start := time.Now()
 		res, why, err := sess.EvalOn(context.Background(), session.BackendOpenCL, long(probe))
 		if err != nil || why != "" {
@@ -50,7 +53,9 @@ func TestInterruptOnDevice(t *testing.T) {
 		if !strings.HasPrefix(res.RanOn, "opencl") {
 			t.Fatalf("the probe ran on %s", res.RanOn)
 		}
-		took = time.Since(start)
+		if d := time.Since(start); i == 1 || i > 1 && d < took {
+			took = d
+		}
 	}
 	// about 10 s of kernel (the probe's time varies with the load of the
 	// machine: a margin), at most 250 times the probe
