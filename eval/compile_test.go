@@ -1,10 +1,6 @@
 package eval
 
-import (
-	"testing"
-
-	"fut/eval/value"
-)
+import "testing"
 
 // TestCompiledAgrees checks that compiled function bodies (compile.go)
 // give exactly the values, costs and errors of the tree walker, on
@@ -125,27 +121,7 @@ func TestCompiledAgrees(t *testing.T) {
 			`(secs 3 [1, 5, 2], usec 4 [1, 2], lsec 5, esec 2)`,
 			`(map area [#circle 1.0, #rect 2.0 3.0, #pt], map cls [(0, true), (3, true), (4, false)], rm {a = 0, b = 5}, rm {a = 2, b = 7}, mloop 7, neglit (-1), neglit 5)`,
 		}
-		for _, src := range exprs {
-			v1, c1, err1 := comp.run(src)
-			v2, c2, err2 := walk.run(src)
-			if err1 != nil || err2 != nil {
-				t.Errorf("%s: errors %v / %v", src, err1, err2)
-				continue
-			}
-			if value.String(v1) != value.String(v2) {
-				t.Errorf("%s: compiled %s, walker %s", src, short(value.String(v1)), short(value.String(v2)))
-			}
-			if c1 != c2 {
-				t.Errorf("%s (cost %v): compiled cost %v, walker cost %v", src, cost, c1, c2)
-			}
-		}
-		for _, src := range []string{`map (\r -> {q = r.a / (r.a - r.a), z = 1}) (map mkrec [1])`, `wdiv 3`, `bad [1, 2] 1`, `sl [1] 4`, `div 1 0`, `map (div 3) [1, 0]`, `at [1] 5`, `rec (mkrec 1) + div 2 0`, `asl 10`, `oob [1, 2, 3]`, `map asl [3, 8]`, `ifd [4, 0, 2]`, `uoob 5`, `sliceu 9`, `esec 0`, `neglit 0`} {
-			_, _, err1 := comp.run(src)
-			_, _, err2 := walk.run(src)
-			if err1 == nil || err2 == nil || err1.Error() != err2.Error() {
-				t.Errorf("%s: compiled error %v, walker error %v", src, err1, err2)
-			}
-		}
+		agree(t, "compiled", comp, "walker", walk, exprs, []string{`map (\r -> {q = r.a / (r.a - r.a), z = 1}) (map mkrec [1])`, `wdiv 3`, `bad [1, 2] 1`, `sl [1] 4`, `div 1 0`, `map (div 3) [1, 0]`, `at [1] 5`, `rec (mkrec 1) + div 2 0`, `asl 10`, `oob [1, 2, 3]`, `map asl [3, 8]`, `ifd [4, 0, 2]`, `uoob 5`, `sliceu 9`, `esec 0`, `neglit 0`})
 	}
 }
 

@@ -1,10 +1,6 @@
 package eval
 
-import (
-	"testing"
-
-	"fut/eval/value"
-)
+import "testing"
 
 // TestKernelsAgree checks that the specialised SOAC paths (typed loops
 // and compiled kernels) give exactly the values and costs of the general
@@ -104,28 +100,8 @@ func kernelsAgree(t *testing.T, cost bool) {
 		`map (\x -> (f64.i32 x, f32.i32 x, i64.i32 x)) ys`,
 		`map (\(x, y) -> let r = {a = x, b = y} in let (_, q) = loop (p, q) = (r.a, 0) while p < r.b * 3.0 + 1.0 do (p + 1.0, q + 1) in r.a * r.b - r.a * 2.0 + f64.i32 q) (zip xs xs)`,
 	}
-	for _, src := range exprs {
-		v1, c1, err1 := fast.run(src)
-		v2, c2, err2 := slow.run(src)
-		if err1 != nil || err2 != nil {
-			t.Errorf("%s: errors %v / %v", src, err1, err2)
-			continue
-		}
-		if value.String(v1) != value.String(v2) {
-			t.Errorf("%s: fast %s, slow %s", src, short(value.String(v1)), short(value.String(v2)))
-		}
-		if c1 != c2 {
-			t.Errorf("%s: fast cost %v, slow cost %v", src, c1, c2)
-		}
-	}
 	// errors inside kernels are the same errors
-	for _, src := range []string{`map (\i -> ys[i + 1]) (iota 41)`, `map (\x -> 10 / (x - x)) ys`,
+	agree(t, "fast", fast, "slow", slow, exprs, []string{`map (\i -> ys[i + 1]) (iota 41)`, `map (\x -> 10 / (x - x)) ys`,
 		`map (\x -> loop (a, b) = (0, x) while a < 5 && b != 3 do (a + 1, b + i64.i32 ys[x + a])) (iota 41)`,
-		`map (\x -> loop a = x while a < 50 do assert (a != 7) (a + 1)) ys`} {
-		_, _, err1 := fast.run(src)
-		_, _, err2 := slow.run(src)
-		if err1 == nil || err2 == nil || err1.Error() != err2.Error() {
-			t.Errorf("%s: fast error %v, slow error %v", src, err1, err2)
-		}
-	}
+		`map (\x -> loop a = x while a < 50 do assert (a != 7) (a + 1)) ys`})
 }

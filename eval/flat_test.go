@@ -110,27 +110,7 @@ func TestFlatAgrees(t *testing.T) {
 				}
 			}
 		}
-		for _, src := range flatExprs {
-			v1, c1, err1 := comp.run(src)
-			v2, c2, err2 := walk.run(src)
-			if err1 != nil || err2 != nil {
-				t.Errorf("%s: errors %v / %v", src, err1, err2)
-				continue
-			}
-			if value.String(v1) != value.String(v2) {
-				t.Errorf("%s: compiled %s, walker %s", src, short(value.String(v1)), short(value.String(v2)))
-			}
-			if c1 != c2 {
-				t.Errorf("%s (cost %v): compiled cost %v, walker cost %v", src, cost, c1, c2)
-			}
-		}
-		for _, src := range flatErrors {
-			_, _, err1 := comp.run(src)
-			_, _, err2 := walk.run(src)
-			if err1 == nil || err2 == nil || err1.Error() != err2.Error() {
-				t.Errorf("%s: compiled error %v, walker error %v", src, err1, err2)
-			}
-		}
+		agree(t, "flat", comp, "walker", walk, flatExprs, flatErrors)
 		// the functions that should have run flat did, once per layout
 		for _, name := range []string{"accel", "V.vadd", "add2", "comb", "pull", "swapper", "trig", "(<+>)", "tree", "ratio"} {
 			v, _, err := comp.run(name)

@@ -139,6 +139,34 @@ func (s *session) run(src string) (value.Value, Cost, error) {
 	return s.in.EvalExpr(ctx, expr)
 }
 
+// agree checks that sessions a and b (named an and bn in messages) give
+// the same value and cost for each of srcs, and the same error for each
+// of bad.
+func agree(t *testing.T, an string, a *session, bn string, b *session, srcs, bad []string) {
+	t.Helper()
+	for _, src := range srcs {
+		v1, c1, err1 := a.run(src)
+		v2, c2, err2 := b.run(src)
+		if err1 != nil || err2 != nil {
+			t.Errorf("%s: errors %v / %v", src, err1, err2)
+			continue
+		}
+		if value.String(v1) != value.String(v2) {
+			t.Errorf("%s: %s %s, %s %s", src, an, short(value.String(v1)), bn, short(value.String(v2)))
+		}
+		if c1 != c2 {
+			t.Errorf("%s (cost %v): %s cost %v, %s cost %v", src, a.in.Options().Cost, an, c1, bn, c2)
+		}
+	}
+	for _, src := range bad {
+		_, _, err1 := a.run(src)
+		_, _, err2 := b.run(src)
+		if err1 == nil || err2 == nil || err1.Error() != err2.Error() {
+			t.Errorf("%s: %s error %v, %s error %v", src, an, err1, bn, err2)
+		}
+	}
+}
+
 // typeError reports that the checker rejects src.
 func (s *session) typeError(src string, err error) {
 	s.t.Helper()

@@ -585,40 +585,45 @@ func (f *flattener) filter(s *ir.Stm, e *ir.FilterE) {
 	if e.W.IsConst() && e.W.Val.AsInt64() < 1<<31-1 {
 		ot, kt = value.I32, kernel.I32
 	}
-	compact := true
-	for _, prm := range s.Pat[1:] {
-		compact = compact && prm.T.Rank() == 1
-	}
-	if compact {
-		b := f.newKernel("filter", s)
+	// flags starts the kernel (called name) that scans the elements'
+	// flags (1 where kept): its builder, its Scan (without its body,
+	// which is the builder's, and without outputs) and the lambda's
+	// results
+	flags := func(name string) (*kbuild, *kernel.Scan, []kernel.Exp) {
+		b := f.newKernel(name, s)
 		n := b.size(e.W)
 		i := b.fresh("i", kernel.I64)
 		res := b.element(e.Arrs, e.Index, e.Map, i)
 		flag := b.fresh("flag", kt)
 		b.cur = append(b.cur, kernel.L(flag, kernel.Sel(res[0], kernel.Int(kt, 1), kernel.Int(kt, 0))))
-		keep := &kernel.Keep{Count: b.output(count, true)}
+		return b, &kernel.Scan{N: n, I: i, Elems: []kernel.Exp{flag}, Op: kernel.BinLambda("+", kt), Neutral: []kernel.Exp{kernel.Int(kt, 0)}, Comm: true}, res
+	}
+	compact := true
+	for _, prm := range s.Pat[1:] {
+		compact = compact && prm.T.Rank() == 1
+	}
+	if compact {
+		b, sc, res := flags("filter")
+		sc.Keep = &kernel.Keep{Count: b.output(count, true)}
 		for k, prm := range s.Pat[1:] {
-			keep.Dest = append(keep.Dest, b.outputUpTo(prm, e.W, count.Name))
-			keep.Vals = append(keep.Vals, res[1+k])
+			sc.Keep.Dest = append(sc.Keep.Dest, b.outputUpTo(prm, e.W, count.Name))
+			sc.Keep.Vals = append(sc.Keep.Vals, res[1+k])
 		}
-		f.emit(b, &kernel.Scan{N: n, I: i, Body: b.cur, Elems: []kernel.Exp{flag}, Op: kernel.BinLambda("+", kt), Neutral: []kernel.Exp{kernel.Int(kt, 0)}, Comm: true, Keep: keep})
+		sc.Body = b.cur
+		f.emit(b, sc)
 		return
 	}
 	offs := ir.Param{Name: fmt.Sprintf("offs_%d_%s", f.nk+1, count.Name), T: ir.Type{Elem: ot, Shape: []ir.Atom{e.W}}}
 	f.types[offs.Name] = offs.T
 	one, zero := kernel.I64C(1), kernel.I64C(0)
 
-	b := f.newKernel("scan", s)
-	n := b.size(e.W)
-	i := b.fresh("i", kernel.I64)
-	res := b.element(e.Arrs, e.Index, e.Map, i)
-	flag := b.fresh("flag", kt)
-	b.cur = append(b.cur, kernel.L(flag, kernel.Sel(res[0], kernel.Int(kt, 1), kernel.Int(kt, 0))))
-	out := b.output(offs, false)
-	f.emit(b, &kernel.Scan{N: n, I: i, Body: b.cur, Elems: []kernel.Exp{flag}, Op: kernel.BinLambda("+", kt), Neutral: []kernel.Exp{kernel.Int(kt, 0)}, Comm: true, Out: []*kernel.Param{out}})
+	b, sc, _ := flags("scan")
+	sc.Out = []*kernel.Param{b.output(offs, false)}
+	sc.Body = b.cur
+	f.emit(b, sc)
 
 	b = f.newKernel("count", s)
-	n = b.size(e.W)
+	n := b.size(e.W)
 	j := b.fresh("j", kernel.I64)
 	last, r := b.fresh("last", kernel.I64), b.fresh("count", kernel.I64)
 	ob := b.buffer(offs.Name)
@@ -632,23 +637,23 @@ func (f *flattener) filter(s *ir.Stm, e *ir.FilterE) {
 
 	b = f.newKernel("scatter", s)
 	n = b.size(e.W)
-	i = b.fresh("i", kernel.I64)
+	i := b.fresh("i", kernel.I64)
 	b.threads([]ir.Atom{e.W}, i)
-	res = b.element(e.Arrs, e.Index, e.Map, i)
+	res := b.element(e.Arrs, e.Index, e.Map, i)
 	o, at := b.fresh("off", kernel.I64), b.fresh("at", kernel.I64)
 	b.cur = append(b.cur, kernel.L(o, toI64(kernel.Rd(b.buffer(offs.Name), i))),
 		kernel.L(at, kernel.Sel(res[0], kernel.Bin("-", o, one), kernel.I64C(-1))))
-	sc := &kernel.Scatter{N: n, I: i, Body: b.cur}
+	scat := &kernel.Scatter{N: n, I: i, Body: b.cur}
 	for k, prm := range s.Pat[1:] {
 		if prm.T.Rank() > 1 {
 			continue // rows: below
 		}
-		sc.Dest = append(sc.Dest, b.output(prm, false))
-		sc.Idx = append(sc.Idx, at)
-		sc.Vals = append(sc.Vals, res[1+k])
+		scat.Dest = append(scat.Dest, b.output(prm, false))
+		scat.Idx = append(scat.Idx, at)
+		scat.Vals = append(scat.Vals, res[1+k])
 	}
-	if len(sc.Dest) > 0 {
-		f.emit(b, sc)
+	if len(scat.Dest) > 0 {
+		f.emit(b, scat)
 	}
 	for k, prm := range s.Pat[1:] {
 		if prm.T.Rank() > 1 {

@@ -3,8 +3,6 @@ package session
 import (
 	"context"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -24,8 +22,6 @@ func TestChunkedRuns(t *testing.T) {
 	}
 	d.SetBudget(256 << 10)
 	defer d.SetBudget(0)
-	dir := t.TempDir()
-	file := filepath.Join(dir, "p.fut")
 	src := `entry dot [n] (xs: [n]f32) (ys: [n]f32) = reduce (+) 0 (map2 (*) xs ys)
 entry scale [n] (xs: [n]f32) (k: f32) = map (*k) xs
 entry idx [n] (xs: [n]f32) = map2 (\i x -> x + f32.i64 (i % 7)) (iota n) xs
@@ -51,29 +47,11 @@ entry rs [n] (xs: [n]f32) = reduce_stream (+) (\_ (c: []f32) -> f32.sum (map (\x
 entry ms [n] (xs: [n]f32) = map_stream (\k (c: [k]f32) -> map (+ 1) c) xs
 entry rsh [n] (is: [n]i32) = reduce_stream (map2 (+)) (\_ (c: []i32) -> hist (+) 0 16 (map (\i -> i64.i32 (i % 16)) c) (map (const 1) c)) is
 `
-	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s, err := NewSession(Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, _ := fileSession(t, "p.fut", src, Options{})
 	ctx := context.Background()
-	if err := s.LoadFile(ctx, file); err != nil {
-		t.Fatal(s.FormatError(err))
-	}
 	const n = 100_003
 	rng := rand.New(rand.NewPCG(1, 2))
-	xs := make([]float32, n)
-	ys := make([]float32, n)
-	is := make([]int32, n)
-	for i := range xs {
-		xs[i] = float32(rng.Float64()*2 - 1)
-		ys[i] = float32(rng.Float64()*2 - 1)
-		is[i] = int32(rng.Uint32() >> 1)
-	}
-	f32s := func(x []float32) value.Value { return value.NewPrimArrayData(value.F32, []int64{int64(len(x))}, x) }
-	i32s := func(x []int32) value.Value { return value.NewPrimArrayData(value.I32, []int64{int64(len(x))}, x) }
+	xs, ys, is := randomVectors(rng, n)
 	dest := make([]float32, 1000)
 	idest := make([]int32, 1000)
 	for i := range dest {

@@ -3,8 +3,6 @@ package session
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -69,18 +67,8 @@ func TestChainRuleStepsMatchTransformation(t *testing.T) {
 		fmt.Fprintf(&src, "entry p_%s (x: %s) (y: %s) = %s\n", op.name, op.ty, op.ty, op.expr)
 		fmt.Fprintf(&src, "entry d_%s (x: %s) (y: %s) (dx: %s) (dy: %s) = jvp2 (\\(x, y) -> %s) (x, y) (dx, dy)\n", op.name, op.ty, op.ty, op.ty, op.ty, op.expr)
 	}
-	file := filepath.Join(t.TempDir(), "ops.fut")
-	if err := os.WriteFile(file, []byte(src.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s, err := NewSession(Options{Cost: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, _ := fileSession(t, "ops.fut", src.String(), Options{Cost: true})
 	ctx := context.Background()
-	if err := s.LoadFile(ctx, file); err != nil {
-		t.Fatal(s.FormatError(err))
-	}
 	lowered := func(entry string, args []value.Value) ir.Cost {
 		p, irArgs, err := s.LowerEntryIR(entry, args)
 		if err != nil {
@@ -143,18 +131,8 @@ entry v_hist (xs: []f64) = vjp (\xs -> hist (*) 1 3 (map (\i -> i % 3) (indices 
 entry jj (x: f64) (y: f64) = jvp (\x -> jvp (\y -> x * y * y + f64.sin (x / y)) y 1) x 1
 entry vv (xs: []f64) = vjp (\xs -> f64.sum (vjp (\ys -> f64.sum (map2 (*) xs (sq ys))) xs 1)) xs 1
 `
-	file := filepath.Join(t.TempDir(), "ad.fut")
-	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s, err := NewSession(Options{Cost: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, _ := fileSession(t, "ad.fut", src, Options{Cost: true})
 	ctx := context.Background()
-	if err := s.LoadFile(ctx, file); err != nil {
-		t.Fatal(s.FormatError(err))
-	}
 	f64s := func(fs ...float64) value.Value {
 		vs := make([]value.Value, len(fs))
 		for i, f := range fs {

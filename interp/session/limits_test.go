@@ -3,7 +3,6 @@ package session
 import (
 	"context"
 	"errors"
-	"os"
 	"strings"
 	"testing"
 
@@ -58,20 +57,9 @@ func TestMaxMemoryIsLive(t *testing.T) {
 // fused path itself (not by running the reference path); the fused plan's
 // cost (:cost's fused row) fails alike; the session goes on after both.
 func TestMaxMemoryFused(t *testing.T) {
-	dir := t.TempDir()
-	file := dir + "/rows.fut"
 	src := "entry rows (n: i64) : [20][n]i64 =\n  map (\\i -> map (+i) (iota n)) (iota 20)\n"
-	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s, err := NewSession(Options{MaxMemory: 32 << 20})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, file := fileSession(t, "rows.fut", src, Options{MaxMemory: 32 << 20})
 	ctx := context.Background()
-	if err := s.LoadFile(ctx, file); err != nil {
-		t.Fatal(s.FormatError(err))
-	}
 	// 20 rows of 3.8 MiB: the reference path fails, and so must the fused one
 	big := []value.Value{value.I64Val(500000)}
 	_, lowered, why, err := s.CallEntryFused(ctx, "rows", big)

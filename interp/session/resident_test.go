@@ -2,8 +2,6 @@ package session
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"fut/eval/value"
@@ -16,22 +14,11 @@ func TestResidentArguments(t *testing.T) {
 	if _, err := OffloadDevice(); err != nil {
 		t.Skipf("no OpenCL device (%v): install pocl-opencl-icd", err)
 	}
-	dir := t.TempDir()
-	file := filepath.Join(dir, "p.fut")
 	src := `entry upd [n] (xs: *[n]i32) (is: [n]i64) : [n]i32 = let ys = map (+1) xs in scatter xs is ys
 entry dbl [n] (xs: [n]i32) : [n]i32 = map (*2) xs
 `
-	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s, err := NewSession(Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, _ := fileSession(t, "p.fut", src, Options{})
 	ctx := context.Background()
-	if err := s.LoadFile(ctx, file); err != nil {
-		t.Fatal(s.FormatError(err))
-	}
 	vs, err := value.Read([]byte("[0, 10, 20, 30, 40] [1i64, 2i64, 3i64, 4i64, 0i64]"))
 	if err != nil {
 		t.Fatal(err)

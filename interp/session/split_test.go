@@ -3,8 +3,6 @@ package session
 import (
 	"context"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -50,16 +48,7 @@ entry two [n] (xs: [n]f32) = let ys = map (+1) xs in (reduce (+) 0 ys, scan (+) 
 	}
 	const n = 1001
 	rng := rand.New(rand.NewPCG(3, 4))
-	xs := make([]float32, n)
-	ys := make([]float32, n)
-	is := make([]int32, n)
-	for i := range xs {
-		xs[i] = float32(rng.Float64()*2 - 1)
-		ys[i] = float32(rng.Float64()*2 - 1)
-		is[i] = int32(rng.Uint32() >> 1)
-	}
-	f32s := func(x []float32) value.Value { return value.NewPrimArrayData(value.F32, []int64{int64(len(x))}, x) }
-	i32s := func(x []int32) value.Value { return value.NewPrimArrayData(value.I32, []int64{int64(len(x))}, x) }
+	xs, ys, is := randomVectors(rng, n)
 	mat := func(r, c int64) value.Value {
 		d := make([]int32, r*c)
 		for i := range d {
@@ -230,17 +219,7 @@ func splitSession(t *testing.T, src string) *Session {
 	oldMin, oldFill := flatten.SplitMin, flatten.ThreadsPerUnit
 	flatten.SplitMin, flatten.ThreadsPerUnit = 1, 0
 	t.Cleanup(func() { flatten.SplitMin, flatten.ThreadsPerUnit = oldMin, oldFill })
-	file := filepath.Join(t.TempDir(), "p.fut")
-	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s, err := NewSession(Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.LoadFile(context.Background(), file); err != nil {
-		t.Fatal(s.FormatError(err))
-	}
+	s, _ := fileSession(t, "p.fut", src, Options{})
 	return s
 }
 
