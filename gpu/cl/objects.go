@@ -262,6 +262,10 @@ func buildLog(prog, dev uintptr) string {
 }
 
 // Binary returns the device binary of a built program (for the disk cache).
+// BuildLog is the compiler's log of the program's build (with NVIDIA's
+// -cl-nv-verbose, the registers and spills of each kernel).
+func (p *Program) BuildLog() string { return buildLog(p.prog, p.c.Device.ID) }
+
 func (p *Program) Binary() ([]byte, error) {
 	var size uintptr
 	if err := check("clGetProgramInfo", clGetProgramInfo(p.prog, 0x1165, unsafe.Sizeof(size), unsafe.Pointer(&size), nil)); err != nil {

@@ -187,6 +187,9 @@ func (d *Device) compile(k *kernel.Kernel) (*compiled, error) {
 			return nil, err
 		}
 		c.prog = p
+		if os.Getenv("FUT_CL_BUILD_LOG") == "1" {
+			fmt.Fprintf(os.Stderr, "fut: built %s (%s):\n%s\n", k.Name, d.cfg.Options, p.BuildLog())
+		}
 		if path != "" {
 			if bin, err := p.Binary(); err == nil && len(bin) > 0 {
 				writeAtomic(dir, path, bin) // a failed cache write only costs a rebuild

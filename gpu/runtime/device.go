@@ -32,7 +32,7 @@ type Config struct {
 	CacheDir  string // "" = os.UserCacheDir()/fut/kernels
 	NoCache   bool   // no disk cache
 	GroupSize int    // work-group size (a power of two); 0 = 256
-	Options   string // extra OpenCL build options
+	Options   string // extra OpenCL build options ("": $FUT_CL_OPTIONS)
 	// GroupsPerCU is how many work groups per compute unit reductions,
 	// scans and histograms aim for (0 = 8).
 	GroupsPerCU int
@@ -227,6 +227,9 @@ func OpenDevice(info *cl.Device, cfg Config) (*Device, error) {
 	ctx, err := cl.NewContext(info)
 	if err != nil {
 		return nil, err
+	}
+	if cfg.Options == "" {
+		cfg.Options = os.Getenv("FUT_CL_OPTIONS")
 	}
 	d := &Device{
 		Info: info, cfg: cfg, ctx: ctx, Profile: NewProfile(),
