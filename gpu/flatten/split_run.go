@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	goruntime "runtime"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -218,6 +219,22 @@ func (s *splitRun) each(ctx context.Context,
 	// calling goroutine made split runs slower on two H100s (alternating
 	// builds: blackscholes 2^27 0.642–0.650 ms against 0.597–0.608,
 	// mandelbrot 8192² 0.995–1.056 against 0.973–1.014)
+	if SplitSpin {
+		// each device's part on its worker's thread (split_workers.go),
+		// the caller polling for their end
+		var left atomic.Int32
+		left.Store(int32(len(s.workers)))
+		for i, w := range s.workers {
+			spinWorkerAt(i).submit(func() {
+				defer left.Add(-1)
+				work(i, w)
+			})
+		}
+		for left.Load() > 0 {
+			goruntime.Gosched()
+		}
+		return
+	}
 	var wg sync.WaitGroup
 	for i, w := range s.workers {
 		wg.Add(1)

@@ -18,8 +18,18 @@ import (
 // a scatter (whose duplicate indices write one value: which of several
 // wins is unspecified), a reduce_stream) run split across the two and give the
 // reference path's results; a call the split does not handle says why
-// and runs on one device.
+// and runs on one device. Both ways of running the devices' parts: on
+// polling workers and on a goroutine each (flatten.SplitSpin).
 func TestSplitRuns(t *testing.T) {
+	old := flatten.SplitSpin
+	t.Cleanup(func() { flatten.SplitSpin = old })
+	for _, spin := range []bool{true, false} {
+		flatten.SplitSpin = spin
+		t.Run(map[bool]string{true: "workers", false: "goroutines"}[spin], splitRuns)
+	}
+}
+
+func splitRuns(t *testing.T) {
 	src := `entry idx [n] (xs: [n]f32) = map2 (\i x -> x + f32.i64 (i % 7)) (iota n) xs
 entry mandel (h: i64) (w: i64) : [h][w]i32 =
   map (\y -> map (\x -> let (_, _, k) = loop (zr, zi, k) = (0f32, 0f32, 0i32)
