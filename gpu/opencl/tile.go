@@ -298,6 +298,10 @@ func (g *gen) genTiled(p *Program, t *kernel.Tiled) {
 	}
 	g.indent++
 	if two {
+		// unrolled, a step's loads from local memory for one element
+		// overlap the folds of the one before (H100, matmul 4096² f32:
+		// 4.74 ms rolled, 4.47 unrolled by 4, 4.13 whole)
+		g.line("#pragma unroll")
 		g.foldStep(t, ts, acc, dims, R, TT, V, two, fmt.Sprint(tk), false, regs)
 	} else {
 		g.line("#pragma unroll 8")
