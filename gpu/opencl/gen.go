@@ -3,6 +3,7 @@ package opencl
 import (
 	"fmt"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 
@@ -628,6 +629,11 @@ func (g *gen) stmt(s kernel.Stmt) {
 	}
 }
 
+// carryLoops: a loop's operations of its parameters that its body also
+// computes of their next values are carried from one iteration to the
+// next (kernel.Carry); FUT_LOOP_CARRY=0 turns it off, to compare.
+var carryLoops = os.Getenv("FUT_LOOP_CARRY") != "0"
+
 func (g *gen) branch(body []kernel.Stmt, res []kernel.Exp, vars []kernel.Var) {
 	g.indent++
 	g.stmts(body)
@@ -646,6 +652,9 @@ func (g *gen) loop(l *kernel.Loop) {
 	if len(l.Init) != len(l.Params) || len(l.Next) != len(l.Params) {
 		g.fail("loop with %d parameters, %d initial and %d next values", len(l.Params), len(l.Init), len(l.Next))
 		return
+	}
+	if carryLoops {
+		l = kernel.Carry(l)
 	}
 	inits := make([]string, len(l.Init))
 	for i, e := range l.Init {
