@@ -300,8 +300,13 @@ func (g *gen) genTiled(p *Program, t *kernel.Tiled) {
 	if two {
 		// unrolled, a step's loads from local memory for one element
 		// overlap the folds of the one before (H100, matmul 4096² f32:
-		// 4.74 ms rolled, 4.47 unrolled by 4, 4.13 whole)
-		g.line("#pragma unroll")
+		// 4.74 ms rolled, 4.47 unrolled by 4, 4.13 whole); only a small
+		// fold, as a product's sum is: the unrolled step holds R²·TileK
+		// copies of the fold, which a large one makes slow to compile
+		// (PoCL)
+		if foldSize(t) <= unrollFold {
+			g.line("#pragma unroll")
+		}
 		g.foldStep(t, ts, acc, dims, R, TT, V, two, fmt.Sprint(tk), false, regs)
 	} else {
 		g.line("#pragma unroll 8")
@@ -467,6 +472,33 @@ const (
 	tileStep1 = 64
 	tileStepM = 2
 )
+
+// unrollFold is the most statements a fold of a two-dimensional tiled
+// kernel has for its steps to be unrolled (a matrix product's has 4).
+const unrollFold = 8
+
+// foldSize is the statements of t's fold: its body's and its operator's,
+// nested ones counted.
+func foldSize(t *kernel.Tiled) int {
+	n := 0
+	for _, ss := range [][]kernel.Stmt{t.Body, t.Op.Body} {
+		n += countStmts(ss)
+	}
+	return n
+}
+
+func countStmts(ss []kernel.Stmt) int {
+	n := len(ss)
+	for _, s := range ss {
+		switch s := s.(type) {
+		case *kernel.If:
+			n += countStmts(s.Then) + countStmts(s.Else)
+		case *kernel.Loop:
+			n += countStmts(s.Body)
+		}
+	}
+	return n
+}
 
 // tileStore writes the registers pre of each tiled buffer into its
 // local memory: a step of T by row, each of the blk points of the block
