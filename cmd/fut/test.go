@@ -23,7 +23,7 @@ func cmdTest(args []string) int {
 	var exclude tagList
 	fs.Var(&exclude, "exclude", "skip the cases with this tag (may be given again)")
 	timeout := timeoutFlag(fs, "how long each program may run")
-	jsonFile := fs.String("json", "", "write the results as JSON to this file")
+	jsonFile := fs.String("json", "", "write the results as JSON to this file, with the four cost figures of each case the reference path runs (compare two builds with diff, after jq 'del(.[].duration_ns)')")
 	verbose := fs.Bool("v", false, "print every program as it is run")
 	noTerminal := fs.Bool("no-terminal", false, "report progress as lines at most once a minute, not a status line (as when the output is not a terminal)")
 	typeCheck := fs.Bool("t", false, "type-check the programs but do not run them, as futhark test -t")
@@ -59,7 +59,8 @@ func cmdTest(args []string) int {
 	ctx, stop := interruptible(context.Background())
 	defer stop()
 	opts := testrun.Options{Timeout: timeout.d, MaxMemory: maxMem.n, Pipeline: *pipeline, Backend: be, Exclude: exclude,
-		TypeCheckOnly: *typeCheck, Structure: *structure, CostInvariants: *invariants}
+		TypeCheckOnly: *typeCheck, Structure: *structure, CostInvariants: *invariants,
+		RecordCost: *jsonFile != ""}
 	var results []*testrun.Result
 	var passed, failed, skipped int
 	var casesPassed, casesFailed, casesSkipped int

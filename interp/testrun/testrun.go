@@ -58,6 +58,11 @@ type Options struct {
 	// one without is a constant, computed at load). A case that breaks
 	// one fails.
 	CostInvariants bool
+	// RecordCost records, for each case the reference path runs, its
+	// four cost figures (W, D, S1, S∞ as the session reports them) in
+	// CaseResult.Cost, so that two builds can be compared case by case
+	// (fut test --json). CostInvariants records them too.
+	RecordCost bool
 }
 
 // Status is how a program or a case ended.
@@ -78,8 +83,11 @@ type CaseResult struct {
 	// Pipeline says what ran the case: "reference", "fused", or
 	// "reference (not lowered: …)" under --pipeline=fused.
 	Pipeline string `json:"pipeline,omitempty"`
-	// Cost and FusedCost are the case's figures under --cost-invariants
-	// (FusedCost nil where the entry point does not lower).
+	// Cost is the case's figures on the reference path, under
+	// RecordCost or CostInvariants, for an entry point with parameters
+	// (one without is a constant, computed at load: its call costs
+	// nothing). FusedCost is its fused plan's, under CostInvariants (nil
+	// where the entry point does not lower).
 	Cost      *eval.Cost `json:"cost,omitempty"`
 	FusedCost *eval.Cost `json:"fused_cost,omitempty"`
 }
@@ -183,7 +191,7 @@ func runFile(ctx context.Context, file string, opts Options) (res *Result) {
 		res.Status, res.Msg = Skipped, "structure tests compare Futhark's intermediate code, which fut does not have"
 		return res
 	}
-	s, err := session.NewSession(session.Options{MaxMemory: opts.MaxMemory, Cost: opts.CostInvariants})
+	s, err := session.NewSession(session.Options{MaxMemory: opts.MaxMemory, Cost: opts.CostInvariants || opts.RecordCost})
 	if err != nil {
 		res.Status, res.Msg = Failed, err.Error()
 		return res
@@ -305,14 +313,14 @@ func runCase(ctx context.Context, s *session.Session, file, entry string, c *tes
 	} else {
 		var cost eval.Cost
 		out, cost, err = s.CallEntry(ctx, entry, args)
+		// An entry point without parameters is a constant that the
+		// reference path computed when the program was loaded: its call
+		// costs nothing, and only the fused plan's own invariants can be
+		// checked.
+		if err == nil && (opts.CostInvariants || opts.RecordCost) && len(params) > 0 {
+			cr.Cost = &cost
+		}
 		if err == nil && opts.CostInvariants {
-			// An entry point without parameters is a constant that the
-			// reference path computed when the program was loaded: its
-			// call costs nothing, and only the fused plan's own invariants
-			// can be checked.
-			if len(params) > 0 {
-				cr.Cost = &cost
-			}
 			if fc, ferr := s.EntryFusedCost(ctx, entry, args); ferr == nil {
 				cr.FusedCost = &fc
 			}
@@ -366,7 +374,7 @@ func runCase(ctx context.Context, s *session.Session, file, entry string, c *tes
 		cr.Status = Passed
 		return
 	case testspec.ExpectSuccess:
-		if broken := costs.Broken(cr.Cost, cr.FusedCost); len(broken) > 0 {
+		if broken := brokenInvariants(cr, opts); len(broken) > 0 {
 			fail("cost invariants: %s", strings.Join(broken, "; "))
 			return
 		}
@@ -383,11 +391,20 @@ func runCase(ctx context.Context, s *session.Session, file, entry string, c *tes
 		fail("%v", err)
 		return
 	}
-	if broken := costs.Broken(cr.Cost, cr.FusedCost); len(broken) > 0 {
+	if broken := brokenInvariants(cr, opts); len(broken) > 0 {
 		fail("cost invariants: %s", strings.Join(broken, "; "))
 		return
 	}
 	cr.Status = Passed
+}
+
+// brokenInvariants lists the cost invariants that the case's figures
+// break, under CostInvariants (figures only recorded are not checked).
+func brokenInvariants(cr *CaseResult, opts Options) []string {
+	if !opts.CostInvariants {
+		return nil
+	}
+	return costs.Broken(cr.Cost, cr.FusedCost)
 }
 
 // checkOutput compares out with the case's expected output (a block or a
