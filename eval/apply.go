@@ -20,9 +20,9 @@ type closure struct {
 	ctxSizes   []string // those no parameter's shape binds: the use site gives them (SizeArger)
 	body       syntax.Expr
 	env        *env
-	defPos     syntax.Pos // where it is defined (the frame of a call from outside the program)
-	code       *code      // the compiled body (compile.go), set on the first call
-	wrap       *wrapInfo  // whether it wraps an intrinsic (fuse.go), set on the first question
+	defPos     syntax.Pos      // where it is defined (the frame of a call from outside the program)
+	code       *code           // the compiled body (compile.go), set on the first call
+	decl       *syntax.FunBind // the declaration it was made from (nil for a lambda): its identity (fuse.go)
 
 	flat []flatEntry // its flat kernels by argument layouts (kernel_flat.go)
 }

@@ -235,6 +235,7 @@ func (t *thread) importMod(path string, pos syntax.Pos, sc *scope) (*module, err
 // heap now is the session's footprint, which the limit does not count.
 func (in *Interp) MarkPrelude() {
 	in.preludeScope = in.top
+	in.markPreludeSOACs()
 	if in.opts.MaxMemory > 0 {
 		in.measureBase()
 	}

@@ -406,5 +406,5 @@ func (t *thread) funClosure(fb *syntax.FunBind, e *env) value.Value {
 		}
 	}
 	return &value.Fun{Name: fb.Name, Impl: &closure{name: fb.Name, params: fb.Params, sizeParams: sizes,
-		ctxSizes: contextSizes(sizes, fb.Params), body: fb.Body, env: e, defPos: fb.Pos()}}
+		ctxSizes: contextSizes(sizes, fb.Params), body: fb.Body, env: e, defPos: fb.Pos(), decl: fb}}
 }

@@ -3,146 +3,56 @@ package eval
 import (
 	"fut/eval/value"
 	"fut/interp/syntax"
-	"fut/interp/types"
 )
 
 // Map feeding reduce: `reduce op ne (map f xs)` and `reduce op ne (map2 f
-// xs ys)`, where reduce, map and map2 are the prelude's wrappers of the
-// intrinsics, op is a built-in operator and f compiles to a scalar
-// kernel, run as one loop without materialising the mapped array. The
+// xs ys)`, where reduce, map and map2 are the prelude's (its declarations,
+// by identity: a user's function of the same name is another), op is a
+// built-in operator and f compiles to a scalar kernel, run as one loop without materialising the mapped array. The
 // value is the same (the same applications in the same order) and so is
 // the cost: the map's step and the reduction's step are charged exactly
 // as the unfused evaluation charges them, intermediate array included,
 // because COST_MODEL.md prices the program as written.
 
-// wrapperOf reports whether f is a prelude wrapper whose body applies
-// intrinsics.<name> to its parameters in order.
-func (t *thread) wrapperOf(f value.Value, names ...string) (string, bool) {
-	c := t.wrapped(f)
-	if c == nil || !c.wrap.ok || !contains(names, c.wrap.intr) {
-		return "", false
+// fusedSOACs are the prelude's functions that the fusion knows, by the
+// intrinsic each applies to its parameters: TestPreludeSOACsWrap checks
+// that the prelude's declarations are such wrappers, and so cost what
+// the intrinsic costs.
+var fusedSOACs = []string{"map", "map2", "reduce", "reduce_comm"}
+
+// markPreludeSOACs records the declarations that the prelude's names of
+// fusedSOACs denote. Later definitions of the same names (a user's map)
+// are other declarations, and never taken for these.
+func (in *Interp) markPreludeSOACs() {
+	in.preludeSOACs = map[*syntax.FunBind]string{}
+	for _, name := range fusedSOACs {
+		v, ok := in.top.lookup(name)
+		if !ok {
+			continue
+		}
+		if c := closureOf(v); c != nil && c.decl != nil {
+			in.preludeSOACs[c.decl] = name
+		}
 	}
-	return c.wrap.intr, true
 }
 
-// wrapInfo is what wrapperOf and isMap2Wrapper find in a closure; it
-// depends only on its parameters and body (and the checker's resolution
-// of the names there), so it is worked out once per closure.
-type wrapInfo struct {
-	intr string // the intrinsic it wraps, if ok
-	ok   bool
-	map2 bool // the prelude's map2
-}
-
-// wrapped is f's closure with its wrapInfo, or nil for another value.
-func (t *thread) wrapped(f value.Value) *closure {
+// closureOf is f's closure, or nil for another value.
+func closureOf(f value.Value) *closure {
 	fn, ok := f.(*value.Fun)
 	if !ok {
 		return nil
 	}
-	c, ok := fn.Impl.(*closure)
-	if !ok {
-		return nil
-	}
-	if c.wrap == nil {
-		w := &wrapInfo{map2: t.isMap2(c)}
-		w.intr, w.ok = t.wrapperOf1(c)
-		c.wrap = w
-	}
+	c, _ := fn.Impl.(*closure)
 	return c
 }
 
-func (t *thread) wrapperOf1(c *closure) (string, bool) {
-	body, ok := unparen(c.body).(*syntax.Apply)
-	if !ok || len(body.Args) != len(c.params) {
-		return "", false
+// preludeSOAC is the name of the prelude function of fusedSOACs that f
+// is (made from its declaration, whatever name it was reached by), or "".
+func (t *thread) preludeSOAC(f value.Value) string {
+	if c := closureOf(f); c != nil && c.decl != nil {
+		return t.in.preludeSOACs[c.decl]
 	}
-	fv, ok := unparen(body.Fn).(*syntax.Var)
-	if !ok {
-		return "", false
-	}
-	obj, ok := t.in.intrinsicOf(fv)
-	if !ok {
-		return "", false
-	}
-	for i, p := range c.params {
-		n, ok := simplePat(p)
-		a, isVar := unparen(body.Args[i]).(*syntax.Var)
-		if !ok || !isVar || len(a.Name.Quals) > 0 || a.Name.Name != n {
-			return "", false
-		}
-	}
-	return obj, true
-}
-
-// intrinsicOf is the name of the intrinsic that the use v denotes, by the
-// checker's resolution (ok false when it denotes anything else, or when
-// the type information has no resolution).
-func (in *Interp) intrinsicOf(v *syntax.Var) (string, bool) {
-	r, ok := in.info.(Resolver)
-	if !ok {
-		return "", false
-	}
-	obj, ok := r.Use(v)
-	if !ok || obj.Kind != types.ObjIntrinsic {
-		return "", false
-	}
-	return obj.Name, true
-}
-
-// Resolver is optionally implemented by TypeInfo: what each use of a name
-// denotes (types.Info).
-type Resolver interface {
-	Use(n syntax.Node) (*types.Object, bool)
-}
-
-// isMap2Wrapper recognises the prelude's map2:
-// intrinsics.map (\(a, b) -> f a b) (intrinsics.zip as bs).
-func (t *thread) isMap2Wrapper(f value.Value) bool {
-	c := t.wrapped(f)
-	return c != nil && c.wrap.map2
-}
-
-func (t *thread) isMap2(c *closure) bool {
-	if len(c.params) != 3 {
-		return false
-	}
-	var names [3]string
-	for i, p := range c.params {
-		n, ok := simplePat(p)
-		if !ok || n == "" {
-			return false
-		}
-		names[i] = n
-	}
-	isVar := func(x syntax.Expr, q, n string) bool {
-		v, ok := unparen(x).(*syntax.Var)
-		if !ok {
-			return false
-		}
-		if q == "" {
-			return len(v.Name.Quals) == 0 && v.Name.Name == n
-		}
-		name, ok := t.in.intrinsicOf(v)
-		return ok && name == n
-	}
-	body, ok := unparen(c.body).(*syntax.Apply)
-	if !ok || len(body.Args) != 2 || !isVar(body.Fn, "intrinsics", "map") {
-		return false
-	}
-	lam, ok := unparen(body.Args[0]).(*syntax.Lambda)
-	zip, ok2 := unparen(body.Args[1]).(*syntax.Apply)
-	if !ok || !ok2 || len(lam.Params) != 1 || !isVar(zip.Fn, "intrinsics", "zip") || len(zip.Args) != 2 ||
-		!isVar(zip.Args[0], "", names[1]) || !isVar(zip.Args[1], "", names[2]) {
-		return false
-	}
-	ps, ok := tuplePat(lam.Params[0])
-	call, ok2 := unparen(lam.Body).(*syntax.Apply)
-	if !ok || !ok2 || len(ps) != 2 || ps[0] == "" || ps[1] == "" || !isVar(call.Fn, "", names[0]) ||
-		len(call.Args) != 2 || !isVar(call.Args[0], "", ps[0]) || !isVar(call.Args[1], "", ps[1]) {
-		return false
-	}
-	return true
+	return ""
 }
 
 // fusedMapReduce evaluates x when it has the fusable shape; ok is false
@@ -191,18 +101,14 @@ func (t *thread) fusedMapReduceBy(x, inner *syntax.Apply, ev func(k int) (value.
 	if err != nil {
 		return nil, false, nil
 	}
-	if _, ok := t.wrapperOf(rf, "reduce", "reduce_comm"); !ok {
+	if r := t.preludeSOAC(rf); r != "reduce" && r != "reduce_comm" {
 		return nil, false, nil
 	}
 	mf, err := ev(fuseMap)
 	if err != nil {
 		return nil, false, nil
 	}
-	if len(inner.Args) == 2 {
-		if _, ok := t.wrapperOf(mf, "map"); !ok {
-			return nil, false, nil
-		}
-	} else if !t.isMap2Wrapper(mf) {
+	if want := [...]string{2: "map", 3: "map2"}[len(inner.Args)]; t.preludeSOAC(mf) != want {
 		return nil, false, nil
 	}
 

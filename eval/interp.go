@@ -35,6 +35,7 @@ import (
 
 	"fut/eval/value"
 	"fut/interp/syntax"
+	"fut/interp/types"
 )
 
 // TypeInfo gives the primitive type of an overloaded literal (types.Info
@@ -47,6 +48,12 @@ type TypeInfo interface {
 // literal `[]` (rank counts the literal's own dimension).
 type EmptyArrayTyper interface {
 	EmptyArrayType(e syntax.Expr) (elem syntax.PrimType, rank int, ok bool)
+}
+
+// Resolver is optionally implemented by TypeInfo: what each use of a name
+// denotes (types.Info).
+type Resolver interface {
+	Use(n syntax.Node) (*types.Object, bool)
 }
 
 // SizeArger is optionally implemented by TypeInfo. For a use of a
@@ -104,7 +111,8 @@ type Interp struct {
 	intrinsics   *module
 	imports      map[*syntax.Program]*module
 	preludeScope *scope
-	memBase      int64 // the session's footprint (memory.go)
+	preludeSOACs map[*syntax.FunBind]string // the prelude's map, map2, reduce and reduce_comm (fuse.go)
+	memBase      int64                      // the session's footprint (memory.go)
 	memBaseSet   bool
 	kernelFailed map[syntax.Expr]bool       // function bodies the kernel compiler gave up on
 	recordFailed map[syntax.Expr]bool       // likewise, with records among the parameters
