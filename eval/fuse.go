@@ -131,9 +131,9 @@ func (t *thread) fusedMapReduceBy(x, inner *syntax.Apply, ev func(k int) (value.
 		}
 	}
 	held1 := t.live - base1
-	r, done, err := t.fusedLoop(op, margs, held1, inner.Pos(), x.Pos())
+	r, done, err := t.fusedLoop(op, margs, held1, inner.Pos())
 	if err == nil && !done {
-		r, done, err = t.fusedRecordLoop(op, margs, held1, inner.Pos(), x.Pos())
+		r, done, err = t.fusedFlatLoop(op, margs, held1, inner.Pos(), x.Pos())
 	}
 	if err != nil {
 		return nil, true, err
@@ -155,16 +155,16 @@ func (t *thread) fusedMapReduceBy(x, inner *syntax.Apply, ev func(k int) (value.
 	return v, true, err
 }
 
-// fusedLoop runs the fused map and reduction when the arrays, f and op
-// suit it; done is false (with nothing charged) otherwise. On success the
-// thread's live space is that after the reduction step, before the
-// caller releases the operands.
-func (t *thread) fusedLoop(op value.Value, margs []value.Value, held1 int64, mapPos, redPos syntax.Pos) (value.Value, bool, error) {
+// fusedLoop runs the fused map and reduction as one typed Go loop when f
+// and op are built-in operators on two f64 arrays (fusedTypedF64); done
+// is false (with nothing charged) otherwise. On success the thread's live
+// space is that after the reduction step, before the caller releases the
+// operands.
+func (t *thread) fusedLoop(op value.Value, margs []value.Value, held1 int64, mapPos syntax.Pos) (value.Value, bool, error) {
 	bop, ok := t.builtinOf(op)
-	if !ok || !reducible(bop) {
+	if !ok || !reducible(bop) || len(margs) != 3 {
 		return nil, false, nil
 	}
-	f := margs[0]
 	var comps []*value.Array
 	for _, a := range margs[1:] {
 		arr, ok := a.(*value.Array)
@@ -180,91 +180,17 @@ func (t *thread) fusedLoop(op value.Value, margs []value.Value, held1 int64, map
 	if n == 0 {
 		return nil, false, nil
 	}
-	if acc, ok, err := t.fusedTypedF64(bop, f, comps, mapPos); err != nil {
-		return nil, false, err
-	} else if ok {
-		if t.cost {
-			// what the kernel of the operator charges: one scalar step an
-			// instance, (W, D, S1, S∞) = (1, 1, 1, 1)
-			nn := int64(n)
-			t.W += nn
-			st := stats{maxD: 1, maxS1: 1, maxSP: 1, sumSP: nn, sumD: nn, count: nn}
-			t.fusedCharge(nn, held1, st)
-		}
-		return acc, true, nil
-	}
-	params := []int{1}
-	if len(comps) == 2 {
-		params = []int{1, 1}
-	}
-	k, ok := t.compileFn(f, params)
-	if !ok || k.out == nil {
-		return nil, false, nil
-	}
-	readers := make([]func(int) value.Prim, len(comps))
-	for i, c := range comps {
-		readers[i] = reader(c.T, c.Data)
-	}
-	frame := make([]value.Prim, k.nregs)
-	cost := t.cost
-	base, d0, p1, pp := t.live, t.D, t.pk1, t.pkP
-	var st stats
-	var acc value.Prim
-	var opFn func(a, b value.Prim) value.Prim
-	err := runKernel(func() {
-		var stack [64]value.Prim
-		var sizes [64]int
-		sp := 0
-		for i := 0; i < n; i++ {
-			if err := t.tick(mapPos); err != nil {
-				panic(kpanic{err})
-			}
-			for c, rd := range readers {
-				frame[k.params[c][0]] = rd(i)
-			}
-			if cost {
-				t.D, t.pk1, t.pkP = 0, base, base
-			}
-			v := k.out(frame)
-			if cost {
-				st.add(measure{D: t.D, S1: t.pk1 - base, SP: t.pkP - base})
-				t.live = base
-			}
-			if opFn == nil {
-				opFn = typedOp(bop, v.T)
-				if opFn == nil {
-					opFn = func(a, b value.Prim) value.Prim {
-						r, err := binPrim(bop, a, b)
-						if err != nil {
-							panic(kpanic{t.errf(redPos, "%v", err)})
-						}
-						return r
-					}
-				}
-			}
-			sz := 1
-			for sp > 0 && sizes[sp-1] == sz {
-				v = opFn(stack[sp-1], v)
-				sz *= 2
-				sp--
-			}
-			stack[sp], sizes[sp] = v, sz
-			sp++
-		}
-		for sp > 1 {
-			stack[sp-2] = opFn(stack[sp-2], stack[sp-1])
-			sp--
-		}
-		acc = stack[0]
-	})
-	if cost {
-		t.D, t.pk1, t.pkP, t.live = d0, p1, pp, base
-	}
-	if err != nil {
+	acc, ok, err := t.fusedTypedF64(bop, margs[0], comps, mapPos)
+	if err != nil || !ok {
 		return nil, false, err
 	}
-	if cost {
-		t.fusedCharge(int64(n), held1, st)
+	if t.cost {
+		// what the kernel of the operator charges: one scalar step an
+		// instance, (W, D, S1, S∞) = (1, 1, 1, 1)
+		nn := int64(n)
+		t.W += nn
+		st := stats{maxD: 1, maxS1: 1, maxSP: 1, sumSP: nn, sumD: nn, count: nn}
+		t.fusedCharge(nn, held1, st)
 	}
 	return acc, true, nil
 }
@@ -334,111 +260,4 @@ func (t *thread) fusedTypedF64(bop value.BinOp, f value.Value, comps []*value.Ar
 		sp--
 	}
 	return mkF64(stack[0]), true, nil
-}
-
-// fusedRecordLoop is fusedLoop for a map whose function compiles to a
-// kernel with a record or tuple result (kernel_record.go), reduced by an
-// operator on such records: the map's results go to a buffer of scalars
-// instead of typed columns that the reduction would read back, and the
-// reduction combines them in fastReduceTuple's tree. All map instances
-// run before the first combination, as unfused, so that an error is the
-// one the unfused evaluation reports.
-func (t *thread) fusedRecordLoop(op value.Value, margs []value.Value, held1 int64, mapPos, redPos syntax.Pos) (value.Value, bool, error) {
-	if r, done, err := t.flatRecordLoop(op, margs, held1, mapPos, redPos); done {
-		return r, true, err
-	}
-	if len(margs) != 2 || t.in.noFast {
-		return nil, false, nil
-	}
-	xs, ok := margs[1].(*value.Array)
-	if !ok || len(xs.Shape) != 1 || xs.Len() == 0 {
-		return nil, false, nil
-	}
-	var layout *kval
-	var comps []*value.Array
-	if xs.Kind == value.KPrim {
-		layout, comps = &kval{reg: -1, typ: xs.T}, []*value.Array{xs}
-	} else if layout, comps = recordLayout(xs); layout == nil {
-		return nil, false, nil
-	}
-	mk, ok := t.compileRecordFn(margs[0], []*kval{layout})
-	if !ok || mk.outLayout == nil {
-		return nil, false, nil
-	}
-	out := mk.outLayout
-	rk, ok := t.compileRecordFn(op, []*kval{out, out})
-	if !ok || rk.outLayout == nil || !rk.outLayout.sameShape(out) {
-		return nil, false, nil
-	}
-	n, m := int(xs.Len()), len(mk.outRegs)
-	if err := t.checkAlloc(mapPos, int64(n), 8); err != nil { // as fastMap
-		return nil, true, err
-	}
-	readers := make([]func(int) value.Prim, len(comps))
-	for i, c := range comps {
-		readers[i] = reader(c.T, c.Data)
-	}
-	// the map's results, then the reduction's stack: a buffer of the
-	// thread's (kernels never run a SOAC inside, so nothing else uses it)
-	if need := n*m + 65*m; len(t.fuseBuf) < need {
-		t.fuseBuf = make([]value.Prim, need)
-	}
-	buf, sbuf := t.fuseBuf[:n*m], t.fuseBuf[n*m:n*m+65*m]
-	types := make([]value.PrimType, m)
-	mframe := make([]value.Prim, mk.nregs)
-	cost := t.cost
-	base, d0, p1, pp := t.live, t.D, t.pk1, t.pkP
-	var mst, rst stats
-	var result []value.Prim
-	err := runKernel(func() {
-		// the map, as fastMap runs it
-		for i := 0; i < n; i++ {
-			if err := t.tick(mapPos); err != nil {
-				panic(kpanic{err})
-			}
-			for c, rd := range readers {
-				mframe[mk.params[0][c]] = rd(i)
-			}
-			if cost {
-				t.D, t.pk1, t.pkP = 0, base, base
-			}
-			mk.outT(mframe)
-			row := buf[i*m : (i+1)*m]
-			for j, reg := range mk.outRegs {
-				r := mframe[reg]
-				if i == 0 {
-					types[j] = r.T
-				}
-				if r.T != types[j] {
-					r = value.Convert(r, types[j]) // as the typed column holds it
-				}
-				row[j] = r
-			}
-			if cost {
-				mst.add(measure{D: t.D, S1: t.pk1 - base, SP: t.pkP - base})
-				t.live = base
-			}
-		}
-		// the reduction, as fastReduceTuple runs it
-		result = t.foldTree(n, m, sbuf, redPos, func(i int, row []value.Prim) {
-			copy(row, buf[i*m:(i+1)*m])
-		}, t.tupleCombine(rk, m, base, &rst))
-	})
-	if cost {
-		t.D, t.pk1, t.pkP, t.live = d0, p1, pp, base
-	}
-	if err != nil {
-		return nil, true, err
-	}
-	r := out.value(&result)
-	if cost {
-		// the map's step, as fastMap charges it: its result is an array of
-		// m columns of n scalars
-		nn := int64(n)
-		rs := int64(m) * (nn + 1)
-		t.soacStep(t.live, nn, 1, mst.maxD, rs+mst.maxS1, rs+mst.sumSP, rs)
-		t.live -= held1 // the map's arguments are released, its result stays
-		t.soacStep(t.live, nn, 1, lg(nn)*rst.maxD, rst.maxS1, (nn+1)/2*rst.maxSP, value.Size(r))
-	}
-	return r, true, nil
 }

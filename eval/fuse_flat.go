@@ -7,10 +7,10 @@ import (
 	"fut/interp/syntax"
 )
 
-// SOACs over flat kernels (kernel_flat.go): the loops of fusedRecordLoop
-// with the map's function and the reduction's operator compiled flat,
-// their results kept as scalar bits, and the charges of the n
-// applications added once from the kernels' static figures.
+// SOACs over flat kernels (kernel_flat.go): the fused map and reduction
+// of fuse.go with the map's function and the reduction's operator
+// compiled flat, their results kept as scalar bits, and the charges of
+// the n applications added once from the kernels' static figures.
 
 // loadCol copies elements i0… of the scalar column c into the register
 // column dst, as register bits.
@@ -65,11 +65,16 @@ func flatStats(k *flatKernel, n int64) stats {
 	return stats{maxD: k.w, sumD: n * k.w, maxS1: k.peak, maxSP: k.peak, sumSP: n * k.peak, count: n}
 }
 
-// flatRecordLoop is fusedRecordLoop, for map and map2, with flat
-// kernels; done is false, with nothing charged, when the arrays are not
-// of scalars or records, f or op does not compile flat, or an
-// application fails (flatFail).
-func (t *thread) flatRecordLoop(op value.Value, margs []value.Value, held1 int64, mapPos, redPos syntax.Pos) (value.Value, bool, error) {
+// fusedFlatLoop runs reduce op ne (map f xs…), for map and map2, as one
+// loop of flat kernels: the map's results, a block at a time, go to a
+// buffer of scalar bits that the reduction folds in fastReduce's tree
+// (foldBlocks), and are never an array. All the map's instances of a
+// block run before its first combination, and neither can fail but by
+// flatFail, so an error is the one the unfused evaluation reports. done
+// is false, with nothing charged, when the arrays are not of scalars or
+// records, f or op does not compile flat, or an application fails
+// (flatFail).
+func (t *thread) fusedFlatLoop(op value.Value, margs []value.Value, held1 int64, mapPos, redPos syntax.Pos) (value.Value, bool, error) {
 	if t.in.noFast || len(margs) < 2 || len(margs) > 3 {
 		return nil, false, nil
 	}
@@ -89,7 +94,7 @@ func (t *thread) flatRecordLoop(op value.Value, margs []value.Value, held1 int64
 		layouts, comps = append(layouts, l), append(comps, cs)
 	}
 	mk, ok := t.flatFn(margs[0], layouts)
-	if !ok || mk.out.scalar() {
+	if !ok {
 		return nil, false, nil
 	}
 	out := mk.out

@@ -44,8 +44,7 @@ type thread struct {
 	// transposed is the last frozen array transposed, and its transpose
 	// (intrTranspose)
 	transposed [2]*value.Array
-	fuseBuf    []value.Prim // fusedRecordLoop's buffer
-	flatBuf    []uint64     // the flat SOACs' buffer (fuse_flat.go, soacs_flat.go)
+	flatBuf    []uint64 // the flat SOACs' buffer (fuse_flat.go, soacs_flat.go)
 }
 
 func (in *Interp) newThread(ctx context.Context) *thread {
