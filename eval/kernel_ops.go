@@ -1,7 +1,5 @@
 package eval
 
-//go:generate go run gen_inline.go
-
 import (
 	"math"
 
@@ -48,13 +46,7 @@ func (kc *kcomp) binary(x *syntax.Binary, sc *kscope, e *env) (knode, bool) {
 		}, true
 	}
 	if fn := typedOp(op, lt); fn != nil && lt == rt && lt != value.NoPrim {
-		var n knode
-		if !t.cost {
-			n = typedInline(op, lt, l, r, lo, ro)
-		}
-		if n == nil {
-			n = kc.fastOperands(fn, lo, ro)
-		}
+		n := kc.fastOperands(fn, lo, ro)
 		if n == nil {
 			n = kc.nodeOperands(fn, l, r, lo, ro)
 		}
