@@ -15,15 +15,25 @@
 // Snapshot.
 //
 // Layout: eval_*.go walk the tree (expressions, patterns, indexing,
-// loops, declarations); compile.go compiles a closure's body on its first
-// call (what it does not handle yet it hands to the walker); apply.go
+// loops, declarations); compile*.go compile a closure's body on its first
+// call (what they do not handle yet they hand to the walker); apply.go
 // holds the function values; soacs.go and intrinsics*.go the built-ins
 // of prelude/intrinsics.fut; thread.go the cost accounting (see its
-// comment); fast.go, native.go, fuse.go and kernel*.go make SOACs over
-// arrays of scalars and of records of scalars fast (typed loops for
-// built-in operators, functions of scalars and records compiled to
-// closures over registers) while charging exactly what the tree walker
-// charges; ad.go is jvp/vjp on dual numbers.
+// comment); ad.go is jvp/vjp on dual numbers.
+//
+// SOACs over arrays of scalars and of records of scalars have faster
+// paths that charge exactly what the tree walker charges (TestKernelsAgree,
+// TestFlatAgrees, TestCompiledAgrees), tried in this order by fast.go:
+// native.go's typed Go loops where the operator is a built-in one
+// (reduce, scan, hist); flat kernels (kernel_flat*.go, soacs_flat.go) for
+// functions whose body is straight-line code, with charges worked out
+// once at compile time; and register kernels (kernel.go, kernel_ops.go,
+// kernel_tuple.go, kernel_loop.go, kernel_record.go, kernel_cost.go, the
+// typed expressions kernel_typed*.go that gen_typed.go writes) for
+// functions with branches and loops, charging as they run. fuse.go runs
+// reduce op ne (map f xs…) as one loop (fuse_flat.go: flat kernels; or a
+// typed f64 loop for map2 of a built-in operator) where reduce and map
+// are the prelude's own declarations, by identity.
 package eval
 
 import (
