@@ -98,6 +98,16 @@ func kernelsAgree(t *testing.T, cost bool) {
 		`map (\x -> i32.f64 x + 1) xs`,
 		`map (\x -> let y = f32.f64 x in f64.f32 (y * y) + f64.f32 (2f32 * y) + f64.f32 y) xs`,
 		`map (\x -> (f64.i32 x, f32.i32 x, i64.i32 x)) ys`,
+		// an if whose branches are records or tuples (kernel_record.go's ifVal)
+		`reduce (\a b -> if a.v < b.v || (a.v == b.v && a.i < b.i) then a else b) {v = f64.inf, i = -1} (map2 (\v i -> {v, i}) xs (iota 37))`,
+		`map (\r -> if r.x < r.y then {x = r.y, y = r.x} else r) (map2 (\x y -> {x, y = f64.i32 y}) xs (ys[:37]))`,
+		`map (\r -> if r.x > 3 then {x = r.x, y = (r.y, 1i32)} else {x = r.x * 2, y = (r.y + 1.0, 2i32)}) (map2 (\x y -> {x = y, y = x}) xs (ys[:37]))`,
+		`map (\r -> let s = if r.x < 0 then {p = -r.x, q = 1f32} else {p = r.x, q = 2f32} in s.p + i32.f32 s.q) (map (\x -> {x}) ys)`,
+		`reduce (\(a, i) (b, j) -> let (c, k) = if a < b then (a, i) else (b, j) in (c, k)) (f64.inf, -1) (zip xs (iota 37))`,
+		// patterns over records and tuples in register kernels
+		`map (\{x, y} -> let (p, q) = (x + y, x * y) in {s = p, t = if p < q then q else p}) (map2 (\x y -> {x, y = f64.i32 y}) xs (ys[:37]))`,
+		`map (\(a, (b, c)) -> let {u, v = _} = {u = a + c, v = b} in if u > 0 then (u, b) else (c, b)) (zip (ys[:37]) (zip xs (ys[:37])))`,
+		`map (\r -> let (a, b) = loop (a, b) = (r.x, 0) while a < 100 do (a * 2, b + 1) in {a, b}) (map (\x -> {x = x + 7}) ys)`,
 		`map (\(x, y) -> let r = {a = x, b = y} in let (_, q) = loop (p, q) = (r.a, 0) while p < r.b * 3.0 + 1.0 do (p + 1.0, q + 1) in r.a * r.b - r.a * 2.0 + f64.i32 q) (zip xs xs)`,
 	}
 	// errors inside kernels are the same errors

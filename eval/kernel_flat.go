@@ -409,7 +409,7 @@ func (fc *fcomp) value(x syntax.Expr, sc *kscope, e *env) (*kval, bool) {
 			return nil, false
 		}
 		f0 := fc.live - base
-		if sc, ok = bindFlat(x.Pat, v, sc); !ok {
+		if sc, ok = bindPat(x.Pat, v, sc); !ok {
 			return nil, false
 		}
 		r, ok := fc.value(x.Body, sc, e)
@@ -419,26 +419,27 @@ func (fc *fcomp) value(x syntax.Expr, sc *kscope, e *env) (*kval, bool) {
 	return nil, false
 }
 
-// bindFlat binds the names of an irrefutable pattern to the parts of v.
-func bindFlat(p syntax.Pat, v *kval, sc *kscope) (*kscope, bool) {
+// bindPat binds the names of an irrefutable pattern to the parts of v
+// (in flat kernels and in register kernels of records, kernel_record.go).
+func bindPat(p syntax.Pat, v *kval, sc *kscope) (*kscope, bool) {
 	switch p := p.(type) {
 	case *syntax.PId:
 		return bindKval(sc, p.Name, v), true
 	case *syntax.PWild:
 		return sc, true
 	case *syntax.PParen:
-		return bindFlat(p.P, v, sc)
+		return bindPat(p.P, v, sc)
 	case *syntax.PAscript:
-		return bindFlat(p.P, v, sc)
+		return bindPat(p.P, v, sc)
 	case *syntax.PAttr:
-		return bindFlat(p.P, v, sc)
+		return bindPat(p.P, v, sc)
 	case *syntax.PTuple:
 		if v.scalar() || v.rec || len(v.fields) != len(p.Elems) {
 			return nil, false
 		}
 		for i, q := range p.Elems {
 			var ok bool
-			if sc, ok = bindFlat(q, v.fields[i], sc); !ok {
+			if sc, ok = bindPat(q, v.fields[i], sc); !ok {
 				return nil, false
 			}
 		}
@@ -456,7 +457,7 @@ func bindFlat(p syntax.Pat, v *kval, sc *kscope) (*kscope, bool) {
 			if q == nil {
 				q = &syntax.PId{Loc: f.Loc, Name: f.Name}
 			}
-			if sc, ok = bindFlat(q, fv, sc); !ok {
+			if sc, ok = bindPat(q, fv, sc); !ok {
 				return nil, false
 			}
 		}
@@ -578,7 +579,7 @@ func (fc *fcomp) callClosure(c *closure, args []*kval) (*kval, bool) {
 	var sc *kscope
 	for i, p := range c.params {
 		var ok bool
-		if sc, ok = bindFlat(p, args[i], sc); !ok {
+		if sc, ok = bindPat(p, args[i], sc); !ok {
 			return nil, false
 		}
 	}

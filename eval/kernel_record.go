@@ -295,17 +295,20 @@ func (kc *kcomp) value(x syntax.Expr, sc *kscope, e *env) (*kval, ktuple, bool) 
 		}
 		return out, seq(runs), true
 	case *syntax.LetIn:
-		name, ok := simplePat(x.Pat)
-		if !ok || len(x.Sizes) > 0 {
+		if len(x.Sizes) > 0 {
 			break
 		}
+		// a value this cannot compile (a loop over a tuple state) may
+		// still compile as a scalar let (kc.scalar, below)
 		v, run, ok := kc.value(x.Value, sc, e)
 		if !ok {
-			return nil, nil, false
+			break
 		}
-		if name != "" {
-			sc = bindKval(sc, name, v)
+		sc2, ok := bindPat(x.Pat, v, sc)
+		if !ok {
+			break
 		}
+		sc = sc2
 		body, brun, ok := kc.value(x.Body, sc, e)
 		if !ok {
 			return nil, nil, false
@@ -325,6 +328,10 @@ func (kc *kcomp) value(x syntax.Expr, sc *kscope, e *env) (*kval, ktuple, bool) 
 		if v, run, ok := kc.applyVal(x, sc, e); ok {
 			return v, run, true
 		}
+	case *syntax.If:
+		if v, run, ok := kc.ifVal(x, sc, e); ok {
+			return v, run, true
+		}
 	}
 	n, ok := kc.scalar(x, sc, e)
 	if !ok {
@@ -332,6 +339,64 @@ func (kc *kcomp) value(x syntax.Expr, sc *kscope, e *env) (*kval, ktuple, bool) 
 	}
 	r := kc.reg()
 	return &kval{reg: r, typ: kc.ty}, func(f []value.Prim) { f[r] = n(f) }, true
+}
+
+// ifVal compiles an if whose branches are records or tuples of the same
+// shape (a scalar if is kc.scalar's): the chosen branch's scalars are
+// copied to registers of the if's own, and the if charges as the walker's
+// (and the tuple kernel's) does, one step for the choice after the
+// condition, whose space is released.
+func (kc *kcomp) ifVal(x *syntax.If, sc *kscope, e *env) (*kval, ktuple, bool) {
+	t := kc.t
+	cost := t.cost
+	c, ok := kc.scalar(x.Cond, sc, e)
+	if !ok {
+		return nil, nil, false
+	}
+	a, arun, ok := kc.value(x.Then, sc, e)
+	if !ok || a.scalar() {
+		return nil, nil, false
+	}
+	b, brun, ok := kc.value(x.Else, sc, e)
+	if !ok || !a.sameShape(b) {
+		return nil, nil, false
+	}
+	out := kc.instantiate(a)
+	oregs, aregs, bregs := out.leaves(nil), a.leaves(nil), b.leaves(nil)
+	meetLeaves(out, b)
+	return out, func(f []value.Prim) {
+		base := t.live
+		cv := c(f)
+		if cost {
+			t.W++
+			t.D++
+			t.live = base
+		}
+		run, regs := arun, aregs
+		if cv.B == 0 {
+			run, regs = brun, bregs
+		}
+		if run != nil {
+			run(f)
+		}
+		for i, r := range regs {
+			f[oregs[i]] = f[r]
+		}
+	}, true
+}
+
+// meetLeaves forgets the static type of each scalar of v (a copy of
+// another layout of w's shape) where w's differs.
+func meetLeaves(v, w *kval) {
+	if v.scalar() {
+		if v.typ != w.typ {
+			v.typ = value.NoPrim
+		}
+		return
+	}
+	for i := range v.fields {
+		meetLeaves(v.fields[i], w.fields[i])
+	}
 }
 
 func bindKval(sc *kscope, name string, v *kval) *kscope {
@@ -399,12 +464,8 @@ func (kc *kcomp) callVal(fv value.Value, args []*kval, runs []ktuple, pos syntax
 		}
 		var sc *kscope
 		for i, p := range c.params {
-			name, ok := simplePat(p)
-			if !ok {
+			if sc, ok = bindPat(p, args[i], sc); !ok {
 				return nil, nil, false
-			}
-			if name != "" {
-				sc = bindKval(sc, name, args[i])
 			}
 		}
 		kc.depth++
