@@ -9,122 +9,20 @@ import (
 // does not apply; when it applies it computes exactly the value and cost
 // that the general path would (same applications, same order, same
 // charges), only faster: a built-in operator runs as a typed Go loop, and
-// any other function of scalars runs as a compiled kernel (kernel.go).
+// any other function of scalars, tuples and records runs as a flat kernel
+// (kernel_flat.go) or else a register kernel, which compileRecordFn
+// (kernel_record.go) compiles for the layouts of the arguments.
 
-// kernel is a compiled function of scalar or tuple-of-scalar parameters.
+// kernel is a compiled function of parameters of scalars, tuples and
+// records.
 type kernel struct {
 	nregs   int
-	params  [][]int // the registers of each parameter's components
+	params  [][]int // the registers of each parameter's scalars, in layout order
 	out     knode   // a scalar result, or
-	outT    ktuple  // a tuple result in outRegs
+	outT    ktuple  // a tuple or record result in outRegs,
 	outRegs []int
-	// outLayout is a record result's layout over outRegs (kernel_record.go)
+	// outLayout is such a result's layout over outRegs
 	outLayout *kval
-}
-
-// compileFn compiles f for parameters with the given numbers of scalar
-// components (1 for a scalar, k for a k-tuple).
-func (t *thread) compileFn(f value.Value, comps []int) (*kernel, bool) {
-	return t.compileFnT(f, comps, nil)
-}
-
-// compileFnT is compileFn where the types of the parameters' components
-// are known (tys, in order; nil when not): the kernel is then run only on
-// values of those types.
-func (t *thread) compileFnT(f value.Value, comps []int, tys []value.PrimType) (*kernel, bool) {
-	fn, ok := f.(*value.Fun)
-	if !ok {
-		return nil, false
-	}
-	kc := &kcomp{t: t}
-	k := &kernel{}
-	c, isClosure := fn.Impl.(*closure)
-	if !isClosure {
-		// operators, sections, intrinsics: only scalar parameters
-		var args []knode
-		for _, n := range comps {
-			if n != 1 {
-				return nil, false
-			}
-			r := kc.reg()
-			k.params = append(k.params, []int{r})
-			args = append(args, func(f []value.Prim) value.Prim { return f[r] })
-		}
-		out, ok := kc.call(f, args, syntax.NoPos)
-		if !ok {
-			return nil, false
-		}
-		k.out, k.nregs = out, kc.nregs
-		return k, true
-	}
-	if len(c.params) != len(comps) {
-		return nil, false
-	}
-	if t.in.kernelFailed[c.body] {
-		return nil, false
-	}
-	var sc *kscope
-	for i, p := range c.params {
-		var names []string
-		if comps[i] == 1 {
-			n, ok := simplePat(p)
-			if !ok {
-				return nil, false
-			}
-			names = []string{n}
-		} else if names, ok = tuplePat(p); !ok || len(names) != comps[i] {
-			return nil, false
-		}
-		regs := make([]int, len(names))
-		for j, n := range names {
-			regs[j] = kc.reg()
-			if n != "" {
-				sc = &kscope{name: n, reg: regs[j], next: sc}
-				if len(tys) > 0 {
-					sc.typ, tys = tys[0], tys[1:]
-				}
-			} else if len(tys) > 0 {
-				tys = tys[1:]
-			}
-		}
-		k.params = append(k.params, regs)
-	}
-	if out, ok := kc.scalar(c.body, sc, c.env); ok {
-		k.out, k.nregs = out, kc.nregs
-		return k, true
-	}
-	if n := tupleArity(c.body); n > 1 {
-		regs := make([]int, n)
-		for i := range regs {
-			regs[i] = kc.reg()
-		}
-		if outT, ok := kc.tuple(c.body, regs, sc, c.env); ok {
-			k.outT, k.outRegs, k.nregs = outT, regs, kc.nregs
-			return k, true
-		}
-	}
-	t.in.kernelFailed = bounded(t.in.kernelFailed)
-	t.in.kernelFailed[c.body] = true
-	return nil, false
-}
-
-// tupleArity guesses the number of components of a tuple-valued body.
-func tupleArity(x syntax.Expr) int {
-	switch x := x.(type) {
-	case *syntax.TupleLit:
-		return len(x.Elems)
-	case *syntax.Paren:
-		return tupleArity(x.X)
-	case *syntax.LetIn:
-		return tupleArity(x.Body)
-	case *syntax.If:
-		return tupleArity(x.Then)
-	case *syntax.Loop:
-		if names, ok := tuplePat(x.Pat); ok {
-			return len(names)
-		}
-	}
-	return 0
 }
 
 // runKernel runs body, turning a kernel panic into its error.
@@ -142,26 +40,6 @@ func runKernel(body func()) (err error) {
 	return nil
 }
 
-// scalarComps returns the 1-d primitive arrays that make up xs when its
-// elements are scalars or tuples of scalars.
-func scalarComps(xs *value.Array) []*value.Array {
-	if len(xs.Shape) != 1 {
-		return nil
-	}
-	switch xs.Kind {
-	case value.KPrim:
-		return []*value.Array{xs}
-	case value.KTuple:
-		for _, f := range xs.Fields {
-			if f.Kind != value.KPrim || len(f.Shape) != 1 {
-				return nil
-			}
-		}
-		return xs.Fields
-	}
-	return nil
-}
-
 func (t *thread) fastMap(f value.Value, xs *value.Array, pos syntax.Pos) (value.Value, bool, error) {
 	if t.in.noFast {
 		return nil, false, nil
@@ -169,22 +47,11 @@ func (t *thread) fastMap(f value.Value, xs *value.Array, pos syntax.Pos) (value.
 	if r, done, err := t.flatMap(f, xs, pos); done {
 		return r, true, err
 	}
-	comps := scalarComps(xs)
-	var k *kernel
-	var ok bool
-	if comps != nil {
-		tys := make([]value.PrimType, len(comps))
-		for i, c := range comps {
-			tys[i] = c.T
-		}
-		k, ok = t.compileFnT(f, []int{len(comps)}, tys)
-	} else {
-		var layout *kval
-		if layout, comps = recordLayout(xs); layout == nil {
-			return nil, false, nil
-		}
-		k, ok = t.compileRecordFn(f, []*kval{layout})
+	layout, comps := elemLayout(xs)
+	if layout == nil {
+		return nil, false, nil
 	}
+	k, ok := t.compileRecordFn(f, []*kval{layout})
 	if !ok {
 		return nil, false, nil
 	}
@@ -258,18 +125,12 @@ func (t *thread) fastMap(f value.Value, xs *value.Array, pos syntax.Pos) (value.
 	var r *value.Array
 	if k.out != nil {
 		r = value.NewPrimArrayData(types[0], []int64{int64(n)}, outs[0])
-	} else if k.outLayout != nil {
+	} else {
 		cols := make([]*value.Array, nout)
 		for j := range cols {
 			cols[j] = value.NewPrimArrayData(types[j], []int64{int64(n)}, outs[j])
 		}
 		r = k.outLayout.array(&cols, int64(n))
-	} else {
-		fs := make([]*value.Array, nout)
-		for j := range fs {
-			fs[j] = value.NewPrimArrayData(types[j], []int64{int64(n)}, outs[j])
-		}
-		r = &value.Array{Shape: []int64{int64(n)}, Kind: value.KTuple, Fields: fs}
 	}
 	if cost {
 		rs := r.Words()
@@ -380,7 +241,8 @@ func (t *thread) fastReduce(op value.Value, xs *value.Array, pos syntax.Pos) (va
 	if r, done, err := t.flatReduce(op, xs, pos); done {
 		return r, true, err
 	}
-	k, ok := t.compileFn(op, []int{1, 1})
+	l := &kval{reg: -1, typ: xs.T}
+	k, ok := t.compileRecordFn(op, []*kval{l, l})
 	if !ok || k.out == nil {
 		return nil, false, nil
 	}
@@ -486,23 +348,14 @@ func (t *thread) fastReduceTuple(op value.Value, xs *value.Array, pos syntax.Pos
 	if r, done, err := t.flatReduce(op, xs, pos); done {
 		return r, true, err
 	}
-	comps := scalarComps(xs)
-	var layout *kval
-	var k *kernel
-	var ok bool
-	if comps != nil {
-		k, ok = t.compileFn(op, []int{len(comps), len(comps)})
-	} else {
-		if layout, comps = recordLayout(xs); layout == nil {
-			return nil, false, nil
-		}
-		// the result must be laid out as the elements
-		if k, ok = t.compileRecordFn(op, []*kval{layout, layout}); ok && (k.outLayout == nil || !k.outLayout.sameShape(layout)) {
-			ok = false
-		}
+	layout, comps := recordLayout(xs)
+	if layout == nil {
+		return nil, false, nil
 	}
+	// the result must be laid out as the elements
+	k, ok := t.compileRecordFn(op, []*kval{layout, layout})
 	m := len(comps)
-	if !ok || k.outT == nil || len(k.outRegs) != m {
+	if !ok || k.outLayout == nil || !k.outLayout.sameShape(layout) || k.outT == nil || len(k.outRegs) != m {
 		return nil, false, nil
 	}
 	n := int(xs.Len())
@@ -529,16 +382,7 @@ func (t *thread) fastReduceTuple(op value.Value, xs *value.Array, pos syntax.Pos
 	if err != nil {
 		return nil, true, err
 	}
-	var r value.Value
-	if layout != nil {
-		r = layout.value(&result)
-	} else {
-		tup := make(value.Tuple, m)
-		for i, p := range result {
-			tup[i] = p
-		}
-		r = tup
-	}
+	r := layout.value(&result)
 	if cost {
 		t.soacStep(base, int64(n), 1, lg(int64(n))*st.maxD, st.maxS1, (int64(n)+1)/2*st.maxSP, int64(m))
 	}

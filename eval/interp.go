@@ -124,8 +124,7 @@ type Interp struct {
 	preludeSOACs map[*syntax.FunBind]string // the prelude's map, map2, reduce and reduce_comm (fuse.go)
 	memBase      int64                      // the session's footprint (memory.go)
 	memBaseSet   bool
-	kernelFailed map[syntax.Expr]bool       // function bodies the kernel compiler gave up on
-	recordFailed map[syntax.Expr]bool       // likewise, with records among the parameters
+	recordFailed map[syntax.Expr]bool       // function bodies the register kernel compiler gave up on
 	noFast       bool                       // tests: disable the specialised SOAC paths
 	noCompile    bool                       // tests: evaluate every body with the walker
 	lits         map[syntax.Expr]value.Prim // literal values, by node

@@ -332,6 +332,20 @@ func (kc *kcomp) value(x syntax.Expr, sc *kscope, e *env) (*kval, ktuple, bool) 
 		if v, run, ok := kc.ifVal(x, sc, e); ok {
 			return v, run, true
 		}
+	case *syntax.Loop:
+		// a loop over a tuple of scalars (one scalar is kc.scalar's):
+		// its value is the tuple of its final state's registers
+		if _, single := simplePat(x.Pat); !single {
+			regs, run, ok := kc.loop(x, sc, e)
+			if !ok || len(regs) < 2 || len(kc.tys) != len(regs) {
+				return nil, nil, false
+			}
+			out := &kval{reg: -1, fields: make([]*kval, len(regs))}
+			for i, r := range regs {
+				out.fields[i] = &kval{reg: r, typ: kc.tys[i]}
+			}
+			return out, run, true
+		}
 	}
 	n, ok := kc.scalar(x, sc, e)
 	if !ok {
@@ -516,12 +530,14 @@ func nonNil(runs []ktuple) []ktuple {
 	return out
 }
 
-// compileRecordFn compiles f for parameters of the given layouts (of
-// records or tuples of scalars); its result may be a record.
+// compileRecordFn compiles f into a register kernel for parameters of the
+// given layouts (scalars, or records and tuples of scalars): the one entry
+// to the register kernel compiler for SOACs (fast.go). Its result may be
+// a scalar, a tuple or a record.
 func (t *thread) compileRecordFn(f value.Value, layouts []*kval) (*kernel, bool) {
 	body := closureBody(f)
 	if body != nil && t.in.recordFailed[body] {
-		return nil, false // as compileFn: a body given up on once is not tried again
+		return nil, false // a body given up on once is not tried again
 	}
 	k, ok := t.compileRecordFn1(f, layouts)
 	if !ok && body != nil {
