@@ -27,10 +27,11 @@
 // native.go's typed Go loops where the operator is a built-in one
 // (reduce, scan, hist); flat kernels (kernel_flat*.go, soacs_flat.go) for
 // functions whose body is straight-line code, with charges worked out
-// once at compile time; and register kernels (kernel.go, kernel_ops.go,
-// kernel_tuple.go, kernel_loop.go, kernel_record.go, kernel_cost.go, the
-// typed expressions kernel_typed*.go that gen_typed.go writes) for
-// functions with branches and loops, charging as they run. fuse.go runs
+// once at compile time; and register kernels for functions with branches
+// and loops, charging as they run: compileRecordFn (kernel_record.go)
+// compiles them for the layouts of the arguments, over kernel.go,
+// kernel_ops.go, kernel_tuple.go, kernel_loop.go, kernel_cost.go and the
+// typed expressions of kernel_typed*.go (which gen_typed.go writes). fuse.go runs
 // reduce op ne (map f xs…) as one loop (fuse_flat.go: flat kernels; or a
 // typed f64 loop for map2 of a built-in operator) where reduce and map
 // are the prelude's own declarations, by identity.
