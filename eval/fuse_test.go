@@ -17,22 +17,7 @@ func TestFusedPathByResolution(t *testing.T) {
 	if s.check == nil {
 		t.Skip("no checker in this session")
 	}
-	fused := func(src string) bool {
-		t.Helper()
-		_, e, err := syntax.ParseEntry(s.fset, "<test>", []byte(src))
-		if err != nil || e == nil {
-			t.Fatalf("parse %q: %v", src, err)
-		}
-		if _, err := s.check.CheckExpr(e); err != nil {
-			t.Fatalf("check %q: %v", src, s.fset.FormatAll(err))
-		}
-		th := s.in.newThread(t.Context())
-		_, ok, err := th.fusedMapReduce(unparen(e).(*syntax.Apply), rootEnv(s.in.top))
-		if err != nil {
-			t.Fatalf("%q: %v", src, err)
-		}
-		return ok
-	}
+	fused := fusedIn(t, s)
 	if !fused(`reduce (+) 0 (map (\x -> x * 2) (iota 10))`) {
 		t.Error("reduce of a map does not take the fused path")
 	}
@@ -57,22 +42,7 @@ func TestFusedPathByIdentity(t *testing.T) {
 	if s.check == nil {
 		t.Skip("no checker in this session")
 	}
-	fused := func(src string) bool {
-		t.Helper()
-		_, e, err := syntax.ParseEntry(s.fset, "<test>", []byte(src))
-		if err != nil || e == nil {
-			t.Fatalf("parse %q: %v", src, err)
-		}
-		if _, err := s.check.CheckExpr(e); err != nil {
-			t.Fatalf("check %q: %v", src, s.fset.FormatAll(err))
-		}
-		th := s.in.newThread(t.Context())
-		_, ok, err := th.fusedMapReduce(unparen(e).(*syntax.Apply), rootEnv(s.in.top))
-		if err != nil {
-			t.Fatalf("%q: %v", src, err)
-		}
-		return ok
-	}
+	fused := fusedIn(t, s)
 	for _, def := range []string{
 		`def pmap 'a 'x (f: a -> x) (as: []a) : []x = map f as`,
 		`def pred 'a (op: a -> a -> a) (ne: a) (as: []a) : a = reduce op ne as`,
@@ -186,5 +156,26 @@ func TestPreludeSOACsWrap(t *testing.T) {
 		if !found[name] {
 			t.Errorf("the prelude's %s is not recorded", name)
 		}
+	}
+}
+
+// fusedIn reports whether an expression, checked in s, takes the fused
+// map–reduce path.
+func fusedIn(t *testing.T, s *session) func(src string) bool {
+	return func(src string) bool {
+		t.Helper()
+		_, e, err := syntax.ParseEntry(s.fset, "<test>", []byte(src))
+		if err != nil || e == nil {
+			t.Fatalf("parse %q: %v", src, err)
+		}
+		if _, err := s.check.CheckExpr(e); err != nil {
+			t.Fatalf("check %q: %v", src, s.fset.FormatAll(err))
+		}
+		th := s.in.newThread(t.Context())
+		_, ok, err := th.fusedMapReduce(unparen(e).(*syntax.Apply), rootEnv(s.in.top))
+		if err != nil {
+			t.Fatalf("%q: %v", src, err)
+		}
+		return ok
 	}
 }

@@ -22,6 +22,20 @@ import (
 
 type knode func(f []value.Prim) value.Prim
 
+// ifTest is an if's condition c in a kernel, charged as the walker's if
+// charges it: the condition's own steps, then the if's step (one of work
+// and depth) with the live space as it was before the condition.
+func ifTest(t *thread, c knode, cost bool, f []value.Prim) bool {
+	base := t.live
+	cv := c(f)
+	if cost {
+		t.W++
+		t.D++
+		t.live = base
+	}
+	return cv.B != 0
+}
+
 // ktuple evaluates a tuple-valued expression into registers.
 type ktuple func(f []value.Prim)
 
@@ -246,14 +260,7 @@ func (kc *kcomp) scalar1(x syntax.Expr, sc *kscope, e *env) (knode, value.PrimTy
 			ty = ta
 		}
 		return func(f []value.Prim) value.Prim {
-			base := t.live
-			cv := c(f)
-			if cost {
-				t.W++
-				t.D++
-				t.live = base
-			}
-			if cv.B != 0 {
+			if ifTest(t, c, cost, f) {
 				return a(f)
 			}
 			return b(f)

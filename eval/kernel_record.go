@@ -379,15 +379,8 @@ func (kc *kcomp) ifVal(x *syntax.If, sc *kscope, e *env) (*kval, ktuple, bool) {
 	oregs, aregs, bregs := out.leaves(nil), a.leaves(nil), b.leaves(nil)
 	meetLeaves(out, b)
 	return out, func(f []value.Prim) {
-		base := t.live
-		cv := c(f)
-		if cost {
-			t.W++
-			t.D++
-			t.live = base
-		}
 		run, regs := arun, aregs
-		if cv.B == 0 {
+		if !ifTest(t, c, cost, f) {
 			run, regs = brun, bregs
 		}
 		if run != nil {

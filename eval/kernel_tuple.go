@@ -101,14 +101,7 @@ func (kc *kcomp) tuple(x syntax.Expr, dsts []int, sc *kscope, e *env) (ktuple, b
 		}
 		kc.tys = meetTypes(ta, kc.tys)
 		return func(f []value.Prim) {
-			base := t.live
-			cv := c(f)
-			if cost {
-				t.W++
-				t.D++
-				t.live = base
-			}
-			if cv.B != 0 {
+			if ifTest(t, c, cost, f) {
 				a(f)
 			} else {
 				b(f)
