@@ -221,18 +221,22 @@ func (s *splitRun) each(ctx context.Context,
 	// mandelbrot 8192² 0.995–1.056 against 0.973–1.014)
 	if SplitSpin {
 		// each device's part on its worker's thread (split_workers.go),
-		// the caller polling for their end
+		// the caller polling for their end for callerSpin, then waiting
 		var left atomic.Int32
+		var wg sync.WaitGroup
 		left.Store(int32(len(s.workers)))
+		wg.Add(len(s.workers))
 		for i, w := range s.workers {
 			spinWorkerAt(i).submit(func() {
+				defer wg.Done()
 				defer left.Add(-1)
 				work(i, w)
 			})
 		}
-		for left.Load() > 0 {
+		for deadline := time.Now().Add(callerSpin); left.Load() > 0 && time.Now().Before(deadline); {
 			goruntime.Gosched()
 		}
+		wg.Wait()
 		return
 	}
 	var wg sync.WaitGroup

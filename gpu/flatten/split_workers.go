@@ -11,11 +11,12 @@ import (
 // Split runs hand each device's part to a worker of its own: the k-th
 // device of a run to the k-th worker, a goroutine locked to its thread
 // that polls for work for a while (spinFor) after each part before it
-// sleeps, while the caller polls for the parts' end. Starting a
-// goroutine per part and waking the caller at the end cost 5–25 µs and
-// about 25 µs on two H100s, a part of a millisecond's run that the two
-// devices save; polling threads also keep the driver's state of their
-// thread warm from one call to the next. Alternating runs on two H100s
+// sleeps, while the caller polls for the parts' end (for callerSpin,
+// then it waits: a run of seconds does not hold a processor polling).
+// Starting a goroutine per part and waking the caller at the end cost
+// 5–25 µs and about 25 µs on two H100s, a part of a millisecond's run
+// that the two devices save; polling threads also keep the driver's
+// state of their thread warm from one call to the next. Alternating runs on two H100s
 // (medians of 15, three rounds, one GPU against split on two):
 // blackscholes 2^27 1.64× with goroutines against 1.73–1.77× with
 // workers, mandelbrot 8192² 1.70–1.91× against 1.83–1.90×, n-body 2^16
@@ -41,8 +42,13 @@ func spinDefault() bool {
 	return goruntime.NumCPU() >= 8
 }
 
-// spinFor is how long a worker polls for its next part.
-const spinFor = 2 * time.Millisecond
+// spinFor is how long a worker polls for its next part, callerSpin how
+// long the caller polls for the end of a run's parts (longer than the
+// split runs measured above take, 0.6 to 17 ms).
+const (
+	spinFor    = 2 * time.Millisecond
+	callerSpin = 20 * time.Millisecond
+)
 
 type spinWorker struct {
 	pending atomic.Int32 // jobs queued
