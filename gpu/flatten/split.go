@@ -31,9 +31,10 @@ import (
 //     every device whole, only the mapped one is cut;
 //   - a reduction's partial results (one per chunk) are combined by its
 //     operator in chunk order;
-//   - a scan runs twice: once per chunk from the neutral element, whose
-//     last values, combined in order, are each chunk's carry; then per
-//     chunk from its carry (the chunk program applies it);
+//   - a scan runs in two passes: first each chunk's reduction by the
+//     scan's operator (its last values: ir.Chunks.ChunkLasts, no array
+//     written), combined in order into each chunk's carry; then per
+//     chunk its scan from its carry (the chunk program applies it);
 //   - a filter's kept elements and counts are joined in chunk order
 //     (each chunk's offset is the counts before it);
 //   - a histogram is made on every device from its chunks, the first
@@ -84,9 +85,12 @@ type splitting struct {
 	c          *ir.Chunks
 	length     int64
 	full, last *Plan
-	init       *Plan
-	finish     *ir.Prog
-	kind       string
+	// a scan's first pass: its chunks' last values (nil: the scan's
+	// chunks from the neutral element, their last elements read)
+	lastsFull, lastsLast *Plan
+	init                 *Plan
+	finish               *ir.Prog
+	kind                 string
 	// a histogram's: the neutral destination of the devices after the
 	// first, and the elementwise combination of two partial histograms
 	neutral *ir.Prog
@@ -157,7 +161,11 @@ func (sp *splitting) describe() string {
 		s += "; " + strings.Join(names, ", ") + " whole on every device"
 	}
 	if len(sp.c.Scans()) > 0 {
-		s += "; a scan's chunks run twice, for their totals, then from their carries"
+		if sp.lastsFull != nil {
+			s += "; a scan's chunks run twice, reduced for their totals, then scanned from their carries"
+		} else {
+			s += "; a scan's chunks run twice, for their totals, then from their carries"
+		}
 	}
 	return s
 }
@@ -394,6 +402,19 @@ func (p *Plan) makeSplit(devs []*runtime.Device, budget int64, args []value.Valu
 	if rest := c.N % length; rest != 0 {
 		if sp.last, err = Flatten(c.Chunk(rest)); err != nil {
 			return nil, "its last chunk is not flattened: " + err.Error()
+		}
+	}
+	if len(c.Scans()) > 0 {
+		// the first pass as reductions where they flatten (else the
+		// scans from the neutral element, their last elements read)
+		lf, err1 := Flatten(c.ChunkLasts(length))
+		var ll *Plan
+		var err2 error
+		if rest := c.N % length; rest != 0 {
+			ll, err2 = Flatten(c.ChunkLasts(rest))
+		}
+		if err1 == nil && err2 == nil {
+			sp.lastsFull, sp.lastsLast = lf, ll
 		}
 	}
 	if ip := c.Init(); ip != nil {

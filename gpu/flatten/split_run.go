@@ -69,6 +69,8 @@ type splitRun struct {
 	errAt    int
 	err      error
 	workers  []*worker
+	// lasts: the chunks run the scan's first pass (sp.lastsFull, lastsLast)
+	lasts bool
 	// deferred: the kernels' checks are read once per device at the end
 	// of each pass (not after each kernel), as in a one-device run; only
 	// where every chunk's arguments are views of resident arrays (no
@@ -128,12 +130,16 @@ func (s *splitRun) each(ctx context.Context,
 		k := int(s.next.Add(1) - 1)
 		return k, k < s.nChunks && ctx.Err() == nil && !s.failedBefore(k)
 	}
+	full, last := sp.full, sp.last
+	if s.lasts {
+		full, last = sp.lastsFull, sp.lastsLast
+	}
 	plans := func(k int) (*Plan, int64, int64) {
 		off := int64(k) * sp.length
 		if off+sp.length <= c.N {
-			return sp.full, off, sp.length
+			return full, off, sp.length
 		}
-		return sp.last, off, c.N - off
+		return last, off, c.N - off
 	}
 	work := func(i int, w *worker) {
 		if err := before(w, i); err != nil {
@@ -414,11 +420,24 @@ func (p *Plan) runSplitOnce(ctx context.Context, devs []*runtime.Device, sp *spl
 				ne = append(ne, a.Val)
 			}
 		}
-		s.each(ctx, noBefore, func(int) []value.Value { return ne },
+		// the first pass: each chunk's last values, by its reduction
+		// (or its scan from the neutral element, read at its end)
+		s.lasts = sp.lastsFull != nil
+		first := func(int) []value.Value { return ne }
+		if s.lasts {
+			first = func(int) []value.Value { return nil }
+		}
+		s.each(ctx, noBefore, first,
 			func(w *worker, k int, plan *Plan, off, n int64, keep map[*runtime.Array]bool) error {
 				res := plan.Prog.Body.Res
 				for ri := 0; ri < nScan; ri++ {
-					v, err := w.r.elemAt(res[ri].Name, n-1)
+					var v value.Value
+					var err error
+					if s.lasts {
+						v, err = w.r.hostValue(res[ri].Name)
+					} else {
+						v, err = w.r.elemAt(res[ri].Name, n-1)
+					}
 					if err != nil {
 						return err
 					}
@@ -426,6 +445,7 @@ func (p *Plan) runSplitOnce(ctx context.Context, devs []*runtime.Device, sp *spl
 				}
 				return nil
 			})
+		s.lasts = false
 		if s.err != nil {
 			return nil, st, s.err
 		}

@@ -407,7 +407,17 @@ func (c *Chunks) typeOf(name string) Type {
 // makes it), then one carry per scan component (the prefix of the chunks
 // before, the scan's neutral element for the first). Its results are the
 // SOAC's, its scans' with the carry applied.
-func (c *Chunks) Chunk(length int64) *Prog {
+func (c *Chunks) Chunk(length int64) *Prog { return c.chunk(length, false) }
+
+// ChunkLasts is the program of a chunk of length elements whose results
+// are only its scans' last values, from their neutral elements: the
+// scans become reductions by the same operators (the values a chunk of a
+// split scan contributes to the carries of the chunks after it, without
+// the scanned arrays written and read back). Only for a Screma with
+// scans; its parameters are Chunk's without the carries.
+func (c *Chunks) ChunkLasts(length int64) *Prog { return c.chunk(length, true) }
+
+func (c *Chunks) chunk(length int64, lasts bool) *Prog {
 	n := I64(length)
 	var params []Param
 	for i, prm := range c.Prog.Params {
@@ -443,6 +453,15 @@ func (c *Chunks) Chunk(length int64) *Prog {
 		lam.Body.Stms = append([]*Stm{at}, lam.Body.Stms...)
 		*idx = local
 	}
+	if sc, ok := e.(*ScremaE); ok && lasts {
+		k := 0
+		for _, op := range sc.Scans {
+			k += len(op.Nes)
+		}
+		m := sc.Map
+		sc.Map = &Lambda{Params: m.Params, Ret: m.Ret[:k], Body: &Body{Stms: m.Body.Stms, Res: m.Body.Res[:k]}}
+		sc.Reds, sc.Scans = sc.Scans, nil
+	}
 	switch e := e.(type) {
 	case *ScremaE:
 		e.W = n
@@ -477,10 +496,33 @@ func (c *Chunks) Chunk(length int64) *Prog {
 			}
 		}
 	}
+	if lasts {
+		// the scans' arrays become their last values
+		k := 0
+		for _, op := range c.Scans() {
+			k += len(op.Nes)
+		}
+		pat = pat[:k]
+		for i := range pat {
+			t := pat[i].T
+			t.Shape = t.Shape[1:]
+			pat[i] = Param{c.fresh(pat[i].Name), t}
+		}
+	}
 	stms = append(stms, &Stm{Pat: pat, E: e, Where: s.Where})
 	res := make([]Atom, len(pat))
 	for i, p := range pat {
 		res[i] = V(p.Name)
+	}
+	if lasts {
+		for _, w := range c.Whole {
+			params = append(params, Param{w.Name, c.Prog.Params[w.Param].T})
+		}
+		var ret []Type
+		for _, p := range pat {
+			ret = append(ret, p.T)
+		}
+		return &Prog{Params: params, Ret: ret, Body: &Body{Stms: stms, Res: res}}
 	}
 	// the scans' carries: y' = op(carry, y) for each element y
 	k := 0

@@ -3,6 +3,8 @@ package ir
 import (
 	"strings"
 	"testing"
+
+	"fut/eval/value"
 )
 
 // TestChunkPrograms: the chunk, init and finish programs of chunkable
@@ -138,5 +140,75 @@ func TestChunkableSplit(t *testing.T) {
 	text := q.String()
 	if !strings.Contains(text, "screma 25i64 (xs)") || !strings.Contains(text, "screma 100i64 ("+last.Name+")") {
 		t.Errorf("the outer map should read the chunk and the inner reduction the whole:\n%s", text)
+	}
+}
+
+// TestChunkLasts: the first pass of a split scan (the chunk's scan as a
+// reduction by its operator, with the element's index; the operator
+// keeps its right operand, associative but not commutative, so that the
+// order shows) verifies, takes
+// Chunk's parameters without the carries, and gives the last element of
+// the chunk's scan from the neutral element, for chunks at several
+// offsets.
+func TestChunkLasts(t *testing.T) {
+	p, err := Parse(`prog (xs: [100i64]i32) : ([100i64]i32, [100i64]i32) {
+  let (sc: [100i64]i32, m: [100i64]i32) = screma 100i64 (xs) index i {
+    scan \(x: i32, y: i32) : (i32) {
+      return (y)
+    } (0i32)
+    map \(a: i32) : (i32, i32) {
+      let (c: i32) = conv i32 i
+      let (d: i32) = a + c
+      return (d, c)
+    }
+  }
+  return (sc, m)
+}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := Chunkable(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 32
+	q, l := ch.Chunk(n), ch.ChunkLasts(n)
+	if err := Verify(l); err != nil {
+		t.Fatalf("%v\n%s", err, l)
+	}
+	if len(l.Params) != len(q.Params)-1 || len(l.Ret) != 1 || l.Ret[0].Rank() != 0 {
+		t.Fatalf("ChunkLasts takes %d parameters (Chunk %d) and gives %v:\n%s", len(l.Params), len(q.Params), l.Ret, l)
+	}
+	xs := make([]int32, n)
+	for i := range xs {
+		xs[i] = int32(i*7%11) - 5
+	}
+	args := func(prog *Prog, off int64) []value.Value {
+		var vs []value.Value
+		for _, prm := range prog.Params {
+			switch {
+			case prm.T.Rank() > 0:
+				vs = append(vs, value.NewPrimArrayData(value.I32, []int64{n}, xs))
+			case strings.HasPrefix(prm.Name, "chunk_off"):
+				vs = append(vs, value.I64Val(off))
+			default: // the carry: the scan's neutral element
+				vs = append(vs, value.I32Val(0))
+			}
+		}
+		return vs
+	}
+	for _, off := range []int64{0, 32, 64} {
+		whole, err := EvalAll(t.Context(), q, args(q, off))
+		if err != nil {
+			t.Fatal(err)
+		}
+		last, err := EvalAll(t.Context(), l, args(l, off))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := whole[0].(*value.Array)
+		if want := sc.Index(n - 1); !value.Equal(last[0], want, 0) {
+			t.Errorf("chunk at %d: last value %s, want %s", off, value.String(last[0]), value.String(want))
+		}
 	}
 }
