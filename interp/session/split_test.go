@@ -15,7 +15,7 @@ import (
 // is), calls of every kind the split handles (a map with the element's
 // index, one over rows given by a scalar, an all-pairs map, matmul, a
 // reduction, scans (of a tuple, of floats with the element's index, one
-// beside a map), a filter, a histogram made inside and one given,
+// beside a map, one whose operator is not commutative), a filter, a histogram made inside and one given,
 // a scatter (whose duplicate indices write one value: which of several
 // wins is unspecified), a reduce_stream) run split across the two and give the
 // reference path's results; a call the split does not handle says why
@@ -43,6 +43,7 @@ entry dot [n] (xs: [n]f32) (ys: [n]f32) = reduce (+) 0 (map2 (*) xs ys)
 entry sc [n] (is: [n]i32) = scan (+) 0 is
 entry sc2 [n] (is: [n]i32) = unzip (scan (\(a, b) (c, d) -> (a + c, i32.max b d)) (0, i32.lowest) (zip is is))
 entry scf [n] (xs: [n]f32) = scan (+) 0 (map2 (\i x -> x * 2 + f32.i64 (i % 5)) (iota n) xs)
+entry scl [n] (is: [n]i32) = scan (\a b -> if b % 3 == 0 then a else b) 0 is
 entry scm [n] (xs: [n]f32) = let ys = scan (*) 1 (map (\x -> 1 + x / 100) xs) in (ys, map (* 3) xs)
 entry fi [n] (xs: [n]f32) = filter (> 0.25) xs
 entry hi [n] (is: [n]i32) (xs: [n]f32) = hist (+) 0 256 (map (\i -> i64.i32 (i % 256)) is) xs
@@ -87,6 +88,7 @@ entry two [n] (xs: [n]f32) = let ys = map (+1) xs in (reduce (+) 0 ys, scan (+) 
 		{"sc2", []value.Value{i32s(is)}, "scan"},
 		{"scf", []value.Value{f32s(xs)}, "scan"},
 		{"scm", []value.Value{f32s(xs)}, "scan"},
+		{"scl", []value.Value{i32s(is)}, "scan"},
 		{"fi", []value.Value{f32s(xs)}, "filter"},
 		{"hi", []value.Value{i32s(is), f32s(xs)}, "histogram"},
 		{"rbi", []value.Value{i32s(dest), i32s(is)}, "histogram"},
