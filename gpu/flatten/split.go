@@ -34,7 +34,8 @@ import (
 //   - a scan runs in two passes: first each chunk's reduction by the
 //     scan's operator (its last values: ir.Chunks.ChunkLasts, no array
 //     written), combined in order into each chunk's carry; then per
-//     chunk its scan from its carry (the chunk program applies it);
+//     chunk its scan from its carry (the chunk program combines the
+//     carry with the chunk's first element: ir.Chunks.Chunk);
 //   - a filter's kept elements and counts are joined in chunk order
 //     (each chunk's offset is the counts before it);
 //   - a histogram is made on every device from its chunks, the first

@@ -406,7 +406,11 @@ func (c *Chunks) typeOf(name string) Type {
 // chunk's offset (an i64, when HasIndex), then the destination (when Init
 // makes it), then one carry per scan component (the prefix of the chunks
 // before, the scan's neutral element for the first). Its results are the
-// SOAC's, its scans' with the carry applied.
+// SOAC's, its scans' with the carry applied: the scan's first element
+// is combined with the carry inside the scan's own pass (by
+// associativity, each element is then the carry combined with the scan
+// from the neutral element), with no pass of its own over the scanned
+// arrays.
 func (c *Chunks) Chunk(length int64) *Prog { return c.chunk(length, false) }
 
 // ChunkLasts is the program of a chunk of length elements whose results
@@ -524,31 +528,44 @@ func (c *Chunks) chunk(length int64, lasts bool) *Prog {
 		}
 		return &Prog{Params: params, Ret: ret, Body: &Body{Stms: stms, Res: res}}
 	}
-	// the scans' carries: y' = op(carry, y) for each element y
-	k := 0
-	for _, op := range c.Scans() {
-		m := len(op.Nes)
-		lam := freshLambda(op.Lam, c.fresh)
-		var carries []Param
-		for j := 0; j < m; j++ {
-			carries = append(carries, Param{c.fresh("carry"), lam.Params[j].T})
+	// the scans' carries: the chunk's first element y0 becomes
+	// op(carry, y0), so that by associativity the scan gives op(carry, y)
+	// for each element y of the scan from the neutral element, in the
+	// scan's own pass
+	if sc, ok := e.(*ScremaE); ok && len(sc.Scans) > 0 {
+		if sc.Index == "" {
+			sc.Index = c.fresh("chunk_i") // the element's index in the chunk
 		}
-		params = append(params, carries...)
-		var pre []*Stm
-		for j := 0; j < m; j++ {
-			pre = append(pre, &Stm{Pat: []Param{lam.Params[j]}, E: &AtomE{V(carries[j].Name)}})
+		m := sc.Map
+		first := c.fresh("first")
+		body := append([]*Stm{}, m.Body.Stms...)
+		body = append(body, &Stm{Pat: []Param{{first, Scalar(value.Bool)}}, E: &BinOpE{Op: "==", X: V(sc.Index), Y: I64(0)}})
+		out := append([]Atom{}, m.Body.Res...)
+		k := 0
+		for _, op := range sc.Scans {
+			nm := len(op.Nes)
+			lam := freshLambda(op.Lam, c.fresh)
+			var then []*Stm
+			for j := 0; j < nm; j++ {
+				carry := Param{c.fresh("carry"), lam.Params[j].T}
+				params = append(params, carry)
+				then = append(then,
+					&Stm{Pat: []Param{lam.Params[j]}, E: &AtomE{V(carry.Name)}},
+					&Stm{Pat: []Param{lam.Params[nm+j]}, E: &AtomE{m.Body.Res[k+j]}})
+			}
+			then = append(then, lam.Body.Stms...)
+			var ys []Param
+			for j := 0; j < nm; j++ {
+				ys = append(ys, Param{c.fresh("y"), m.Ret[k+j]})
+				out[k+j] = V(ys[j].Name)
+			}
+			body = append(body, &Stm{Pat: ys, E: &IfE{Cond: V(first),
+				Then: &Body{Stms: then, Res: lam.Body.Res},
+				Else: &Body{Res: m.Body.Res[k : k+nm]},
+				Ret:  m.Ret[k : k+nm]}})
+			k += nm
 		}
-		mapLam := &Lambda{Params: lam.Params[m:], Ret: lam.Ret,
-			Body: &Body{Stms: append(pre, lam.Body.Stms...), Res: lam.Body.Res}}
-		var arrs []string
-		var out []Param
-		for j := 0; j < m; j++ {
-			arrs = append(arrs, pat[k+j].Name)
-			out = append(out, Param{c.fresh(pat[k+j].Name), pat[k+j].T})
-			res[k+j] = V(out[j].Name)
-		}
-		stms = append(stms, &Stm{Pat: out, E: &ScremaE{W: n, Arrs: arrs, Map: mapLam}})
-		k += m
+		sc.Map = &Lambda{Params: m.Params, Ret: m.Ret, Body: &Body{Stms: body, Res: out}}
 	}
 	for _, w := range c.Whole {
 		params = append(params, Param{w.Name, c.Prog.Params[w.Param].T})

@@ -212,3 +212,68 @@ func TestChunkLasts(t *testing.T) {
 		}
 	}
 }
+
+// TestChunkCarry: a chunk of a split scan takes its carry into its first
+// element, so that its scan is the carry combined with the scan from the
+// neutral element, with and without the element's index.
+func TestChunkCarry(t *testing.T) {
+	for _, index := range []string{" index i", ""} {
+		body := "let (d: i32) = a * 2i32"
+		if index != "" {
+			body = "let (c: i32) = conv i32 i\n      let (d: i32) = a + c"
+		}
+		p, err := Parse(`prog (xs: [100i64]i32) : ([100i64]i32) {
+  let (sc: [100i64]i32) = screma 100i64 (xs)` + index + ` {
+    scan \(x: i32, y: i32) : (i32) {
+      let (s: i32) = x + y
+      return (s)
+    } (0i32)
+    map \(a: i32) : (i32) {
+      ` + body + `
+      return (d)
+    }
+  }
+  return (sc)
+}`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ch, err := Chunkable(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		const n = 16
+		q := ch.Chunk(n)
+		if err := Verify(q); err != nil {
+			t.Fatalf("%v\n%s", err, q)
+		}
+		xs := make([]int32, n)
+		for i := range xs {
+			xs[i] = int32(i*5%7) - 3
+		}
+		run := func(carry int32) []int32 {
+			var vs []value.Value
+			for _, prm := range q.Params {
+				switch {
+				case prm.T.Rank() > 0:
+					vs = append(vs, value.NewPrimArrayData(value.I32, []int64{n}, xs))
+				case strings.HasPrefix(prm.Name, "chunk_off"):
+					vs = append(vs, value.I64Val(48))
+				default:
+					vs = append(vs, value.I32Val(carry))
+				}
+			}
+			out, err := EvalAll(t.Context(), q, vs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return out[0].(*value.Array).Data.([]int32)
+		}
+		from0, from100 := run(0), run(100)
+		for i := range from0 {
+			if from100[i] != from0[i]+100 {
+				t.Errorf("%q: element %d is %d with carry 100, %d with 0", index, i, from100[i], from0[i])
+			}
+		}
+	}
+}

@@ -15,10 +15,11 @@ import (
 // is), calls of every kind the split handles (a map with the element's
 // index, one over rows given by a scalar, an all-pairs map, matmul, a
 // reduction, scans (of a tuple, of floats with the element's index, one
-// beside a map, one whose operator is not commutative), a filter, a histogram made inside and one given,
-// a scatter (whose duplicate indices write one value: which of several
-// wins is unspecified), a reduce_stream) run split across the two and give the
-// reference path's results; a call the split does not handle says why
+// beside a map, one of affine maps, whose composition is not
+// commutative), a filter, a histogram made inside and one given, a
+// scatter (whose duplicate indices write one value: which of several
+// wins is unspecified), a reduce_stream) run split across the two and
+// give the reference path's results; a call the split does not handle says why
 // and runs on one device. Both ways of running the devices' parts: on
 // polling workers and on a goroutine each (flatten.SplitSpin).
 func TestSplitRuns(t *testing.T) {
@@ -43,7 +44,7 @@ entry dot [n] (xs: [n]f32) (ys: [n]f32) = reduce (+) 0 (map2 (*) xs ys)
 entry sc [n] (is: [n]i32) = scan (+) 0 is
 entry sc2 [n] (is: [n]i32) = unzip (scan (\(a, b) (c, d) -> (a + c, i32.max b d)) (0, i32.lowest) (zip is is))
 entry scf [n] (xs: [n]f32) = scan (+) 0 (map2 (\i x -> x * 2 + f32.i64 (i % 5)) (iota n) xs)
-entry scl [n] (is: [n]i32) = scan (\a b -> if b % 3 == 0 then a else b) 0 is
+entry scl [n] (is: [n]i32) = unzip (scan (\(a, b) (c, d) -> (a * c, b * c + d)) (1, 0) (map (\i -> (i % 3 - 1, i)) is))
 entry scm [n] (xs: [n]f32) = let ys = scan (*) 1 (map (\x -> 1 + x / 100) xs) in (ys, map (* 3) xs)
 entry fi [n] (xs: [n]f32) = filter (> 0.25) xs
 entry hi [n] (is: [n]i32) (xs: [n]f32) = hist (+) 0 256 (map (\i -> i64.i32 (i % 256)) is) xs
