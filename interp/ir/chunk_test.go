@@ -151,7 +151,7 @@ func TestChunkableSplit(t *testing.T) {
 // the chunk's scan from the neutral element, for chunks at several
 // offsets.
 func TestChunkLasts(t *testing.T) {
-	p, err := Parse(`prog (xs: [100i64]i32) : ([100i64]i32, [100i64]i32) {
+	ch := chunksOf(t, `prog (xs: [100i64]i32) : ([100i64]i32, [100i64]i32) {
   let (sc: [100i64]i32, m: [100i64]i32) = screma 100i64 (xs) index i {
     scan \(x: i32, y: i32) : (i32) {
       return (y)
@@ -164,13 +164,6 @@ func TestChunkLasts(t *testing.T) {
   }
   return (sc, m)
 }`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ch, err := Chunkable(p)
-	if err != nil {
-		t.Fatal(err)
-	}
 	const n = 32
 	q, l := ch.Chunk(n), ch.ChunkLasts(n)
 	if err := Verify(l); err != nil {
@@ -183,26 +176,12 @@ func TestChunkLasts(t *testing.T) {
 	for i := range xs {
 		xs[i] = int32(i*7%11) - 5
 	}
-	args := func(prog *Prog, off int64) []value.Value {
-		var vs []value.Value
-		for _, prm := range prog.Params {
-			switch {
-			case prm.T.Rank() > 0:
-				vs = append(vs, value.NewPrimArrayData(value.I32, []int64{n}, xs))
-			case strings.HasPrefix(prm.Name, "chunk_off"):
-				vs = append(vs, value.I64Val(off))
-			default: // the carry: the scan's neutral element
-				vs = append(vs, value.I32Val(0))
-			}
-		}
-		return vs
-	}
 	for _, off := range []int64{0, 32, 64} {
-		whole, err := EvalAll(t.Context(), q, args(q, off))
+		whole, err := EvalAll(t.Context(), q, chunkArgs(q, xs, off, 0))
 		if err != nil {
 			t.Fatal(err)
 		}
-		last, err := EvalAll(t.Context(), l, args(l, off))
+		last, err := EvalAll(t.Context(), l, chunkArgs(l, xs, off, 0))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -222,26 +201,19 @@ func TestChunkCarry(t *testing.T) {
 		if index != "" {
 			body = "let (c: i32) = conv i32 i\n      let (d: i32) = a + c"
 		}
-		p, err := Parse(`prog (xs: [100i64]i32) : ([100i64]i32) {
-  let (sc: [100i64]i32) = screma 100i64 (xs)` + index + ` {
+		ch := chunksOf(t, `prog (xs: [100i64]i32) : ([100i64]i32) {
+  let (sc: [100i64]i32) = screma 100i64 (xs)`+index+` {
     scan \(x: i32, y: i32) : (i32) {
       let (s: i32) = x + y
       return (s)
     } (0i32)
     map \(a: i32) : (i32) {
-      ` + body + `
+      `+body+`
       return (d)
     }
   }
   return (sc)
 }`)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ch, err := Chunkable(p)
-		if err != nil {
-			t.Fatal(err)
-		}
 		const n = 16
 		q := ch.Chunk(n)
 		if err := Verify(q); err != nil {
@@ -252,18 +224,7 @@ func TestChunkCarry(t *testing.T) {
 			xs[i] = int32(i*5%7) - 3
 		}
 		run := func(carry int32) []int32 {
-			var vs []value.Value
-			for _, prm := range q.Params {
-				switch {
-				case prm.T.Rank() > 0:
-					vs = append(vs, value.NewPrimArrayData(value.I32, []int64{n}, xs))
-				case strings.HasPrefix(prm.Name, "chunk_off"):
-					vs = append(vs, value.I64Val(48))
-				default:
-					vs = append(vs, value.I32Val(carry))
-				}
-			}
-			out, err := EvalAll(t.Context(), q, vs)
+			out, err := EvalAll(t.Context(), q, chunkArgs(q, xs, 48, carry))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -276,4 +237,35 @@ func TestChunkCarry(t *testing.T) {
 			}
 		}
 	}
+}
+
+// chunksOf is how the program src runs in chunks.
+func chunksOf(t *testing.T, src string) *Chunks {
+	t.Helper()
+	p, err := Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := Chunkable(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ch
+}
+
+// chunkArgs are the arguments of a chunk program of one streamed i32
+// array: the chunk xs, its offset off, and carry for each carry.
+func chunkArgs(q *Prog, xs []int32, off int64, carry int32) []value.Value {
+	var vs []value.Value
+	for _, prm := range q.Params {
+		switch {
+		case prm.T.Rank() > 0:
+			vs = append(vs, value.NewPrimArrayData(value.I32, []int64{int64(len(xs))}, xs))
+		case strings.HasPrefix(prm.Name, "chunk_off"):
+			vs = append(vs, value.I64Val(off))
+		default:
+			vs = append(vs, value.I32Val(carry))
+		}
+	}
+	return vs
 }
