@@ -337,11 +337,7 @@ func (cc *ccomp) expr(x syntax.Expr, sc *cscope) cexpr {
 			if v != nil || b.T != value.Bool {
 				return nil, t.errf(x.Cond.Pos(), "if condition is not a bool")
 			}
-			if t.cost {
-				t.W++
-				t.D++
-				t.live = base
-			}
+			t.controlStep(base)
 			if b.B != 0 {
 				return th(t, bp)
 			}

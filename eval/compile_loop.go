@@ -282,11 +282,7 @@ func (cc *ccomp) tupleInto(x syntax.Expr, k, dst int, sc *cscope) cstore {
 			if v != nil || b.T != value.Bool {
 				return t.errf(x.Cond.Pos(), "if condition is not a bool")
 			}
-			if t.cost {
-				t.W++
-				t.D++
-				t.live = base
-			}
+			t.controlStep(base)
 			if b.B != 0 {
 				return th(t, bp)
 			}

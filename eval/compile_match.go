@@ -34,11 +34,7 @@ func (cc *ccomp) match(x *syntax.Match, sc *cscope) cexpr {
 		if err != nil {
 			return nil, err
 		}
-		if t.cost {
-			t.W++
-			t.D++
-			t.live = base
-		}
+		t.controlStep(base)
 		for _, c := range cases {
 			ok, err := c.m(t, bp, v)
 			if err != nil {

@@ -66,11 +66,7 @@ func (cc *ccomp) assert(x *syntax.Assert, sc *cscope) cexpr {
 		if b, ok := c.(value.Prim); !ok || b.B == 0 {
 			return nil, t.errf(x.Pos(), "Assertion is false: %s", t.sourceText(unparen(x.Cond)))
 		}
-		if t.cost {
-			t.W++
-			t.D++
-			t.live = base
-		}
+		t.controlStep(base)
 		return body(t, bp)
 	}
 }

@@ -166,11 +166,7 @@ func (t *thread) eval1(x syntax.Expr, e *env) (value.Value, error) {
 		if !ok || b.T != value.Bool {
 			return nil, t.errf(x.Cond.Pos(), "if condition is not a bool")
 		}
-		if t.cost {
-			t.W++
-			t.D++
-			t.live = base
-		}
+		t.controlStep(base)
 		if b.B != 0 {
 			return t.eval(x.Then, e)
 		}
@@ -235,11 +231,7 @@ func (t *thread) eval1(x syntax.Expr, e *env) (value.Value, error) {
 		if b, ok := c.(value.Prim); !ok || b.B == 0 {
 			return nil, t.errf(x.Pos(), "Assertion is false: %s", t.sourceText(unparen(x.Cond)))
 		}
-		if t.cost {
-			t.W++
-			t.D++
-			t.live = base
-		}
+		t.controlStep(base)
 		return t.eval(x.X, e)
 	case *syntax.Ascript:
 		return t.eval(x.X, e)

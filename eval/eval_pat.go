@@ -357,11 +357,7 @@ func (t *thread) evalMatch(x *syntax.Match, e *env) (value.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if t.cost {
-		t.W++
-		t.D++
-		t.live = base
-	}
+	t.controlStep(base)
 	for _, c := range x.Cases {
 		e2, ok, err := t.matchPat(c.Pat, v, e)
 		if err != nil {

@@ -24,22 +24,31 @@ import (
 // early. The last test of a while condition is charged by itself; for
 // a && b its charges depend on whether b ran.
 
+// loopRegs is what a static loop over k registers of state needs: with
+// costs on, its body's static cost (ok false where the body is not
+// pure), and k more registers for the state to alternate with.
+func (kc *kcomp) loopRegs(body syntax.Expr, k int, sc *kscope, e *env) (bc scost, alt []int, ok bool) {
+	if kc.t.cost {
+		if bc, ok = kc.bodyCost(body, k, sc, e); !ok {
+			return bc, nil, false
+		}
+	}
+	alt = make([]int, k)
+	for i := range alt {
+		alt[i] = kc.reg()
+	}
+	return bc, alt, true
+}
+
 // staticWhile is the run of a while loop over scalar state when its
 // condition and, with costs on, its body are pure; nil otherwise.
 func (kc *kcomp) staticWhile(x *syntax.Loop, cond syntax.Expr, init ktuple, state, tmp []int, inner *kscope, e *env) ktuple {
 	t := kc.t
 	cost := t.cost
 	k := len(state)
-	var bc scost
-	if cost {
-		var ok bool
-		if bc, ok = kc.bodyCost(x.Body, k, inner, e); !ok {
-			return nil
-		}
-	}
-	alt := make([]int, k)
-	for i := range alt {
-		alt[i] = kc.reg()
+	bc, alt, ok := kc.loopRegs(x.Body, k, inner, e)
+	if !ok {
+		return nil
 	}
 	inner2 := rebind(inner, state, alt)
 	var conds [2]whileCond
@@ -337,16 +346,9 @@ func (kc *kcomp) staticFor(x *syntax.Loop, init ktuple, bound knode, ireg int, s
 	t := kc.t
 	cost := t.cost
 	k := len(state)
-	var bc scost
-	if cost {
-		var ok bool
-		if bc, ok = kc.bodyCost(x.Body, k, bsc, e); !ok {
-			return nil
-		}
-	}
-	alt := make([]int, k)
-	for i := range alt {
-		alt[i] = kc.reg()
+	bc, alt, ok := kc.loopRegs(x.Body, k, bsc, e)
+	if !ok {
+		return nil
 	}
 	body0, ok0 := kc.storeBody(x.Body, alt, bsc, e)
 	body1, ok1 := kc.storeBody(x.Body, state, rebind(bsc, state, alt), e)

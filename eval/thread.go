@@ -107,6 +107,17 @@ func (t *thread) soacStep(base, w, own, inst, s1, sp, f int64) {
 	t.step2(base, w, own+inst, s1, sp, f)
 }
 
+// controlStep is the own step of an if, a match or an assert, (1, 1)
+// after its condition or scrutinee, whose space it releases (live back
+// to base, where it was before them).
+func (t *thread) controlStep(base int64) {
+	if t.cost {
+		t.W++
+		t.D++
+		t.live = base
+	}
+}
+
 // scalarStep is the step of a scalar operator: (1, 1, 1), fresh 1. It
 // is not charged again under a derivative: an operator on duals charges
 // its tangent's steps itself (tangentStep), one on plain numbers has none.
