@@ -26,6 +26,7 @@ type worker struct {
 	chunks int
 	res    []*runtime.Array // the arguments resident on the device (or nil)
 	kept   map[*runtime.Array]bool
+	marks  []traceMark // FUT_SPLIT_TRACE's
 }
 
 // inputs are the streamed arguments of plan's chunk at off of n
@@ -78,6 +79,8 @@ type splitRun struct {
 	// that a failed run can be run again with checks after each kernel,
 	// to report the first chunk's error as the one-device run would
 	deferred bool
+	t0       time.Time // the run's start, for FUT_SPLIT_TRACE
+	marks    []traceMark
 }
 
 // errDeferred is a failure that a deferred check found.
@@ -142,6 +145,8 @@ func (s *splitRun) each(ctx context.Context,
 		return last, off, c.N - off
 	}
 	work := func(i int, w *worker) {
+		w.mark(s, "start")
+		defer w.mark(s, "done")
 		if err := before(w, i); err != nil {
 			s.fail(-1, err)
 			cancel()
@@ -185,6 +190,7 @@ func (s *splitRun) each(ctx context.Context,
 					s.fail(k, &errDeferred{err}) // maybe an earlier chunk's check, read now
 					return
 				}
+				w.mark(s, "queued")
 				w.chunks++
 				m, err := w.r.d.Marker()
 				if err != nil {
@@ -239,10 +245,12 @@ func (s *splitRun) each(ctx context.Context,
 				work(i, w)
 			})
 		}
+		s.mark("submitted")
 		for deadline := time.Now().Add(callerSpin); left.Load() > 0 && time.Now().Before(deadline); {
 			goruntime.Gosched()
 		}
 		wg.Wait()
+		s.mark("joined")
 		return
 	}
 	var wg sync.WaitGroup
@@ -386,6 +394,10 @@ func (p *Plan) runSplitOnce(ctx context.Context, devs []*runtime.Device, sp *spl
 	start := time.Now()
 	c := sp.c
 	s := p.newSplitRun(devs, sp, args, resident)
+	s.t0 = start
+	if splitTrace {
+		defer s.trace()
+	}
 	if !checked {
 		s.deferChecks()
 	}
