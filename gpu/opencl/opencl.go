@@ -33,13 +33,6 @@ type Program struct {
 	// TileBlock (Tiled, two dimensions): the points of a work-group's
 	// block along each dimension.
 	TileBlock int
-	// MaxRegs, where not 0, is the most registers a thread of the
-	// program's kernels should take, for a device whose compiler takes
-	// such a limit (NVIDIA's -cl-nv-maxrregcount): a two-dimensional
-	// tiled kernel of 8×8 points of 4 bytes then fits two work-groups
-	// per multiprocessor instead of one (H100, 4096² f32 product: 3.62
-	// ms of kernel time uncapped at 159 registers, 3.22 ms capped at 128).
-	MaxRegs int
 }
 
 // Entry is one OpenCL kernel of a program. Extra lists its arguments after

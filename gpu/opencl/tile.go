@@ -319,11 +319,6 @@ func (g *gen) genTiled(p *Program, t *kernel.Tiled) {
 		// (PoCL)
 		if foldSize(t) <= unrollFold {
 			g.line("#pragma unroll")
-			// 64 accumulators of 4 bytes, the step's 16 values and the
-			// loads in flight fit 128 registers without spilling
-			if bytes := accBytes(ts); R == 8 && bytes <= 4 {
-				p.MaxRegs = 128
-			}
 		}
 		g.foldStep(t, ts, acc, dims, R, TT, V, two, fmt.Sprint(tk), false, regs)
 	} else {
@@ -584,10 +579,10 @@ func (g *gen) tileFetch(t *kernel.Tiled, roles map[*kernel.Param]*tileRole, pre 
 // TileGroup a multiple of tk; else of blk) and the tile is a whole
 // number of such loads. A load is then a pointer plus a constant
 // distance per q plus the step's, not an element number taken apart by
-// division and remainder each step: on an H100, a 4096² f32 product's
-// kernel went from 4.96 to 3.62 ms of kernel time this way (191 to 159
-// registers by the CUDA driver's count; 3.22 ms with the registers
-// capped at 128, Program.MaxRegs).
+// division and remainder each step: on an H100, fut bench's 4096² f32
+// product took 3.35 ms of kernel time against 4.13 (cuBLAS 2.70 in the
+// same lease). Capping its registers at 128 (FUT_CL_OPTIONS=
+// -cl-nv-maxrregcount=128) changed nothing.
 func (g *gen) tileLanes(t *kernel.Tiled, roles map[*kernel.Param]*tileRole, dims []string, K string, blk, tk, S int) {
 	for _, buf := range t.Tiles {
 		r := roles[buf]
@@ -684,19 +679,14 @@ func tileReg(ts []kernel.Type) int {
 	if r, err := strconv.Atoi(os.Getenv("FUT_TILE_REG")); err == nil && r >= 1 && r <= 8 {
 		return r
 	}
-	if accBytes(ts) <= 8 {
-		return 8
-	}
-	return TileReg
-}
-
-// accBytes is the bytes of a point's accumulators.
-func accBytes(ts []kernel.Type) int {
 	bytes := 0
 	for _, t := range ts {
 		bytes += t.Size()
 	}
-	return bytes
+	if bytes <= 8 {
+		return 8
+	}
+	return TileReg
 }
 
 // contractible reports whether a tiled kernel's fold may contract a*b+c

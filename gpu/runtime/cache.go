@@ -124,16 +124,6 @@ func (c *compiled) release() {
 	c.prog.Release()
 }
 
-// buildOptions are the options gen is built with: the configured ones,
-// and its register limit where the device's compiler takes one.
-func (d *Device) buildOptions(gen *opencl.Program) string {
-	opts := d.cfg.Options
-	if gen.MaxRegs > 0 && d.Info.HasExtension("cl_nv_compiler_options") && !strings.Contains(opts, "maxrregcount") {
-		opts = strings.TrimSpace(fmt.Sprintf("%s -cl-nv-maxrregcount=%d", opts, gen.MaxRegs))
-	}
-	return opts
-}
-
 // cacheKey hashes the source, the options and the device.
 func (d *Device) cacheKey(source, options string) string {
 	h := sha256.New()
@@ -172,8 +162,7 @@ func (d *Device) compile(k *kernel.Kernel) (*compiled, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := d.buildOptions(gen)
-	key := d.cacheKey(gen.Source, opts)
+	key := d.cacheKey(gen.Source, d.cfg.Options)
 	if c, ok := d.bySrc[key]; ok {
 		d.remember(k, c)
 		return c, nil
@@ -187,19 +176,19 @@ func (d *Device) compile(k *kernel.Kernel) (*compiled, error) {
 	if dir != "" {
 		path = filepath.Join(dir, key+".bin")
 		if bin, err := os.ReadFile(path); err == nil {
-			if p, err := d.ctx.ProgramFromBinary(bin, opts); err == nil {
+			if p, err := d.ctx.ProgramFromBinary(bin, d.cfg.Options); err == nil {
 				c.prog, c.FromDisk = p, true
 			}
 		}
 	}
 	if c.prog == nil {
-		p, err := d.ctx.BuildProgram(gen.Source, opts)
+		p, err := d.ctx.BuildProgram(gen.Source, d.cfg.Options)
 		if err != nil {
 			return nil, err
 		}
 		c.prog = p
 		if os.Getenv("FUT_CL_BUILD_LOG") == "1" {
-			fmt.Fprintf(os.Stderr, "fut: built %s (%s):\n%s\n", k.Name, opts, p.BuildLog())
+			fmt.Fprintf(os.Stderr, "fut: built %s (%s):\n%s\n", k.Name, d.cfg.Options, p.BuildLog())
 		}
 		if path != "" {
 			if bin, err := p.Binary(); err == nil && len(bin) > 0 {

@@ -9,9 +9,7 @@ import (
 	"testing"
 
 	"fut/eval/value"
-	"fut/gpu/cl"
 	. "fut/gpu/kernel"
-	"fut/gpu/opencl"
 )
 
 func TestDiskCache(t *testing.T) {
@@ -237,29 +235,6 @@ func TestLoadedLimit(t *testing.T) {
 	for _, i := range []int64{0, 1} {
 		if err := run(i); err != nil {
 			t.Fatalf("program %d built before the limit: %v", i, err)
-		}
-	}
-}
-
-// TestBuildOptions: a program's register limit becomes NVIDIA's option
-// only on a device whose compiler takes it, and never over a limit the
-// user configured.
-func TestBuildOptions(t *testing.T) {
-	capped := &opencl.Program{MaxRegs: 128}
-	for _, c := range []struct {
-		ext, cfg string
-		gen      *opencl.Program
-		want     string
-	}{
-		{"cl_khr_fp64 cl_nv_compiler_options", "", capped, "-cl-nv-maxrregcount=128"},
-		{"cl_khr_fp64 cl_nv_compiler_options", "-cl-mad-enable", capped, "-cl-mad-enable -cl-nv-maxrregcount=128"},
-		{"cl_khr_fp64 cl_nv_compiler_options", "-cl-nv-maxrregcount=96", capped, "-cl-nv-maxrregcount=96"},
-		{"cl_khr_fp64 cl_nv_compiler_options", "", &opencl.Program{}, ""},
-		{"cl_khr_fp64", "", capped, ""},
-	} {
-		d := &Device{Info: &cl.Device{Extensions: c.ext}, cfg: Config{Options: c.cfg}}
-		if got := d.buildOptions(c.gen); got != c.want {
-			t.Errorf("extensions %q, options %q, MaxRegs %d: %q, want %q", c.ext, c.cfg, c.gen.MaxRegs, got, c.want)
 		}
 	}
 }
