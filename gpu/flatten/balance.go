@@ -1,6 +1,7 @@
 package flatten
 
 import (
+	"os"
 	"time"
 )
 
@@ -34,6 +35,10 @@ const (
 	balanceQuanta = 256
 )
 
+// SplitBalance turns rebalance on (FUT_SPLIT_BALANCE=off: off, to
+// compare).
+var SplitBalance = os.Getenv("FUT_SPLIT_BALANCE") != "off"
+
 // SplitEnds, where not nil, replaces the ends of the devices' parts
 // (of rows each) that a run measured, for rebalance: tests make devices
 // of other speeds with it.
@@ -43,7 +48,7 @@ var SplitEnds func(rows []int64, ends []time.Duration) []time.Duration
 func (p *Plan) rebalance(sp *splitting, si SplitInfo) {
 	p.chunkMu.Lock()
 	defer p.chunkMu.Unlock()
-	if p.split != sp || sp.runs < 2 || sp.rebalances >= maxRebalances || len(si.Ends) != sp.ndev || len(sp.c.Scans()) > 0 {
+	if !SplitBalance || p.split != sp || sp.runs < 2 || sp.rebalances >= maxRebalances || len(si.Ends) != sp.ndev || len(sp.c.Scans()) > 0 {
 		return
 	}
 	n := sp.c.N
