@@ -118,9 +118,10 @@ type splitting struct {
 	// (balance.go); nil until a run measures them
 	bal atomic.Pointer[balance]
 	// rates: each device's rows per nanosecond, averaged over runs;
-	// rebalances: the bounds set so far (p.chunkMu held for both)
+	// rebalances: the bounds set so far (p.chunkMu held for these)
 	rates      []float64
 	rebalances int
+	moved      bool // the bounds changed after the last run
 }
 
 // Split says how a run of the plan on devs would be split, or why it
