@@ -7,7 +7,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"fut/eval/value"
@@ -111,17 +110,6 @@ type splitting struct {
 	// length it was asked for
 	runs   int
 	minLen int64
-	// align: what a chunk's first row is a multiple of (1 where any
-	// row will do)
-	align int64
-	// bal is the balance of one chunk per device by their speeds
-	// (balance.go); nil until a run measures them
-	bal atomic.Pointer[balance]
-	// rates: each device's rows per nanosecond, averaged over runs;
-	// rebalances: the bounds set so far (p.chunkMu held for these)
-	rates      []float64
-	rebalances int
-	moved      bool // the bounds changed after the last run
 }
 
 // Split says how a run of the plan on devs would be split, or why it
@@ -158,11 +146,7 @@ func (p *Plan) Splits(devs []*runtime.Device, args []value.Value) bool {
 	return sp != nil
 }
 
-func (sp *splitting) describe() string { return sp.describeBy(sp.bal.Load()) }
-
-// describeBy describes the split with the chunks of b (nil: of its
-// length).
-func (sp *splitting) describeBy(b *balance) string {
+func (sp *splitting) describe() string {
 	if sp.dest != nil {
 		return fmt.Sprintf("split across %d devices: a scatter's destination in %d parts of %d rows, each device passing all %d elements over its part",
 			sp.ndev, (sp.dest.destM+sp.dest.destLen-1)/sp.dest.destLen, sp.dest.destLen, sp.c.N)
@@ -170,14 +154,6 @@ func (sp *splitting) describeBy(b *balance) string {
 	n := (sp.c.N + sp.length - 1) / sp.length
 	s := fmt.Sprintf("split across %d devices: %s by ranges of the outer dimension, %d chunks of %d of its %d, taken by the devices as they finish",
 		sp.ndev, sp.kind, n, sp.length, sp.c.N)
-	if b != nil {
-		var lens []string
-		for k := range b.cuts[1:] {
-			lens = append(lens, fmt.Sprint(b.cuts[k+1]-b.cuts[k]))
-		}
-		s = fmt.Sprintf("split across %d devices: %s by ranges of the outer dimension, one chunk per device of %s of its %d rows, by the devices' measured speeds",
-			sp.ndev, sp.kind, strings.Join(lens, ", "), sp.c.N)
-	}
 	if len(sp.c.Whole) > 0 {
 		var names []string
 		for _, w := range sp.c.Whole {
@@ -342,10 +318,7 @@ func (p *Plan) makeSplit(devs []*runtime.Device, budget int64, args []value.Valu
 	if aligned {
 		length = (length + align - 1) / align * align
 	}
-	sp := &splitting{ndev: ndev, budget: budget, c: c, length: length, finish: c.Finish(), aligned: aligned, minLen: minLen, align: 1}
-	if aligned {
-		sp.align = align
-	}
+	sp := &splitting{ndev: ndev, budget: budget, c: c, length: length, finish: c.Finish(), aligned: aligned, minLen: minLen}
 	switch e := c.Soac.E.(type) {
 	case *ir.ScatterE:
 		// the destination in one part per device, every element passing
@@ -515,9 +488,6 @@ type SplitInfo struct {
 	Chunks  []int  // chunks (or a scatter's parts) each device took
 	Why     string
 	Wall    time.Duration
-	// Ends: when each device's part ended, from the run's start (a run
-	// of one pass)
-	Ends []time.Duration
 }
 
 func (si SplitInfo) String() string {
@@ -569,7 +539,6 @@ func (p *Plan) RunSplit(ctx context.Context, devs []*runtime.Device, args []valu
 	res, st, err := p.runSplit(ctx, devs, sp, args, perDev, keep)
 	if err == nil {
 		p.adapt(sp, st.Split.Wall)
-		p.rebalance(sp, st.Split)
 	}
 	return res, st, err
 }

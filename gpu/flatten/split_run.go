@@ -26,8 +26,7 @@ type worker struct {
 	chunks int
 	res    []*runtime.Array // the arguments resident on the device (or nil)
 	kept   map[*runtime.Array]bool
-	end    time.Duration // when its part of the last pass ended
-	marks  []traceMark   // FUT_SPLIT_TRACE's
+	marks  []traceMark // FUT_SPLIT_TRACE's
 }
 
 // inputs are the streamed arguments of plan's chunk at off of n
@@ -80,12 +79,8 @@ type splitRun struct {
 	// that a failed run can be run again with checks after each kernel,
 	// to report the first chunk's error as the one-device run would
 	deferred bool
-	// bal: the chunks' bounds where balanced (one chunk per device),
-	// as the run found them; passes: the passes run (each)
-	bal    *balance
-	passes int
-	t0     time.Time // the run's start
-	marks  []traceMark
+	t0       time.Time // the run's start, for FUT_SPLIT_TRACE
+	marks    []traceMark
 }
 
 // errDeferred is a failure that a deferred check found.
@@ -142,12 +137,7 @@ func (s *splitRun) each(ctx context.Context,
 	if s.lasts {
 		full, last = sp.lastsFull, sp.lastsLast
 	}
-	s.passes++
 	plans := func(k int) (*Plan, int64, int64) {
-		if b := s.bal; b != nil {
-			off, n := b.cuts[k], b.cuts[k+1]-b.cuts[k]
-			return b.plans[k], off, n
-		}
 		off := int64(k) * sp.length
 		if off+sp.length <= c.N {
 			return full, off, sp.length
@@ -156,10 +146,7 @@ func (s *splitRun) each(ctx context.Context,
 	}
 	work := func(i int, w *worker) {
 		w.mark(s, "start")
-		defer func() {
-			w.end = time.Since(s.t0)
-			w.mark(s, "done")
-		}()
+		defer w.mark(s, "done")
 		if err := before(w, i); err != nil {
 			s.fail(-1, err)
 			cancel()
@@ -307,12 +294,9 @@ func (s *splitRun) chunk(ctx context.Context, w *worker, k int, plan *Plan, off,
 }
 
 func (p *Plan) newSplitRun(devs []*runtime.Device, sp *splitting, args []value.Value, resident [][]*runtime.Array) *splitRun {
-	s := &splitRun{p: p, sp: sp, args: args, streamed: map[string]int{}, t0: time.Now()}
+	s := &splitRun{p: p, sp: sp, args: args, streamed: map[string]int{}}
 	if sp.length > 0 {
 		s.nChunks = int((sp.c.N + sp.length - 1) / sp.length)
-	}
-	if b := sp.bal.Load(); b != nil && len(sp.c.Scans()) == 0 {
-		s.bal, s.nChunks = b, len(b.cuts)-1
 	}
 	for i, prm := range p.Prog.Params {
 		if sp.c.Streamed[i] {
@@ -386,12 +370,9 @@ func (s *splitRun) release(st *Stats) {
 }
 
 func (s *splitRun) info(start time.Time) SplitInfo {
-	si := SplitInfo{Devices: len(s.workers), Plan: s.sp.describeBy(s.bal), Wall: time.Since(start)}
+	si := SplitInfo{Devices: len(s.workers), Plan: s.sp.describe(), Wall: time.Since(start)}
 	for _, w := range s.workers {
 		si.Chunks = append(si.Chunks, w.chunks)
-		if s.passes == 1 {
-			si.Ends = append(si.Ends, w.end)
-		}
 	}
 	return si
 }

@@ -2,7 +2,6 @@ package session
 
 import (
 	"context"
-	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -284,88 +283,5 @@ func TestSplitAdapts(t *testing.T) {
 	}
 	if launches[0] != 2*flatten.ChunksPerDevice || launches[1] != launches[0] || launches[2] != 2 || launches[3] != 2 {
 		t.Errorf("kernels launched by run: %v, want %d, %d, then one per device", launches, 2*flatten.ChunksPerDevice, 2*flatten.ChunksPerDevice)
-	}
-}
-
-// TestSplitBalances: a plan cut into one chunk per device moves the
-// bounds of the chunks towards the devices' measured speeds: with the
-// second device made to take three times as long per row
-// (flatten.SplitEnds), the first ends up with about three quarters of
-// the rows, by whole quanta, and every run gives the reference path's
-// results, a filter's and a reduction's too.
-func TestSplitBalances(t *testing.T) {
-	src := `entry mandel (h: i64) (w: i64) : [h][w]i32 =
-  map (\y -> map (\x -> let (_, _, k) = loop (zr, zi, k) = (0f32, 0f32, 0i32)
-                                         while k < 40 && zr * zr + zi * zi <= 4 do
-                                           (zr * zr - zi * zi + (-2 + 3 * f32.i64 x / f32.i64 w), 2 * zr * zi + (-1.5 + 3 * f32.i64 y / f32.i64 h), k + 1)
-                        in k) (iota w)) (iota h)
-entry fi [n] (xs: [n]f32) = filter (> 0.25) xs
-entry dot [n] (xs: [n]f32) (ys: [n]f32) = reduce (+) 0 (map2 (*) xs ys)
-`
-	s := splitSession(t, src)
-	old := flatten.SplitChunkTime
-	flatten.SplitChunkTime = time.Hour // one chunk per device from the third run
-	flatten.SplitEnds = func(rows []int64, ends []time.Duration) []time.Duration {
-		out := make([]time.Duration, len(rows))
-		for k, r := range rows {
-			out[k] = time.Duration(r*int64(1+2*k)) * time.Microsecond
-		}
-		return out
-	}
-	t.Cleanup(func() { flatten.SplitChunkTime, flatten.SplitEnds = old, nil })
-	ctx := context.Background()
-	xs := make([]float32, 3000)
-	ys := make([]float32, 3000)
-	for i := range xs {
-		xs[i] = float32(i%13) / 12
-		ys[i] = float32(i%5) - 2
-	}
-	for _, c := range []struct {
-		entry string
-		args  []value.Value
-		n     int64
-	}{
-		{"mandel", []value.Value{value.I64Val(512), value.I64Val(24)}, 512},
-		{"fi", []value.Value{value.NewPrimArrayData(value.F32, []int64{3000}, xs)}, 3000},
-		{"dot", []value.Value{value.NewPrimArrayData(value.F32, []int64{3000}, xs), value.NewPrimArrayData(value.F32, []int64{3000}, ys)}, 3000},
-	} {
-		t.Run(c.entry, func(t *testing.T) {
-			want, _, err := s.CallEntry(ctx, c.entry, copyArrays(c.args))
-			if err != nil {
-				t.Fatal(err)
-			}
-			call, why := s.PrepareOffload(BackendOpenCL, c.entry, copyArrays(c.args))
-			if call == nil {
-				t.Fatalf("not offloaded: %s", why)
-			}
-			var plan string
-			for run := 1; run <= 12; run++ {
-				res, out, why, err := call.Run(ctx, nil, false)
-				if err != nil || out == nil {
-					t.Fatalf("run %d: %v %s", run, err, why)
-				}
-				vs, err := call.Values(res)
-				res.Release()
-				if err != nil {
-					t.Fatal(err)
-				}
-				for i := range want {
-					if !value.Equal(want[i], vs[i], 1e-4) {
-						t.Fatalf("run %d (%s): result %d differs from the reference path", run, out.Split, i)
-					}
-				}
-				plan = out.Split
-			}
-			// one chunk per device, of n/4 rows' quanta
-			var a, b int64
-			if i := strings.Index(plan, "one chunk per device of "); i < 0 {
-				t.Fatalf("not balanced: %s", plan)
-			} else if _, err := fmt.Sscanf(plan[i:], "one chunk per device of %d, %d", &a, &b); err != nil {
-				t.Fatalf("%s: %v", plan, err)
-			}
-			if a+b != c.n || a < c.n*7/10 || a > c.n*8/10 {
-				t.Errorf("chunks of %d and %d rows of %d, want about 3:1: %s", a, b, c.n, plan)
-			}
-		})
 	}
 }
