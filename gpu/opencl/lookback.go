@@ -43,17 +43,24 @@ func fromBits(t kernel.Type, w string) string {
 // published aggregates and inclusive prefixes (decoupled look-back). A
 // group only waits for groups that started before it, so it needs no
 // assumption about which groups run concurrently.
-// Extras: "state" (one ulong per tile, zeroed), "counter" (one int,
-// zeroed), local0, tile0, groups (the number of tiles), scank.
+// Extras: "state" (one ulong per tile, of earlier epochs or zeroed),
+// "counter" (one uint: cbase when the launch starts), local0, tile0,
+// groups (the number of tiles), scank, "epoch" (the launch's, 1 to
+// 2^30-1: above every earlier one since the state was zeroed) and
+// "cbase".
 func (g *gen) genScanLookBack(p *Program, s *kernel.Scan) {
 	t := s.Elems[0].Type()
 	ts := []kernel.Type{t}
-	g.header(p, "_scanlb", []string{"state", "counter", "local0", "tile0", "groups", "scank"},
-		[]string{"__global ulong *state", "__global int *counter", fmt.Sprintf("__local %s *acc0", btype(t)), fmt.Sprintf("__local %s *tile0", btype(t)), "long groups", "long sk"})
+	g.header(p, "_scanlb", []string{"state", "counter", "local0", "tile0", "groups", "scank", "epoch", "cbase"},
+		[]string{"__global ulong *state", "__global uint *counter", fmt.Sprintf("__local %s *acc0", btype(t)), fmt.Sprintf("__local %s *tile0", btype(t)), "long groups", "long sk", "uint epoch", "uint cbase"})
 	g.line("long lid = get_local_id(0), L = get_local_size(0);")
-	g.line("__local int lb_id;")
+	// a word's upper half is its launch's epoch·4 + its status (1: the
+	// tile's aggregate, 2: its inclusive prefix); any other is not yet
+	// published by this launch
+	g.line("ulong lb_agg = (ulong)epoch * 4 + 1, lb_inc = (ulong)epoch * 4 + 2;")
+	g.line("__local uint lb_id;")
 	g.line("__local %s lb_pre;", btype(t))
-	g.line("if (lid == 0) lb_id = atomic_inc(counter);")
+	g.line("if (lid == 0) lb_id = atomic_inc(counter) - cbase;")
 	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
 	g.line("long grp = lb_id;")
 	n := g.long("n", s.N)
@@ -93,7 +100,7 @@ func (g *gen) genScanLookBack(p *Program, s *kernel.Scan) {
 	run := g.declare("run", ts, s.Neutral)
 	g.line("if (grp > 0) {")
 	g.indent++
-	g.line("atom_xchg(&state[grp], (1UL << 32) | %s);", toBits(t, agg[0]))
+	g.line("atom_xchg(&state[grp], (lb_agg << 32) | %s);", toBits(t, agg[0]))
 	g.line("for (long j = grp - 1;;) {")
 	g.indent++
 	// a volatile load, not an atomic read-modify-write: the word is
@@ -102,10 +109,10 @@ func (g *gen) genScanLookBack(p *Program, s *kernel.Scan) {
 	// of 2^27 i32 took 0.562 ms against 0.582 with atom_or
 	g.line("ulong w = *(volatile __global ulong *)&state[j];")
 	g.line("ulong f = w >> 32;")
-	g.line("if (f == 0) continue;")
+	g.line("if (f != lb_agg && f != lb_inc) continue;")
 	v := g.declareFrom("pv", ts, []string{fromBits(t, "w & 0xffffffffUL")})
 	g.applyOp(s.Op, run, v, run)
-	g.line("if (f == 2) break;")
+	g.line("if (f == lb_inc) break;")
 	g.line("j--;")
 	g.indent--
 	g.line("}")
@@ -113,7 +120,7 @@ func (g *gen) genScanLookBack(p *Program, s *kernel.Scan) {
 	g.line("}")
 	inc := g.declareFrom("inc", ts, run)
 	g.applyOp(s.Op, inc, inc, agg)
-	g.line("atom_xchg(&state[grp], (2UL << 32) | %s);", toBits(t, inc[0]))
+	g.line("atom_xchg(&state[grp], (lb_inc << 32) | %s);", toBits(t, inc[0]))
 	if s.Keep != nil {
 		g.line("if (grp == groups - 1) %s[0] = (long)%s;", g.name(s.Keep.Count.Name), inc[0])
 	}

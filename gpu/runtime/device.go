@@ -192,7 +192,8 @@ type Device struct {
 	keepsKernels bool
 	errBuf       *cl.Buffer
 	scratch      []*cl.Buffer
-	pool         pool // buffers of released arrays (pool.go)
+	lookBack     lookBackState // the single-pass scans' (lookback.go)
+	pool         pool          // buffers of released arrays (pool.go)
 	closedFlag   atomic.Bool
 	group        int
 	closed       bool
@@ -278,6 +279,7 @@ func (d *Device) Close() {
 	for _, b := range d.scratch {
 		b.Release()
 	}
+	d.lookBack.release()
 	d.pool.drain()
 	d.staged.release()
 	d.deferred.release()

@@ -153,26 +153,22 @@ func (l *launch) scan(s *kernel.Scan, L int64) error {
 	k := l.scanK(ts, L)
 	if l.useLookBack() {
 		tiles := ceilDiv(n, L*k)
-		state, err := l.scratchBuf(int(tiles) * 8)
+		state, counter, epoch, cbase, err := l.d.lookBack.next(l.d, tiles)
 		if err != nil {
-			return err
-		}
-		counter, err := l.scratchBuf(8)
-		if err != nil {
-			return err
-		}
-		if err := l.d.ctx.Fill(state, make([]byte, 8), 0, int(tiles)*8); err != nil {
-			return err
-		}
-		if err := l.d.ctx.Fill(counter, make([]byte, 4), 0, 4); err != nil {
 			return err
 		}
 		t := ts[0]
-		return l.enqueue(3, map[string]any{
-			"state": state, "counter": counter, "groups": tiles, "scank": k,
+		err = l.enqueue(3, map[string]any{
+			"state": state, "counter": counter, "groups": tiles, "scank": k, "epoch": epoch, "cbase": cbase,
 			"local0": cl.LocalMem{Size: int(L) * t.Size()},
 			"tile0":  cl.LocalMem{Size: opencl.TileElems(int(L), int(k)) * t.Size()},
 		}, tiles*L)
+		if err != nil {
+			// the counter may not have run on by tiles: zero it and the
+			// words before the next launch
+			l.d.lookBack.epoch = maxEpoch
+		}
+		return err
 	}
 	groups := max(1, min(ceilDiv(n, L*k), l.targetGroups(32)))
 	ex, err := l.tupleExtras(ts, groups, L, groups)
