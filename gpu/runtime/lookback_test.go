@@ -13,14 +13,7 @@ import (
 // state and when the epoch or the counter is about to overflow and the
 // state is zeroed; each scan equals the sequential prefix sum.
 func TestLookBackEpochs(t *testing.T) {
-	d0 := device(t)
-	if !d0.Caps.Int64Atomics {
-		t.Skip("no 64-bit atomics: no single-pass scan")
-	}
-	d, err := OpenDevice(d0.Info, Config{NoCache: true, ScanLookBack: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := lookBackDevice(t)
 	defer d.Close()
 	k := scanKernel("sum", I32, "+")
 	words := int64(0)

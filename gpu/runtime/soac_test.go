@@ -322,8 +322,9 @@ func TestHist(t *testing.T) {
 	})
 }
 
-// TestScanLookBack runs the single-pass scan on this device whatever its type.
-func TestScanLookBack(t *testing.T) {
+// lookBackDevice opens the test device again, its scans single-pass
+// whatever its type (skipping where it cannot), for the test to close.
+func lookBackDevice(t *testing.T) *Device {
 	d0 := device(t)
 	if !d0.Caps.Int64Atomics {
 		t.Skip("no 64-bit atomics: no single-pass scan")
@@ -332,6 +333,12 @@ func TestScanLookBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return d
+}
+
+// TestScanLookBack runs the single-pass scan on this device whatever its type.
+func TestScanLookBack(t *testing.T) {
+	d := lookBackDevice(t)
 	defer d.Close()
 	for _, c := range []struct {
 		ty Type
