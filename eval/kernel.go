@@ -350,23 +350,28 @@ func (kc *kcomp) scalarOf(v *kval, run ktuple, ok bool) (knode, value.PrimType, 
 
 // fnValue resolves the function of an application at compile time.
 func (kc *kcomp) fnValue(fn syntax.Expr, sc *kscope, e *env) (value.Value, bool) {
-	fn = unparen(fn)
-	v, ok := fn.(*syntax.Var)
+	f, _, ok := kc.t.staticFn(fn, sc, e)
+	return f, ok
+}
+
+// staticFn resolves the function of an application in a scalar kernel
+// (a register or a flat one) at compile time: fn must be a name whose
+// head no local of the kernel binds; head is that name's first part,
+// which the environment e resolved.
+func (t *thread) staticFn(fn syntax.Expr, sc *kscope, e *env) (f value.Value, head string, ok bool) {
+	v, ok := unparen(fn).(*syntax.Var)
 	if !ok {
-		return nil, false
+		return nil, "", false
 	}
-	if len(v.Name.Quals) == 0 {
-		if _, local := sc.lookup(v.Name.Name); local {
-			return nil, false
-		}
-	} else if _, local := sc.lookup(v.Name.Quals[0]); local {
-		return nil, false
+	head = v.Name.Name
+	if len(v.Name.Quals) > 0 {
+		head = v.Name.Quals[0]
 	}
-	f, err := kc.t.evalVar(v, e)
-	if err != nil {
-		return nil, false
+	if _, local := sc.lookup(head); local {
+		return nil, "", false
 	}
-	return f, true
+	f, err := t.evalVar(v, e)
+	return f, head, err == nil
 }
 
 // call compiles an application of a known function to scalar arguments:

@@ -498,22 +498,13 @@ func (fc *fcomp) literal(x syntax.Expr) (*kval, bool) {
 }
 
 // fnValue resolves the function of an application at compile time: a
-// name that no local binds.
+// name that no local binds (staticFn), noting the name it looked up.
 func (fc *fcomp) fnValue(fn syntax.Expr, sc *kscope, e *env) (value.Value, bool) {
-	v, ok := unparen(fn).(*syntax.Var)
-	if !ok {
-		return nil, false
+	f, head, ok := fc.t.staticFn(fn, sc, e)
+	if head != "" {
+		fc.resolved(head, e)
 	}
-	head := v.Name.Name
-	if len(v.Name.Quals) > 0 {
-		head = v.Name.Quals[0]
-	}
-	if _, local := sc.lookup(head); local {
-		return nil, false
-	}
-	fc.resolved(head, e)
-	f, err := fc.t.evalVar(v, e)
-	return f, err == nil
+	return f, ok
 }
 
 // apply compiles f applied to args: the arguments are live while the
