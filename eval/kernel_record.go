@@ -158,40 +158,15 @@ func (v *kval) value(ps *[]value.Prim) value.Value {
 	return value.Tuple(fs)
 }
 
-// constVal loads a captured value of scalars into fresh registers.
+// constVal loads a captured value of scalars into fresh registers, laid
+// out as the flat compiler lays it out (layoutOf).
 func (kc *kcomp) constVal(c value.Value) (*kval, ktuple, bool) {
-	var regs []int
-	var ps []value.Prim
-	var walk func(c value.Value) *kval
-	walk = func(c value.Value) *kval {
-		switch c := c.(type) {
-		case value.Prim:
-			r := kc.reg()
-			regs, ps = append(regs, r), append(ps, c)
-			return &kval{reg: r, typ: c.T}
-		case value.Tuple:
-			v := &kval{reg: -1, fields: make([]*kval, len(c))}
-			for i, f := range c {
-				if v.fields[i] = walk(f); v.fields[i] == nil {
-					return nil
-				}
-			}
-			return v
-		case *value.Record:
-			v := &kval{reg: -1, rec: true, names: c.Names, fields: make([]*kval, len(c.Fields))}
-			for i, f := range c.Fields {
-				if v.fields[i] = walk(f); v.fields[i] == nil {
-					return nil
-				}
-			}
-			return v
-		}
-		return nil
-	}
-	v := walk(c)
-	if v == nil || len(regs) == 0 {
+	l, ps, ok := layoutOf(c)
+	if !ok {
 		return nil, nil, false
 	}
+	v := kc.instantiate(l)
+	regs := v.leaves(nil)
 	return v, func(f []value.Prim) {
 		for i, r := range regs {
 			f[r] = ps[i]
