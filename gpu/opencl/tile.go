@@ -68,14 +68,18 @@ type tileRole struct {
 	// its place in the tile from step to step (tileLanes): the thread's
 	// first element of the step at 0 (ptr), the distance in the buffer
 	// between its loads (stride), where it stores the first in local
-	// memory (slot), and the C conditions that its load q lies inside
-	// the buffer, along the block's dimension (inO, of q) and along T
-	// (inK, of q and t0)
-	ptr, stride, slot string
-	inO, inK          func(q, t0 string) string
-	// the distances between its loads along the block's dimension (rows,
-	// kLast) or T (cols), and in local memory (sstep)
-	rows, cols, sstep int
+	// memory (slot), its first load's row of the block and element of
+	// the step (lo, lk), and the distances between its loads along the
+	// block's dimension (rows, kLast) or T (cols), and in local memory
+	// (sstep)
+	ptr, stride, slot, lo, lk string
+	rows, cols, sstep         int
+}
+
+// laneIn is the C condition that load q of r's lane in the step at t0
+// lies inside the buffer.
+func laneIn(r *tileRole, q, t0, extent, K string) string {
+	return fmt.Sprintf("b%d + %s + %d * %s < %s && %s + %s + %d * %s < %s", r.dim, r.lo, r.rows, q, extent, t0, r.lk, r.cols, q, K)
 }
 
 // tileRoles finds each tiled buffer's role from Body's reads, or fails.
@@ -591,7 +595,8 @@ func (g *gen) tileLanes(t *kernel.Tiled, roles map[*kernel.Param]*tileRole, dims
 			continue
 		}
 		bn, bt := g.name(buf.Name), btype(buf.T)
-		o, c := g.fresh("lo"), g.fresh("lk") // the lane's row of the block, its element of the step
+		r.lo, r.lk = g.fresh("lo"), g.fresh("lk")
+		o, c := r.lo, r.lk
 		extent := dims[r.dim]
 		r.ptr, r.stride, r.slot = g.fresh("lp"), g.fresh("ls"), g.fresh("lt")
 		if r.kLast { // buf[o][k]: TileGroup/tk rows of the block a load
@@ -608,14 +613,6 @@ func (g *gen) tileLanes(t *kernel.Tiled, roles map[*kernel.Param]*tileRole, dims
 			g.line("long %s = %d * %s;", r.stride, r.cols, extent)
 		}
 		g.line("__local %s *%s = &%s[%s * %d + %s];", bt, r.slot, r.local, c, S, o)
-		rows, cols := r.rows, r.cols
-		dim := r.dim
-		r.inO = func(q, _ string) string {
-			return fmt.Sprintf("b%d + %s + %d * %s < %s", dim, o, rows, q, extent)
-		}
-		r.inK = func(q, t0 string) string {
-			return fmt.Sprintf("%s + %s + %d * %s < %s", t0, c, cols, q, K)
-		}
 	}
 	g.line("bool tin = b0 + %d <= %s && b1 + %d <= %s;", blk, dims[0], blk, dims[1])
 }
@@ -637,7 +634,7 @@ func (g *gen) tileFetchBy(t *kernel.Tiled, roles map[*kernel.Param]*tileRole, pr
 			if whole {
 				g.line("for (int q = 0; q < %d; q++) %s[q] = %s;", n, pre[buf], src)
 			} else {
-				g.line("for (int q = 0; q < %d; q++) %s[q] = (%s && %s) ? %s : 0;", n, pre[buf], r.inO("q", t0), r.inK("q", t0), src)
+				g.line("for (int q = 0; q < %d; q++) %s[q] = (%s) ? %s : 0;", n, pre[buf], laneIn(r, "q", t0, dims[r.dim], K), src)
 			}
 			continue
 		}

@@ -164,9 +164,7 @@ func (l *launch) scan(s *kernel.Scan, L int64) error {
 			"tile0":  cl.LocalMem{Size: opencl.TileElems(int(L), int(k)) * t.Size()},
 		}, tiles*L)
 		if err != nil {
-			// the counter may not have run on by tiles: zero it and the
-			// words before the next launch
-			l.d.lookBack.epoch = maxEpoch
+			l.d.lookBack.failed()
 		}
 		return err
 	}

@@ -60,6 +60,10 @@ func (s *lookBackState) next(d *Device, tiles int64) (state, counter *cl.Buffer,
 	return s.state, s.counter, s.epoch, cbase, nil
 }
 
+// failed makes the next launch zero the state first: a launch that
+// failed to start may not have run the counter on by its tiles.
+func (s *lookBackState) failed() { s.epoch = maxEpoch }
+
 // release frees the buffers.
 func (s *lookBackState) release() {
 	s.state.Release()
