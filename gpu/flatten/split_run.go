@@ -154,6 +154,7 @@ func (s *splitRun) each(ctx context.Context,
 		}
 		if s.deferred {
 			defer func() {
+				w.mark(s, "flush")
 				if err := w.r.d.Flush(); err != nil {
 					s.fail(-1, &errDeferred{err})
 					cancel()
@@ -192,6 +193,9 @@ func (s *splitRun) each(ctx context.Context,
 				}
 				w.mark(s, "queued")
 				w.chunks++
+				if s.next.Load() >= int64(s.nChunks) {
+					break // none left to take: the pass's flush waits
+				}
 				m, err := w.r.d.Marker()
 				if err != nil {
 					s.fail(k, err)
@@ -277,9 +281,11 @@ func (s *splitRun) chunk(ctx context.Context, w *worker, k int, plan *Plan, off,
 			r.env[prm.Name] = &slot{host: cs[j]}
 		}
 	}
+	w.mark(s, "bound")
 	if err := r.steps(ctx, plan.Steps); err != nil {
 		return err
 	}
+	w.mark(s, "launched")
 	keep := map[*runtime.Array]bool{}
 	for _, wa := range c.Whole {
 		if sl := r.env[wa.Name]; sl != nil && sl.dev != nil {
@@ -503,6 +509,7 @@ func (p *Plan) runSplitOnce(ctx context.Context, devs []*runtime.Device, sp *spl
 			return nil
 		}
 	}
+	s.mark("setup")
 	s.each(ctx, before, func(k int) []value.Value { return carries[k] },
 		func(w *worker, k int, plan *Plan, off, n int64, keep map[*runtime.Array]bool) error {
 			r := w.r
@@ -593,6 +600,7 @@ func (p *Plan) runSplitOnce(ctx context.Context, devs []*runtime.Device, sp *spl
 			dests[i] = w.r.env[c.Dest]
 		}
 	}
+	s.mark("flushed")
 	// the whole results, in the order of the chunks
 	ri := nScan
 	for j, op := range reds {
