@@ -140,6 +140,47 @@ __kernel void spin(__global float *a, long n, int iters) { long i = get_global_i
 		fmt.Printf("device %d: tiny first %s | then launch %s\n", i, med(tiny), med(after))
 		fmt.Printf("device %d: plugged launch %s | unplug %s | whole %s\n", i, med(plugL), med(plugS), med(plugW))
 	}
+	// what keeps a thread warm: 500 µs spent sleeping, spinning, or
+	// spinning with a clFlush of the idle queue every 50 µs, then a
+	// launch; and a launch right after one flush
+	{
+		d := devs[0]
+		goruntime.LockOSThread()
+		var slept, spun, warmed, fl, afterFl []time.Duration
+		for r := 0; r < R; r++ {
+			time.Sleep(500 * time.Microsecond)
+			t0 := time.Now()
+			launch(d, d.s, N, iters)
+			slept = append(slept, time.Since(t0))
+			read4(d)
+			for t1 := time.Now(); time.Since(t1) < 500*time.Microsecond; {
+			}
+			t0 = time.Now()
+			launch(d, d.s, N, iters)
+			spun = append(spun, time.Since(t0))
+			read4(d)
+			last := time.Now()
+			for t1 := time.Now(); time.Since(t1) < 500*time.Microsecond; {
+				if time.Since(last) > 50*time.Microsecond {
+					clFlush(d.q)
+					last = time.Now()
+				}
+			}
+			t0 = time.Now()
+			launch(d, d.s, N, iters)
+			warmed = append(warmed, time.Since(t0))
+			read4(d)
+			time.Sleep(500 * time.Microsecond)
+			t0 = time.Now()
+			clFlush(d.q)
+			t1 := time.Now()
+			launch(d, d.s, N, iters)
+			fl, afterFl = append(fl, t1.Sub(t0)), append(afterFl, time.Since(t1))
+			read4(d)
+		}
+		goruntime.UnlockOSThread()
+		fmt.Printf("after a sleep: launch %s | after spinning: %s | spinning with flushes: %s | a flush %s then launch %s\n", med(slept), med(spun), med(warmed), med(fl), med(afterFl))
+	}
 	if len(devs) < 2 {
 		return
 	}
