@@ -84,6 +84,13 @@ func TestCarry(t *testing.T) {
 	n := escapeLoop("*")
 	n.Init[0] = Bin("+", NewVar("x", F32), Const{T: F32, F: 1})
 	if c := Carry(n); len(c.Params) != 5 {
-		t.Errorf("%d parameters: the square of a parameter with an initial value that is not a variable or constant carried", len(c.Params))
+		t.Errorf("%d parameters: the square of a parameter with an initial value that is not a constant carried", len(c.Params))
+	}
+	// a variable as the initial value (rosettacode's loop (c, i) = (c0, 0)):
+	// nothing of it carried (isConst says why)
+	v := escapeLoop("*")
+	v.Init[0], v.Init[1] = NewVar("cr", F32), NewVar("ci", F32)
+	if c := Carry(v); c != v {
+		t.Errorf("%d parameters: a square of parameters whose initial values are variables carried", len(c.Params))
 	}
 }
