@@ -60,7 +60,7 @@ func cmdTest(args []string) int {
 	defer stop()
 	opts := testrun.Options{Timeout: timeout.d, MaxMemory: maxMem.n, Pipeline: *pipeline, Backend: be, Exclude: exclude,
 		TypeCheckOnly: *typeCheck, Structure: *structure, CostInvariants: *invariants,
-		RecordCost: *jsonFile != ""}
+		RecordCost: *jsonFile != "", RunCompiled: be != session.BackendInterp}
 	var results []*testrun.Result
 	var passed, failed, skipped int
 	var casesPassed, casesFailed, casesSkipped int

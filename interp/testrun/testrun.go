@@ -63,6 +63,13 @@ type Options struct {
 	// CaseResult.Cost, so that two builds can be compared case by case
 	// (fut test --json). CostInvariants records them too.
 	RecordCost bool
+	// RunCompiled runs the cases tagged compiled (never run by an
+	// interpreter) where the backend is a device, as futhark test -c
+	// does: on the device, or skipped, saying why, where the entry point
+	// would stay on the reference path (whose run of a compiled dataset
+	// is what the tag rules out). fut test sets it for -c and
+	// --backend=opencl|auto; unset, such cases are skipped.
+	RunCompiled bool
 }
 
 // Status is how a program or a case ended.
@@ -244,7 +251,8 @@ func runFile(ctx context.Context, file string, opts Options) (res *Result) {
 			for _, c := range b.Cases {
 				cr := &CaseResult{Entry: entry, Name: c.Name}
 				res.Cases = append(res.Cases, cr)
-				if c.Compiled {
+				device := opts.Backend != "" && opts.Backend != session.BackendInterp
+				if c.Compiled && !(opts.RunCompiled && device) {
 					cr.Status, cr.Msg = Skipped, "compiled only"
 					continue
 				}
@@ -261,12 +269,24 @@ func runFile(ctx context.Context, file string, opts Options) (res *Result) {
 	if ran == 0 {
 		res.Status, res.Msg = Skipped, "no case an interpreter runs"
 	}
+	if ran > 0 && allSkipped(res.Cases) {
+		res.Status, res.Msg = Skipped, "no case ran: compiled only, and the entry point stays on the reference path"
+	}
 	for _, c := range res.Cases {
 		if c.Status == Failed {
 			res.Status = Failed
 		}
 	}
 	return res
+}
+
+func allSkipped(cs []*CaseResult) bool {
+	for _, c := range cs {
+		if c.Status != Skipped {
+			return false
+		}
+	}
+	return true
 }
 
 func runCase(ctx context.Context, s *session.Session, file, entry string, c *testspec.Case, cr *CaseResult, opts Options) {
@@ -279,13 +299,28 @@ func runCase(ctx context.Context, s *session.Session, file, entry string, c *tes
 		return
 	}
 	args, err := caseInput(ctx, s, file, c, params)
-	if err == nil {
-		// the input's types, ranks and sizes, checked as fut run checks
-		// them (a case whose input does not fit must not pass)
-		err = session.CheckValues(args, params, "argument", entry)
-	}
 	if err != nil {
 		fail("input: %v", err)
+		return
+	}
+	// the input's types, ranks and sizes, checked as fut run checks them
+	// (a case whose input does not fit must not pass), unless the case
+	// expects the error that a run of the program with it gives
+	if err := session.CheckValues(args, params, "argument", entry); err != nil {
+		if c.Expect != testspec.ExpectError {
+			fail("input: %v", err)
+			return
+		}
+		cr.Pipeline = "reference"
+		if ok, rerr := matches(c.ErrorRegex, err.Error()); !ok {
+			if rerr != nil {
+				fail("%v", rerr)
+			} else {
+				fail("the error %q does not match %q", firstLine(err.Error()), c.ErrorRegex)
+			}
+			return
+		}
+		cr.Status = Passed
 		return
 	}
 	var out []value.Value
@@ -296,6 +331,10 @@ func runCase(ctx context.Context, s *session.Session, file, entry string, c *tes
 			err, cr.Pipeline = oerr, string(opts.Backend)
 		} else if off != nil {
 			out, cr.Pipeline = off.Values, string(opts.Backend)
+		} else if c.Compiled {
+			cr.Status, cr.Msg = Skipped, "compiled only, and its entry point stays on the reference path"
+			cr.Pipeline = "reference (" + firstLine(why) + ")"
+			return
 		} else {
 			cr.Pipeline = "reference (" + firstLine(why) + ")"
 			out, _, err = s.CallEntry(ctx, entry, args)
