@@ -174,6 +174,18 @@ func (t *thread) apply(f value.Value, args []value.Value, pos syntax.Pos) (value
 		}
 		c := fn.Impl.(callable)
 		k := c.arity()
+		if cl, ok := c.(*closure); ok && k == 0 {
+			// a size-polymorphic constant whose value is a function
+			// (entry main [n] : [n]f32 -> [n]f32 = f), reached without a
+			// use of its name (which evaluates it: evalVar), as an entry
+			// point: its value, then that applied
+			v, err := cl.call(t, nil, pos)
+			if err != nil {
+				return nil, err
+			}
+			f = v
+			continue
+		}
 		if k == 0 {
 			return nil, t.errf(pos, "applying a function of no arguments")
 		}
