@@ -181,6 +181,10 @@ func (d *Device) compile(k *kernel.Kernel) (*compiled, error) {
 			}
 		}
 	}
+	if dump := os.Getenv("FUT_CL_DUMP"); dump != "" {
+		// the source of every program built or loaded, by its cache key
+		writeAtomic(dump, filepath.Join(dump, key+".cl"), []byte(gen.Source))
+	}
 	if c.prog == nil {
 		p, err := d.ctx.BuildProgram(gen.Source, d.cfg.Options)
 		if err != nil {
