@@ -337,7 +337,7 @@ func benchOffload(ctx context.Context, s *session.Session, entry string, args []
 				return d
 			}
 			for j := range want {
-				if j >= len(vals) || !value.Equal(vals[j], want[j], value.DefaultTolerance) {
+				if j >= len(vals) || !closeEnough(vals[j], want[j], value.DefaultTolerance) {
 					d.Err = fmt.Sprintf("result %d differs from the reference path's", j)
 					return d
 				}

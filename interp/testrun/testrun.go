@@ -32,7 +32,8 @@ type Options struct {
 	Exclude []string
 	// MaxMemory bounds the bytes a program holds live (0: the session's default).
 	MaxMemory int64
-	// Tolerance is the relative tolerance of float comparisons.
+	// Tolerance is the tolerance of float comparisons (diff.go says how
+	// it scales).
 	Tolerance float64
 	// Pipeline is "reference" (the default: the tree-walking evaluator)
 	// or "fused": each case runs through the core IR after simplification
@@ -400,7 +401,7 @@ func runCase(ctx context.Context, s *session.Session, file, entry string, c *tes
 				return
 			}
 			for i := range want {
-				if i >= len(out) || !value.Equal(out[i], want[i], opts.Tolerance) {
+				if i >= len(out) || !closeEnough(out[i], want[i], opts.Tolerance) {
 					if i < len(out) {
 						fail("auto output: %s", mismatch(i, want[i], out[i], opts.Tolerance))
 					} else {
@@ -470,7 +471,7 @@ func checkOutput(file, entry string, c *testspec.Case, results []session.Type, o
 		return fmt.Errorf("expected %d results, got %d", len(want), len(out))
 	}
 	for i := range want {
-		if !value.Equal(out[i], want[i], tol) {
+		if !closeEnough(out[i], want[i], tol) {
 			return fmt.Errorf("%s", mismatch(i, want[i], out[i], tol))
 		}
 	}
