@@ -28,6 +28,14 @@ var flatDecls = []string{nbodySrc,
 	`def grid = [[1i64, 2], [3, 4], [5, 6]]`,
 	// tree's result tells the shape of the reduction's tree
 	`def tree (p: {a: i64, b: i64}) (q: {a: i64, b: i64}) = {a = p.a - q.a, b = p.b * 3 + q.b}`,
+	// branches: arms that leave different live space, nested, in lets,
+	// in arguments, guarding what would fail
+	`def clampy (x: f64) = if x < 0 then 0 else if x > 10 then 10 else x`,
+	`def pick (p: {a: i64, b: i64}) (q: {a: i64, b: i64}) = if p.a < q.a || (p.a == q.a && p.b <= q.b) then p else q`,
+	`def safe (x: i32) = if x != 0 then 100 / x else -1`,
+	`def tabidx (i: i64) = if i >= 0 && i < 7 then tab[i] else 0f32`,
+	`def lets (x: f32) = let y = if x > 1 then x * 2 else 3 in y + (let z = (if x < 2 then {u = x, v = 1f32} else {u = 2, v = x}) in z.u * z.v)`,
+	`def addc (x: i64) (y: i64) = x + y`,
 }
 
 var flatExprs = []string{
@@ -79,6 +87,22 @@ var flatExprs = []string{
 	`map (\i -> {a = tab[i] * 2, b = f32.i64 grid[i % 3, i32.i64 i % 2] + tab[6 - i]}) (iota 7)`,
 	`reduce V.vadd V.zero (map (\b -> V.vscale tab[i64.f32 b.mass] b.pos) (mkbodies 30))`,
 	`map (\k -> let ys = map (\x -> x + f32.i64 k) tab in map (\i -> ys[i] - tab[i]) (iota 3)) (iota 3)`,
+	// branches
+	`map clampy [-1, 5, 12, 3.5, 10, 0]`,
+	`reduce pick {a = 1000, b = 0} (map (\i -> {a = (i * 7) % 11, b = i}) (iota 300))`,
+	`reduce pick {a = 1000, b = 0} (map (\i -> {a = (i * 7) % 11, b = i}) (iota 3000))`,
+	`map safe [1, 0, -3, 7]`,
+	`map (\i -> tabidx (i - 2)) (iota 12)`,
+	`map lets [0.5, 1.5, 3, 1, 2]`,
+	`map (\i -> addc (if i % 2 == 0 then i else 7) i) (iota 9)`,
+	`map (\i -> addc (if i % 2 == 0 then i else 7) (let j = if i < 4 then 1 else i * i in j - 1)) (iota 9)`,
+	`reduce (\a b -> if a > b then a else b) 0i64 (map (\i -> (i * 37) % 101) (iota 500))`,
+	`reduce (+) 0 (map (\x -> if x % 3 == 0 then x * 2 else 1) (iota 1000))`,
+	`reduce (\a b -> if a < b then b - a else a + b) 0 (map (\x -> if x % 3 == 0 then x * 2 else if x % 3 == 1 then 1 else x) (iota 3000))`,
+	`map (\x -> x > 2 && x < 5 || x == 9) (iota 12)`,
+	`map (\x -> if x % 2 == 0 then (x, 1f64) else (x * 3, 0.5)) (iota 10)`,
+	`map (\x -> if x % 2 == 0 then true else false) (iota 1)`,
+	`map (\b -> if b.mass > 1 then V.vscale b.mass b.pos else b.pos) (mkbodies 200)`,
 }
 
 // flatErrors fail inside the operator or the mapped function.
@@ -93,6 +117,9 @@ var flatErrors = []string{
 	`let rs = map (\i -> {q = i32.i64 i, z = 1}) (iota 4) in reduce ratio {q = 1, z = 0} rs`,
 	`reduce ratio {q = 1, z = 0} (map (\i -> {q = i32.i64 i, z = 1}) (iota 4))`,
 	`reduce comb {n = 0, m = 1, c = 0} (map (\b -> {n = 1 / i64.f32 (b.mass - b.mass), m = 1, c = 0}) (mkbodies 3))`,
+	`map (\x -> if x > 1 then 10 / (x - 2) else 0) [1i32, 2, 3]`,
+	`map (\i -> if i > 2 then tab[i + 4] else 0) (iota 7)`,
+	`reduce (\a b -> if a > 5 then a / (b - 7) else a + b) 0 (iota 40)`,
 }
 
 // TestFlatAgrees checks flat kernels against the tree walker: values,
@@ -112,7 +139,7 @@ func TestFlatAgrees(t *testing.T) {
 		}
 		agree(t, "flat", comp, "walker", walk, flatExprs, flatErrors)
 		// the functions that should have run flat did, once per layout
-		for _, name := range []string{"accel", "V.vadd", "add2", "comb", "pull", "swapper", "trig", "(<+>)", "tree", "ratio"} {
+		for _, name := range []string{"accel", "V.vadd", "add2", "comb", "pull", "swapper", "trig", "(<+>)", "tree", "ratio", "clampy", "pick", "safe", "lets"} {
 			v, _, err := comp.run(name)
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)

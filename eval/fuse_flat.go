@@ -62,7 +62,7 @@ func flatStats(k *flatKernel, n int64) stats {
 	if n <= 0 {
 		return stats{}
 	}
-	return stats{maxD: k.w, sumD: n * k.w, maxS1: k.peak, maxSP: k.peak, sumSP: n * k.peak, count: n}
+	return stats{maxD: k.w, sumD: n * k.w, maxS1: k.peak, maxSP: k.peak, sumSP: n * k.peak, count: n, w: n * k.w}
 }
 
 // fusedFlatLoop runs reduce op ne (map f xs…), for map and map2, as one
@@ -112,13 +112,17 @@ func (t *thread) fusedFlatLoop(op value.Value, margs []value.Value, held1 int64,
 	buf := t.flatRegs(m*blk + mk.nregs*B + foldRegs(rk, n))
 	scratch, mr, rr := buf[:m*blk], buf[m*blk:m*blk+mk.nregs*B], buf[m*blk+mk.nregs*B:]
 	mk.frame(mr, B)
+	var mst, rst *stats
+	if t.cost {
+		mst, rst = &stats{}, &stats{}
+	}
 	var result []uint64
 	var err error
 	// the map's instances and the reduction's applications of a block
 	// run before the next block's: neither can fail but by flatFail,
 	// which starts again on the general path
 	if !tryFlat(func() {
-		result = rk.foldBlocks(rr, scratch, n, m, func(b0, cnt int, cols []uint64) {
+		result = rk.foldBlocks(rr, scratch, n, m, rst, func(b0, cnt int, cols []uint64) {
 			for i0 := b0; i0 < b0+cnt; i0 += B {
 				c := min(B, b0+cnt-i0)
 				if err = t.tickN(mapPos, c); err != nil {
@@ -130,7 +134,7 @@ func (t *thread) fusedFlatLoop(op value.Value, margs []value.Value, held1 int64,
 						loadCol(col, i0, mr[in[j]*B:][:c])
 					}
 				}
-				mk.run(mr, B, c)
+				mk.exec(mr, B, c, mst)
 				for j, reg := range mk.outRegs {
 					copy(cols[j*cnt+i0-b0:j*cnt+i0-b0+c], mr[reg*B:reg*B+c])
 				}
@@ -149,8 +153,8 @@ func (t *thread) fusedFlatLoop(op value.Value, margs []value.Value, held1 int64,
 	r := out.bitsValue(result)
 	if t.cost {
 		nn := int64(n)
-		t.W += nn*mk.w + (nn-1)*rk.w
-		mst, rst := flatStats(mk.flatKernel, nn), flatStats(rk.flatKernel, nn-1)
+		mst, rst := mk.figures(nn, mst), rk.figures(nn-1, rst)
+		t.W += mst.w + rst.w
 		// the map's step, as fastMap charges it: its result is an array of
 		// m columns of n scalars
 		rs := int64(m) * (nn + 1)
@@ -188,7 +192,8 @@ func foldRegs(k *flatCall, n int) int { return k.nregs * foldB(n) }
 func foldB(n int) int                 { return min(max(min(n, foldBlock)/2, 1), flatBatch) }
 
 // foldBlocks reduces n elements of m scalars by k in foldTree's order and
-// returns the result's scalars. load puts elements i0… of a block in
+// returns the result's scalars, measuring the applications into st
+// (exec). load puts elements i0… of a block in
 // cols, column j's element q in cols[j*cnt+q]; r holds k's registers
 // (foldRegs), scratch m·foldBlock words.
 //
@@ -200,7 +205,7 @@ func foldB(n int) int                 { return min(max(min(n, foldBlock)/2, 1), 
 // elements; and the last, partial block's trees, the smallest, are
 // combined from the right by pairFold and then with the blocks' trees
 // from the right.
-func (k *flatCall) foldBlocks(r, scratch []uint64, n, m int, load func(i0, cnt int, cols []uint64)) []uint64 {
+func (k *flatCall) foldBlocks(r, scratch []uint64, n, m int, st *stats, load func(i0, cnt int, cols []uint64)) []uint64 {
 	B := foldB(n)
 	k.frame(r, B)
 	pa, pb := k.arg(0), k.arg(1)
@@ -208,7 +213,7 @@ func (k *flatCall) foldBlocks(r, scratch []uint64, n, m int, load func(i0, cnt i
 		for j := 0; j < m; j++ {
 			r[pa[j]*B], r[pb[j]*B] = a[j], b[j]
 		}
-		k.run(r, B, 1)
+		k.exec(r, B, 1, st)
 		for j, reg := range k.outRegs {
 			a[j] = r[reg*B]
 		}
@@ -223,7 +228,7 @@ func (k *flatCall) foldBlocks(r, scratch []uint64, n, m int, load func(i0, cnt i
 		cnt := min(foldBlock, n-i0)
 		cols := scratch[:m*cnt]
 		load(i0, cnt, cols)
-		v := k.pairFold(r, B, cols, cnt, m)
+		v := k.pairFold(r, B, cols, cnt, m, st)
 		if cnt < foldBlock {
 			acc = v // the last block
 			break
@@ -258,7 +263,7 @@ func (k *flatCall) foldBlocks(r, scratch []uint64, n, m int, load func(i0, cnt i
 // the rightmost trees, which foldTree combines last with the tree to its
 // left. Each level's combinations are independent, so they run as
 // batches.
-func (k *flatCall) pairFold(r []uint64, B int, cols []uint64, n, m int) []uint64 {
+func (k *flatCall) pairFold(r []uint64, B int, cols []uint64, n, m int, st *stats) []uint64 {
 	pa, pb := k.arg(0), k.arg(1)
 	for cur := n; cur > 1; {
 		np := cur / 2
@@ -271,7 +276,7 @@ func (k *flatCall) pairFold(r []uint64, B int, cols []uint64, n, m int) []uint64
 					ca[q], cb[q] = src[2*q], src[2*q+1]
 				}
 			}
-			k.run(r, B, cnt)
+			k.exec(r, B, cnt, st)
 			for j, reg := range k.outRegs {
 				copy(cols[j*n+p0:j*n+p0+cnt], r[reg*B:reg*B+cnt])
 			}

@@ -45,6 +45,12 @@ type flatKernel struct {
 	// w steps (each of work and depth 1), a peak of peak words above it,
 	// and a result of fresh words
 	w, peak, fresh int64
+	// a kernel with branches (kernel_flat_branch.go) charges per element:
+	// its code accumulates each element's work in register wReg and its
+	// peak in register pkReg, and runs on the lanes listed in register
+	// lanes (all of a batch, 0…B−1)
+	dyn                bool
+	wReg, pkReg, lanes int
 }
 
 type fconst struct {
@@ -231,13 +237,15 @@ func (v *kval) sameTypes(w *kval) bool {
 }
 
 // fcomp compiles one flat kernel; live, pk and w follow the charges of
-// the code emitted so far (thread.live, pk1 and W relative to the start).
+// the code emitted so far (thread.live, pk1 and W relative to the start;
+// after a branch, relative to an element's own figures: flive).
 type fcomp struct {
-	t           *thread
-	k           *flatKernel
-	consts      map[value.Prim]int
-	live, pk, w int64
-	depth       int
+	t      *thread
+	k      *flatKernel
+	consts map[value.Prim]int
+	live   flive
+	pk, w  int64
+	depth  int
 	// the compiled closure's environment, the locals of it that the
 	// kernel reads, the names it found elsewhere, and whether the kernel
 	// may serve other closures of the same body (kernel_flat_share.go)
@@ -251,7 +259,7 @@ type fcomp struct {
 // parameters are the locals of c's environment that it reads, then the
 // arguments. nil when c does not compile.
 func (t *thread) compileFlat(c *closure, layouts []*kval) (*flatKernel, *fcomp) {
-	fc := &fcomp{t: t, k: &flatKernel{}, consts: map[value.Prim]int{}, top: c.env, shareable: true}
+	fc := &fcomp{t: t, k: &flatKernel{wReg: -1, pkReg: -1, lanes: -1}, consts: map[value.Prim]int{}, live: flive{org: -1}, top: c.env, shareable: true}
 	args := make([]*kval, len(layouts))
 	for i, l := range layouts {
 		args[i] = fc.instantiate(l)
@@ -271,7 +279,11 @@ func (t *thread) compileFlat(c *closure, layouts []*kval) (*flatKernel, *fcomp) 
 		k.params = append(k.params, a.leaves(nil))
 	}
 	k.out, k.outRegs = res, res.leaves(nil)
-	k.w, k.peak, k.fresh = fc.w, fc.pk, fc.live
+	if k.dyn {
+		fc.flush() // each element's figures are in its registers
+	} else {
+		k.w, k.peak, k.fresh = fc.w, fc.pk, fc.live.c
+	}
 	return k, fc
 }
 
@@ -301,10 +313,10 @@ func (fc *fcomp) emit2(d, a, b int, f func(a, b uint64) uint64) {
 
 // step charges a step of (1, 1, 1) after operands held above base
 // (thread.kstep).
-func (fc *fcomp) step(base int64) {
+func (fc *fcomp) step(base flive) {
 	fc.w++
-	fc.pk = max(fc.pk, fc.live+1)
-	fc.live = base + 1
+	fc.pk = max(fc.pk, fc.live.c+1)
+	fc.setLive(base.plus(1))
 }
 
 // konst is a register that holds p.
@@ -383,6 +395,8 @@ func (fc *fcomp) value(x syntax.Expr, sc *kscope, e *env) (*kval, bool) {
 		return fc.unary(x.X, value.Not, sc, e)
 	case *syntax.Binary:
 		return fc.binary(x, sc, e)
+	case *syntax.If:
+		return fc.ifExpr(x, sc, e)
 	case *syntax.Apply:
 		f, ok := fc.fnValue(x.Fn, sc, e)
 		if !ok {
@@ -408,12 +422,12 @@ func (fc *fcomp) value(x syntax.Expr, sc *kscope, e *env) (*kval, bool) {
 		if !ok {
 			return nil, false
 		}
-		f0 := fc.live - base
+		bound := fc.live
 		if sc, ok = bindPat(x.Pat, v, sc); !ok {
 			return nil, false
 		}
 		r, ok := fc.value(x.Body, sc, e)
-		fc.live -= f0 // the bound value was live for the whole body
+		fc.release(base, bound) // the bound value was live for the whole body
 		return r, ok
 	}
 	return nil, false
@@ -518,9 +532,9 @@ func (fc *fcomp) apply(f value.Value, argx []syntax.Expr, sc *kscope, e *env) (*
 			return nil, false
 		}
 	}
-	held := fc.live - base
+	held := fc.live
 	r, ok := fc.call(f, args)
-	fc.live -= held
+	fc.release(base, held)
 	return r, ok
 }
 

@@ -13,10 +13,12 @@ import (
 
 // finsn is one instruction: an opcode on registers d, a and b, or for
 // what has no opcode a call of the kernel's c-th Go function of one or
-// two scalars (fCall1, fCall2).
+// two scalars (fCall1, fCall2); the instructions of branches and charges
+// (kernel_flat_branch.go) use c and k as they say.
 type finsn struct {
 	op         fopcode
 	d, a, b, c int32
+	k          int64
 }
 
 type fopcode uint8
@@ -37,6 +39,12 @@ const (
 	fMulI64
 	fSqrtF32
 	fSqrtF64
+	// kernels with branches only (runSel)
+	fIf     // split the lanes by register a into registers b, b+1; then-arm up to c, else-arm up to d
+	fMov    // r[d] = r[a]
+	fNop    // a slot for an fOrg
+	fCharge // charge c steps and a peak of k above register a (fcomp.flush)
+	fOrg    // r[d] = r[a] − r[b] + r[c] + k, a register −1 reading 0
 )
 
 // fins is an operation without an opcode, on registers' bits.
@@ -58,6 +66,11 @@ type fins struct {
 func (k *flatKernel) frame(r []uint64, B int) {
 	for _, c := range k.consts {
 		fill(r[c.reg*B:(c.reg+1)*B], c.bits)
+	}
+	if k.lanes >= 0 {
+		for j, l := 0, r[k.lanes*B:][:B]; j < B; j++ {
+			l[j] = uint64(j)
+		}
 	}
 }
 
@@ -192,7 +205,7 @@ func (fc *fcomp) binary(x *syntax.Binary, sc *kscope, e *env) (*kval, bool) {
 		return fc.apply(fv, []syntax.Expr{x.L, x.R}, sc, e)
 	}
 	if op == value.OpLogAnd || op == value.OpLogOr {
-		return nil, false // the right operand is evaluated only when needed
+		return fc.logic(x, op, sc, e) // the right operand is evaluated only when needed
 	}
 	base := fc.live
 	l, ok1 := fc.value(x.L, sc, e)
@@ -208,7 +221,7 @@ func (fc *fcomp) binary(x *syntax.Binary, sc *kscope, e *env) (*kval, bool) {
 
 // binop compiles a built-in operator on two scalars of one known type
 // that cannot fail on them (typedOp), charged as a step above base.
-func (fc *fcomp) binop(op value.BinOp, l, r *kval, base int64) (*kval, bool) {
+func (fc *fcomp) binop(op value.BinOp, l, r *kval, base flive) (*kval, bool) {
 	if !l.scalar() || !r.scalar() || l.typ != r.typ || l.typ == value.NoPrim {
 		return nil, false
 	}

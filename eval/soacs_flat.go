@@ -102,6 +102,10 @@ func (t *thread) flatMap(f value.Value, xs *value.Array, pos syntax.Pos) (value.
 	regs := t.flatRegs(k.nregs * B)
 	k.frame(regs, B)
 	in := k.arg(0)
+	var st *stats
+	if t.cost {
+		st = &stats{}
+	}
 	var err error
 	if !tryFlat(func() {
 		for i0 := 0; i0 < n; i0 += B {
@@ -112,7 +116,7 @@ func (t *thread) flatMap(f value.Value, xs *value.Array, pos syntax.Pos) (value.
 			for c, col := range comps {
 				loadCol(col, i0, regs[in[c]*B:][:cnt])
 			}
-			k.run(regs, B, cnt)
+			k.exec(regs, B, cnt, st)
 			for j, reg := range k.outRegs {
 				storeCol(outs[j], types[j], i0, regs[reg*B:reg*B+cnt])
 			}
@@ -129,11 +133,10 @@ func (t *thread) flatMap(f value.Value, xs *value.Array, pos syntax.Pos) (value.
 	}
 	r := k.out.array(&cols, int64(n))
 	if t.cost {
-		nn := int64(n)
-		t.W += nn * k.w
-		st := flatStats(k.flatKernel, nn)
+		st := k.figures(int64(n), st)
+		t.W += st.w
 		rs := r.Words()
-		t.soacStep(base, nn, 1, st.maxD, rs+st.maxS1, rs+st.sumSP, rs)
+		t.soacStep(base, int64(n), 1, st.maxD, rs+st.maxS1, rs+st.sumSP, rs)
 	}
 	return r, true, nil
 }
@@ -156,10 +159,14 @@ func (t *thread) flatReduce(op value.Value, xs *value.Array, pos syntax.Pos) (va
 	blk := min(n, foldBlock)
 	buf := t.flatRegs(m*blk + foldRegs(k, n))
 	scratch, regs := buf[:m*blk], buf[m*blk:]
+	var st *stats
+	if t.cost {
+		st = &stats{}
+	}
 	var res []uint64
 	var err error
 	if !tryFlat(func() {
-		res = k.foldBlocks(regs, scratch, n, m, func(i0, cnt int, cols []uint64) {
+		res = k.foldBlocks(regs, scratch, n, m, st, func(i0, cnt int, cols []uint64) {
 			if err = t.tickN(pos, cnt); err != nil {
 				panic(flatStop{})
 			}
@@ -176,8 +183,8 @@ func (t *thread) flatReduce(op value.Value, xs *value.Array, pos syntax.Pos) (va
 	r := layout.bitsValue(res)
 	if t.cost {
 		nn := int64(n)
-		t.W += (nn - 1) * k.w
-		st := flatStats(k.flatKernel, nn-1)
+		st := k.figures(nn-1, st)
+		t.W += st.w
 		t.soacStep(base, nn, 1, lg(nn)*st.maxD, st.maxS1, (nn+1)/2*st.maxSP, int64(m))
 	}
 	return r, true, nil

@@ -1,0 +1,358 @@
+package eval
+
+import (
+	"math"
+
+	"fut/eval/value"
+	"fut/interp/syntax"
+)
+
+// Branches in flat kernels: if, && and ||.
+//
+// Both arms of an if are compiled; at run time the if splits the lanes
+// of the batch it runs on by its condition into two lists of lanes, in
+// two registers of its own, and each arm runs on its list only (none on
+// an empty one), writing its value to the if's result registers. An arm
+// that is not taken is not run, so it charges nothing and cannot fail.
+//
+// The charges follow the walker's rule for if (the condition, then the
+// if's own step, which releases the condition's space, then the taken
+// arm), so they differ from element to element. The compiler still adds
+// up straight-line code's charges at compile time, relative to the live
+// space at a point it knows (flive), and emits them into each element's
+// registers (fCharge: its work in wReg, its peak in pkReg) before a
+// branch and at the end of each arm. Where the arms leave different
+// live space (x in one, a literal in the other), each arm writes the
+// live space after the if into a register of its own (fOrg), from which
+// the compiler counts again; a release (of a let's value, of a call's
+// arguments) back to a point before such a register is one more fOrg.
+// A kernel with branches runs on lists of lanes (runSel), and its SOAC
+// reads each element's work and peak after a batch (exec).
+
+// flive is live space at compile time: the value of register org (an
+// element's own, written by fOrg), or 0 for org −1, plus c.
+type flive struct {
+	org int
+	c   int64
+}
+
+func (l flive) plus(n int64) flive { return flive{l.org, l.c + n} }
+
+// noPeak is a pending peak when none is pending (fcomp.pk after a flush).
+const noPeak = math.MinInt64
+
+// setLive moves the live space to l, emitting the pending peak first
+// when l counts from another register.
+func (fc *fcomp) setLive(l flive) {
+	if l.org != fc.live.org {
+		fc.flush()
+	}
+	fc.live = l
+}
+
+// release is live − (held − base): what held above base is released.
+func (fc *fcomp) release(base, held flive) {
+	l := fc.live
+	switch {
+	case held.org == base.org:
+		fc.live.c = l.c - held.c + base.c
+	case l.org == held.org:
+		fc.setLive(flive{base.org, base.c + l.c - held.c})
+	default:
+		d := fc.reg()
+		fc.k.code = append(fc.k.code, finsn{op: fOrg, d: int32(d), a: int32(l.org), b: int32(held.org), c: int32(base.org), k: l.c - held.c + base.c})
+		fc.setLive(flive{d, 0})
+	}
+}
+
+// flush emits the work and the peak counted since the last flush into
+// each running element's registers.
+func (fc *fcomp) flush() {
+	k := fc.k
+	if k.wReg < 0 {
+		k.wReg, k.pkReg = fc.reg(), fc.reg()
+	}
+	if fc.w != 0 || fc.pk != noPeak {
+		k.code = append(k.code, finsn{op: fCharge, a: int32(fc.live.org), c: int32(fc.w), k: fc.pk})
+	}
+	fc.w, fc.pk = 0, noPeak
+}
+
+// ifExpr compiles if c then a else b.
+func (fc *fcomp) ifExpr(x *syntax.If, sc *kscope, e *env) (*kval, bool) {
+	base := fc.live
+	c, ok := fc.value(x.Cond, sc, e)
+	if !ok || !c.scalar() || c.typ != value.Bool {
+		return nil, false
+	}
+	fc.w++ // the if's own step (thread.controlStep) releases the condition
+	fc.setLive(base)
+	return fc.branch(c.reg,
+		func() (*kval, bool) { return fc.value(x.Then, sc, e) },
+		func() (*kval, bool) { return fc.value(x.Else, sc, e) })
+}
+
+// logic compiles a && b and a || b: b runs on the elements whose a does
+// not decide, and either way the operator is a step after its operands
+// (evalBinary).
+func (fc *fcomp) logic(x *syntax.Binary, op value.BinOp, sc *kscope, e *env) (*kval, bool) {
+	base := fc.live
+	l, ok := fc.value(x.L, sc, e)
+	if !ok || !l.scalar() || l.typ != value.Bool {
+		return nil, false
+	}
+	right := func() (*kval, bool) {
+		r, ok := fc.value(x.R, sc, e)
+		if !ok || !r.scalar() || r.typ != value.Bool {
+			return nil, false
+		}
+		fc.step(base)
+		return r, true
+	}
+	left := func() (*kval, bool) {
+		fc.step(base)
+		return l, true
+	}
+	if op == value.OpLogAnd {
+		return fc.branch(l.reg, right, left)
+	}
+	return fc.branch(l.reg, left, right)
+}
+
+// branch compiles then for the lanes whose register cond is true and els
+// for the others, from the same live space; the value is copied to
+// registers of the branch's own.
+func (fc *fcomp) branch(cond int, then, els func() (*kval, bool)) (*kval, bool) {
+	k := fc.k
+	k.dyn = true
+	if k.lanes < 0 {
+		k.lanes = fc.reg()
+	}
+	fc.flush()
+	sel := fc.reg()
+	fc.reg() // the else lanes
+	at := len(k.code)
+	k.code = append(k.code, finsn{op: fIf, a: int32(cond), b: int32(sel)})
+	start := fc.live
+	var out *kval
+	var ends [2]flive
+	var slots [2]int
+	for i, arm := range []func() (*kval, bool){then, els} {
+		if i == 1 {
+			k.code[at].c = int32(len(k.code))
+		}
+		fc.live = start
+		v, ok := arm()
+		if !ok {
+			return nil, false
+		}
+		if out == nil {
+			if out = fc.instantiate(v); out == nil {
+				return nil, false
+			}
+		} else if !out.sameTypes(v) {
+			return nil, false
+		}
+		dst, src := out.leaves(nil), v.leaves(nil)
+		for j := range dst {
+			k.code = append(k.code, finsn{op: fMov, d: int32(dst[j]), a: int32(src[j])})
+		}
+		fc.flush()
+		ends[i], slots[i] = fc.live, len(k.code)
+		k.code = append(k.code, finsn{op: fNop}) // the live space after the if, if the arms differ
+	}
+	k.code[at].d = int32(len(k.code))
+	fc.live = ends[0]
+	if ends[0] != ends[1] {
+		d := fc.reg()
+		for i, l := range ends {
+			k.code[slots[i]] = finsn{op: fOrg, d: int32(d), a: int32(l.org), b: -1, c: -1, k: l.c}
+		}
+		fc.live = flive{d, 0}
+	}
+	return out, true
+}
+
+// exec runs k on the cnt elements in its parameters' registers. With st
+// (costs on), a kernel with branches adds each element's figures to st;
+// a kernel without has the same figures for each (figures).
+func (k *flatKernel) exec(r []uint64, B, cnt int, st *stats) {
+	if !k.dyn {
+		k.run(r, B, cnt)
+		return
+	}
+	cost := st != nil
+	if cost {
+		clear(r[k.wReg*B:][:cnt])
+		clear(r[k.pkReg*B:][:cnt])
+	}
+	k.runSel(r, B, 0, len(k.code), r[k.lanes*B:][:cnt], cost)
+	if cost {
+		for j, w := range r[k.wReg*B:][:cnt] {
+			p := int64(r[k.pkReg*B+j])
+			st.add(measure{W: int64(w), D: int64(w), S1: p, SP: p})
+		}
+	}
+}
+
+// figures are the stats of n applications of k, which exec measured
+// into st where they differ.
+func (k *flatKernel) figures(n int64, st *stats) stats {
+	if k.dyn {
+		return *st
+	}
+	return flatStats(k, n)
+}
+
+// runSel runs code[lo:hi] on the lanes listed in sel.
+func (k *flatKernel) runSel(r []uint64, B, lo, hi int, sel []uint64, cost bool) {
+	for pc := lo; pc < hi; pc++ {
+		in := &k.code[pc]
+		col := func(reg int32) []uint64 { return r[int(reg)*B:][:B] }
+		switch in.op {
+		case fIf:
+			c, lt, le := col(in.a), col(in.b), col(in.b+1)
+			nt, ne := 0, 0
+			for _, j := range sel {
+				if c[j] != 0 {
+					lt[nt] = j
+					nt++
+				} else {
+					le[ne] = j
+					ne++
+				}
+			}
+			if nt > 0 {
+				k.runSel(r, B, pc+1, int(in.c), lt[:nt], cost)
+			}
+			if ne > 0 {
+				k.runSel(r, B, int(in.c), int(in.d), le[:ne], cost)
+			}
+			pc = int(in.d) - 1
+		case fNop:
+		case fMov:
+			d, a := col(in.d), col(in.a)
+			for _, j := range sel {
+				d[j] = a[j]
+			}
+		case fCharge:
+			if !cost {
+				continue
+			}
+			w, pk := col(int32(k.wReg)), col(int32(k.pkReg))
+			for _, j := range sel {
+				w[j] += uint64(in.c)
+			}
+			if in.k == noPeak {
+				continue
+			}
+			if in.a < 0 {
+				for _, j := range sel {
+					pk[j] = uint64(max(int64(pk[j]), in.k))
+				}
+			} else {
+				o := col(in.a)
+				for _, j := range sel {
+					pk[j] = uint64(max(int64(pk[j]), int64(o[j])+in.k))
+				}
+			}
+		case fOrg:
+			if !cost {
+				continue
+			}
+			d := col(in.d)
+			for _, j := range sel {
+				x := in.k
+				if in.a >= 0 {
+					x += int64(r[int(in.a)*B+int(j)])
+				}
+				if in.b >= 0 {
+					x -= int64(r[int(in.b)*B+int(j)])
+				}
+				if in.c >= 0 {
+					x += int64(r[int(in.c)*B+int(j)])
+				}
+				d[j] = uint64(x)
+			}
+		default:
+			k.op(in, r, B, sel)
+		}
+	}
+}
+
+// op runs an instruction of straight-line code (flatKernel.run's) on
+// the lanes listed in sel.
+func (k *flatKernel) op(in *finsn, r []uint64, B int, sel []uint64) {
+	d := r[int(in.d)*B:][:B]
+	a := r[int(in.a)*B:][:B]
+	var b []uint64
+	if in.op != fCall1 && in.op != fSqrtF32 && in.op != fSqrtF64 {
+		b = r[int(in.b)*B:][:B]
+	}
+	switch in.op {
+	case fCall1:
+		f := k.calls[in.c].f1
+		for _, j := range sel {
+			d[j] = f(a[j])
+		}
+	case fCall2:
+		f := k.calls[in.c].f2
+		for _, j := range sel {
+			d[j] = f(a[j], b[j])
+		}
+	case fAddF32:
+		for _, j := range sel {
+			d[j] = b32(f32(a[j]) + f32(b[j]))
+		}
+	case fSubF32:
+		for _, j := range sel {
+			d[j] = b32(f32(a[j]) - f32(b[j]))
+		}
+	case fMulF32:
+		for _, j := range sel {
+			d[j] = b32(f32(a[j]) * f32(b[j]))
+		}
+	case fDivF32:
+		for _, j := range sel {
+			d[j] = b32(f32(a[j]) / f32(b[j]))
+		}
+	case fAddF64:
+		for _, j := range sel {
+			d[j] = math.Float64bits(math.Float64frombits(a[j]) + math.Float64frombits(b[j]))
+		}
+	case fSubF64:
+		for _, j := range sel {
+			d[j] = math.Float64bits(math.Float64frombits(a[j]) - math.Float64frombits(b[j]))
+		}
+	case fMulF64:
+		for _, j := range sel {
+			d[j] = math.Float64bits(math.Float64frombits(a[j]) * math.Float64frombits(b[j]))
+		}
+	case fDivF64:
+		for _, j := range sel {
+			d[j] = math.Float64bits(math.Float64frombits(a[j]) / math.Float64frombits(b[j]))
+		}
+	case fAddI64:
+		for _, j := range sel {
+			d[j] = a[j] + b[j]
+		}
+	case fSubI64:
+		for _, j := range sel {
+			d[j] = a[j] - b[j]
+		}
+	case fMulI64:
+		for _, j := range sel {
+			d[j] = uint64(int64(a[j]) * int64(b[j]))
+		}
+	case fSqrtF32:
+		for _, j := range sel {
+			d[j] = b32(float32(math.Sqrt(float64(f32(a[j])))))
+		}
+	case fSqrtF64:
+		for _, j := range sel {
+			d[j] = math.Float64bits(math.Sqrt(math.Float64frombits(a[j])))
+		}
+	default:
+		panic("flat kernel: unknown instruction")
+	}
+}
