@@ -36,6 +36,16 @@ var flatDecls = []string{nbodySrc,
 	`def tabidx (i: i64) = if i >= 0 && i < 7 then tab[i] else 0f32`,
 	`def lets (x: f32) = let y = if x > 1 then x * 2 else 3 in y + (let z = (if x < 2 then {u = x, v = 1f32} else {u = 2, v = x}) in z.u * z.v)`,
 	`def addc (x: i64) (y: i64) = x + y`,
+	// loops: for and while, tuple and record states, a state returned
+	// in other places, nested, with branches, none run
+	`def mandel (limit: i32) (cx: f32) (cy: f32) : i32 = let (_, _, i) = loop (x, y, i) = (0f32, 0f32, 0) while i < limit && x * x + y * y < 4f32 do (x * x - y * y + cx, 2f32 * x * y + cy, i + 1) in i`,
+	`def sumTo (n: i64) = loop s = 0 for i < n do s + i * i`,
+	`def fib (n: i32) = let (a, _) = loop (a, b) = (0i32, 1i32) for _i < n do (b, a + b) in a`,
+	`def swp (n: i64) (x: f64) (y: f64) = loop (x, y) = (x, y) for i < n do (y, x + f64.i64 i)`,
+	`def rec (n: i64) = loop p = {a = 1f64, b = 2f64} for i < n do {a = p.b, b = p.a + p.b * 0.5}`,
+	`def nest (n: i64) = loop acc = 0i64 for i < n do loop a = acc for j < i do a + j * (if j % 2 == 0 then 1 else i)`,
+	`def collatz (x: i64) = let (_, s) = loop (v, s) = (x, 0i64) while v > 1 do (if v % 2 == 0 then v / 2 else 3 * v + 1, s + 1) in s`,
+	`def sumFrom (x: i64) (n: i64) = loop s = x for i < n do s + i`,
 }
 
 var flatExprs = []string{
@@ -103,6 +113,23 @@ var flatExprs = []string{
 	`map (\x -> if x % 2 == 0 then (x, 1f64) else (x * 3, 0.5)) (iota 10)`,
 	`map (\x -> if x % 2 == 0 then true else false) (iota 1)`,
 	`map (\b -> if b.mass > 1 then V.vscale b.mass b.pos else b.pos) (mkbodies 200)`,
+	// loops
+	`map (\j -> map (\i -> mandel 50 (f32.i64 i * 3 / 24 - 2) (f32.i64 j * 2 / 20 - 1)) (iota 24)) (iota 20)`,
+	`map sumTo [0, 1, 5, 300]`,
+	`map fib (map i32.i64 (iota 40))`,
+	`map (\i -> swp (i % 5) 1 2) (iota 12)`,
+	`map rec [0, 1, 2, 7]`,
+	`map nest (iota 20)`,
+	`map collatz (iota 200)`,
+	`map (\n -> sumFrom 3 n) [0, 2, 0, 4]`,
+	`map (\x -> loop y = x while y < 0 do y + 1) [-3, 0, 5, -1]`,
+	`map (\x -> if x > 3 then sumTo x else sumFrom x 2 + 1) (iota 9)`,
+	`reduce (\a b -> loop s = a for i < b % 4 do s + 1) 0 (iota 100)`,
+	`reduce (+) 0 (map (\x -> (loop (s, t) = (x, 0) while s > 0 do (s / 2, t + 1)).1) (iota 1000))`,
+	`map (\x -> loop (p: {u: i64, v: f32}) = {u = x, v = 1} for i < 3 do {u = p.u + i, v = p.v * 2}) (iota 5)`,
+	`map (\n -> loop (x, y, z) = (1i64, 2i64, 3i64) for i < n do (z, x, y)) (iota 5)`,
+	`map (\n -> (loop s = n for i < n do s + i) * 2) [0, 2, 0, 4]`,
+	`map (\n -> loop i = 1 for i < n do i * 2 + 1) [0i64, 3, 5, 1]`,
 }
 
 // flatErrors fail inside the operator or the mapped function.
@@ -120,6 +147,8 @@ var flatErrors = []string{
 	`map (\x -> if x > 1 then 10 / (x - 2) else 0) [1i32, 2, 3]`,
 	`map (\i -> if i > 2 then tab[i + 4] else 0) (iota 7)`,
 	`reduce (\a b -> if a > 5 then a / (b - 7) else a + b) 0 (iota 40)`,
+	`map (\x -> loop s = 0i32 for i < x do s + 10 / (i - 2)) [1, 5]`,
+	`map (\x -> loop s = x while s != 7 do s + i64.f32 tab[s]) [1i64, 7]`,
 }
 
 // TestFlatAgrees checks flat kernels against the tree walker: values,
@@ -139,7 +168,7 @@ func TestFlatAgrees(t *testing.T) {
 		}
 		agree(t, "flat", comp, "walker", walk, flatExprs, flatErrors)
 		// the functions that should have run flat did, once per layout
-		for _, name := range []string{"accel", "V.vadd", "add2", "comb", "pull", "swapper", "trig", "(<+>)", "tree", "ratio", "clampy", "pick", "safe", "lets"} {
+		for _, name := range []string{"accel", "V.vadd", "add2", "comb", "pull", "swapper", "trig", "(<+>)", "tree", "ratio", "clampy", "pick", "safe", "lets", "sumTo", "fib", "rec", "nest", "collatz"} {
 			v, _, err := comp.run(name)
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)

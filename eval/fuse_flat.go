@@ -121,8 +121,8 @@ func (t *thread) fusedFlatLoop(op value.Value, margs []value.Value, held1 int64,
 	// the map's instances and the reduction's applications of a block
 	// run before the next block's: neither can fail but by flatFail,
 	// which starts again on the general path
-	if !tryFlat(func() {
-		result = rk.foldBlocks(rr, scratch, n, m, rst, func(b0, cnt int, cols []uint64) {
+	if !tryFlat(&err, func() {
+		result = rk.foldBlocks(t, rr, scratch, n, m, rst, func(b0, cnt int, cols []uint64) {
 			for i0 := b0; i0 < b0+cnt; i0 += B {
 				c := min(B, b0+cnt-i0)
 				if err = t.tickN(mapPos, c); err != nil {
@@ -134,7 +134,7 @@ func (t *thread) fusedFlatLoop(op value.Value, margs []value.Value, held1 int64,
 						loadCol(col, i0, mr[in[j]*B:][:c])
 					}
 				}
-				mk.exec(mr, B, c, mst)
+				mk.exec(t, mr, B, c, mst)
 				for j, reg := range mk.outRegs {
 					copy(cols[j*cnt+i0-b0:j*cnt+i0-b0+c], mr[reg*B:reg*B+c])
 				}
@@ -205,7 +205,7 @@ func foldB(n int) int                 { return min(max(min(n, foldBlock)/2, 1), 
 // elements; and the last, partial block's trees, the smallest, are
 // combined from the right by pairFold and then with the blocks' trees
 // from the right.
-func (k *flatCall) foldBlocks(r, scratch []uint64, n, m int, st *stats, load func(i0, cnt int, cols []uint64)) []uint64 {
+func (k *flatCall) foldBlocks(t *thread, r, scratch []uint64, n, m int, st *stats, load func(i0, cnt int, cols []uint64)) []uint64 {
 	B := foldB(n)
 	k.frame(r, B)
 	pa, pb := k.arg(0), k.arg(1)
@@ -213,7 +213,7 @@ func (k *flatCall) foldBlocks(r, scratch []uint64, n, m int, st *stats, load fun
 		for j := 0; j < m; j++ {
 			r[pa[j]*B], r[pb[j]*B] = a[j], b[j]
 		}
-		k.exec(r, B, 1, st)
+		k.exec(t, r, B, 1, st)
 		for j, reg := range k.outRegs {
 			a[j] = r[reg*B]
 		}
@@ -228,7 +228,7 @@ func (k *flatCall) foldBlocks(r, scratch []uint64, n, m int, st *stats, load fun
 		cnt := min(foldBlock, n-i0)
 		cols := scratch[:m*cnt]
 		load(i0, cnt, cols)
-		v := k.pairFold(r, B, cols, cnt, m, st)
+		v := k.pairFold(t, r, B, cols, cnt, m, st)
 		if cnt < foldBlock {
 			acc = v // the last block
 			break
@@ -263,7 +263,7 @@ func (k *flatCall) foldBlocks(r, scratch []uint64, n, m int, st *stats, load fun
 // the rightmost trees, which foldTree combines last with the tree to its
 // left. Each level's combinations are independent, so they run as
 // batches.
-func (k *flatCall) pairFold(r []uint64, B int, cols []uint64, n, m int, st *stats) []uint64 {
+func (k *flatCall) pairFold(t *thread, r []uint64, B int, cols []uint64, n, m int, st *stats) []uint64 {
 	pa, pb := k.arg(0), k.arg(1)
 	for cur := n; cur > 1; {
 		np := cur / 2
@@ -276,7 +276,7 @@ func (k *flatCall) pairFold(r []uint64, B int, cols []uint64, n, m int, st *stat
 					ca[q], cb[q] = src[2*q], src[2*q+1]
 				}
 			}
-			k.exec(r, B, cnt, st)
+			k.exec(t, r, B, cnt, st)
 			for j, reg := range k.outRegs {
 				copy(cols[j*n+p0:j*n+p0+cnt], r[reg*B:reg*B+cnt])
 			}

@@ -26,9 +26,10 @@
 // TestFlatAgrees, TestCompiledAgrees), tried in this order by fast.go:
 // native.go's typed Go loops where the operator is a built-in one
 // (reduce, scan, hist); flat kernels (kernel_flat*.go, soacs_flat.go) for
-// functions whose body is straight-line code, with charges worked out
-// once at compile time; and register kernels for functions with branches
-// and loops, charging as they run: compileRecordFn (kernel_record.go)
+// functions of scalar code with branches and loops, run a batch of
+// elements at a time, with the charges of straight-line code worked out
+// at compile time; and, for what the flat compiler refuses, register
+// kernels, charging as they run: compileRecordFn (kernel_record.go)
 // compiles them for the layouts of the arguments, over kernel.go,
 // kernel_ops.go, kernel_tuple.go, kernel_loop.go, kernel_cost.go and the
 // typed expressions of kernel_typed*.go (which gen_typed.go writes). fuse.go runs

@@ -8,18 +8,21 @@ import (
 )
 
 // Flat kernels: a function of scalars and records of scalars whose body
-// is straight-line code (lets, records, tuples, field projections, calls
-// of such functions, literals, scalar operators and intrinsics) is
-// compiled once into a list of instructions over a register file of
-// scalar bits, each register of a type known at compile time. There is
-// no branch and no loop, so every application that succeeds charges the
-// same steps: the compiler runs the walker's Composition rule on the
-// counters while it emits the code (a literal or an operator is one
-// step, a call releases its arguments after the body, a let its bound
-// value after its body, as kernel.go charges at run time), and the code
-// itself charges nothing. A SOAC that runs a flat kernel n times charges
-// n times its one figure, which is what n measured applications would
-// have summed to, once they have all succeeded. An operation that fails
+// is made of lets, records, tuples, field projections, calls of such
+// functions, literals, scalar operators and intrinsics, reads of captured
+// arrays, if, && and || (kernel_flat_branch.go) and loops over such
+// state (kernel_flat_loop.go) is compiled once into a list of
+// instructions over a register file of scalar bits, each register of a
+// type known at compile time. Straight-line code charges the same steps
+// on every application that succeeds: the compiler runs the walker's
+// Composition rule on the counters while it emits the code (a literal or
+// an operator is one step, a call releases its arguments after the body,
+// a let its bound value after its body), and the code itself charges
+// nothing. A SOAC that runs a kernel without branches n times charges n
+// times its one figure, which is what n measured applications would have
+// summed to, once they have all succeeded; a kernel with branches or
+// loops adds what each straight-line stretch charges to each element's
+// own figures as it runs. An operation that fails
 // (an integer division by zero) abandons the flat run, which has charged
 // nothing (flatFail): the SOAC is evaluated again by the general path,
 // which reports the error where it occurs.
@@ -47,10 +50,10 @@ type flatKernel struct {
 	w, peak, fresh int64
 	// a kernel with branches (kernel_flat_branch.go) charges per element:
 	// its code accumulates each element's work in register wReg and its
-	// peak in register pkReg, and runs on the lanes listed in register
-	// lanes (all of a batch, 0…B−1)
-	dyn                bool
-	wReg, pkReg, lanes int
+	// peak in register pkReg
+	dyn         bool
+	wReg, pkReg int
+	loops       []floop // kernel_flat_loop.go
 }
 
 type fconst struct {
@@ -259,7 +262,7 @@ type fcomp struct {
 // parameters are the locals of c's environment that it reads, then the
 // arguments. nil when c does not compile.
 func (t *thread) compileFlat(c *closure, layouts []*kval) (*flatKernel, *fcomp) {
-	fc := &fcomp{t: t, k: &flatKernel{wReg: -1, pkReg: -1, lanes: -1}, consts: map[value.Prim]int{}, live: flive{org: -1}, top: c.env, shareable: true}
+	fc := &fcomp{t: t, k: &flatKernel{wReg: -1, pkReg: -1}, consts: map[value.Prim]int{}, live: flive{org: -1}, top: c.env, shareable: true}
 	args := make([]*kval, len(layouts))
 	for i, l := range layouts {
 		args[i] = fc.instantiate(l)
@@ -397,6 +400,8 @@ func (fc *fcomp) value(x syntax.Expr, sc *kscope, e *env) (*kval, bool) {
 		return fc.binary(x, sc, e)
 	case *syntax.If:
 		return fc.ifExpr(x, sc, e)
+	case *syntax.Loop:
+		return fc.loop(x, sc, e)
 	case *syntax.Apply:
 		f, ok := fc.fnValue(x.Fn, sc, e)
 		if !ok {

@@ -20,8 +20,9 @@ import (
 // arm), so they differ from element to element. The compiler still adds
 // up straight-line code's charges at compile time, relative to the live
 // space at a point it knows (flive), and emits them into each element's
-// registers (fCharge: its work in wReg, its peak in pkReg) before a
-// branch and at the end of each arm. Where the arms leave different
+// registers (fCharge: its work in wReg, its peak in pkReg) at the end of
+// each arm (with what was pending before the branch) and of each loop
+// iteration. Where the arms leave different
 // live space (x in one, a literal in the other), each arm writes the
 // live space after the if into a register of its own (fOrg), from which
 // the compiler counts again; a release (of a let's value, of a call's
@@ -125,10 +126,7 @@ func (fc *fcomp) logic(x *syntax.Binary, op value.BinOp, sc *kscope, e *env) (*k
 func (fc *fcomp) branch(cond int, then, els func() (*kval, bool)) (*kval, bool) {
 	k := fc.k
 	k.dyn = true
-	if k.lanes < 0 {
-		k.lanes = fc.reg()
-	}
-	fc.flush()
+	w, pk := fc.w, fc.pk // charged by each arm with its own
 	sel := fc.reg()
 	fc.reg() // the else lanes
 	at := len(k.code)
@@ -141,7 +139,7 @@ func (fc *fcomp) branch(cond int, then, els func() (*kval, bool)) (*kval, bool) 
 		if i == 1 {
 			k.code[at].c = int32(len(k.code))
 		}
-		fc.live = start
+		fc.live, fc.w, fc.pk = start, w, pk
 		v, ok := arm()
 		if !ok {
 			return nil, false
@@ -176,7 +174,7 @@ func (fc *fcomp) branch(cond int, then, els func() (*kval, bool)) (*kval, bool) 
 // exec runs k on the cnt elements in its parameters' registers. With st
 // (costs on), a kernel with branches adds each element's figures to st;
 // a kernel without has the same figures for each (figures).
-func (k *flatKernel) exec(r []uint64, B, cnt int, st *stats) {
+func (k *flatKernel) exec(t *thread, r []uint64, B, cnt int, st *stats) {
 	if !k.dyn {
 		k.run(r, B, cnt)
 		return
@@ -186,7 +184,7 @@ func (k *flatKernel) exec(r []uint64, B, cnt int, st *stats) {
 		clear(r[k.wReg*B:][:cnt])
 		clear(r[k.pkReg*B:][:cnt])
 	}
-	k.runSel(r, B, 0, len(k.code), r[k.lanes*B:][:cnt], cost)
+	k.runSel(t, r, B, 0, len(k.code), allLanes[:cnt], cost)
 	if cost {
 		for j, w := range r[k.wReg*B:][:cnt] {
 			p := int64(r[k.pkReg*B+j])
@@ -205,13 +203,12 @@ func (k *flatKernel) figures(n int64, st *stats) stats {
 }
 
 // runSel runs code[lo:hi] on the lanes listed in sel.
-func (k *flatKernel) runSel(r []uint64, B, lo, hi int, sel []uint64, cost bool) {
+func (k *flatKernel) runSel(t *thread, r []uint64, B, lo, hi int, sel []uint64, cost bool) {
 	for pc := lo; pc < hi; pc++ {
 		in := &k.code[pc]
-		col := func(reg int32) []uint64 { return r[int(reg)*B:][:B] }
 		switch in.op {
 		case fIf:
-			c, lt, le := col(in.a), col(in.b), col(in.b+1)
+			c, lt, le := r[int(in.a)*B:][:B], r[int(in.b)*B:][:B], r[int(in.b+1)*B:][:B]
 			nt, ne := 0, 0
 			for _, j := range sel {
 				if c[j] != 0 {
@@ -223,15 +220,18 @@ func (k *flatKernel) runSel(r []uint64, B, lo, hi int, sel []uint64, cost bool) 
 				}
 			}
 			if nt > 0 {
-				k.runSel(r, B, pc+1, int(in.c), lt[:nt], cost)
+				k.runSel(t, r, B, pc+1, int(in.c), lt[:nt], cost)
 			}
 			if ne > 0 {
-				k.runSel(r, B, int(in.c), int(in.d), le[:ne], cost)
+				k.runSel(t, r, B, int(in.c), int(in.d), le[:ne], cost)
 			}
+			pc = int(in.d) - 1
+		case fLoop:
+			k.loop(t, in, r, B, pc, sel, cost)
 			pc = int(in.d) - 1
 		case fNop:
 		case fMov:
-			d, a := col(in.d), col(in.a)
+			d, a := r[int(in.d)*B:][:B], r[int(in.a)*B:][:B]
 			for _, j := range sel {
 				d[j] = a[j]
 			}
@@ -239,7 +239,7 @@ func (k *flatKernel) runSel(r []uint64, B, lo, hi int, sel []uint64, cost bool) 
 			if !cost {
 				continue
 			}
-			w, pk := col(int32(k.wReg)), col(int32(k.pkReg))
+			w, pk := r[k.wReg*B:][:B], r[k.pkReg*B:][:B]
 			for _, j := range sel {
 				w[j] += uint64(in.c)
 			}
@@ -251,7 +251,7 @@ func (k *flatKernel) runSel(r []uint64, B, lo, hi int, sel []uint64, cost bool) 
 					pk[j] = uint64(max(int64(pk[j]), in.k))
 				}
 			} else {
-				o := col(in.a)
+				o := r[int(in.a)*B:][:B]
 				for _, j := range sel {
 					pk[j] = uint64(max(int64(pk[j]), int64(o[j])+in.k))
 				}
@@ -260,7 +260,7 @@ func (k *flatKernel) runSel(r []uint64, B, lo, hi int, sel []uint64, cost bool) 
 			if !cost {
 				continue
 			}
-			d := col(in.d)
+			d := r[int(in.d)*B:][:B]
 			for _, j := range sel {
 				x := in.k
 				if in.a >= 0 {
@@ -352,7 +352,81 @@ func (k *flatKernel) op(in *finsn, r []uint64, B int, sel []uint64) {
 		for _, j := range sel {
 			d[j] = math.Float64bits(math.Sqrt(math.Float64frombits(a[j])))
 		}
-	default:
-		panic("flat kernel: unknown instruction")
+	case fAddI32:
+		for _, j := range sel {
+			d[j] = uint64(int64(int32(a[j]) + int32(b[j])))
+		}
+	case fSubI32:
+		for _, j := range sel {
+			d[j] = uint64(int64(int32(a[j]) - int32(b[j])))
+		}
+	case fMulI32:
+		for _, j := range sel {
+			d[j] = uint64(int64(int32(a[j]) * int32(b[j])))
+		}
+	case fLtF32:
+		for _, j := range sel {
+			d[j] = bit(f32(a[j]) < f32(b[j]))
+		}
+	case fLeF32:
+		for _, j := range sel {
+			d[j] = bit(f32(a[j]) <= f32(b[j]))
+		}
+	case fGtF32:
+		for _, j := range sel {
+			d[j] = bit(f32(a[j]) > f32(b[j]))
+		}
+	case fGeF32:
+		for _, j := range sel {
+			d[j] = bit(f32(a[j]) >= f32(b[j]))
+		}
+	case fLtF64:
+		for _, j := range sel {
+			d[j] = bit(math.Float64frombits(a[j]) < math.Float64frombits(b[j]))
+		}
+	case fLeF64:
+		for _, j := range sel {
+			d[j] = bit(math.Float64frombits(a[j]) <= math.Float64frombits(b[j]))
+		}
+	case fGtF64:
+		for _, j := range sel {
+			d[j] = bit(math.Float64frombits(a[j]) > math.Float64frombits(b[j]))
+		}
+	case fGeF64:
+		for _, j := range sel {
+			d[j] = bit(math.Float64frombits(a[j]) >= math.Float64frombits(b[j]))
+		}
+	case fLtI:
+		for _, j := range sel {
+			d[j] = bit(int64(a[j]) < int64(b[j]))
+		}
+	case fLeI:
+		for _, j := range sel {
+			d[j] = bit(int64(a[j]) <= int64(b[j]))
+		}
+	case fGtI:
+		for _, j := range sel {
+			d[j] = bit(int64(a[j]) > int64(b[j]))
+		}
+	case fGeI:
+		for _, j := range sel {
+			d[j] = bit(int64(a[j]) >= int64(b[j]))
+		}
+	case fEqI:
+		for _, j := range sel {
+			d[j] = bit(a[j] == b[j])
+		}
+	case fNeqI:
+		for _, j := range sel {
+			d[j] = bit(a[j] != b[j])
+		}
 	}
+}
+
+// bit is a bool's register bits.
+func bit(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
 }

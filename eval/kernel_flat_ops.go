@@ -16,9 +16,9 @@ import (
 // two scalars (fCall1, fCall2); the instructions of branches and charges
 // (kernel_flat_branch.go) use c and k as they say.
 type finsn struct {
-	op         fopcode
-	d, a, b, c int32
-	k          int64
+	op            fopcode
+	d, a, b, c, e int32
+	k             int64
 }
 
 type fopcode uint8
@@ -39,12 +39,31 @@ const (
 	fMulI64
 	fSqrtF32
 	fSqrtF64
+	// run by op only (flatKernel.run hands them to it)
+	fAddI32
+	fSubI32
+	fMulI32
+	fLtF32
+	fLeF32
+	fGtF32
+	fGeF32
+	fLtF64
+	fLeF64
+	fGtF64
+	fGeF64
+	fLtI // signed integers (sign-extended in their registers)
+	fLeI
+	fGtI
+	fGeI
+	fEqI // any integers
+	fNeqI
 	// kernels with branches only (runSel)
 	fIf     // split the lanes by register a into registers b, b+1; then-arm up to c, else-arm up to d
 	fMov    // r[d] = r[a]
 	fNop    // a slot for an fOrg
 	fCharge // charge c steps and a peak of k above register a (fcomp.flush)
 	fOrg    // r[d] = r[a] − r[b] + r[c] + k, a register −1 reading 0
+	fLoop   // a loop (kernel_flat_loop.go)
 )
 
 // fins is an operation without an opcode, on registers' bits.
@@ -67,12 +86,15 @@ func (k *flatKernel) frame(r []uint64, B int) {
 	for _, c := range k.consts {
 		fill(r[c.reg*B:(c.reg+1)*B], c.bits)
 	}
-	if k.lanes >= 0 {
-		for j, l := 0, r[k.lanes*B:][:B]; j < B; j++ {
-			l[j] = uint64(j)
-		}
-	}
 }
+
+// allLanes lists the lanes of a whole batch.
+var allLanes = func() (l [flatBatch]uint64) {
+	for j := range l {
+		l[j] = uint64(j)
+	}
+	return l
+}()
 
 func fill(col []uint64, x uint64) {
 	for j := range col {
@@ -153,6 +175,8 @@ func (k *flatKernel) run(r []uint64, B, cnt int) {
 			for j := range d {
 				d[j] = math.Float64bits(math.Sqrt(math.Float64frombits(a[j])))
 			}
+		default:
+			k.op(in, r, B, allLanes[:cnt])
 		}
 	}
 }
@@ -257,16 +281,28 @@ func (fc *fcomp) binop(op value.BinOp, l, r *kval, base flive) (*kval, bool) {
 // flatOp is the instruction r[d] = r[a] op r[b]: f32, f64 and i64
 // arithmetic by opcode, anything else through typedOp's function.
 func flatOp(op value.BinOp, ty value.PrimType, d, a, b int, fn func(a, b value.Prim) value.Prim) (finsn, func(a, b uint64) uint64) {
-	ops := map[value.PrimType]map[value.BinOp]fopcode{
-		value.F32: {value.OpAdd: fAddF32, value.OpSub: fSubF32, value.OpMul: fMulF32, value.OpDiv: fDivF32},
-		value.F64: {value.OpAdd: fAddF64, value.OpSub: fSubF64, value.OpMul: fMulF64, value.OpDiv: fDivF64},
-		value.I64: {value.OpAdd: fAddI64, value.OpSub: fSubI64, value.OpMul: fMulI64},
+	if o, ok := flatOps[ty][op]; ok {
+		return finsn{op: o, d: int32(d), a: int32(a), b: int32(b)}, nil
 	}
-	if o, ok := ops[ty][op]; ok {
+	if o, ok := flatIntOps[op]; ok && ty.IsInt() && (ty.IsSigned() || op == value.OpEq || op == value.OpNeq) {
 		return finsn{op: o, d: int32(d), a: int32(a), b: int32(b)}, nil
 	}
 	return finsn{}, func(x, y uint64) uint64 { return regBits(fn(regPrim(ty, x), regPrim(ty, y))) }
 }
+
+// flatOps and flatIntOps are the operators with opcodes, by type.
+var (
+	flatOps = map[value.PrimType]map[value.BinOp]fopcode{
+		value.F32: {value.OpAdd: fAddF32, value.OpSub: fSubF32, value.OpMul: fMulF32, value.OpDiv: fDivF32,
+			value.OpLt: fLtF32, value.OpLe: fLeF32, value.OpGt: fGtF32, value.OpGe: fGeF32},
+		value.F64: {value.OpAdd: fAddF64, value.OpSub: fSubF64, value.OpMul: fMulF64, value.OpDiv: fDivF64,
+			value.OpLt: fLtF64, value.OpLe: fLeF64, value.OpGt: fGtF64, value.OpGe: fGeF64},
+		value.I64: {value.OpAdd: fAddI64, value.OpSub: fSubI64, value.OpMul: fMulI64},
+		value.I32: {value.OpAdd: fAddI32, value.OpSub: fSubI32, value.OpMul: fMulI32},
+	}
+	flatIntOps = map[value.BinOp]fopcode{value.OpLt: fLtI, value.OpLe: fLeI, value.OpGt: fGtI, value.OpGe: fGeI,
+		value.OpEq: fEqI, value.OpNeq: fNeqI}
+)
 
 // intrinsic compiles the scalar intrinsics that cannot fail on their
 // arguments' types: math functions of floats and conversions, charged as
@@ -415,18 +451,22 @@ func isMath1(name string) bool {
 type flatFail struct{}
 
 // flatStop is the panic that ends a flat SOAC's loop early for an error
-// of its own (a tick that finds the evaluation interrupted), which the
-// SOAC then reports.
-type flatStop struct{}
+// (a tick that finds the evaluation interrupted), which the SOAC then
+// reports: the SOAC's own, which it has noted, or err, a kernel's.
+type flatStop struct{ err error }
 
-// tryFlat runs body; ok is false when a flat kernel failed in it.
-func tryFlat(body func()) (ok bool) {
+// tryFlat runs body; ok is false when a flat kernel failed in it. A
+// kernel's error that stopped it is put in *err.
+func tryFlat(err *error, body func()) (ok bool) {
 	defer func() {
 		if r := recover(); r != nil {
-			switch r.(type) {
+			switch s := r.(type) {
 			case flatFail:
 				ok = false
 			case flatStop:
+				if s.err != nil {
+					*err = s.err
+				}
 				ok = true
 			default:
 				panic(r)

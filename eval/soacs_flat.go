@@ -107,7 +107,7 @@ func (t *thread) flatMap(f value.Value, xs *value.Array, pos syntax.Pos) (value.
 		st = &stats{}
 	}
 	var err error
-	if !tryFlat(func() {
+	if !tryFlat(&err, func() {
 		for i0 := 0; i0 < n; i0 += B {
 			cnt := min(B, n-i0)
 			if err = t.tickN(pos, cnt); err != nil {
@@ -116,7 +116,7 @@ func (t *thread) flatMap(f value.Value, xs *value.Array, pos syntax.Pos) (value.
 			for c, col := range comps {
 				loadCol(col, i0, regs[in[c]*B:][:cnt])
 			}
-			k.exec(regs, B, cnt, st)
+			k.exec(t, regs, B, cnt, st)
 			for j, reg := range k.outRegs {
 				storeCol(outs[j], types[j], i0, regs[reg*B:reg*B+cnt])
 			}
@@ -165,8 +165,8 @@ func (t *thread) flatReduce(op value.Value, xs *value.Array, pos syntax.Pos) (va
 	}
 	var res []uint64
 	var err error
-	if !tryFlat(func() {
-		res = k.foldBlocks(regs, scratch, n, m, st, func(i0, cnt int, cols []uint64) {
+	if !tryFlat(&err, func() {
+		res = k.foldBlocks(t, regs, scratch, n, m, st, func(i0, cnt int, cols []uint64) {
 			if err = t.tickN(pos, cnt); err != nil {
 				panic(flatStop{})
 			}
