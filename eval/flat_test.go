@@ -46,6 +46,7 @@ var flatDecls = []string{nbodySrc,
 	`def nest (n: i64) = loop acc = 0i64 for i < n do loop a = acc for j < i do a + j * (if j % 2 == 0 then 1 else i)`,
 	`def collatz (x: i64) = let (_, s) = loop (v, s) = (x, 0i64) while v > 1 do (if v % 2 == 0 then v / 2 else 3 * v + 1, s + 1) in s`,
 	`def sumFrom (x: i64) (n: i64) = loop s = x for i < n do s + i`,
+	`def fused (a: f64) (b: f64) = f64.atan2 a b + f64.fma a b (f64.ldexp a 2)`,
 }
 
 var flatExprs = []string{
@@ -130,6 +131,15 @@ var flatExprs = []string{
 	`map (\n -> loop (x, y, z) = (1i64, 2i64, 3i64) for i < n do (z, x, y)) (iota 5)`,
 	`map (\n -> (loop s = n for i < n do s + i) * 2) [0, 2, 0, 4]`,
 	`map (\n -> loop i = 1 for i < n do i * 2 + 1) [0i64, 3, 5, 1]`,
+	// scalar intrinsics of two and three arguments that are no operators
+	`map2 f64.atan2 [1, -1, 0, 2] [2, 3, -1, 0]`,
+	`map3 f32.fma [1, 2, -0.5] [3, 4, 8] [5, 6, 1]`,
+	`map2 f64.ldexp [1.5, 2, -3] [3i32, -2, 0]`,
+	`map2 i8.mul_hi [100i8, -128, 7] [100, 127, -3]`,
+	`map3 u16.mad_hi [60000u16, 3] [60000, 5] [1, 2]`,
+	`reduce (\a b -> f64.atan2 a b + f64.fma a b 1) 0 (map f64.i64 (iota 100))`,
+	`reduce fused 0 (map f64.i64 (iota 100))`,
+	`map (\x -> if x > 2 then f32.atan2 x 1 else f32.fma x x x) [1f32, 2, 3, 4]`,
 }
 
 // flatErrors fail inside the operator or the mapped function.
@@ -168,7 +178,7 @@ func TestFlatAgrees(t *testing.T) {
 		}
 		agree(t, "flat", comp, "walker", walk, flatExprs, flatErrors)
 		// the functions that should have run flat did, once per layout
-		for _, name := range []string{"accel", "V.vadd", "add2", "comb", "pull", "swapper", "trig", "(<+>)", "tree", "ratio", "clampy", "pick", "safe", "lets", "sumTo", "fib", "rec", "nest", "collatz"} {
+		for _, name := range []string{"accel", "V.vadd", "add2", "comb", "pull", "swapper", "trig", "(<+>)", "tree", "ratio", "clampy", "pick", "safe", "lets", "sumTo", "fib", "rec", "nest", "collatz", "fused"} {
 			v, _, err := comp.run(name)
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)

@@ -300,6 +300,11 @@ func (k *flatKernel) op(in *finsn, r []uint64, B int, sel []uint64) {
 		for _, j := range sel {
 			d[j] = f(a[j], b[j])
 		}
+	case fCall3:
+		f, c := k.calls[in.c].f3, r[int(in.e)*B:][:B]
+		for _, j := range sel {
+			d[j] = f(a[j], b[j], c[j])
+		}
 	case fAddF32:
 		for _, j := range sel {
 			d[j] = b32(f32(a[j]) + f32(b[j]))

@@ -26,6 +26,7 @@ type fopcode uint8
 const (
 	fCall1 fopcode = iota
 	fCall2
+	fCall3 // of registers a, b and e
 	fAddF32
 	fSubF32
 	fMulF32
@@ -70,6 +71,7 @@ const (
 type fins struct {
 	f1 func(a uint64) uint64
 	f2 func(a, b uint64) uint64
+	f3 func(a, b, c uint64) uint64
 }
 
 // Registers are columns: a kernel runs on a batch of up to B elements at
@@ -317,7 +319,7 @@ func (fc *fcomp) intrinsic(name string, args []*kval) (*kval, bool) {
 		return fc.binop(op, args[0], args[1], fc.live)
 	}
 	if len(args) != 1 {
-		return nil, false
+		return fc.intrinsicN(name, args)
 	}
 	a, ty := args[0].reg, args[0].typ
 	rty := ty
@@ -361,6 +363,42 @@ func (fc *fcomp) intrinsic(name string, args []*kval) (*kval, bool) {
 		}
 		return regBits(p)
 	})
+	return &kval{reg: d, typ: rty}, true
+}
+
+// intrinsicN compiles a scalar intrinsic of two or three arguments that
+// is no operator (atan2, ldexp, fma, mul_hi, mad_hi), as registerScalars
+// applies it, charged as one step; where it fails on its arguments it
+// gives up the flat run (flatFail).
+func (fc *fcomp) intrinsicN(name string, args []*kval) (*kval, bool) {
+	tys := make([]value.PrimType, len(args))
+	for i, a := range args {
+		tys[i] = a.typ
+	}
+	sf, ok := scalarTable[name]
+	rty := intrinsicType(name, tys)
+	if !ok || sf.arity != len(args) || len(args) > 3 || rty == value.NoPrim {
+		return nil, false
+	}
+	apply := func(ps []value.Prim) uint64 {
+		p, err := sf.fn(ps)
+		if err != nil || p.T != rty {
+			panic(flatFail{})
+		}
+		return regBits(p)
+	}
+	d := fc.reg()
+	fc.step(fc.live)
+	if len(args) == 2 {
+		fc.emit2(d, args[0].reg, args[1].reg, func(x, y uint64) uint64 {
+			return apply([]value.Prim{regPrim(tys[0], x), regPrim(tys[1], y)})
+		})
+		return &kval{reg: d, typ: rty}, true
+	}
+	fc.k.code = append(fc.k.code, finsn{op: fCall3, d: int32(d), a: int32(args[0].reg), b: int32(args[1].reg), e: int32(args[2].reg), c: int32(len(fc.k.calls))})
+	fc.k.calls = append(fc.k.calls, fins{f3: func(x, y, z uint64) uint64 {
+		return apply([]value.Prim{regPrim(tys[0], x), regPrim(tys[1], y), regPrim(tys[2], z)})
+	}})
 	return &kval{reg: d, typ: rty}, true
 }
 
