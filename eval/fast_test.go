@@ -3,7 +3,7 @@ package eval
 import "testing"
 
 // TestKernelsAgree checks that the specialised SOAC paths (typed loops
-// and compiled kernels) give exactly the values and costs of the general
+// and flat kernels) give exactly the values and costs of the general
 // tree-walking path.
 func TestKernelsAgree(t *testing.T) {
 	for _, cost := range []bool{true, false} {
@@ -72,7 +72,7 @@ func kernelsAgree(t *testing.T, cost bool) {
 		`reduce (\(a, i) (b, j) -> if a < b then (a, i) else (b, j)) (f64.inf, -1) (zip xs (iota 37))`,
 		`reduce (\(a, i) (b, j) -> if a >= b then (a, i) else (b, j)) (i32.lowest, -1) (zip ys (iota 41))`,
 		`reduce (\(a, b) (c, d) -> (a + c, b * d)) (0.0, 1.0) (zip xs xs)`,
-		// loops over pure scalar state (kernel_loop.go): a && b ending on
+		// loops over scalar state (kernel_flat_loop.go): a && b ending on
 		// either side, a single test, no iteration, odd and even counts
 		`map (\x -> loop (a, b) = (x, 0) while a < 100 && b < 7 do (a * 2, b + 1)) ys`,
 		`map (\x -> loop a = x * x while a < 1000 do a * 3 + 1) ys`,
@@ -98,17 +98,20 @@ func kernelsAgree(t *testing.T, cost bool) {
 		`map (\x -> i32.f64 x + 1) xs`,
 		`map (\x -> let y = f32.f64 x in f64.f32 (y * y) + f64.f32 (2f32 * y) + f64.f32 y) xs`,
 		`map (\x -> (f64.i32 x, f32.i32 x, i64.i32 x)) ys`,
-		// an if whose branches are records or tuples (kernel_record.go's ifVal)
+		// an if whose branches are records or tuples (kernel_flat_branch.go)
 		`reduce (\a b -> if a.v < b.v || (a.v == b.v && a.i < b.i) then a else b) {v = f64.inf, i = -1} (map2 (\v i -> {v, i}) xs (iota 37))`,
 		`map (\r -> if r.x < r.y then {x = r.y, y = r.x} else r) (map2 (\x y -> {x, y = f64.i32 y}) xs (ys[:37]))`,
 		`map (\r -> if r.x > 3 then {x = r.x, y = (r.y, 1i32)} else {x = r.x * 2, y = (r.y + 1.0, 2i32)}) (map2 (\x y -> {x = y, y = x}) xs (ys[:37]))`,
 		`map (\r -> let s = if r.x < 0 then {p = -r.x, q = 1f32} else {p = r.x, q = 2f32} in s.p + i32.f32 s.q) (map (\x -> {x}) ys)`,
 		`reduce (\(a, i) (b, j) -> let (c, k) = if a < b then (a, i) else (b, j) in (c, k)) (f64.inf, -1) (zip xs (iota 37))`,
-		// patterns over records and tuples in register kernels
+		// patterns over records and tuples in flat kernels
 		`map (\{x, y} -> let (p, q) = (x + y, x * y) in {s = p, t = if p < q then q else p}) (map2 (\x y -> {x, y = f64.i32 y}) xs (ys[:37]))`,
 		`map (\(a, (b, c)) -> let {u, v = _} = {u = a + c, v = b} in if u > 0 then (u, b) else (c, b)) (zip (ys[:37]) (zip xs (ys[:37])))`,
 		`map (\r -> let (a, b) = loop (a, b) = (r.x, 0) while a < 100 do (a * 2, b + 1) in {a, b}) (map (\x -> {x = x + 7}) ys)`,
 		`map (\(x, y) -> let r = {a = x, b = y} in let (_, q) = loop (p, q) = (r.a, 0) while p < r.b * 3.0 + 1.0 do (p + 1.0, q + 1) in r.a * r.b - r.a * 2.0 + f64.i32 q) (zip xs xs)`,
+		// SOACs under a derivative
+		`jvp (\(x: f64) -> let (_, _, _, a, _) = flatmap (\(k: i64) -> (replicate k x, x * 2)) [1i64, 2, 3] in f64.sum a) 1.5 1.0`,
+		`vjp (\(x: f64) -> let (_, _, _, a, b) = flatmap (\(k: i64) -> (replicate k (x * f64.i64 k), x)) [2i64, 0, 3] in f64.sum a + f64.sum b) 1.5 1.0`,
 	}
 	// errors inside kernels are the same errors
 	agree(t, "fast", fast, "slow", slow, exprs, []string{`map (\i -> ys[i + 1]) (iota 41)`, `map (\x -> 10 / (x - x)) ys`,

@@ -179,3 +179,24 @@ func fusedIn(t *testing.T, s *session) func(src string) bool {
 		return ok
 	}
 }
+
+// tuplePat returns the names of a pattern (p1, …, pk) of simple patterns.
+func tuplePat(p syntax.Pat) ([]string, bool) {
+	switch q := p.(type) {
+	case *syntax.PParen:
+		return tuplePat(q.P)
+	case *syntax.PAscript:
+		return tuplePat(q.P)
+	case *syntax.PTuple:
+		names := make([]string, len(q.Elems))
+		for i, el := range q.Elems {
+			n, ok := simplePat(el)
+			if !ok {
+				return nil, false
+			}
+			names[i] = n
+		}
+		return names, len(names) > 1
+	}
+	return nil, false
+}

@@ -25,15 +25,14 @@
 // paths that charge exactly what the tree walker charges (TestKernelsAgree,
 // TestFlatAgrees, TestCompiledAgrees), tried in this order by fast.go:
 // native.go's typed Go loops where the operator is a built-in one
-// (reduce, scan, hist); flat kernels (kernel_flat*.go, soacs_flat.go) for
-// functions of scalar code with branches and loops, run a batch of
-// elements at a time, with the charges of straight-line code worked out
-// at compile time; and, for what the flat compiler refuses, register
-// kernels, charging as they run: compileRecordFn (kernel_record.go)
-// compiles them for the layouts of the arguments, over kernel.go,
-// kernel_ops.go, kernel_tuple.go, kernel_loop.go, kernel_cost.go and the
-// typed expressions of kernel_typed*.go (which gen_typed.go writes). fuse.go runs
-// reduce op ne (map f xs…) as one loop (fuse_flat.go: flat kernels; or a
+// (reduce, scan, hist); else flat kernels (kernel_flat*.go, over the
+// layouts of kernel.go; soacs_flat.go) for functions of scalars, records
+// and tuples with branches and loops, compiled once per closure and
+// layout of the arguments, run a batch of elements at a time, with the
+// charges of straight-line code worked out at compile time. What the
+// flat compiler refuses (a function of arrays, code under a derivative)
+// goes to the general path. fuse.go runs reduce op ne (map f xs…) as one
+// loop (fuse_flat.go: flat kernels; or a
 // typed f64 loop for map2 of a built-in operator) where reduce and map
 // are the prelude's own declarations, by identity.
 package eval
@@ -126,7 +125,6 @@ type Interp struct {
 	preludeSOACs map[*syntax.FunBind]string // the prelude's map, map2, reduce and reduce_comm (fuse.go)
 	memBase      int64                      // the session's footprint (memory.go)
 	memBaseSet   bool
-	recordFailed map[syntax.Expr]bool       // function bodies the register kernel compiler gave up on
 	noFast       bool                       // tests: disable the specialised SOAC paths
 	noCompile    bool                       // tests: evaluate every body with the walker
 	lits         map[syntax.Expr]value.Prim // literal values, by node

@@ -1,52 +1,27 @@
 package eval
 
 import (
+	"math"
 	"strings"
 
 	"fut/eval/value"
 	"fut/interp/syntax"
 )
 
-// Scalar kernels: the bodies of SOAC functions that compute only with
-// scalars (arithmetic, comparisons, if, let, loops over scalar state,
-// calls of such functions, scalar intrinsics, reads of captured arrays)
-// are compiled into trees of Go closures over a register file of
-// value.Prim, instead of being walked with an environment per element.
-//
-// A kernel charges exactly the cost the tree walker would (the same
-// Composition steps, in the same order, on the same thread counters), so
-// that compiling is invisible except in speed; TestKernelsAgree checks
-// that. Anything the compiler does not know makes it give up, and the
-// SOAC falls back to the general path. Run-time errors inside a kernel
-// panic with a kpanic that the kernel's caller recovers.
-
-type knode func(f []value.Prim) value.Prim
-
-// ifTest is an if's condition c in a kernel, charged as the walker's if
-// charges it: the condition's own steps, then the if's step (one of work
-// and depth) with the live space as it was before the condition.
-func ifTest(t *thread, c knode, cost bool, f []value.Prim) bool {
-	base := t.live
-	cv := c(f)
-	if cost {
-		t.W++
-		t.D++
-		t.live = base
-	}
-	return cv.B != 0
-}
-
-// ktuple evaluates a tuple-valued expression into registers.
-type ktuple func(f []value.Prim)
-
-type kpanic struct{ err error }
+// What the scalar kernels (kernel_flat*.go) and the SOACs that run them
+// share: where a value of scalars lives (kval: a scalar's register, or
+// the fields of a record or tuple), the compile-time scope from local
+// names to such values (kscope), the layouts of arrays of records and
+// tuples, how the function of an application is resolved at compile
+// time, and the scalar operators that cannot fail on their operands'
+// type (typedOp).
 
 // kscope is the compile-time map from local names to registers.
 type kscope struct {
 	name string
 	reg  int            // -1 for a record or tuple (val)
 	typ  value.PrimType // NoPrim when not known statically
-	val  *kval          // the registers of a record or tuple (kernel_record.go)
+	val  *kval          // the registers of a record or tuple
 	next *kscope
 }
 
@@ -57,301 +32,6 @@ func (s *kscope) lookup(name string) (int, bool) {
 		}
 	}
 	return 0, false
-}
-
-func (s *kscope) typeOf(name string) value.PrimType {
-	for x := s; x != nil; x = x.next {
-		if x.name == name {
-			return x.typ
-		}
-	}
-	return value.NoPrim
-}
-
-type kcomp struct {
-	t     *thread
-	nregs int
-	depth int
-	// ty is the static type of the scalar expression compiled last (set
-	// by scalar), tys those of the tuple compiled last; NoPrim where not
-	// known. Types are exact where known: they come from the arrays'
-	// element types, literals and captured values.
-	ty  value.PrimType
-	tys []value.PrimType
-	// opnd describes the scalar expression compiled last when it is a
-	// register or a constant (a captured value), so that operators can
-	// read it without a call.
-	opnd operand
-}
-
-// operand is a register (reg ≥ 0), a constant (isConst) or neither.
-type operand struct {
-	reg     int
-	isConst bool
-	c       value.Prim
-}
-
-var noOperand = operand{reg: -1}
-
-func (kc *kcomp) reg() int { r := kc.nregs; kc.nregs++; return r }
-
-// step charges (1, 1, 1) after operands held above base, fresh 1.
-func (t *thread) kstep(base int64) {
-	t.W++
-	t.D++
-	if x := t.live + 1; x > t.pk1 {
-		t.pk1 = x
-	}
-	if x := t.live + 1; x > t.pkP {
-		t.pkP = x
-	}
-	t.live = base + 1
-}
-
-func (kc *kcomp) kerr(pos syntax.Pos, format string, args ...any) {
-	panic(kpanic{kc.t.errf(pos, format, args...)})
-}
-
-// scalar compiles a scalar-valued expression; kc.ty is its type after.
-func (kc *kcomp) scalar(x syntax.Expr, sc *kscope, e *env) (knode, bool) {
-	if kc.t.cost {
-		if b, isBin := unparen(x).(*syntax.Binary); isBin {
-			if c, ok := kc.staticCost(b, sc, e); ok {
-				if n, ok := kc.charged(b, c, sc, e); ok {
-					kc.ty = c.ty
-					return n, true
-				}
-			}
-		}
-	}
-	if n, ty, ok := kc.typedScalar(x, sc, e); ok {
-		kc.ty, kc.opnd = ty, noOperand
-		return n, true
-	}
-	kc.opnd = noOperand
-	n, ty, ok := kc.scalar1(x, sc, e)
-	kc.ty = ty
-	if lit := unparen(x); ok && !kc.t.cost && (isLiteral(lit) || isBoolLit(lit)) {
-		// without costs a literal is just a constant
-		if p, err := kc.t.literalValue(lit); err == nil {
-			kc.opnd = operand{reg: -1, isConst: true, c: p}
-		}
-	} else if v, isVar := x.(*syntax.Var); !isVar || !ok {
-		kc.opnd = noOperand
-	} else if len(v.Name.Quals) == 0 {
-		if r, local := sc.lookup(v.Name.Name); local {
-			kc.opnd = operand{reg: r}
-		}
-	} else if _, local := sc.lookup(v.Name.Quals[0]); local {
-		if fv, _, ok := kc.varVal(v, sc, e); ok && fv.scalar() {
-			kc.opnd = operand{reg: fv.reg} // a field of a local record
-		}
-	}
-	return n, ok
-}
-
-func (kc *kcomp) scalar1(x syntax.Expr, sc *kscope, e *env) (knode, value.PrimType, bool) {
-	t := kc.t
-	cost := t.cost
-	const no = value.NoPrim
-	switch x := x.(type) {
-	case *syntax.Paren:
-		n, ok := kc.scalar(x.X, sc, e)
-		return n, kc.ty, ok
-	case *syntax.Ascript:
-		n, ok := kc.scalar(x.X, sc, e)
-		return n, kc.ty, ok
-	case *syntax.Attr:
-		if x.Attr != nil && (x.Attr.Name == "trace" || x.Attr.Name == "break") {
-			return nil, no, false
-		}
-		n, ok := kc.scalar(x.X, sc, e)
-		return n, kc.ty, ok
-	case *syntax.Var:
-		if len(x.Name.Quals) == 0 {
-			if r, ok := sc.lookup(x.Name.Name); ok {
-				if r < 0 {
-					return nil, no, false // a record, not a scalar
-				}
-				return func(f []value.Prim) value.Prim { return f[r] }, sc.typeOf(x.Name.Name), true
-			}
-		} else if _, ok := sc.lookup(x.Name.Quals[0]); ok {
-			// a field of a local record
-			v, _, ok := kc.varVal(x, sc, e)
-			if !ok || !v.scalar() {
-				return nil, no, false
-			}
-			r := v.reg
-			return func(f []value.Prim) value.Prim { return f[r] }, v.typ, true
-		}
-		v, err := t.evalVar(x, e)
-		if err != nil {
-			return nil, no, false
-		}
-		p, ok := v.(value.Prim)
-		if !ok {
-			return nil, no, false
-		}
-		defer func() { kc.opnd = operand{reg: -1, isConst: true, c: p} }()
-		return func(f []value.Prim) value.Prim { return p }, p.T, true
-	case *syntax.IntLit, *syntax.FloatLit, *syntax.CharLit, *syntax.BoolLit:
-		n, ok := kc.literal(x)
-		return n, kc.ty, ok
-	case *syntax.Negate:
-		if isLiteral(x.X) {
-			n, ok := kc.literal(x)
-			return n, kc.ty, ok
-		}
-		a, ok := kc.scalar(x.X, sc, e)
-		if !ok {
-			return nil, no, false
-		}
-		return func(f []value.Prim) value.Prim {
-			base := t.live
-			v := a(f)
-			if cost {
-				t.kstep(base)
-			}
-			return value.Neg(v)
-		}, kc.ty, true
-	case *syntax.Not:
-		a, ok := kc.scalar(x.X, sc, e)
-		if !ok {
-			return nil, no, false
-		}
-		return func(f []value.Prim) value.Prim {
-			base := t.live
-			v := a(f)
-			if cost {
-				t.kstep(base)
-			}
-			return value.Not(v)
-		}, kc.ty, true
-	case *syntax.Binary:
-		n, ok := kc.binary(x, sc, e)
-		return n, kc.ty, ok
-	case *syntax.Apply:
-		args := make([]knode, len(x.Args))
-		tys := make([]value.PrimType, len(x.Args))
-		for i, a := range x.Args {
-			n, ok := kc.scalar(a, sc, e)
-			if !ok {
-				return kc.scalarOf(kc.applyVal(x, sc, e)) // records among the arguments
-			}
-			args[i], tys[i] = n, kc.ty
-		}
-		fv, ok := kc.fnValue(x.Fn, sc, e)
-		if !ok {
-			return nil, no, false
-		}
-		n, ok := kc.callT(fv, args, tys, x.Pos())
-		return n, kc.ty, ok
-	case *syntax.If:
-		c, ok1 := kc.scalar(x.Cond, sc, e)
-		a, ok2 := kc.scalar(x.Then, sc, e)
-		ta := kc.ty
-		b, ok3 := kc.scalar(x.Else, sc, e)
-		tb := kc.ty
-		if !ok1 || !ok2 || !ok3 {
-			return nil, no, false
-		}
-		ty := no
-		if ta == tb {
-			ty = ta
-		}
-		return func(f []value.Prim) value.Prim {
-			if ifTest(t, c, cost, f) {
-				return a(f)
-			}
-			return b(f)
-		}, ty, true
-	case *syntax.LetIn:
-		if len(x.Sizes) > 0 {
-			return nil, no, false
-		}
-		bind, sc2, ok := kc.bindValue(x.Pat, x.Value, sc, e)
-		if !ok {
-			return nil, no, false
-		}
-		body, ok := kc.scalar(x.Body, sc2, e)
-		if !ok {
-			return nil, no, false
-		}
-		return func(f []value.Prim) value.Prim {
-			base := t.live
-			bind(f)
-			f0 := t.live - base
-			r := body(f)
-			t.live -= f0
-			return r
-		}, kc.ty, true
-	case *syntax.Index:
-		n, ok := kc.index(x, sc, e)
-		return n, kc.ty, ok
-	case *syntax.Assert:
-		c, ok1 := kc.scalar(x.Cond, sc, e)
-		b, ok2 := kc.scalar(x.X, sc, e)
-		if !ok1 || !ok2 {
-			return nil, no, false
-		}
-		ty := kc.ty
-		text := t.sourceText(unparen(x.Cond))
-		pos := x.Pos()
-		return func(f []value.Prim) value.Prim {
-			base := t.live
-			if c(f).B == 0 {
-				kc.kerr(pos, "Assertion is false: %s", text)
-			}
-			if cost {
-				t.W++
-				t.D++
-				t.live = base
-			}
-			return b(f)
-		}, ty, true
-	case *syntax.Loop:
-		regs, run, ok := kc.loop(x, sc, e)
-		if !ok || len(regs) != 1 {
-			return nil, no, false
-		}
-		r := regs[0]
-		return func(f []value.Prim) value.Prim { run(f); return f[r] }, kc.tys[0], true
-	}
-	return nil, no, false
-}
-
-func (kc *kcomp) literal(x syntax.Expr) (knode, bool) {
-	t := kc.t
-	p, err := t.literalValue(x)
-	if err != nil {
-		return nil, false
-	}
-	kc.ty = p.T
-	if !t.cost {
-		return func(f []value.Prim) value.Prim { return p }, true
-	}
-	return func(f []value.Prim) value.Prim {
-		t.kstep(t.live)
-		return p
-	}, true
-}
-
-// scalarOf is the scalar result of a compiled value, as a node.
-func (kc *kcomp) scalarOf(v *kval, run ktuple, ok bool) (knode, value.PrimType, bool) {
-	if !ok || !v.scalar() {
-		return nil, value.NoPrim, false
-	}
-	r := v.reg
-	if run == nil {
-		return func(f []value.Prim) value.Prim { return f[r] }, v.typ, true
-	}
-	return func(f []value.Prim) value.Prim { run(f); return f[r] }, v.typ, true
-}
-
-// fnValue resolves the function of an application at compile time.
-func (kc *kcomp) fnValue(fn syntax.Expr, sc *kscope, e *env) (value.Value, bool) {
-	f, _, ok := kc.t.staticFn(fn, sc, e)
-	return f, ok
 }
 
 // staticFn resolves the function of an application in a scalar kernel
@@ -372,117 +52,6 @@ func (t *thread) staticFn(fn syntax.Expr, sc *kscope, e *env) (f value.Value, he
 	}
 	f, err := t.evalVar(v, e)
 	return f, head, err == nil
-}
-
-// call compiles an application of a known function to scalar arguments:
-// scalar intrinsics and built-in operators directly, program functions
-// by inlining their bodies (a call is free; its arguments stay live while
-// the body runs, as in the tree walker).
-func (kc *kcomp) call(fv value.Value, args []knode, pos syntax.Pos) (knode, bool) {
-	return kc.callT(fv, args, make([]value.PrimType, len(args)), pos)
-}
-
-// callT is call with the static types of the arguments; kc.ty is the
-// result's type after.
-func (kc *kcomp) callT(fv value.Value, args []knode, tys []value.PrimType, pos syntax.Pos) (knode, bool) {
-	kc.ty = value.NoPrim
-	t := kc.t
-	cost := t.cost
-	fn, ok := fv.(*value.Fun)
-	if !ok {
-		return nil, false
-	}
-	switch c := fn.Impl.(type) {
-	case *intrinsic:
-		sf, ok := scalarTable[c.name]
-		if !ok || sf.arity != len(args) || c.arity_ != len(args) {
-			return nil, false
-		}
-		if op, ok := intrinsicBinOps[c.name]; ok {
-			return kc.binop(op, args[0], args[1], tys[0], tys[1], pos), true
-		}
-		kc.ty = intrinsicType(c.name, tys)
-		return func(f []value.Prim) value.Prim {
-			base := t.live
-			var buf [3]value.Prim
-			for i, a := range args {
-				buf[i] = a(f)
-			}
-			// passed in the thread's buffer: a local one escapes through
-			// sf.fn (filled after the arguments, which may use it too)
-			ps := t.prims[:len(args)]
-			copy(ps, buf[:len(args)])
-			r, err := sf.fn(ps)
-			if err != nil {
-				kc.kerr(pos, "%v", err)
-			}
-			if cost {
-				t.kstep(base)
-			}
-			return r
-		}, true
-	case *opFn:
-		if len(args) != 2 {
-			return nil, false
-		}
-		return kc.binop(c.op, args[0], args[1], tys[0], tys[1], pos), true
-	case *rightSection:
-		rp, ok := c.r.(value.Prim)
-		if !ok || len(args) != 1 {
-			return nil, false
-		}
-		return kc.callT(c.f, []knode{args[0], func([]value.Prim) value.Prim { return rp }}, []value.PrimType{tys[0], rp.T}, pos)
-	case *partial:
-		pre := make([]knode, 0, len(c.args)+len(args))
-		var ptys []value.PrimType
-		for _, a := range c.args {
-			p, ok := a.(value.Prim)
-			if !ok {
-				return nil, false
-			}
-			pre = append(pre, func([]value.Prim) value.Prim { return p })
-			ptys = append(ptys, p.T)
-		}
-		return kc.callT(&value.Fun{Impl: c.f}, append(pre, args...), append(ptys, tys...), pos)
-	case *closure:
-		if len(c.params) != len(args) || kc.depth > 16 {
-			return nil, false
-		}
-		var sc *kscope
-		regs := make([]int, len(args))
-		for i, p := range c.params {
-			name, ok := simplePat(p)
-			if !ok {
-				return nil, false
-			}
-			regs[i] = kc.reg()
-			if name != "" {
-				sc = &kscope{name: name, reg: regs[i], typ: tys[i], next: sc}
-			}
-		}
-		kc.depth++
-		body, ok := kc.scalar(c.body, sc, c.env)
-		kc.depth--
-		if !ok {
-			return nil, false
-		}
-		return func(f []value.Prim) value.Prim {
-			base := t.live
-			var buf [4]value.Prim
-			vals := buf[:0]
-			for _, a := range args {
-				vals = append(vals, a(f))
-			}
-			for i, r := range regs {
-				f[r] = vals[i]
-			}
-			held := t.live - base
-			v := body(f)
-			t.live -= held
-			return v
-		}, true
-	}
-	return nil, false
 }
 
 // intrinsicBinOps are the scalar intrinsics that are built-in operators.
@@ -527,23 +96,280 @@ func simplePat(p syntax.Pat) (string, bool) {
 	return "", false
 }
 
-// tuplePat returns the names of a pattern (p1, …, pk) of simple patterns.
-func tuplePat(p syntax.Pat) ([]string, bool) {
-	switch q := p.(type) {
-	case *syntax.PParen:
-		return tuplePat(q.P)
-	case *syntax.PAscript:
-		return tuplePat(q.P)
-	case *syntax.PTuple:
-		names := make([]string, len(q.Elems))
-		for i, el := range q.Elems {
-			n, ok := simplePat(el)
-			if !ok {
-				return nil, false
+// kval is where a value of scalars lives: a scalar's register, or the
+// fields of a record (names sorted as value.Record's) or tuple.
+type kval struct {
+	reg    int // a scalar's register; -1 for a record or tuple
+	typ    value.PrimType
+	rec    bool
+	names  []string
+	fields []*kval
+}
+
+func (v *kval) scalar() bool { return v.fields == nil }
+
+// leaves appends the registers of v's scalars, in order.
+func (v *kval) leaves(out []int) []int {
+	if v.scalar() {
+		return append(out, v.reg)
+	}
+	for _, f := range v.fields {
+		out = f.leaves(out)
+	}
+	return out
+}
+
+func (v *kval) field(name string) (*kval, bool) {
+	if v.scalar() {
+		return nil, false
+	}
+	if v.rec {
+		for i, n := range v.names {
+			if n == name {
+				return v.fields[i], true
 			}
-			names[i] = n
 		}
-		return names, len(names) > 1
+		return nil, false
+	}
+	if k, ok := tupleIndex(name); ok && k < len(v.fields) {
+		return v.fields[k], true
 	}
 	return nil, false
+}
+
+// sameShape reports whether v and w have the same fields.
+func (v *kval) sameShape(w *kval) bool {
+	if v.scalar() || w.scalar() {
+		return v.scalar() && w.scalar()
+	}
+	if v.rec != w.rec || len(v.fields) != len(w.fields) {
+		return false
+	}
+	for i := range v.fields {
+		if v.rec && v.names[i] != w.names[i] || !v.fields[i].sameShape(w.fields[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// recordLayout is the layout of the elements of a 1-d array of records
+// or tuples of scalars (nested ones too), and its scalar columns in the
+// layout's order; nil when xs is not such an array.
+func recordLayout(xs *value.Array) (*kval, []*value.Array) {
+	if len(xs.Shape) != 1 {
+		return nil, nil
+	}
+	var cols []*value.Array
+	var walk func(a *value.Array) *kval
+	walk = func(a *value.Array) *kval {
+		switch a.Kind {
+		case value.KPrim:
+			if len(a.Shape) != 1 {
+				return nil
+			}
+			cols = append(cols, a)
+			return &kval{reg: -1, typ: a.T}
+		case value.KTuple, value.KRecord:
+			v := &kval{reg: -1, rec: a.Kind == value.KRecord, names: a.Names, fields: make([]*kval, len(a.Fields))}
+			for i, f := range a.Fields {
+				if v.fields[i] = walk(f); v.fields[i] == nil {
+					return nil
+				}
+			}
+			return v
+		}
+		return nil
+	}
+	if xs.Kind != value.KRecord && xs.Kind != value.KTuple {
+		return nil, nil
+	}
+	v := walk(xs)
+	if v == nil {
+		return nil, nil
+	}
+	return v, cols
+}
+
+// array builds the array of layout v from its scalar columns, taken in
+// order from cols.
+func (v *kval) array(cols *[]*value.Array, n int64) *value.Array {
+	if v.scalar() {
+		a := (*cols)[0]
+		*cols = (*cols)[1:]
+		return a
+	}
+	fs := make([]*value.Array, len(v.fields))
+	for i, f := range v.fields {
+		fs[i] = f.array(cols, n)
+	}
+	kind := value.KTuple
+	if v.rec {
+		kind = value.KRecord
+	}
+	return &value.Array{Shape: []int64{n}, Kind: kind, Names: v.names, Fields: fs}
+}
+
+// value builds the value of layout v from its scalars, taken in order.
+func (v *kval) value(ps *[]value.Prim) value.Value {
+	if v.scalar() {
+		p := (*ps)[0]
+		*ps = (*ps)[1:]
+		return p
+	}
+	fs := make([]value.Value, len(v.fields))
+	for i, f := range v.fields {
+		fs[i] = f.value(ps)
+	}
+	if v.rec {
+		return &value.Record{Names: v.names, Fields: fs}
+	}
+	return value.Tuple(fs)
+}
+
+// headPath splits a qualified name into its first part and the field
+// path after it (a.b.c: a, [b c]; a: a, nil).
+func headPath(q syntax.QualName) (string, []string) {
+	if len(q.Quals) == 0 {
+		return q.Name, nil
+	}
+	return q.Quals[0], append(q.Quals[1:len(q.Quals):len(q.Quals)], q.Name)
+}
+
+// localVal is the kval of a kernel's local named by q's head, or of the
+// field path the rest of q names in it (ok false when that is no
+// field); local is false when the head is not a local of sc.
+func (sc *kscope) localVal(q syntax.QualName) (v *kval, local, ok bool) {
+	head, path := headPath(q)
+	for s := sc; s != nil; s = s.next {
+		if s.name != head {
+			continue
+		}
+		v := s.val
+		if v == nil {
+			v = &kval{reg: s.reg, typ: s.typ}
+		}
+		for _, p := range path {
+			if v, ok = v.field(p); !ok {
+				return nil, true, false
+			}
+		}
+		return v, true, true
+	}
+	return nil, false, false
+}
+
+func bindKval(sc *kscope, name string, v *kval) *kscope {
+	if v.scalar() {
+		return &kscope{name: name, reg: v.reg, typ: v.typ, next: sc}
+	}
+	return &kscope{name: name, reg: -1, val: v, next: sc}
+}
+
+func f64of(p value.Prim) float64 { return math.Float64frombits(p.B) }
+
+func f32of(p value.Prim) float32 { return float32(math.Float64frombits(p.B)) }
+
+func mkF64(x float64) value.Prim { return value.Prim{T: value.F64, B: math.Float64bits(x)} }
+
+func mkF32(x float32) value.Prim { return value.Prim{T: value.F32, B: math.Float64bits(float64(x))} }
+
+func mkI32(x int32) value.Prim { return value.Prim{T: value.I32, B: uint64(int64(x))} }
+
+func mkI64(x int64) value.Prim { return value.Prim{T: value.I64, B: uint64(x)} }
+
+var (
+	primTrue  = value.MkBool(true)
+	primFalse = value.MkBool(false)
+)
+
+func mkBool(b bool) value.Prim {
+	if b {
+		return primTrue
+	}
+	return primFalse
+}
+
+// typedOp is a Go implementation of op on operands of type ty that never
+// fails, or nil.
+func typedOp(op value.BinOp, ty value.PrimType) func(a, b value.Prim) value.Prim {
+	switch ty {
+	case value.F64:
+		switch op {
+		case value.OpAdd:
+			return func(a, b value.Prim) value.Prim { return mkF64(f64of(a) + f64of(b)) }
+		case value.OpSub:
+			return func(a, b value.Prim) value.Prim { return mkF64(f64of(a) - f64of(b)) }
+		case value.OpMul:
+			return func(a, b value.Prim) value.Prim { return mkF64(f64of(a) * f64of(b)) }
+		case value.OpDiv:
+			return func(a, b value.Prim) value.Prim { return mkF64(f64of(a) / f64of(b)) }
+		case value.OpLt:
+			return func(a, b value.Prim) value.Prim { return mkBool(f64of(a) < f64of(b)) }
+		case value.OpLe:
+			return func(a, b value.Prim) value.Prim { return mkBool(f64of(a) <= f64of(b)) }
+		case value.OpGt:
+			return func(a, b value.Prim) value.Prim { return mkBool(f64of(a) > f64of(b)) }
+		case value.OpGe:
+			return func(a, b value.Prim) value.Prim { return mkBool(f64of(a) >= f64of(b)) }
+		}
+	case value.F32:
+		switch op {
+		case value.OpAdd:
+			return func(a, b value.Prim) value.Prim { return mkF32(f32of(a) + f32of(b)) }
+		case value.OpSub:
+			return func(a, b value.Prim) value.Prim { return mkF32(f32of(a) - f32of(b)) }
+		case value.OpMul:
+			return func(a, b value.Prim) value.Prim { return mkF32(f32of(a) * f32of(b)) }
+		case value.OpDiv:
+			return func(a, b value.Prim) value.Prim { return mkF32(f32of(a) / f32of(b)) }
+		case value.OpLt:
+			return func(a, b value.Prim) value.Prim { return mkBool(f32of(a) < f32of(b)) }
+		case value.OpLe:
+			return func(a, b value.Prim) value.Prim { return mkBool(f32of(a) <= f32of(b)) }
+		case value.OpGt:
+			return func(a, b value.Prim) value.Prim { return mkBool(f32of(a) > f32of(b)) }
+		case value.OpGe:
+			return func(a, b value.Prim) value.Prim { return mkBool(f32of(a) >= f32of(b)) }
+		}
+	case value.I32:
+		switch op {
+		case value.OpAdd:
+			return func(a, b value.Prim) value.Prim { return mkI32(int32(a.B) + int32(b.B)) }
+		case value.OpSub:
+			return func(a, b value.Prim) value.Prim { return mkI32(int32(a.B) - int32(b.B)) }
+		case value.OpMul:
+			return func(a, b value.Prim) value.Prim { return mkI32(int32(a.B) * int32(b.B)) }
+		}
+	case value.I64:
+		switch op {
+		case value.OpAdd:
+			return func(a, b value.Prim) value.Prim { return mkI64(int64(a.B) + int64(b.B)) }
+		case value.OpSub:
+			return func(a, b value.Prim) value.Prim { return mkI64(int64(a.B) - int64(b.B)) }
+		case value.OpMul:
+			return func(a, b value.Prim) value.Prim { return mkI64(int64(a.B) * int64(b.B)) }
+		}
+	}
+	if ty.IsInt() {
+		switch op {
+		case value.OpEq:
+			return func(a, b value.Prim) value.Prim { return mkBool(a.B == b.B) }
+		case value.OpNeq:
+			return func(a, b value.Prim) value.Prim { return mkBool(a.B != b.B) }
+		}
+		if ty.IsSigned() {
+			switch op {
+			case value.OpLt:
+				return func(a, b value.Prim) value.Prim { return mkBool(int64(a.B) < int64(b.B)) }
+			case value.OpLe:
+				return func(a, b value.Prim) value.Prim { return mkBool(int64(a.B) <= int64(b.B)) }
+			case value.OpGt:
+				return func(a, b value.Prim) value.Prim { return mkBool(int64(a.B) > int64(b.B)) }
+			case value.OpGe:
+				return func(a, b value.Prim) value.Prim { return mkBool(int64(a.B) >= int64(b.B)) }
+			}
+		}
+	}
+	return nil
 }

@@ -105,6 +105,14 @@ func (t *thread) flatFn(f value.Value, layouts []*kval) (*flatCall, bool) {
 	if !ok {
 		return nil, false
 	}
+	switch g := fn.Impl.(type) {
+	case *opFn, *rightSection, *intrinsic:
+		return t.flatOther(f, layouts)
+	case *partial:
+		if _, ofClosure := g.f.(*closure); !ofClosure {
+			return t.flatOther(f, layouts) // (2 -), an operator's left section
+		}
+	}
 	var pre []value.Prim
 	var all []*kval
 	c, ok := fn.Impl.(*closure)
@@ -263,16 +271,34 @@ type fcomp struct {
 // arguments. nil when c does not compile.
 func (t *thread) compileFlat(c *closure, layouts []*kval) (*flatKernel, *fcomp) {
 	fc := &fcomp{t: t, k: &flatKernel{wReg: -1, pkReg: -1}, consts: map[value.Prim]int{}, live: flive{org: -1}, top: c.env, shareable: true}
+	return fc.compile(layouts, func(args []*kval) (*kval, bool) { return fc.callClosure(c, args) }), fc
+}
+
+// flatOther compiles f, an operator, a section or an intrinsic, for
+// arguments of the given layouts. Such a function value is made anew
+// where it is written, so its kernel is not kept.
+func (t *thread) flatOther(f value.Value, layouts []*kval) (*flatCall, bool) {
+	fc := &fcomp{t: t, k: &flatKernel{wReg: -1, pkReg: -1}, consts: map[value.Prim]int{}, live: flive{org: -1}}
+	k := fc.compile(layouts, func(args []*kval) (*kval, bool) { return fc.call(f, args) })
+	if k == nil {
+		return nil, false
+	}
+	return &flatCall{k, 0, nil}, true
+}
+
+// compile compiles body on arguments of the given layouts into fc's
+// kernel; nil when it does not compile.
+func (fc *fcomp) compile(layouts []*kval, body func(args []*kval) (*kval, bool)) *flatKernel {
 	args := make([]*kval, len(layouts))
 	for i, l := range layouts {
 		args[i] = fc.instantiate(l)
 		if args[i] == nil {
-			return nil, fc
+			return nil
 		}
 	}
-	res, ok := fc.callClosure(c, args)
+	res, ok := body(args)
 	if !ok {
-		return nil, fc
+		return nil
 	}
 	k := fc.k
 	for _, cp := range fc.caps {
@@ -287,7 +313,7 @@ func (t *thread) compileFlat(c *closure, layouts []*kval) (*flatKernel, *fcomp) 
 	} else {
 		k.w, k.peak, k.fresh = fc.w, fc.pk, fc.live.c
 	}
-	return k, fc
+	return k
 }
 
 // capScalars are the scalars of the captured locals, in order.
@@ -315,7 +341,7 @@ func (fc *fcomp) emit2(d, a, b int, f func(a, b uint64) uint64) {
 }
 
 // step charges a step of (1, 1, 1) after operands held above base
-// (thread.kstep).
+// (thread.scalarStep).
 func (fc *fcomp) step(base flive) {
 	fc.w++
 	fc.pk = max(fc.pk, fc.live.c+1)
@@ -438,8 +464,7 @@ func (fc *fcomp) value(x syntax.Expr, sc *kscope, e *env) (*kval, bool) {
 	return nil, false
 }
 
-// bindPat binds the names of an irrefutable pattern to the parts of v
-// (in flat kernels and in register kernels of records, kernel_record.go).
+// bindPat binds the names of an irrefutable pattern to the parts of v.
 func bindPat(p syntax.Pat, v *kval, sc *kscope) (*kscope, bool) {
 	switch p := p.(type) {
 	case *syntax.PId:
