@@ -47,6 +47,7 @@ var flatDecls = []string{nbodySrc,
 	`def collatz (x: i64) = let (_, s) = loop (v, s) = (x, 0i64) while v > 1 do (if v % 2 == 0 then v / 2 else 3 * v + 1, s + 1) in s`,
 	`def sumFrom (x: i64) (n: i64) = loop s = x for i < n do s + i`,
 	`def fused (a: f64) (b: f64) = f64.atan2 a b + f64.fma a b (f64.ldexp a 2)`,
+	`def checked (x: i64) = assert (x != 13) (x - 1)`,
 }
 
 var flatExprs = []string{
@@ -139,7 +140,11 @@ var flatExprs = []string{
 	`map3 u16.mad_hi [60000u16, 3] [60000, 5] [1, 2]`,
 	`reduce (\a b -> f64.atan2 a b + f64.fma a b 1) 0 (map f64.i64 (iota 100))`,
 	`reduce fused 0 (map f64.i64 (iota 100))`,
+	`map checked (iota 13)`,
 	`map (\x -> if x > 2 then f32.atan2 x 1 else f32.fma x x x) [1f32, 2, 3, 4]`,
+	// assertions that hold
+	`map (\x -> assert (x >= 0) (x * 2) + assert (x < 100) 1) (iota 50)`,
+	`map (\x -> loop a = x while a < 50 do assert (a >= x && a < 60) (a + 3)) (iota 12)`,
 }
 
 // flatErrors fail inside the operator or the mapped function.
@@ -159,6 +164,7 @@ var flatErrors = []string{
 	`reduce (\a b -> if a > 5 then a / (b - 7) else a + b) 0 (iota 40)`,
 	`map (\x -> loop s = 0i32 for i < x do s + 10 / (i - 2)) [1, 5]`,
 	`map (\x -> loop s = x while s != 7 do s + i64.f32 tab[s]) [1i64, 7]`,
+	`map (\x -> assert (x < 3) (x * 2)) (iota 5)`,
 }
 
 // TestFlatAgrees checks flat kernels against the tree walker: values,
@@ -178,7 +184,7 @@ func TestFlatAgrees(t *testing.T) {
 		}
 		agree(t, "flat", comp, "walker", walk, flatExprs, flatErrors)
 		// the functions that should have run flat did, once per layout
-		for _, name := range []string{"accel", "V.vadd", "add2", "comb", "pull", "swapper", "trig", "(<+>)", "tree", "ratio", "clampy", "pick", "safe", "lets", "sumTo", "fib", "rec", "nest", "collatz", "fused"} {
+		for _, name := range []string{"accel", "V.vadd", "add2", "comb", "pull", "swapper", "trig", "(<+>)", "tree", "ratio", "clampy", "pick", "safe", "lets", "sumTo", "fib", "rec", "nest", "collatz", "fused", "checked"} {
 			v, _, err := comp.run(name)
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)

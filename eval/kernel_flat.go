@@ -428,6 +428,8 @@ func (fc *fcomp) value(x syntax.Expr, sc *kscope, e *env) (*kval, bool) {
 		return fc.ifExpr(x, sc, e)
 	case *syntax.Loop:
 		return fc.loop(x, sc, e)
+	case *syntax.Assert:
+		return fc.assert(x, sc, e)
 	case *syntax.Apply:
 		f, ok := fc.fnValue(x.Fn, sc, e)
 		if !ok {

@@ -93,6 +93,26 @@ func (fc *fcomp) ifExpr(x *syntax.If, sc *kscope, e *env) (*kval, bool) {
 		func() (*kval, bool) { return fc.value(x.Else, sc, e) })
 }
 
+// assert compiles assert c x: an element whose c is false gives up the
+// flat run (flatFail), and the general path reports the assertion; the
+// assert's own step releases c (thread.controlStep), as an if's does.
+func (fc *fcomp) assert(x *syntax.Assert, sc *kscope, e *env) (*kval, bool) {
+	base := fc.live
+	c, ok := fc.value(x.Cond, sc, e)
+	if !ok || !c.scalar() || c.typ != value.Bool {
+		return nil, false
+	}
+	fc.emit1(fc.reg(), c.reg, func(b uint64) uint64 {
+		if b == 0 {
+			panic(flatFail{})
+		}
+		return b
+	})
+	fc.w++
+	fc.setLive(base)
+	return fc.value(x.X, sc, e)
+}
+
 // logic compiles a && b and a || b: b runs on the elements whose a does
 // not decide, and either way the operator is a step after its operands
 // (evalBinary).

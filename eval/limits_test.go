@@ -64,6 +64,13 @@ func TestLimits(t *testing.T) {
 	if _, _, err = s.in.EvalExpr(ctx2, e); !errors.Is(err, ErrInterrupted) {
 		t.Errorf("cancelled map: %v", err)
 	}
+	// one element's loop in a flat kernel
+	e, _ = syntax.ParseExpr(s.fset, "<t>", []byte(`map (\i -> loop x = i for j < 2000000000 do x + j) [1i64, 2]`))
+	ctx3, cancel3 := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel3()
+	if _, _, err = s.in.EvalExpr(ctx3, e); !errors.Is(err, ErrInterrupted) {
+		t.Errorf("cancelled loop in a map: %v", err)
+	}
 }
 
 func TestHooks(t *testing.T) {
