@@ -7,7 +7,7 @@ import (
 	"fut/interp/syntax"
 )
 
-// Branches in flat kernels: if, && and ||.
+// Branches in flat kernels: if, && and ||, and assert.
 //
 // Both arms of an if are compiled; at run time the if splits the lanes
 // of the batch it runs on by its condition into two lists of lanes, in
@@ -22,11 +22,11 @@ import (
 // space at a point it knows (flive), and emits them into each element's
 // registers (fCharge: its work in wReg, its peak in pkReg) at the end of
 // each arm (with what was pending before the branch) and of each loop
-// iteration. Where the arms leave different
-// live space (x in one, a literal in the other), each arm writes the
-// live space after the if into a register of its own (fOrg), from which
-// the compiler counts again; a release (of a let's value, of a call's
-// arguments) back to a point before such a register is one more fOrg.
+// iteration. Where the arms leave different live space (x in one, a
+// literal in the other), each arm writes the live space after the if
+// into a register of its own (fOrg), from which the compiler counts
+// again; a release (of a let's value, of a call's arguments) back to a
+// point before such a register is one more fOrg.
 // A kernel with branches runs on lists of lanes (runSel), and its SOAC
 // reads each element's work and peak after a batch (exec).
 
