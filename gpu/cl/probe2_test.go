@@ -45,39 +45,7 @@ func TestLaunchProbe2(t *testing.T) {
 		}
 		purego.RegisterFunc(s.fp, addr)
 	}
-	src := `
-__kernel void k(__global int *a, long n, int c) { long i = get_global_id(0); if (i < n) a[i] = a[i] * c + 1; }
-__kernel void spin(__global float *a, long n, int iters) { long i = get_global_id(0); if (i < n) { float x = a[i]; for (int j = 0; j < iters; j++) x = x * 0.999f + 0.5f; a[i] = x; } }
-`
-	type dev struct {
-		c    *Context
-		q    uintptr
-		k, s *Kernel
-		b    *Buffer
-		flag *Buffer
-	}
-	var devs []*dev
-	for _, d := range ds {
-		if d.Type.String() != "GPU" && len(ds) > 1 {
-			continue
-		}
-		c, err := NewContext(d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var code int32
-		q := clCreateCommandQueue(c.ctx, d.ID, 0, &code)
-		p, err := c.BuildProgram(src, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		k, _ := p.Kernel("k")
-		s, _ := p.Kernel("spin")
-		b, _ := c.CreateBuffer(MemReadWrite, 4<<22)
-		f, _ := c.CreateBuffer(MemReadWrite, 64)
-		devs = append(devs, &dev{c, q, k, s, b, f})
-		fmt.Printf("device %s (%s)\n", d.Name, d.Type)
-	}
+	devs := probeDevices(t, ds)
 	us := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e3 }
 	med := func(xs []time.Duration) string {
 		if len(xs) == 0 {
@@ -89,19 +57,19 @@ __kernel void spin(__global float *a, long n, int iters) { long i = get_global_i
 	}
 	const N = 1 << 22
 	const iters = 1500
-	launch := func(d *dev, k *Kernel, n int, it int32) {
+	launch := func(d *probeDev, k *Kernel, n int, it int32) {
 		k.SetArg(0, d.b)
 		k.SetArg(1, int64(n))
 		k.SetArg(2, it)
 		g := [3]uintptr{uintptr((n + 255) / 256 * 256)}
 		l := [3]uintptr{256}
-		if code := clEnqueueNDRangeKernel(d.q, k.k, 1, nil, &g[0], &l[0], 0, nil, nil); code != 0 {
+		if code := clEnqueueNDRangeKernel(d.qnp, k.k, 1, nil, &g[0], &l[0], 0, nil, nil); code != 0 {
 			t.Fatal(code)
 		}
 	}
-	read4 := func(d *dev) {
+	read4 := func(d *probeDev) {
 		var flag [4]byte
-		clEnqueueReadBuffer(d.q, d.flag.mem, 1, 0, 4, unsafe.Pointer(&flag[0]), 0, nil, nil)
+		clEnqueueReadBuffer(d.qnp, d.flag.mem, 1, 0, 4, unsafe.Pointer(&flag[0]), 0, nil, nil)
 	}
 	const R = 60
 	for i, d := range devs {
@@ -124,8 +92,8 @@ __kernel void spin(__global float *a, long n, int iters) { long i = get_global_i
 			// the queue held by a barrier on a user event
 			var code int32
 			u := createUser(d.c.ctx, &code)
-			barrier(d.q, 1, &u, nil)
-			clFlush(d.q)
+			barrier(d.qnp, 1, &u, nil)
+			clFlush(d.qnp)
 			time.Sleep(500 * time.Microsecond)
 			t0 = time.Now()
 			launch(d, d.s, N, iters)
@@ -162,7 +130,7 @@ __kernel void spin(__global float *a, long n, int iters) { long i = get_global_i
 			last := time.Now()
 			for t1 := time.Now(); time.Since(t1) < 500*time.Microsecond; {
 				if time.Since(last) > 50*time.Microsecond {
-					clFlush(d.q)
+					clFlush(d.qnp)
 					last = time.Now()
 				}
 			}
@@ -172,7 +140,7 @@ __kernel void spin(__global float *a, long n, int iters) { long i = get_global_i
 			read4(d)
 			time.Sleep(500 * time.Microsecond)
 			t0 = time.Now()
-			clFlush(d.q)
+			clFlush(d.qnp)
 			t1 := time.Now()
 			launch(d, d.s, N, iters)
 			fl, afterFl = append(fl, t1.Sub(t0)), append(afterFl, time.Since(t1))
@@ -264,7 +232,7 @@ __kernel void spin(__global float *a, long n, int iters) { long i = get_global_i
 		time.Sleep(500 * time.Microsecond)
 		t0 := time.Now()
 		launch(devs[0], devs[0].s, N, iters)
-		clFinish(devs[0].q)
+		clFinish(devs[0].qnp)
 		fw = append(fw, time.Since(t0))
 		time.Sleep(500 * time.Microsecond)
 		t0 = time.Now()
@@ -281,8 +249,8 @@ __kernel void spin(__global float *a, long n, int iters) { long i = get_global_i
 		for i, d := range devs[:2] {
 			var code int32
 			us[i] = createUser(d.c.ctx, &code)
-			barrier(d.q, 1, &us[i], nil)
-			clFlush(d.q)
+			barrier(d.qnp, 1, &us[i], nil)
+			clFlush(d.qnp)
 		}
 		time.Sleep(500 * time.Microsecond)
 		t0 := time.Now()

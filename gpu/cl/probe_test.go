@@ -25,39 +25,7 @@ func TestLaunchProbe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := `
-__kernel void k(__global int *a, long n, int c) { long i = get_global_id(0); if (i < n) a[i] = a[i] * c + 1; }
-__kernel void spin(__global float *a, long n, int iters) { long i = get_global_id(0); if (i < n) { float x = a[i]; for (int j = 0; j < iters; j++) x = x * 0.999f + 0.5f; a[i] = x; } }
-`
-	type dev struct {
-		c    *Context
-		qnp  uintptr
-		k, s *Kernel
-		b    *Buffer
-		flag *Buffer
-	}
-	var devs []*dev
-	for _, d := range ds {
-		if d.Type.String() != "GPU" && len(ds) > 1 {
-			continue
-		}
-		c, err := NewContext(d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var code int32
-		q := clCreateCommandQueue(c.ctx, d.ID, 0, &code)
-		p, err := c.BuildProgram(src, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		k, _ := p.Kernel("k")
-		s, _ := p.Kernel("spin")
-		b, _ := c.CreateBuffer(MemReadWrite, 4<<22)
-		f, _ := c.CreateBuffer(MemReadWrite, 64)
-		devs = append(devs, &dev{c, q, k, s, b, f})
-		fmt.Printf("device %s (%s)\n", d.Name, d.Type)
-	}
+	devs := probeDevices(t, ds)
 	med := func(xs []time.Duration) string {
 		sort.Slice(xs, func(i, j int) bool { return xs[i] < xs[j] })
 		return fmt.Sprintf("med %6.1f µs  p10 %6.1f  p90 %6.1f", float64(xs[len(xs)/2].Nanoseconds())/1e3, float64(xs[len(xs)/10].Nanoseconds())/1e3, float64(xs[len(xs)*9/10].Nanoseconds())/1e3)
@@ -194,4 +162,46 @@ __kernel void spin(__global float *a, long n, int iters) { long i = get_global_i
 		}
 		fmt.Printf("one device, %v: whole %s\n", prof, med(tot))
 	}
+}
+
+// probeDev is a device of the launch probes: its context, a plain queue
+// (qnp), the probe kernels k (a[i] = a[i]*c + 1) and spin (iters steps a
+// work item), a buffer of 2^22 words for them and a small one to read.
+type probeDev struct {
+	c    *Context
+	qnp  uintptr
+	k, s *Kernel
+	b    *Buffer
+	flag *Buffer
+}
+
+// probeDevices opens the GPUs among ds (or the one device there is).
+func probeDevices(t *testing.T, ds []*Device) []*probeDev {
+	src := `
+__kernel void k(__global int *a, long n, int c) { long i = get_global_id(0); if (i < n) a[i] = a[i] * c + 1; }
+__kernel void spin(__global float *a, long n, int iters) { long i = get_global_id(0); if (i < n) { float x = a[i]; for (int j = 0; j < iters; j++) x = x * 0.999f + 0.5f; a[i] = x; } }
+`
+	var devs []*probeDev
+	for _, d := range ds {
+		if d.Type.String() != "GPU" && len(ds) > 1 {
+			continue
+		}
+		c, err := NewContext(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var code int32
+		q := clCreateCommandQueue(c.ctx, d.ID, 0, &code)
+		p, err := c.BuildProgram(src, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, _ := p.Kernel("k")
+		s, _ := p.Kernel("spin")
+		b, _ := c.CreateBuffer(MemReadWrite, 4<<22)
+		f, _ := c.CreateBuffer(MemReadWrite, 64)
+		devs = append(devs, &probeDev{c, q, k, s, b, f})
+		fmt.Printf("device %s (%s)\n", d.Name, d.Type)
+	}
+	return devs
 }
