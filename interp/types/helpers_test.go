@@ -28,6 +28,7 @@ func newPreludeChecker(t testing.TB, imp Importer) (*Checker, *syntax.FileSet) {
 		if err != nil {
 			t.Fatalf("parsing prelude: %s", fset.FormatAll(err))
 		}
+		p.File.Library = true // as the session marks it
 		if err := c.CheckProgram(p); err != nil {
 			t.Fatalf("prelude: %s", fset.FormatAll(err))
 		}

@@ -150,6 +150,21 @@ func (c *Checker) recordUse(n syntax.Node, v *valBind) {
 		c.info.Uses = map[syntax.Node]*Object{}
 	}
 	c.info.Uses[n] = v.object()
+	c.noteCustomAdjoint(n, v)
+}
+
+// noteCustomAdjoint warns at a use of the prelude's with_vjp or
+// with_vjp_tape: fut evaluates f x but does not use the adjoint given
+// (prelude.go's known gaps), so a program's derivatives can differ from
+// Futhark's, and the user is told where.
+func (c *Checker) noteCustomAdjoint(n syntax.Node, v *valBind) {
+	if v.name != "with_vjp" && v.name != "with_vjp_tape" {
+		return
+	}
+	if f := c.fset.File(v.span.Start); f == nil || !f.Library {
+		return // the user's own with_vjp
+	}
+	c.warnf(syntax.SpanOf(n), "%s's custom adjoint is not used yet: vjp differentiates the function itself, so derivatives through it can differ from Futhark's.", v.name)
 }
 
 // copyUse gives n the object already recorded for the synthetic variable
