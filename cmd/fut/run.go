@@ -25,11 +25,12 @@ func cmdRun(args []string) int {
 // stderr (a run-time error adds its backtrace below) and a non-zero
 // status.
 func runMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	const use = "run FILE [-e ENTRY] [-b] [--backend interp|opencl|auto] [--timeout D] [--max-memory SIZE]"
+	const use = "run FILE [-e ENTRY] [-b] [-w] [--backend interp|opencl|auto] [--timeout D] [--max-memory SIZE]"
 	fs := newFlagSet("run", use)
 	entry := fs.String("e", "main", "the entry point to run")
 	fs.StringVar(entry, "entry-point", "main", "the entry point to run (as -e)")
 	binary := fs.Bool("b", false, "print the results in the binary data format")
+	noWarn := fs.Bool("w", false, "do not print the type checker's warnings")
 	timeoutF := timeoutFlag(fs, "stop the run after this long")
 	maxMem := memoryFlag(fs)
 	backend := fs.String("backend", "auto", "where the entry point runs: interp, opencl, or auto (the device when one exists and the work is large)")
@@ -65,7 +66,12 @@ func runMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		fmt.Fprintf(stderr, "%s: timed out after %s (--timeout %s)\n", file, time.Since(start).Round(time.Millisecond), timeoutF.d)
 		return true
 	}
-	if err := s.LoadFile(ctx, file); err != nil {
+	err = s.LoadFile(ctx, file)
+	// the checker's warnings first, as fut check prints them
+	if ws := s.Warnings(); len(ws) > 0 && !*noWarn {
+		fmt.Fprintln(stderr, s.FormatWarnings(ws))
+	}
+	if err != nil {
 		if !timedOut(err) {
 			fmt.Fprintln(stderr, s.FormatError(err))
 		}

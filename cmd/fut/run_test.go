@@ -101,3 +101,27 @@ func TestRunDevices(t *testing.T) {
 		}
 	}
 }
+
+// TestRunWarnings: fut run prints the checker's warnings on stderr before
+// it runs (with_vjp's unused adjoint here), and -w leaves them out.
+func TestRunWarnings(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "w.fut")
+	src := "def primal (x: f64) = with_vjp (\\x -> x * 2) (\\c a -> a + f64.sqrt c) x\nentry main x = vjp primal x 1\n"
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, quiet := range []bool{false, true} {
+		args := []string{file, "--backend", "interp"}
+		if quiet {
+			args = append(args, "-w")
+		}
+		var stdout, stderr bytes.Buffer
+		if status := runMain(context.Background(), args, strings.NewReader("2.5"), &stdout, &stderr); status != 0 {
+			t.Fatalf("status %d: %s", status, stderr.String())
+		}
+		warned := strings.Contains(stderr.String(), "warning: with_vjp's custom adjoint is not used yet")
+		if warned == quiet || stdout.String() != "2.0f64\n" {
+			t.Errorf("-w %v: stdout %q, stderr %q", quiet, stdout.String(), stderr.String())
+		}
+	}
+}
