@@ -96,14 +96,19 @@ func primEqual(x, y Prim, tol float64) bool {
 
 // FloatClose compares two floats with tolerance tol.
 func FloatClose(a, b, tol float64) bool {
+	return FloatWithin(a, b, max(tol*math.Max(math.Abs(a), math.Abs(b)), tol*tol))
+}
+
+// FloatWithin reports whether a and b differ by at most abstol: NaN
+// matches NaN, and an infinity only itself.
+func FloatWithin(a, b, abstol float64) bool {
 	switch {
 	case math.IsNaN(a) || math.IsNaN(b):
 		return math.IsNaN(a) && math.IsNaN(b)
 	case math.IsInf(a, 0) || math.IsInf(b, 0):
 		return a == b
 	}
-	d := math.Abs(a - b)
-	return d <= tol*math.Max(math.Abs(a), math.Abs(b)) || d <= tol*tol
+	return math.Abs(a-b) <= abstol
 }
 
 // Identical is exact structural equality (Futhark's ==): floats by IEEE

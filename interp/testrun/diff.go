@@ -42,16 +42,6 @@ func floatTol(want value.Value, tol float64) float64 {
 	return t
 }
 
-func floatMatch(got, want, abstol float64) bool {
-	switch {
-	case math.IsNaN(got) || math.IsNaN(want):
-		return math.IsNaN(got) && math.IsNaN(want)
-	case math.IsInf(got, 0) || math.IsInf(want, 0):
-		return got == want
-	}
-	return math.Abs(got-want) <= abstol
-}
-
 // closeEnough reports whether got matches want (see above); values that
 // are neither floats nor arrays of floats compare as value.Equal does.
 func closeEnough(got, want value.Value, tol float64) bool {
@@ -70,7 +60,7 @@ func closeEnough(got, want value.Value, tol float64) bool {
 	case value.Prim:
 		g, ok := got.(value.Prim)
 		if w.T.IsFloat() && ok && g.T == w.T {
-			return floatMatch(g.Float(), w.Float(), floatTol(w, tol))
+			return value.FloatWithin(g.Float(), w.Float(), floatTol(w, tol))
 		}
 	case *value.Array:
 		g, ok := got.(*value.Array)
@@ -80,7 +70,7 @@ func closeEnough(got, want value.Value, tol float64) bool {
 			}
 			abstol := floatTol(w, tol)
 			for i := range int(w.NumElems()) {
-				if !floatMatch(value.DataGet(g.T, g.Data, i).Float(), value.DataGet(w.T, w.Data, i).Float(), abstol) {
+				if !value.FloatWithin(value.DataGet(g.T, g.Data, i).Float(), value.DataGet(w.T, w.Data, i).Float(), abstol) {
 					return false
 				}
 			}
@@ -112,7 +102,7 @@ func firstDiff(a, b value.Value, tol, abstol float64) (path, want, got string) {
 	differ := func(x, y value.Value) bool {
 		if xp, ok := x.(value.Prim); ok && xp.T.IsFloat() {
 			yp, ok := y.(value.Prim)
-			return !ok || yp.T != xp.T || !floatMatch(yp.Float(), xp.Float(), abstol)
+			return !ok || yp.T != xp.T || !value.FloatWithin(yp.Float(), xp.Float(), abstol)
 		}
 		return !closeEnough(y, x, tol)
 	}
