@@ -45,6 +45,12 @@ var flatDecls = []string{nbodySrc,
 	`def rec (n: i64) = loop p = {a = 1f64, b = 2f64} for i < n do {a = p.b, b = p.a + p.b * 0.5}`,
 	`def nest (n: i64) = loop acc = 0i64 for i < n do loop a = acc for j < i do a + j * (if j % 2 == 0 then 1 else i)`,
 	`def collatz (x: i64) = let (_, s) = loop (v, s) = (x, 0i64) while v > 1 do (if v % 2 == 0 then v / 2 else 3 * v + 1, s + 1) in s`,
+	// while c1 && c2: lanes whose c1 is false leave before c2 runs
+	`def andl (x: i64) = loop (a, b) = (x, 0) while (if a > 2 then a < 100 else b < 2) && b < 7 do (a * 2, b + 1)`,
+	`def andorg (x: i64) = loop (a, ok) = (x, true) while (if a > 2 then ok else false) && a < 100 do (a * 2, a % 5 != 0)`,
+	`def andloop (x: i64) = loop (a, b) = (x, 0i64) while b < 4 && (loop s = a for i < b do s + i) < 50 do (a + 3, b + 1)`,
+	`def and3 (x: i64) = loop (a, b) = (x, 0) while a < 90 && b < 6 && a % 7 != 3 do (loop s = a * 2 for i < b do s + 1, b + 1)`,
+	`def andlet (x: i64) = loop (a, b) = (x, 0) while (let c = a * 2 in c < 80) && (let d = b + 1 in d < 9) do (a + 5, b + 1)`,
 	`def sumFrom (x: i64) (n: i64) = loop s = x for i < n do s + i`,
 	`def fused (a: f64) (b: f64) = f64.atan2 a b + f64.fma a b (f64.ldexp a 2)`,
 	`def checked (x: i64) = assert (x != 13) (x - 1)`,
@@ -132,6 +138,13 @@ var flatExprs = []string{
 	`map (\n -> loop (x, y, z) = (1i64, 2i64, 3i64) for i < n do (z, x, y)) (iota 5)`,
 	`map (\n -> (loop s = n for i < n do s + i) * 2) [0, 2, 0, 4]`,
 	`map (\n -> loop i = 1 for i < n do i * 2 + 1) [0i64, 3, 5, 1]`,
+	`map andl (iota 9)`,
+	`map andorg (iota 12)`,
+	`map andloop (iota 30)`,
+	`map and3 (iota 20)`,
+	`map andlet (iota 20)`,
+	`map (\x -> loop a = x while a < 0 && a > 5 do a + 1) (iota 4)`,
+	`map (\x -> loop (a, b) = (x, 0) while b < 3 do (loop c = a while c < a + 9 && c % 4 != 0 do c + 1, b + 1)) (iota 10)`,
 	// scalar intrinsics of two and three arguments that are no operators
 	`map2 f64.atan2 [1, -1, 0, 2] [2, 3, -1, 0]`,
 	`map3 f32.fma [1, 2, -0.5] [3, 4, 8] [5, 6, 1]`,
@@ -184,7 +197,7 @@ func TestFlatAgrees(t *testing.T) {
 		}
 		agree(t, "flat", comp, "walker", walk, flatExprs, flatErrors)
 		// the functions that should have run flat did, once per layout
-		for _, name := range []string{"accel", "V.vadd", "add2", "comb", "pull", "swapper", "trig", "(<+>)", "tree", "ratio", "clampy", "pick", "safe", "lets", "sumTo", "fib", "rec", "nest", "collatz", "fused", "checked"} {
+		for _, name := range []string{"accel", "V.vadd", "add2", "comb", "pull", "swapper", "trig", "(<+>)", "tree", "ratio", "clampy", "pick", "safe", "lets", "sumTo", "fib", "rec", "nest", "collatz", "fused", "checked", "andl", "andorg", "andloop", "and3", "andlet"} {
 			v, _, err := comp.run(name)
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)

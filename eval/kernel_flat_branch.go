@@ -122,6 +122,12 @@ func (fc *fcomp) logic(x *syntax.Binary, op value.BinOp, sc *kscope, e *env) (*k
 	if !ok || !l.scalar() || l.typ != value.Bool {
 		return nil, false
 	}
+	return fc.logicRest(x, op, base, l, sc, e)
+}
+
+// logicRest compiles the rest of a && b or a || b, whose left operand l
+// is compiled from the live space base.
+func (fc *fcomp) logicRest(x *syntax.Binary, op value.BinOp, base flive, l *kval, sc *kscope, e *env) (*kval, bool) {
 	right := func() (*kval, bool) {
 		r, ok := fc.value(x.R, sc, e)
 		if !ok || !r.scalar() || r.typ != value.Bool {

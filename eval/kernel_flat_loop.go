@@ -1,6 +1,8 @@
 package eval
 
 import (
+	"slices"
+
 	"fut/eval/value"
 	"fut/interp/syntax"
 )
@@ -27,10 +29,39 @@ import (
 // where the two differ.
 
 // floop is what a loop instruction needs besides registers: where the
-// loop is (its ticks) and the type of a for loop's counter.
+// loop is (its ticks), the type of a for loop's counter, and the charges
+// folded out of its code (foldCharges).
+//
+// A while loop's condition c1 && c2 (the built-in &&) runs c2 only on
+// the lanes whose c1 holds: the others leave the loop at a test (fTest,
+// at tests[0]) with the charge of the operator's step, as logic's else
+// arm would charge them. Exit t of a loop is its t-th test, or for t =
+// len(tests) the end of its condition (a for loop's bound).
+//
+// The charges of constant peak at the top level of the condition and
+// the body are the same on every iteration of every lane, so the code
+// does not charge them: a lane leaving at exit t of iteration it is
+// charged it whole iterations (allW, allPk) and the stretches of the
+// condition before exit t (preW[t], prePk[t]) at once.
 type floop struct {
-	pos syntax.Pos
-	ty  value.PrimType
+	pos         syntax.Pos
+	ty          value.PrimType
+	tests       []int
+	preW, prePk []int64
+	allW, allPk int64
+}
+
+// leave charges lane j, leaving at exit t of iteration it, the folded
+// charges of the iterations it ran.
+func (l *floop) leave(w, pk []uint64, j uint64, t int, it int64) {
+	w[j] += uint64(it*l.allW + l.preW[t])
+	p := l.prePk[t]
+	if it > 0 {
+		p = l.allPk
+	}
+	if p != noPeak {
+		pk[j] = uint64(max(int64(pk[j]), p))
+	}
 }
 
 // loop compiles a for or while loop.
@@ -94,7 +125,7 @@ func (fc *fcomp) loop(x *syntax.Loop, sc *kscope, e *env) (*kval, bool) {
 	defer func() { fc.depth-- }()
 	if cond != nil {
 		fc.live = held
-		c, ok := fc.value(cond, inner, e)
+		c, ok := fc.whileCond(cond, inner, e)
 		if !ok || !c.scalar() || c.typ != value.Bool {
 			return nil, false
 		}
@@ -108,12 +139,13 @@ func (fc *fcomp) loop(x *syntax.Loop, sc *kscope, e *env) (*kval, bool) {
 		return nil, false
 	}
 	fc.w++ // the iteration's own step
-	fc.moveState(dst, next.leaves(nil))
+	fc.moveState(dst, next.leaves(nil), int(k.code[at].c))
 	fc.flush()
 	if end >= 0 {
 		k.code = append(k.code, finsn{op: fOrg, d: int32(end), a: int32(held.org), b: -1, c: -1, k: held.c})
 	}
 	k.code[at].d = int32(len(k.code))
+	fc.foldCharges(at)
 	fc.live = held
 	if end >= 0 {
 		fc.live = flive{end, 0}
@@ -121,13 +153,83 @@ func (fc *fcomp) loop(x *syntax.Loop, sc *kscope, e *env) (*kval, bool) {
 	return state, true
 }
 
+// whileCond compiles a while loop's condition, c1 && c2 with a test
+// after c1 (floop) where c1 leaves the live space counted from where it
+// started (else as logic compiles it).
+func (fc *fcomp) whileCond(x syntax.Expr, sc *kscope, e *env) (*kval, bool) {
+	b, ok := unparen(x).(*syntax.Binary)
+	if !ok {
+		return fc.value(x, sc, e)
+	}
+	fc.resolved(b.Op.Name, e)
+	if op, builtin := fc.t.isBuiltinOp(b, b.Op, b.Backtick, e); !builtin || op != value.OpLogAnd {
+		return fc.value(x, sc, e)
+	}
+	base := fc.live
+	l, ok := fc.value(b.L, sc, e)
+	if !ok || !l.scalar() || l.typ != value.Bool {
+		return nil, false
+	}
+	if fc.live.org != base.org {
+		return fc.logicRest(b, value.OpLogAnd, base, l, sc, e)
+	}
+	fc.flush() // c1's charges, on every lane
+	// a lane leaving here is charged the step of logic's else arm
+	start := fc.live
+	fc.k.code = append(fc.k.code, finsn{op: fTest, a: int32(l.reg), b: int32(start.org), c: 1, k: start.c + 1})
+	r, ok := fc.value(b.R, sc, e)
+	if !ok || !r.scalar() || r.typ != value.Bool {
+		return nil, false
+	}
+	fc.step(base)
+	return r, true
+}
+
+// foldCharges takes the charges of constant peak at the top level of the
+// loop at pc at out of its code, into its floop.
+func (fc *fcomp) foldCharges(at int) {
+	k := fc.k
+	in := k.code[at]
+	info := &k.loops[in.k]
+	w, pk := int64(0), int64(noPeak)
+	for pc := at + 1; pc < int(in.d); pc++ {
+		if pc == int(in.c) { // the end of the condition
+			info.preW, info.prePk = append(info.preW, w), append(info.prePk, pk)
+		}
+		x := &k.code[pc]
+		switch x.op {
+		case fIf, fLoop:
+			pc = int(x.d) - 1
+		case fTest:
+			info.tests = append(info.tests, pc)
+			info.preW, info.prePk = append(info.preW, w), append(info.prePk, pk)
+		case fCharge:
+			if x.a < 0 {
+				w += int64(x.c)
+				pk = max(pk, x.k)
+				*x = finsn{op: fNop}
+			}
+		}
+	}
+	if len(info.preW) == len(info.tests) { // a for loop, or an empty body
+		info.preW, info.prePk = append(info.preW, w), append(info.prePk, pk)
+	}
+	info.allW, info.allPk = w, pk
+}
+
 // moveState moves the next state's registers src to the state's dst, as
-// one parallel assignment.
-func (fc *fcomp) moveState(dst, src []int) {
+// one parallel assignment, at the end of the body that starts at from.
+func (fc *fcomp) moveState(dst, src []int, from int) {
 	k := fc.k
 	isState := map[int]bool{}
 	for _, d := range dst {
 		isState[d] = true
+	}
+	src = slices.Clone(src)
+	for j, s := range src {
+		if s != dst[j] && !isState[s] && !slices.Contains(src, dst[j]) && k.retarget(s, dst[j], from) {
+			src[j] = dst[j]
+		}
 	}
 	var later []finsn
 	for j, s := range src {
@@ -144,16 +246,109 @@ func (fc *fcomp) moveState(dst, src []int) {
 	k.code = append(k.code, later...)
 }
 
+// retarget makes the instruction that computes register s at the end of
+// the code (straight-line code from from on) write it to register d
+// instead, where that changes nothing else: no other instruction writes
+// or reads s, and none after it reads or writes d.
+func (k *flatKernel) retarget(s, d, from int) bool {
+	p := -1
+	for i := len(k.code) - 1; i >= from; i-- {
+		in := &k.code[i]
+		if !in.straight() {
+			return false
+		}
+		if int(in.d) == s {
+			p = i
+			break
+		}
+	}
+	if p < 0 {
+		return false
+	}
+	for i := range k.code {
+		in := &k.code[i]
+		rd, wr := in.regs()
+		if slices.Contains(rd, int32(s)) || i != p && slices.Contains(wr, int32(s)) {
+			return false
+		}
+		if i > p && (slices.Contains(rd, int32(d)) || slices.Contains(wr, int32(d))) {
+			return false
+		}
+	}
+	k.code[p].d = int32(d)
+	return true
+}
+
+// straight is whether in is an operation on scalars or a move, which
+// writes register d and nothing else.
+func (in *finsn) straight() bool { return in.op <= fNeqI || in.op == fMov }
+
+// regs are the registers in reads and those it writes.
+func (in *finsn) regs() (rd, wr []int32) {
+	some := func(rs ...int32) []int32 {
+		return slices.DeleteFunc(rs, func(r int32) bool { return r < 0 })
+	}
+	switch in.op {
+	case fCall1, fSqrtF32, fSqrtF64, fMov:
+		return some(in.a), some(in.d)
+	case fCall3:
+		return some(in.a, in.b, in.e), some(in.d)
+	case fIf:
+		return some(in.a), some(in.b, in.b+1)
+	case fLoop:
+		return some(in.b), some(in.a, in.e)
+	case fCharge:
+		return some(in.a), nil
+	case fOrg:
+		return some(in.a, in.b, in.c), some(in.d)
+	case fTest:
+		return some(in.a, in.b), nil
+	case fNop:
+		return nil, nil
+	}
+	return some(in.a, in.b), some(in.d)
+}
+
 // loop runs the loop instruction in (at pc) on the lanes sel.
 func (k *flatKernel) loop(t *thread, in *finsn, r []uint64, B, pc int, sel []uint64, cost bool) {
 	act := r[int(in.e)*B:][:len(sel)]
 	copy(act, sel)
-	info := k.loops[in.k]
+	info := &k.loops[in.k]
+	var w, pk []uint64
+	if cost {
+		w, pk = r[k.wReg*B:][:B], r[k.pkReg*B:][:B]
+	}
 	n := len(act)
 	for it := int64(0); ; it++ {
 		if in.a < 0 {
-			// a while loop: its condition on the lanes still running
-			k.runSel(t, r, B, pc+1, int(in.c), act[:n], cost)
+			// a while loop: its condition on the lanes still running,
+			// which leave at its tests
+			from := pc + 1
+			for ti, tp := range info.tests {
+				k.runSel(t, r, B, from, tp, act[:n], cost)
+				x := &k.code[tp]
+				c := r[int(x.a)*B:][:B]
+				m := 0
+				for _, j := range act[:n] {
+					if c[j] != 0 {
+						act[m] = j
+						m++
+					} else if cost {
+						info.leave(w, pk, j, ti, it)
+						p := x.k
+						if x.b >= 0 {
+							p += int64(r[int(x.b)*B+int(j)])
+						}
+						w[j] += uint64(x.c)
+						pk[j] = uint64(max(int64(pk[j]), p))
+					}
+				}
+				if n = m; n == 0 {
+					return
+				}
+				from = tp + 1
+			}
+			k.runSel(t, r, B, from, int(in.c), act[:n], cost)
 		}
 		c := r[int(in.b)*B:][:B]
 		m := 0
@@ -161,6 +356,8 @@ func (k *flatKernel) loop(t *thread, in *finsn, r []uint64, B, pc int, sel []uin
 			if in.a < 0 && c[j] != 0 || in.a >= 0 && it < int64(c[j]) {
 				act[m] = j
 				m++
+			} else if cost {
+				info.leave(w, pk, j, len(info.tests), it)
 			}
 		}
 		if n = m; n == 0 {

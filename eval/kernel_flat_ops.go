@@ -65,6 +65,7 @@ const (
 	fCharge // charge c steps and a peak of k above register a (fcomp.flush)
 	fOrg    // r[d] = r[a] − r[b] + r[c] + k, a register −1 reading 0
 	fLoop   // a loop (kernel_flat_loop.go)
+	fTest   // in a while loop's condition: the lanes whose register a is false leave the loop, charged c steps and a peak of k above register b
 )
 
 // fins is an operation without an opcode, on registers' bits.
