@@ -14,7 +14,9 @@
 // Below it, in the order of their imports:
 //
 //   - gpu/cl: the OpenCL C API, bound at run time through purego (no
-//     OpenCL library: no devices);
+//     OpenCL library: no devices); on an NVIDIA GPU its objects run
+//     through CUDA's driver API (cuda.go: OpenCL only compiles, to PTX;
+//     FUT_CUDA=0 keeps OpenCL);
 //   - gpu/kernel: the kernel IR;
 //   - gpu/opencl: OpenCL C generated from the kernel IR;
 //   - gpu/runtime: devices, buffers, the kernel cache, launches, profiles,

@@ -40,6 +40,10 @@ const (
 // OpenCL library or no platform.
 func Platforms() ([]*Platform, error) { return cl.Platforms() }
 
+// DeviceAPI says through which API a device runs fut's commands: "" for
+// OpenCL on a device that is no NVIDIA GPU (cl.CUDAStatus).
+func DeviceAPI(d *DeviceInfo) string { return cl.CUDAStatus(d) }
+
 // Candidates lists every device of every platform in fut's order of
 // preference (GPUs, accelerators, CPUs, the rest): the #k of --device #k.
 func Candidates() ([]*DeviceInfo, error) { return runtime.Candidates() }

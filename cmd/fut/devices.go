@@ -68,6 +68,9 @@ func cmdDevices(args []string) int {
 			fmt.Printf("     %s, %s, %d compute units, max work group %d, local memory %d KiB, f64 %s, f16 %s\n",
 				d.Type, gib(d.GlobalMem), d.ComputeUnits, d.MaxWorkGroup, d.LocalMem>>10, yesNo(d.HasF64), yesNo(d.HasF16))
 			fmt.Printf("     %s, driver %s\n", d.Version, d.DriverVersion)
+			if how := gpu.DeviceAPI(d); how != "" {
+				fmt.Printf("     %s\n", how)
+			}
 			if !d.RoundedDivSqrt {
 				fmt.Printf("     f32 division and square root are not correctly rounded here: results may differ from the reference path's in the last bit\n")
 			}

@@ -7,10 +7,11 @@ type Error struct {
 	Op   string // the OpenCL function, e.g. "clBuildProgram"
 	Code int32
 	Log  string // the build log, for CL_BUILD_PROGRAM_FAILURE
+	CUDA bool   // Code is a CUDA driver API result (cuda.go)
 }
 
 func (e *Error) Error() string {
-	s := fmt.Sprintf("%s: %s", e.Op, ErrorName(e.Code))
+	s := fmt.Sprintf("%s: %s", e.Op, e.Name())
 	if e.Log != "" {
 		s += "\n" + e.Log
 	}
@@ -18,7 +19,15 @@ func (e *Error) Error() string {
 }
 
 // Name is the symbolic name of the status, e.g. "CL_OUT_OF_RESOURCES".
-func (e *Error) Name() string { return ErrorName(e.Code) }
+func (e *Error) Name() string {
+	if e.CUDA {
+		if n, ok := cudaErrorNames[e.Code]; ok {
+			return n
+		}
+		return fmt.Sprintf("CUDA error %d", e.Code)
+	}
+	return ErrorName(e.Code)
+}
 
 // Status codes used by callers.
 const (

@@ -2,6 +2,7 @@ package cl
 
 import (
 	"fmt"
+	"os"
 	"runtime"
 	"sync/atomic"
 	"unsafe"
@@ -16,6 +17,7 @@ type Context struct {
 	other  uintptr // the other of the two, made on the first switch
 	// profiling: queue records the times of its commands (the default)
 	profiling bool
+	cu        *cuCtx // non-nil: everything but compiling goes through CUDA (cuda.go)
 }
 
 // NewContext creates a context and a profiling command queue on d.
@@ -35,8 +37,23 @@ func NewContext(d *Device) (*Context, error) {
 		clReleaseContext(ctx)
 		return nil, check("clCreateCommandQueue", code)
 	}
-	return &Context{Device: d, ctx: ctx, queue: q, profiling: true}, nil
+	c := &Context{Device: d, ctx: ctx, queue: q, profiling: true}
+	if cudaWanted(d) {
+		cu, err := newCuCtx(d)
+		switch {
+		case err == nil:
+			c.cu = cu
+		case os.Getenv("FUT_CUDA") == "1":
+			c.Release()
+			return nil, err
+		}
+		// else OpenCL runs it all (CUDAStatus says why)
+	}
+	return c, nil
 }
+
+// CUDA is whether the context runs its commands through CUDA (cuda.go).
+func (c *Context) CUDA() bool { return c.cu != nil }
 
 // SetProfiling chooses the queue commands go to from now on: one that
 // records their times (the default), or a plain one, where a command
@@ -48,6 +65,10 @@ func NewContext(d *Device) (*Context, error) {
 // with commands being queued.
 func (c *Context) SetProfiling(on bool) error {
 	if on == c.profiling {
+		return nil
+	}
+	if c.cu != nil { // a CUDA launch is timed by events of its own
+		c.profiling = on
 		return nil
 	}
 	if c.other == 0 {
@@ -72,6 +93,10 @@ func (c *Context) SetProfiling(on bool) error {
 
 // Release frees the queue and the context.
 func (c *Context) Release() {
+	if c.cu != nil {
+		c.cu.release()
+		c.cu = nil
+	}
 	for _, q := range []*uintptr{&c.queue, &c.other} {
 		if *q != 0 {
 			clFinish(*q)
@@ -86,16 +111,31 @@ func (c *Context) Release() {
 }
 
 // Finish waits for every queued command.
-func (c *Context) Finish() error { return check("clFinish", clFinish(c.queue)) }
+func (c *Context) Finish() error {
+	if c.cu != nil {
+		return c.cu.finish(c.cu.stream)
+	}
+	return check("clFinish", clFinish(c.queue))
+}
 
 // Flush submits queued commands without waiting.
-func (c *Context) Flush() error { return check("clFlush", clFlush(c.queue)) }
+func (c *Context) Flush() error {
+	if c.cu != nil {
+		return nil // a stream runs what it is given
+	}
+	return check("clFlush", clFlush(c.queue))
+}
 
 // Buffer is a device memory object of Size bytes.
 type Buffer struct {
 	mem  uintptr
 	Size int
 	id   uint64 // unique in the process: a released buffer's is not reused
+	// CUDA: the device address, and whether the memory is another
+	// buffer's (Sub)
+	dptr uintptr
+	cu   *cuCtx
+	sub  bool
 }
 
 // bufferIDs numbers the buffers made.
@@ -113,6 +153,9 @@ func (c *Context) CreateBuffer(flags uint64, size int) (*Buffer, error) {
 	if size <= 0 {
 		size = 1
 	}
+	if c.cu != nil {
+		return c.cu.alloc(size)
+	}
 	var code int32
 	m := clCreateBuffer(c.ctx, flags, uintptr(size), nil, &code)
 	if code != 0 {
@@ -128,6 +171,9 @@ func (b *Buffer) Sub(origin, size int) (*Buffer, error) {
 	if origin < 0 || size <= 0 || origin+size > b.Size {
 		return nil, fmt.Errorf("cl: a sub-buffer of %d bytes at %d of a buffer of %d", size, origin, b.Size)
 	}
+	if b.cu != nil {
+		return &Buffer{dptr: b.dptr + uintptr(origin), cu: b.cu, sub: true, Size: size, id: bufferIDs.Add(1)}, nil
+	}
 	region := [2]uintptr{uintptr(origin), uintptr(size)}
 	var code int32
 	m := clCreateSubBuffer(b.mem, MemReadWrite, 0x1220 /* CL_BUFFER_CREATE_TYPE_REGION */, unsafe.Pointer(&region[0]), &code)
@@ -140,6 +186,13 @@ func (b *Buffer) Sub(origin, size int) (*Buffer, error) {
 
 // Release frees the buffer (safe to call twice).
 func (b *Buffer) Release() {
+	if b != nil && b.cu != nil {
+		if b.dptr != 0 && !b.sub {
+			b.cu.free(b)
+		}
+		b.dptr = 0
+		return
+	}
 	if b != nil && b.mem != 0 {
 		clReleaseMemObject(b.mem)
 		b.mem = 0
@@ -155,6 +208,9 @@ func (c *Context) Write(b *Buffer, offset int, p unsafe.Pointer, n int) error {
 	if offset < 0 || offset+n > b.Size {
 		return fmt.Errorf("cl: write of %d bytes at %d into a buffer of %d", n, offset, b.Size)
 	}
+	if c.cu != nil {
+		return c.cu.write(c.cu.stream, b, offset, p, n, true)
+	}
 	err := check("clEnqueueWriteBuffer", clEnqueueWriteBuffer(c.queue, b.mem, 1, uintptr(offset), uintptr(n), p, 0, nil, nil))
 	runtime.KeepAlive(p)
 	return err
@@ -169,6 +225,9 @@ func (c *Context) Read(b *Buffer, offset int, p unsafe.Pointer, n int) error {
 	if offset < 0 || offset+n > b.Size {
 		return fmt.Errorf("cl: read of %d bytes at %d from a buffer of %d", n, offset, b.Size)
 	}
+	if c.cu != nil {
+		return c.cu.read(c.cu.stream, b, offset, p, n, true)
+	}
 	err := check("clEnqueueReadBuffer", clEnqueueReadBuffer(c.queue, b.mem, 1, uintptr(offset), uintptr(n), p, 0, nil, nil))
 	runtime.KeepAlive(p)
 	return err
@@ -182,6 +241,9 @@ func (c *Context) Copy(dst *Buffer, doff int, src *Buffer, soff int, n int) erro
 	if soff+n > src.Size || doff+n > dst.Size {
 		return fmt.Errorf("cl: copy of %d bytes out of range", n)
 	}
+	if c.cu != nil {
+		return c.cu.copy(dst, doff, src, soff, n)
+	}
 	return check("clEnqueueCopyBuffer", clEnqueueCopyBuffer(c.queue, src.mem, dst.mem, uintptr(soff), uintptr(doff), uintptr(n), 0, nil, nil))
 }
 
@@ -189,6 +251,9 @@ func (c *Context) Copy(dst *Buffer, doff int, src *Buffer, soff int, n int) erro
 func (c *Context) Fill(b *Buffer, pattern []byte, offset, n int) error {
 	if n == 0 {
 		return nil
+	}
+	if c.cu != nil {
+		return c.cu.fill(b, pattern, offset, n)
 	}
 	err := check("clEnqueueFillBuffer", clEnqueueFillBuffer(c.queue, b.mem, unsafe.Pointer(&pattern[0]), uintptr(len(pattern)), uintptr(offset), uintptr(n), 0, nil, nil))
 	runtime.KeepAlive(pattern)
@@ -199,6 +264,7 @@ func (c *Context) Fill(b *Buffer, pattern []byte, offset, n int) error {
 type Program struct {
 	c    *Context
 	prog uintptr
+	mod  uintptr // its CUDA module (cuda.go)
 }
 
 // BuildProgram compiles source with options. A compile error is an *Error
@@ -283,6 +349,12 @@ func (p *Program) Binary() ([]byte, error) {
 
 // Release frees the program.
 func (p *Program) Release() {
+	if p != nil && p.mod != 0 {
+		p.c.cu.enter()
+		cuModuleUnload(p.mod)
+		p.c.cu.exit()
+		p.mod = 0
+	}
 	if p != nil && p.prog != 0 {
 		clReleaseProgram(p.prog)
 		p.prog = 0
@@ -295,10 +367,14 @@ type Kernel struct {
 	k    uintptr
 	Name string
 	last []argKey // what SetArg set each argument to
+	cuk  *cuKernel
 }
 
 // Kernel creates the kernel called name.
 func (p *Program) Kernel(name string) (*Kernel, error) {
+	if p.c.cu != nil {
+		return p.cuKernel(name)
+	}
 	b := append([]byte(name), 0)
 	var code int32
 	k := clCreateKernel(p.prog, &b[0], &code)
@@ -319,6 +395,15 @@ func (k *Kernel) Release() {
 
 // WorkGroupSize is the largest work-group size this kernel can launch with.
 func (k *Kernel) WorkGroupSize() int {
+	if k.cuk != nil {
+		var n int32
+		k.c.cu.enter()
+		defer k.c.cu.exit()
+		if cuFuncGetAttribute(&n, 0 /* MAX_THREADS_PER_BLOCK */, k.cuk.f) != 0 {
+			return k.c.Device.MaxWorkGroup
+		}
+		return int(n)
+	}
 	var v uintptr
 	if clGetKernelWorkGroupInfo(k.k, k.c.Device.ID, 0x11B0, unsafe.Sizeof(v), unsafe.Pointer(&v), nil) != 0 {
 		return k.c.Device.MaxWorkGroup
@@ -345,11 +430,18 @@ func (k *Kernel) SetArg(i int, v any) error {
 	case *Buffer:
 		key = argKey{buf: x.id}
 		m := x.mem
+		if x.cu != nil {
+			m = x.dptr
+		}
 		size = unsafe.Sizeof(m)
 		*(*uintptr)(ptr) = m
 	case LocalMem:
 		key = argKey{local: x.Size + 1}
 		size, ptr = uintptr(x.Size), nil
+		if k.cuk != nil {
+			k.cuk.setArg(i, 0, x.Size)
+			return nil
+		}
 	case int8:
 		size, *(*int8)(ptr) = 1, x
 	case uint8:
@@ -377,6 +469,10 @@ func (k *Kernel) SetArg(i int, v any) error {
 		size, *(*float64)(ptr) = 8, x
 	default:
 		return fmt.Errorf("cl: kernel %s argument %d: unsupported Go type %T", k.Name, i, v)
+	}
+	if k.cuk != nil {
+		k.cuk.setArg(i, *(*uint64)(unsafe.Pointer(&bits[0])), -1)
+		return nil
 	}
 	if key == (argKey{}) {
 		key = argKey{size: uint8(size), bits: *(*uint64)(unsafe.Pointer(&bits[0]))}
@@ -420,6 +516,9 @@ func (c *Context) LaunchUntimed(k *Kernel, global, local []int) error {
 }
 
 func (c *Context) launch(k *Kernel, global, local []int, timed bool) (*Event, error) {
+	if c.cu != nil {
+		return c.cu.launch(k, global, local, timed)
+	}
 	dim := len(global)
 	if dim < 1 || dim > 3 || (local != nil && len(local) != dim) {
 		return nil, fmt.Errorf("cl: launch of %s with %d dimensions", k.Name, dim)
@@ -458,6 +557,11 @@ func (c *Context) launch(k *Kernel, global, local []int, timed bool) (*Event, er
 // Marker enqueues a marker: its event completes when every command
 // queued before it has.
 func (c *Context) Marker() (*Event, error) {
+	if c.cu != nil {
+		c.cu.enter()
+		defer c.cu.exit()
+		return c.cu.event(c.cu.stream, 0)
+	}
 	var ev uintptr
 	if code := clEnqueueMarkerWithWaitList(c.queue, 0, nil, &ev); code != 0 {
 		return nil, &Error{Op: "clEnqueueMarkerWithWaitList", Code: code}
@@ -468,10 +572,23 @@ func (c *Context) Marker() (*Event, error) {
 }
 
 // Event is a queued command.
-type Event struct{ ev uintptr }
+type Event struct {
+	ev uintptr
+	// CUDA: the event, and for a timed launch the event before it
+	cuEnd, cuStart uintptr
+	cu             *cuCtx
+}
 
 // Wait blocks until the command is complete.
 func (e *Event) Wait() error {
+	if e.cu != nil {
+		if e.cuEnd == 0 {
+			return nil
+		}
+		e.cu.enter()
+		defer e.cu.exit()
+		return cuCheck("cuEventSynchronize", cuEventSynchronize(e.cuEnd))
+	}
 	if e.ev == 0 {
 		return nil
 	}
@@ -481,6 +598,18 @@ func (e *Event) Wait() error {
 
 // Times returns the command's start and end in device nanoseconds (after Wait).
 func (e *Event) Times() (start, end uint64, err error) {
+	if e.cu != nil {
+		if e.cuStart == 0 {
+			return 0, 0, &Error{Op: "cuEventElapsedTime", Code: -7}
+		}
+		var ms float32
+		e.cu.enter()
+		defer e.cu.exit()
+		if err = cuCheck("cuEventElapsedTime", cuEventElapsedTime(&ms, e.cuStart, e.cuEnd)); err != nil {
+			return
+		}
+		return 0, uint64(float64(ms) * 1e6), nil
+	}
 	if e.ev == 0 {
 		return 0, 0, nil
 	}
@@ -502,6 +631,19 @@ func (e *Event) Duration() uint64 {
 
 // Release frees the event (safe to call twice).
 func (e *Event) Release() {
+	if e.cu != nil {
+		if e.cuEnd != 0 || e.cuStart != 0 {
+			e.cu.enter()
+			for _, ev := range []uintptr{e.cuStart, e.cuEnd} {
+				if ev != 0 {
+					cuEventDestroy(ev)
+				}
+			}
+			e.cu.exit()
+			e.cuStart, e.cuEnd = 0, 0
+		}
+		return
+	}
 	if e.ev != 0 {
 		clReleaseEvent(e.ev)
 		e.ev = 0
@@ -514,6 +656,20 @@ func (e *Event) Release() {
 type Queue struct {
 	q uintptr
 	c *Context // the context's own queue
+	// CUDA: the stream of a queue of its own, on context cu
+	cs uintptr
+	cu *cuCtx
+}
+
+// cuda is the CUDA context and stream of a queue on CUDA (nil else).
+func (q *Queue) cuda() (*cuCtx, uintptr) {
+	if q.c != nil {
+		if q.c.cu != nil {
+			return q.c.cu, q.c.cu.stream
+		}
+		return nil, 0
+	}
+	return q.cu, q.cs
 }
 
 // h is the queue's handle.
@@ -526,6 +682,15 @@ func (q *Queue) h() uintptr {
 
 // NewQueue creates another command queue on the context's device.
 func (c *Context) NewQueue() (*Queue, error) {
+	if c.cu != nil {
+		q := &Queue{cu: c.cu}
+		c.cu.enter()
+		defer c.cu.exit()
+		if err := cuCheck("cuStreamCreate", cuStreamCreate(&q.cs, 1)); err != nil {
+			return nil, err
+		}
+		return q, nil
+	}
 	var code int32
 	q := clCreateCommandQueue(c.ctx, c.Device.ID, 0, &code)
 	if code != 0 {
@@ -543,6 +708,9 @@ func (q *Queue) Write(b *Buffer, offset int, p unsafe.Pointer, n int) error {
 	if offset < 0 || offset+n > b.Size {
 		return fmt.Errorf("cl: write of %d bytes at %d into a buffer of %d", n, offset, b.Size)
 	}
+	if cu, s := q.cuda(); cu != nil {
+		return cu.write(s, b, offset, p, n, true)
+	}
 	err := check("clEnqueueWriteBuffer", clEnqueueWriteBuffer(q.h(), b.mem, 1, uintptr(offset), uintptr(n), p, 0, nil, nil))
 	runtime.KeepAlive(p)
 	return err
@@ -550,6 +718,16 @@ func (q *Queue) Write(b *Buffer, offset int, p unsafe.Pointer, n int) error {
 
 // Release waits for the queue's commands and frees it.
 func (q *Queue) Release() {
+	if q != nil && q.c == nil && q.cu != nil {
+		if q.cs != 0 {
+			q.cu.enter()
+			cuStreamSynchronize(q.cs)
+			cuStreamDestroy(q.cs)
+			q.cu.exit()
+			q.cs = 0
+		}
+		return
+	}
 	if q != nil && q.c == nil && q.q != 0 {
 		clFinish(q.q)
 		clReleaseCommandQueue(q.q)
@@ -564,6 +742,14 @@ func (q *Queue) WriteAsync(b *Buffer, offset int, p unsafe.Pointer, n int) (*Eve
 	if offset < 0 || offset+n > b.Size {
 		return nil, fmt.Errorf("cl: write of %d bytes at %d into a buffer of %d", n, offset, b.Size)
 	}
+	if cu, s := q.cuda(); cu != nil {
+		if err := cu.write(s, b, offset, p, n, false); err != nil {
+			return nil, err
+		}
+		cu.enter()
+		defer cu.exit()
+		return cu.event(s, 0)
+	}
 	var ev uintptr
 	if err := check("clEnqueueWriteBuffer", clEnqueueWriteBuffer(q.h(), b.mem, 0, uintptr(offset), uintptr(n), p, 0, nil, &ev)); err != nil {
 		return nil, err
@@ -573,12 +759,18 @@ func (q *Queue) WriteAsync(b *Buffer, offset int, p unsafe.Pointer, n int) (*Eve
 }
 
 // Finish waits for every command of the queue.
-func (q *Queue) Finish() error { return check("clFinish", clFinish(q.h())) }
+func (q *Queue) Finish() error {
+	if cu, s := q.cuda(); cu != nil {
+		return cu.finish(s)
+	}
+	return check("clFinish", clFinish(q.h()))
+}
 
 // Pinned is page-locked host memory (a buffer the implementation
 // allocates in host memory, mapped): copies from it to the device run at
 // the bus's full speed, where copies from ordinary memory are staged.
 type Pinned struct {
+	cu  bool // allocated by cuMemHostAlloc
 	mem uintptr
 	q   *Queue
 	ptr unsafe.Pointer
@@ -588,6 +780,15 @@ type Pinned struct {
 // NewPinned allocates size bytes of pinned host memory, mapped for
 // writing through q.
 func (c *Context) NewPinned(q *Queue, size int) (*Pinned, error) {
+	if c.cu != nil {
+		var p unsafe.Pointer
+		c.cu.enter()
+		defer c.cu.exit()
+		if err := cuCheck("cuMemHostAlloc", cuMemHostAlloc(&p, uintptr(max(size, 1)), 0)); err != nil {
+			return nil, err
+		}
+		return &Pinned{cu: true, mem: 1, q: q, ptr: p, b: unsafe.Slice((*byte)(p), size)}, nil
+	}
 	var code int32
 	m := clCreateBuffer(c.ctx, MemReadOnly|1<<4 /* CL_MEM_ALLOC_HOST_PTR */, uintptr(size), nil, &code)
 	if code != 0 {
@@ -609,6 +810,11 @@ func (p *Pinned) Release() {
 	if p == nil || p.mem == 0 {
 		return
 	}
+	if p.cu {
+		cuMemFreeHost(p.ptr)
+		p.mem, p.b = 0, nil
+		return
+	}
 	clEnqueueUnmapMemObject(p.q.h(), p.mem, p.ptr, 0, nil, nil)
 	clFinish(p.q.h())
 	clReleaseMemObject(p.mem)
@@ -621,6 +827,14 @@ func (p *Pinned) Release() {
 func (q *Queue) ReadAsync(b *Buffer, offset int, p unsafe.Pointer, n int) (*Event, error) {
 	if offset < 0 || offset+n > b.Size {
 		return nil, fmt.Errorf("cl: read of %d bytes at %d from a buffer of %d", n, offset, b.Size)
+	}
+	if cu, s := q.cuda(); cu != nil {
+		if err := cu.read(s, b, offset, p, n, false); err != nil {
+			return nil, err
+		}
+		cu.enter()
+		defer cu.exit()
+		return cu.event(s, 0)
 	}
 	var ev uintptr
 	if err := check("clEnqueueReadBuffer", clEnqueueReadBuffer(q.h(), b.mem, 0, uintptr(offset), uintptr(n), p, 0, nil, &ev)); err != nil {
@@ -642,6 +856,9 @@ func (q *Queue) Read(b *Buffer, offset int, p unsafe.Pointer, n int) error {
 	}
 	if offset < 0 || offset+n > b.Size {
 		return fmt.Errorf("cl: read of %d bytes at %d from a buffer of %d", n, offset, b.Size)
+	}
+	if cu, s := q.cuda(); cu != nil {
+		return cu.read(s, b, offset, p, n, true)
 	}
 	err := check("clEnqueueReadBuffer", clEnqueueReadBuffer(q.h(), b.mem, 1, uintptr(offset), uintptr(n), p, 0, nil, nil))
 	runtime.KeepAlive(p)

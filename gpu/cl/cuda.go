@@ -1,0 +1,513 @@
+package cl
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"sync"
+	"unsafe"
+
+	"github.com/ebitengine/purego"
+)
+
+// CUDA under the OpenCL objects. On an NVIDIA GPU (unless FUT_CUDA=0) a
+// Context keeps OpenCL only to compile: NVIDIA's OpenCL builds a program
+// to PTX (its program binary), and everything else goes through the CUDA
+// driver API (libcuda, bound like libOpenCL through purego): the PTX is
+// loaded as a module, buffers are device allocations, the queue is a
+// stream, events are CUDA events. The objects keep their OpenCL
+// meaning, so nothing above this package changes. A launch costs the
+// host about half what OpenCL's does on an H100 (TestCUDAProbe: 12–25 µs
+// cold against 32–35).
+//
+// NVIDIA's PTX of an OpenCL kernel reads two things a CUDA launch does
+// not supply, so loadModule rewrites them:
+//   - %envreg0…%envreg5, which the OpenCL driver sets to the global
+//     work offset and the group offset of a launch: fut launches with
+//     neither, so they read 0;
+//   - a __local pointer parameter (.param .u64 .ptr .shared), for which
+//     the OpenCL driver passes an address in shared memory: the module
+//     gets one dynamic shared array, the parameter becomes a plain u64
+//     (CUDA's loader rejects the attribute) that holds an offset into it
+//     (Kernel.SetArg of a LocalMem), and the launch asks for the array's
+//     size.
+
+// cudaWanted is whether a context on d should run on CUDA: on an NVIDIA
+// GPU unless FUT_CUDA=0 (FUT_CUDA=1: CUDA or an error, where otherwise
+// a context whose CUDA side cannot be made runs on OpenCL alone).
+func cudaWanted(d *Device) bool {
+	return os.Getenv("FUT_CUDA") != "0" && d.Type&TypeGPU != 0 &&
+		d.Platform != nil && strings.Contains(d.Platform.Name, "NVIDIA") &&
+		d.HasExtension("cl_nv_device_attribute_query")
+}
+
+// CUDAStatus says how a context on d runs its commands: "" for OpenCL
+// on a device that is no NVIDIA GPU, else through CUDA or, with the
+// reason, through OpenCL.
+func CUDAStatus(d *Device) string {
+	if !cudaWanted(d) {
+		if os.Getenv("FUT_CUDA") == "0" && strings.Contains(d.Platform.Name, "NVIDIA") {
+			return "commands through OpenCL (FUT_CUDA=0)"
+		}
+		return ""
+	}
+	if _, err := cudaOrdinal(d); err != nil {
+		return fmt.Sprintf("commands through OpenCL: CUDA not usable (%v)", err)
+	}
+	return "commands through CUDA's driver API, kernels compiled by OpenCL (FUT_CUDA=0: through OpenCL)"
+}
+
+var (
+	cuInit                    func(flags uint32) int32
+	cuDeviceGetCount          func(n *int32) int32
+	cuDeviceGet               func(dev *int32, ordinal int32) int32
+	cuDeviceGetAttribute      func(v *int32, attr int32, dev int32) int32
+	cuDevicePrimaryCtxRetain  func(ctx *uintptr, dev int32) int32
+	cuDevicePrimaryCtxRelease func(dev int32) int32
+	cuCtxSetCurrent           func(ctx uintptr) int32
+	cuStreamCreate            func(s *uintptr, flags uint32) int32
+	cuStreamDestroy           func(s uintptr) int32
+	cuStreamSynchronize       func(s uintptr) int32
+	cuMemAlloc                func(p *uintptr, n uintptr) int32
+	cuMemFree                 func(p uintptr) int32
+	cuMemcpyHtoDAsync         func(dst uintptr, src unsafe.Pointer, n uintptr, s uintptr) int32
+	cuMemcpyDtoHAsync         func(dst unsafe.Pointer, src uintptr, n uintptr, s uintptr) int32
+	cuMemcpyDtoDAsync         func(dst, src uintptr, n uintptr, s uintptr) int32
+	cuMemsetD8Async           func(dst uintptr, v uint8, n uintptr, s uintptr) int32
+	cuMemsetD16Async          func(dst uintptr, v uint16, n uintptr, s uintptr) int32
+	cuMemsetD32Async          func(dst uintptr, v uint32, n uintptr, s uintptr) int32
+	cuModuleLoadDataEx        func(mod *uintptr, image unsafe.Pointer, n uint32, opts *int32, vals *uintptr) int32
+	cuModuleUnload            func(mod uintptr) int32
+	cuModuleGetFunction       func(f *uintptr, mod uintptr, name *byte) int32
+	cuFuncGetAttribute        func(v *int32, attr int32, f uintptr) int32
+	cuFuncSetAttribute        func(f uintptr, attr int32, v int32) int32
+	cuLaunchKernel            func(f uintptr, gx, gy, gz, bx, by, bz, shmem uint32, s uintptr, params *unsafe.Pointer, extra *unsafe.Pointer) int32
+	cuEventCreate             func(e *uintptr, flags uint32) int32
+	cuEventRecord             func(e, s uintptr) int32
+	cuEventSynchronize        func(e uintptr) int32
+	cuEventElapsedTime        func(ms *float32, start, end uintptr) int32
+	cuEventDestroy            func(e uintptr) int32
+	cuMemHostAlloc            func(p *unsafe.Pointer, n uintptr, flags uint32) int32
+	cuMemFreeHost             func(p unsafe.Pointer) int32
+)
+
+var (
+	cudaOnce sync.Once
+	cudaErr  error
+)
+
+func loadCUDA() error {
+	cudaOnce.Do(func() {
+		defer func() {
+			if r := recover(); r != nil {
+				cudaErr = fmt.Errorf("cl: binding CUDA: %v", r)
+			}
+		}()
+		lib, err := purego.Dlopen("libcuda.so.1", purego.RTLD_NOW|purego.RTLD_GLOBAL)
+		if err != nil {
+			cudaErr = fmt.Errorf("cl: FUT_CUDA=1 but libcuda.so.1 does not load: %v", err)
+			return
+		}
+		for _, s := range []struct {
+			fp   any
+			name string
+		}{
+			{&cuInit, "cuInit"}, {&cuDeviceGetCount, "cuDeviceGetCount"}, {&cuDeviceGet, "cuDeviceGet"},
+			{&cuDeviceGetAttribute, "cuDeviceGetAttribute"}, {&cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain"},
+			{&cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2"}, {&cuCtxSetCurrent, "cuCtxSetCurrent"},
+			{&cuStreamCreate, "cuStreamCreate"}, {&cuStreamDestroy, "cuStreamDestroy_v2"}, {&cuStreamSynchronize, "cuStreamSynchronize"},
+			{&cuMemAlloc, "cuMemAlloc_v2"}, {&cuMemFree, "cuMemFree_v2"},
+			{&cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2"}, {&cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2"}, {&cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2"},
+			{&cuMemsetD8Async, "cuMemsetD8Async"}, {&cuMemsetD16Async, "cuMemsetD16Async"}, {&cuMemsetD32Async, "cuMemsetD32Async"},
+			{&cuModuleLoadDataEx, "cuModuleLoadDataEx"}, {&cuModuleUnload, "cuModuleUnload"}, {&cuModuleGetFunction, "cuModuleGetFunction"},
+			{&cuFuncGetAttribute, "cuFuncGetAttribute"}, {&cuFuncSetAttribute, "cuFuncSetAttribute"}, {&cuLaunchKernel, "cuLaunchKernel"},
+			{&cuEventCreate, "cuEventCreate"}, {&cuEventRecord, "cuEventRecord"}, {&cuEventSynchronize, "cuEventSynchronize"},
+			{&cuEventElapsedTime, "cuEventElapsedTime"}, {&cuEventDestroy, "cuEventDestroy_v2"},
+			{&cuMemHostAlloc, "cuMemHostAlloc"}, {&cuMemFreeHost, "cuMemFreeHost"},
+		} {
+			addr, err := purego.Dlsym(lib, s.name)
+			if err != nil {
+				cudaErr = fmt.Errorf("cl: libcuda has no %s: %v", s.name, err)
+				return
+			}
+			purego.RegisterFunc(s.fp, addr)
+		}
+		cudaErr = cuCheck("cuInit", cuInit(0))
+	})
+	return cudaErr
+}
+
+// cuCheck is an *Error for a CUDA result other than CUDA_SUCCESS.
+func cuCheck(op string, code int32) error {
+	if code == 0 {
+		return nil
+	}
+	return &Error{Op: op, Code: code, CUDA: true}
+}
+
+var cudaErrorNames = map[int32]string{
+	1: "CUDA_ERROR_INVALID_VALUE", 2: "CUDA_ERROR_OUT_OF_MEMORY", 3: "CUDA_ERROR_NOT_INITIALIZED",
+	100: "CUDA_ERROR_NO_DEVICE", 101: "CUDA_ERROR_INVALID_DEVICE", 200: "CUDA_ERROR_INVALID_IMAGE",
+	201: "CUDA_ERROR_INVALID_CONTEXT", 209: "CUDA_ERROR_NO_BINARY_FOR_GPU", 218: "CUDA_ERROR_INVALID_PTX",
+	222: "CUDA_ERROR_UNSUPPORTED_PTX_VERSION", 400: "CUDA_ERROR_INVALID_HANDLE", 500: "CUDA_ERROR_NOT_FOUND",
+	700: "CUDA_ERROR_ILLEGAL_ADDRESS", 701: "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES", 702: "CUDA_ERROR_LAUNCH_TIMEOUT",
+	716: "CUDA_ERROR_MISALIGNED_ADDRESS", 719: "CUDA_ERROR_LAUNCH_FAILED",
+}
+
+// cuCtx is a context's CUDA side: the device's primary context and the
+// stream that is the context's queue.
+type cuCtx struct {
+	dev    int32
+	ctx    uintptr
+	stream uintptr
+}
+
+// enter makes the context current on the calling goroutine's thread,
+// which stays the goroutine's until exit.
+func (c *cuCtx) enter() {
+	runtime.LockOSThread()
+	cuCtxSetCurrent(c.ctx)
+}
+
+func (c *cuCtx) exit() { runtime.UnlockOSThread() }
+
+// cudaOrdinal is the CUDA device that is OpenCL's d (the same PCI bus
+// and device).
+func cudaOrdinal(d *Device) (int32, error) {
+	if err := loadCUDA(); err != nil {
+		return 0, err
+	}
+	var bus, slot uint32
+	clGetDeviceInfo(d.ID, 0x4008 /* CL_DEVICE_PCI_BUS_ID_NV */, 4, unsafe.Pointer(&bus), nil)
+	clGetDeviceInfo(d.ID, 0x4009 /* CL_DEVICE_PCI_SLOT_ID_NV */, 4, unsafe.Pointer(&slot), nil)
+	var n int32
+	if err := cuCheck("cuDeviceGetCount", cuDeviceGetCount(&n)); err != nil {
+		return 0, err
+	}
+	for i := int32(0); i < n; i++ {
+		var dev, b, s int32
+		if cuDeviceGet(&dev, i) != 0 ||
+			cuDeviceGetAttribute(&b, 33 /* PCI_BUS_ID */, dev) != 0 ||
+			cuDeviceGetAttribute(&s, 34 /* PCI_DEVICE_ID */, dev) != 0 {
+			continue
+		}
+		if uint32(b) == bus && (uint32(s) == slot>>3 || uint32(s) == slot) {
+			return dev, nil
+		}
+	}
+	return 0, fmt.Errorf("cl: no CUDA device on PCI bus %d, device %d (OpenCL's %s)", bus, slot, d.Name)
+}
+
+// newCuCtx opens d's CUDA device and a stream on it.
+func newCuCtx(d *Device) (*cuCtx, error) {
+	dev, err := cudaOrdinal(d)
+	if err != nil {
+		return nil, err
+	}
+	c := &cuCtx{dev: dev}
+	if err := cuCheck("cuDevicePrimaryCtxRetain", cuDevicePrimaryCtxRetain(&c.ctx, dev)); err != nil {
+		return nil, err
+	}
+	c.enter()
+	defer c.exit()
+	if err := cuCheck("cuStreamCreate", cuStreamCreate(&c.stream, 1 /* CU_STREAM_NON_BLOCKING */)); err != nil {
+		cuDevicePrimaryCtxRelease(dev)
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *cuCtx) release() {
+	c.enter()
+	defer c.exit()
+	cuStreamSynchronize(c.stream)
+	cuStreamDestroy(c.stream)
+	cuDevicePrimaryCtxRelease(c.dev)
+}
+
+func (c *cuCtx) sync(s uintptr) error {
+	return cuCheck("cuStreamSynchronize", cuStreamSynchronize(s))
+}
+
+func (c *cuCtx) alloc(size int) (*Buffer, error) {
+	c.enter()
+	defer c.exit()
+	var p uintptr
+	if code := cuMemAlloc(&p, uintptr(size)); code != 0 {
+		if code == 2 {
+			return nil, &Error{Op: "cuMemAlloc", Code: MemObjectAllocFailure}
+		}
+		return nil, cuCheck("cuMemAlloc", code)
+	}
+	return &Buffer{dptr: p, cu: c, Size: size, id: bufferIDs.Add(1)}, nil
+}
+
+func (c *cuCtx) free(b *Buffer) {
+	c.enter()
+	defer c.exit()
+	cuMemFree(b.dptr)
+}
+
+// write copies n bytes from p to b at offset on stream s, and waits
+// when block.
+func (c *cuCtx) write(s uintptr, b *Buffer, offset int, p unsafe.Pointer, n int, block bool) error {
+	c.enter()
+	defer c.exit()
+	if err := cuCheck("cuMemcpyHtoDAsync", cuMemcpyHtoDAsync(b.dptr+uintptr(offset), p, uintptr(n), s)); err != nil {
+		return err
+	}
+	if block {
+		return c.sync(s)
+	}
+	return nil
+}
+
+func (c *cuCtx) read(s uintptr, b *Buffer, offset int, p unsafe.Pointer, n int, block bool) error {
+	c.enter()
+	defer c.exit()
+	if err := cuCheck("cuMemcpyDtoHAsync", cuMemcpyDtoHAsync(p, b.dptr+uintptr(offset), uintptr(n), s)); err != nil {
+		return err
+	}
+	if block {
+		return c.sync(s)
+	}
+	return nil
+}
+
+func (c *cuCtx) copy(dst *Buffer, doff int, src *Buffer, soff, n int) error {
+	c.enter()
+	defer c.exit()
+	return cuCheck("cuMemcpyDtoDAsync", cuMemcpyDtoDAsync(dst.dptr+uintptr(doff), src.dptr+uintptr(soff), uintptr(n), c.stream))
+}
+
+// fill sets n bytes at offset to repetitions of pattern: by a memset
+// where the pattern is one repeated byte, half-word or word, else by
+// writing it once and doubling it by copies.
+func (c *cuCtx) fill(b *Buffer, pattern []byte, offset, n int) error {
+	if n%len(pattern) != 0 || offset < 0 || offset+n > b.Size {
+		return fmt.Errorf("cl: fill of %d bytes at %d with a pattern of %d, in a buffer of %d", n, offset, len(pattern), b.Size)
+	}
+	p := b.dptr + uintptr(offset)
+	word := len(pattern)
+	for word > 1 && bytes.Equal(pattern[:word/2], pattern[word/2:word]) && word%2 == 0 {
+		word /= 2
+	}
+	c.enter()
+	defer c.exit()
+	switch {
+	case word == 1:
+		return cuCheck("cuMemsetD8Async", cuMemsetD8Async(p, pattern[0], uintptr(n), c.stream))
+	case word == 2 && p%2 == 0:
+		return cuCheck("cuMemsetD16Async", cuMemsetD16Async(p, *(*uint16)(unsafe.Pointer(&pattern[0])), uintptr(n/2), c.stream))
+	case word == 4 && p%4 == 0:
+		return cuCheck("cuMemsetD32Async", cuMemsetD32Async(p, *(*uint32)(unsafe.Pointer(&pattern[0])), uintptr(n/4), c.stream))
+	}
+	if err := cuCheck("cuMemcpyHtoDAsync", cuMemcpyHtoDAsync(p, unsafe.Pointer(&pattern[0]), uintptr(len(pattern)), c.stream)); err != nil {
+		return err
+	}
+	if err := c.sync(c.stream); err != nil { // the pattern is Go memory
+		return err
+	}
+	runtime.KeepAlive(pattern)
+	for done := len(pattern); done < n; done *= 2 {
+		k := min(done, n-done)
+		if err := cuCheck("cuMemcpyDtoDAsync", cuMemcpyDtoDAsync(p+uintptr(done), p, uintptr(k), c.stream)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// event records an event on stream s: one that keeps no time, or, when
+// timed, the end of a pair whose start is given.
+func (c *cuCtx) event(s uintptr, start uintptr) (*Event, error) {
+	flags := uint32(2) // CU_EVENT_DISABLE_TIMING
+	if start != 0 {
+		flags = 0
+	}
+	var ev uintptr
+	if err := cuCheck("cuEventCreate", cuEventCreate(&ev, flags)); err != nil {
+		return nil, err
+	}
+	if err := cuCheck("cuEventRecord", cuEventRecord(ev, s)); err != nil {
+		cuEventDestroy(ev)
+		return nil, err
+	}
+	e := &Event{cuEnd: ev, cuStart: start, cu: c}
+	runtime.SetFinalizer(e, (*Event).Release)
+	return e, nil
+}
+
+// The rewrites of loadModule (see the package's CUDA comment).
+var (
+	envRegRe    = regexp.MustCompile(`%envreg(\d+)`)
+	sharedParam = regexp.MustCompile(`\.param \.u64 \.ptr \.shared \.align \d+ (\w+)`)
+	entryRe     = regexp.MustCompile(`(?m)^(\.visible )?\.entry `)
+)
+
+// dynShared is the name of the module's dynamic shared array.
+const dynShared = "fut_dyn_smem"
+
+// patchPTX rewrites NVIDIA OpenCL's PTX for a CUDA launch.
+func patchPTX(ptx string) (string, error) {
+	var bad error
+	ptx = envRegRe.ReplaceAllStringFunc(ptx, func(m string) string {
+		if k := m[len("%envreg"):]; len(k) != 1 || k[0] > '5' {
+			bad = fmt.Errorf("cl: PTX reads %s, which a CUDA launch does not set", m)
+		}
+		return "0"
+	})
+	if bad != nil {
+		return "", bad
+	}
+	params := sharedParam.FindAllStringSubmatch(ptx, -1)
+	if len(params) == 0 {
+		return ptx, nil
+	}
+	// CUDA's loader rejects the .ptr .shared attribute of a parameter
+	ptx = sharedParam.ReplaceAllString(ptx, ".param .u64 $1")
+	for _, p := range params {
+		re := regexp.MustCompile(`(?m)^(\s*)ld\.param\.u64\s+(%rd\d+), \[` + regexp.QuoteMeta(p[1]) + `\];`)
+		ptx = re.ReplaceAllString(ptx, "${0}\n${1}{ .reg .u64 %futsb; mov.u64 %futsb, "+dynShared+"; add.u64 ${2}, ${2}, %futsb; }")
+	}
+	loc := entryRe.FindStringIndex(ptx)
+	if loc == nil {
+		return "", fmt.Errorf("cl: PTX without an entry")
+	}
+	return ptx[:loc[0]] + ".extern .shared .align 16 .b8 " + dynShared + "[];\n\n" + ptx[loc[0]:], nil
+}
+
+// loadModule loads p's PTX (its OpenCL binary) as a CUDA module, once.
+func (p *Program) loadModule() error {
+	if p.mod != 0 {
+		return nil
+	}
+	bin, err := p.Binary()
+	if err != nil {
+		return err
+	}
+	ptx, err := patchPTX(string(bytes.TrimRight(bin, "\x00")))
+	if err != nil {
+		return err
+	}
+	img := append([]byte(ptx), 0)
+	c := p.c.cu
+	c.enter()
+	defer c.exit()
+	// the JIT's error log, into Go memory the call returns before
+	// anything moves
+	log := make([]byte, 8<<10)
+	opts := []int32{5 /* CU_JIT_ERROR_LOG_BUFFER */, 6 /* CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES */}
+	vals := []uintptr{uintptr(unsafe.Pointer(&log[0])), uintptr(len(log))}
+	code := cuModuleLoadDataEx(&p.mod, unsafe.Pointer(&img[0]), uint32(len(opts)), &opts[0], &vals[0])
+	runtime.KeepAlive(img)
+	runtime.KeepAlive(log)
+	if code != 0 {
+		if dir := os.Getenv("FUT_CL_DUMP"); dir != "" {
+			os.WriteFile(filepath.Join(dir, fmt.Sprintf("cuda-%d.ptx", len(ptx))), []byte(ptx), 0o644)
+		}
+		return &Error{Op: "cuModuleLoadDataEx", Code: code, CUDA: true, Log: cstring(log)}
+	}
+	return nil
+}
+
+// cuKernel is the CUDA side of a kernel: its function and its arguments'
+// values, to which params point.
+type cuKernel struct {
+	f      uintptr
+	vals   []uint64
+	local  []int // the bytes of local memory of each argument, or −1 for another
+	params []unsafe.Pointer
+	shmem  int32 // the dynamic shared memory the function may use (cuFuncSetAttribute)
+}
+
+func (p *Program) cuKernel(name string) (*Kernel, error) {
+	if err := p.loadModule(); err != nil {
+		return nil, err
+	}
+	b := append([]byte(name), 0)
+	k := &Kernel{c: p.c, Name: name, cuk: &cuKernel{shmem: 48 << 10}}
+	c := p.c.cu
+	c.enter()
+	defer c.exit()
+	if err := cuCheck("cuModuleGetFunction("+name+")", cuModuleGetFunction(&k.cuk.f, p.mod, &b[0])); err != nil {
+		return nil, err
+	}
+	return k, nil
+}
+
+// setArg keeps argument i's value: the bits of a scalar or of a device
+// pointer, or a local size.
+func (ck *cuKernel) setArg(i int, bits uint64, local int) {
+	for len(ck.vals) <= i {
+		ck.vals = append(ck.vals, 0)
+		ck.local = append(ck.local, -1)
+	}
+	ck.vals[i], ck.local[i] = bits, local
+}
+
+func (c *cuCtx) launch(k *Kernel, global, local []int, timed bool) (*Event, error) {
+	ck := k.cuk
+	if len(global) != 1 || len(local) != 1 || local[0] <= 0 || global[0]%local[0] != 0 {
+		return nil, fmt.Errorf("cl: CUDA launch of %s with global %v and local %v", k.Name, global, local)
+	}
+	if global[0] == 0 {
+		return &Event{}, nil
+	}
+	shmem := 0
+	for i, l := range ck.local {
+		if l >= 0 {
+			shmem = (shmem + 15) &^ 15
+			ck.vals[i] = uint64(shmem)
+			shmem += l
+		}
+	}
+	if len(ck.params) != len(ck.vals) {
+		ck.params = make([]unsafe.Pointer, len(ck.vals))
+		for i := range ck.vals {
+			ck.params[i] = unsafe.Pointer(&ck.vals[i])
+		}
+	}
+	c.enter()
+	defer c.exit()
+	if int32(shmem) > ck.shmem {
+		if err := cuCheck("cuFuncSetAttribute", cuFuncSetAttribute(ck.f, 8 /* MAX_DYNAMIC_SHARED_SIZE_BYTES */, int32(shmem))); err != nil {
+			return nil, err
+		}
+		ck.shmem = int32(shmem)
+	}
+	var start uintptr
+	if timed {
+		if err := cuCheck("cuEventCreate", cuEventCreate(&start, 0)); err != nil {
+			return nil, err
+		}
+		cuEventRecord(start, c.stream)
+	}
+	var pp *unsafe.Pointer
+	if len(ck.params) > 0 {
+		pp = &ck.params[0]
+	}
+	code := cuLaunchKernel(ck.f, uint32(global[0]/local[0]), 1, 1, uint32(local[0]), 1, 1, uint32(shmem), c.stream, pp, nil)
+	runtime.KeepAlive(ck)
+	if code != 0 {
+		if start != 0 {
+			cuEventDestroy(start)
+		}
+		return nil, cuCheck("cuLaunchKernel("+k.Name+")", code)
+	}
+	if !timed {
+		return nil, nil
+	}
+	return c.event(c.stream, start)
+}
+
+// finish waits for stream s.
+func (c *cuCtx) finish(s uintptr) error {
+	c.enter()
+	defer c.exit()
+	return c.sync(s)
+}

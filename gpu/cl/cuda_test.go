@@ -1,0 +1,231 @@
+package cl
+
+import (
+	"encoding/binary"
+	"strings"
+	"testing"
+	"unsafe"
+)
+
+// nvidiaGPU is the first NVIDIA GPU, with CUDA asked for (FUT_CUDA=1);
+// the test skips where there is none or libcuda does not load.
+func nvidiaGPU(t *testing.T) *Device {
+	t.Helper()
+	t.Setenv("FUT_CUDA", "1")
+	ds, _ := AllDevices()
+	for _, d := range ds {
+		if cudaWanted(d) {
+			if err := loadCUDA(); err != nil {
+				t.Skipf("NVIDIA GPU without CUDA: %v", err)
+			}
+			return d
+		}
+	}
+	t.Skip("no NVIDIA GPU")
+	return nil
+}
+
+// TestPatchPTX checks the rewrites of NVIDIA OpenCL's PTX for CUDA
+// launches on a kernel of the shape NVIDIA emits.
+func TestPatchPTX(t *testing.T) {
+	src := `.version 9.0
+.target sm_90, texmode_independent
+.address_size 64
+
+.entry k(
+	.param .u64 .ptr .global .align 4 k_param_0,
+	.param .u64 .ptr .shared .align 4 k_param_1
+)
+{
+	ld.param.u64 	%rd1, [k_param_0];
+	ld.param.u64 	%rd2, [k_param_1];
+	mov.b32 	%r1, %envreg3;
+	mov.b32 	%r2, %envreg0;
+}
+`
+	got, err := patchPTX(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		".extern .shared .align 16 .b8 fut_dyn_smem[];\n\n.entry k(",
+		"ld.param.u64 \t%rd2, [k_param_1];\n\t{ .reg .u64 %futsb; mov.u64 %futsb, fut_dyn_smem; add.u64 %rd2, %rd2, %futsb; }",
+		"mov.b32 \t%r1, 0;", "mov.b32 \t%r2, 0;",
+		".param .u64 k_param_1\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("patched PTX lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, ".ptr .shared") || strings.Contains(got, "%futsb, fut_dyn_smem; add.u64 %rd1") {
+		t.Errorf("a global pointer was moved into shared memory:\n%s", got)
+	}
+	if _, err := patchPTX(strings.Replace(src, "%envreg0", "%envreg7", 1)); err == nil {
+		t.Error("a PTX reading envreg7 was accepted")
+	}
+}
+
+// TestCUDARoundTrip runs the OpenCL objects on CUDA (cuda.go): copies,
+// fills, sub-buffers, a kernel with local memory, events, a second
+// queue and pinned memory, on an NVIDIA GPU.
+func TestCUDARoundTrip(t *testing.T) {
+	d := nvidiaGPU(t)
+	c, err := NewContext(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Release()
+	if !c.CUDA() {
+		t.Fatal("context not on CUDA")
+	}
+	src := `__kernel void axpy(__global float *y, __global const float *x, float a, long n, __local float *tmp, __local long *tmp2) {
+  long i = get_global_id(0);
+  tmp[get_local_id(0)] = x[i < n ? i : 0];
+  tmp2[get_local_id(0)] = get_group_id(0);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (i < n) y[i] = a * tmp[get_local_id(0)] + y[i] + (float)(tmp2[get_local_id(0)] - i / get_local_size(0));
+}`
+	p, err := c.BuildProgram(src, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Release()
+	k, err := p.Kernel("axpy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Kernel("nope"); err == nil || !strings.Contains(err.Error(), "CUDA_ERROR_NOT_FOUND") {
+		t.Fatalf("want CUDA_ERROR_NOT_FOUND, got %v", err)
+	}
+	if k.WorkGroupSize() < 64 {
+		t.Fatalf("work-group size %d", k.WorkGroupSize())
+	}
+	const n = 1000
+	x, y := make([]float32, n), make([]float32, n)
+	for i := range x {
+		x[i], y[i] = float32(i), 1
+	}
+	bx, _ := c.CreateBuffer(MemReadWrite, 4*n)
+	by, _ := c.CreateBuffer(MemReadWrite, 4*n)
+	bz, _ := c.CreateBuffer(MemReadWrite, 4*n)
+	defer bx.Release()
+	defer by.Release()
+	defer bz.Release()
+	if err := c.Write(bx, 0, unsafe.Pointer(&x[0]), 4*n); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Write(by, 0, unsafe.Pointer(&y[0]), 4*n); err != nil {
+		t.Fatal(err)
+	}
+	for i, a := range []any{by, bx, float32(3), int64(n), LocalMem{64 * 4}, LocalMem{64 * 8}} {
+		if err := k.SetArg(i, a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ev, err := c.Launch(k, []int{1024}, []int{64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ev.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if s, e, err := ev.Times(); err != nil || e <= s {
+		t.Fatalf("profiling times %d %d %v", s, e, err)
+	}
+	ev.Release()
+	if err := c.Copy(bz, 0, by, 0, 4*n); err != nil {
+		t.Fatal(err)
+	}
+	out := make([]float32, n)
+	if err := c.Read(bz, 0, unsafe.Pointer(&out[0]), 4*n); err != nil {
+		t.Fatal(err)
+	}
+	for i := range out {
+		if out[i] != 3*float32(i)+1 {
+			t.Fatalf("out[%d] = %v, want %v", i, out[i], 3*float32(i)+1)
+		}
+	}
+	// fills: a byte over the whole buffer, then a word and a pattern of 8
+	// bytes that is no repeated word into a sub-buffer at offsets
+	sub, err := bz.Sub(64, 256)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Release()
+	pat := []byte{1, 2, 3, 4, 5, 6, 7, 8}
+	if err := c.Fill(bz, []byte{9}, 0, 4*n); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Fill(sub, []byte{1, 0, 0, 0}, 8, 64); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Fill(sub, pat, 96, 160); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Fill(sub, pat, 96, 168); err == nil {
+		t.Fatal("a fill past the end of a sub-buffer accepted")
+	}
+	raw := make([]byte, 4*n)
+	if err := c.Read(bz, 0, unsafe.Pointer(&raw[0]), 4*n); err != nil {
+		t.Fatal(err)
+	}
+	for i, b := range raw {
+		want := byte(9)
+		switch {
+		case i >= 72 && i < 136:
+			want = []byte{1, 0, 0, 0}[(i-72)%4]
+		case i >= 160 && i < 320:
+			want = pat[(i-160)%8]
+		}
+		if b != want {
+			t.Fatalf("byte %d = %d, want %d", i, b, want)
+		}
+	}
+	// a second queue: an asynchronous write from pinned memory, a marker
+	q, err := c.NewQueue()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.Release()
+	pin, err := c.NewPinned(q, 4*n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pin.Release()
+	for i := 0; i < n; i++ {
+		binary.LittleEndian.PutUint32(pin.Bytes()[4*i:], uint32(i*7))
+	}
+	wev, err := q.WriteAsync(bx, 0, unsafe.Pointer(&pin.Bytes()[0]), 4*n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := wev.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]uint32, n)
+	rev, err := q.ReadAsync(bx, 0, unsafe.Pointer(&got[0]), 4*n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rev.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range got {
+		if v != uint32(i*7) {
+			t.Fatalf("got[%d] = %d", i, v)
+		}
+	}
+	m, err := c.Marker()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := m.Times(); err == nil {
+		t.Error("a marker has times")
+	}
+	if err := c.Finish(); err != nil {
+		t.Fatal(err)
+	}
+}
