@@ -5,6 +5,7 @@ import (
 	"os"
 	"runtime"
 	"sync/atomic"
+	"time"
 	"unsafe"
 )
 
@@ -581,6 +582,9 @@ type Event struct {
 
 // Wait blocks until the command is complete.
 func (e *Event) Wait() error {
+	if e.cu != nil && cudaTrace {
+		defer traceCall("wait", time.Now())
+	}
 	if e.cu != nil {
 		if e.cuEnd == 0 {
 			return nil
@@ -634,10 +638,11 @@ func (e *Event) Release() {
 	if e.cu != nil {
 		if e.cuEnd != 0 || e.cuStart != 0 {
 			e.cu.enter()
-			for _, ev := range []uintptr{e.cuStart, e.cuEnd} {
-				if ev != 0 {
-					cuEventDestroy(ev)
-				}
+			if e.cuStart != 0 {
+				e.cu.putEvent(e.cuStart, true)
+			}
+			if e.cuEnd != 0 {
+				e.cu.putEvent(e.cuEnd, e.cuStart != 0)
 			}
 			e.cu.exit()
 			e.cuStart, e.cuEnd = 0, 0
