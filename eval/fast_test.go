@@ -23,6 +23,8 @@ func kernelsAgree(t *testing.T, cost bool) {
 		                     (x*x - y*y + cx, 2*x*y + cy, i + 1)
 		   in i`,
 		`def sq (x: f64) = x * x`,
+		`def zs = map (\i -> [1f64, 1e16, -1e16, 1][i % 4] * f64.i64 (1 + i % 8 / 4 * 2)) (iota 1000)`,
+		`def dot k = reduce (+) 0 (map2 (*) (take k zs) (take k (replicate 1000 1)))`,
 	}
 	for _, d := range decls {
 		for _, s := range []*session{fast, slow} {
@@ -33,6 +35,8 @@ func kernelsAgree(t *testing.T, cost bool) {
 	}
 	exprs := []string{
 		`reduce (+) 0 (map (\x -> x * x) xs)`,
+		// dot products, whose rounding depends on the order of the sum
+		`map dot [0, 1, 7, 8, 9, 15, 16, 17, 24, 63, 64, 65, 100, 993]`,
 		`reduce (+) 0.0 xs`,
 		`reduce (*) 1 ys`,
 		`reduce i32.max i32.lowest ys`,

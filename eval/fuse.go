@@ -244,7 +244,29 @@ func (t *thread) fusedTypedF64(bop value.BinOp, f value.Value, comps []*value.Ar
 	var stack [64]float64
 	var sizes [64]int
 	sp := 0
-	for i := range xs {
+	start := 0
+	if fop == value.OpMul && bop == value.OpAdd {
+		// a dot product: the tree's subtrees of 8 elements (those that
+		// start at multiples of 8) summed in place, then pushed as the
+		// loop below would have left them; float64() rounds each
+		// product and sum, as the loop's calls do (no fused multiply-add)
+		start = len(xs) &^ 7
+		ys := ys[:len(xs)]
+		for i := 0; i < start; i += 8 {
+			x, y := xs[i:i+8], ys[i:i+8]
+			a := float64(float64(x[0]*y[0])+float64(x[1]*y[1])) + float64(float64(x[2]*y[2])+float64(x[3]*y[3]))
+			b := float64(float64(x[4]*y[4])+float64(x[5]*y[5])) + float64(float64(x[6]*y[6])+float64(x[7]*y[7]))
+			v, sz := a+b, 8
+			for sp > 0 && sizes[sp-1] == sz {
+				v = stack[sp-1] + v
+				sz *= 2
+				sp--
+			}
+			stack[sp], sizes[sp] = v, sz
+			sp++
+		}
+	}
+	for i := start; i < len(xs); i++ {
 		v := mul(xs[i], ys[i])
 		sz := 1
 		for sp > 0 && sizes[sp-1] == sz {
