@@ -775,7 +775,7 @@ func (q *Queue) Finish() error {
 // allocates in host memory, mapped): copies from it to the device run at
 // the bus's full speed, where copies from ordinary memory are staged.
 type Pinned struct {
-	cu  bool // allocated by cuMemHostAlloc
+	cu  *cuCtx // non-nil: allocated by cuMemHostAlloc
 	mem uintptr
 	q   *Queue
 	ptr unsafe.Pointer
@@ -792,7 +792,7 @@ func (c *Context) NewPinned(q *Queue, size int) (*Pinned, error) {
 		if err := cuCheck("cuMemHostAlloc", cuMemHostAlloc(&p, uintptr(max(size, 1)), 0)); err != nil {
 			return nil, err
 		}
-		return &Pinned{cu: true, mem: 1, q: q, ptr: p, b: unsafe.Slice((*byte)(p), size)}, nil
+		return &Pinned{cu: c.cu, mem: 1, q: q, ptr: p, b: unsafe.Slice((*byte)(p), size)}, nil
 	}
 	var code int32
 	m := clCreateBuffer(c.ctx, MemReadOnly|1<<4 /* CL_MEM_ALLOC_HOST_PTR */, uintptr(size), nil, &code)
@@ -815,8 +815,10 @@ func (p *Pinned) Release() {
 	if p == nil || p.mem == 0 {
 		return
 	}
-	if p.cu {
+	if p.cu != nil {
+		p.cu.enter()
 		cuMemFreeHost(p.ptr)
+		p.cu.exit()
 		p.mem, p.b = 0, nil
 		return
 	}
