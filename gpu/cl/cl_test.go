@@ -71,6 +71,23 @@ func TestRoundTripAndLaunch(t *testing.T) {
   tmp[get_local_id(0)] = x[i < n ? i : 0];
   if (i < n) y[i] = a * tmp[get_local_id(0)] + y[i];
 }`
+	bx, by, bz := axpyRoundTrip(t, c, src, "CL_INVALID_KERNEL_NAME", LocalMem{64 * 4})
+	defer bx.Release()
+	defer by.Release()
+	defer bz.Release()
+	out := make([]float32, 1000)
+	if err := c.Read(bz, 0, unsafe.Pointer(&out[0]), 4*1000+4); err == nil {
+		t.Fatal("read past the end accepted")
+	}
+}
+
+// axpyRoundTrip builds the kernel axpy of src (y = 3·x + y over 1000
+// elements, its local arrays given by locals), checks that a kernel of
+// another name is an error that names noKernel, writes x = 0…999 and
+// y = 1, launches it on 1024 work items in groups of 64, checks the
+// launch's times, copies y to z and checks z. It returns the buffers.
+func axpyRoundTrip(t *testing.T, c *Context, src, noKernel string, locals ...LocalMem) (bx, by, bz *Buffer) {
+	t.Helper()
 	p, err := c.BuildProgram(src, "")
 	if err != nil {
 		t.Fatal(err)
@@ -81,27 +98,28 @@ func TestRoundTripAndLaunch(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer k.Release()
-	if _, err := p.Kernel("nope"); err == nil || !strings.Contains(err.Error(), "CL_INVALID_KERNEL_NAME") {
-		t.Fatalf("want CL_INVALID_KERNEL_NAME, got %v", err)
+	if _, err := p.Kernel("nope"); err == nil || !strings.Contains(err.Error(), noKernel) {
+		t.Fatalf("want %s, got %v", noKernel, err)
 	}
 	const n = 1000
 	x, y := make([]float32, n), make([]float32, n)
 	for i := range x {
 		x[i], y[i] = float32(i), 1
 	}
-	bx, _ := c.CreateBuffer(MemReadWrite, 4*n)
-	by, _ := c.CreateBuffer(MemReadWrite, 4*n)
-	bz, _ := c.CreateBuffer(MemReadWrite, 4*n)
-	defer bx.Release()
-	defer by.Release()
-	defer bz.Release()
+	bx, _ = c.CreateBuffer(MemReadWrite, 4*n)
+	by, _ = c.CreateBuffer(MemReadWrite, 4*n)
+	bz, _ = c.CreateBuffer(MemReadWrite, 4*n)
 	if err := c.Write(bx, 0, unsafe.Pointer(&x[0]), 4*n); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.Write(by, 0, unsafe.Pointer(&y[0]), 4*n); err != nil {
 		t.Fatal(err)
 	}
-	for i, a := range []any{by, bx, float32(3), int64(n), LocalMem{64 * 4}} {
+	args := []any{by, bx, float32(3), int64(n)}
+	for _, l := range locals {
+		args = append(args, l)
+	}
+	for i, a := range args {
 		if err := k.SetArg(i, a); err != nil {
 			t.Fatal(err)
 		}
@@ -126,12 +144,10 @@ func TestRoundTripAndLaunch(t *testing.T) {
 	}
 	for i := range out {
 		if out[i] != 3*float32(i)+1 {
-			t.Fatalf("out[%d] = %v", i, out[i])
+			t.Fatalf("out[%d] = %v, want %v", i, out[i], 3*float32(i)+1)
 		}
 	}
-	if err := c.Read(bz, 0, unsafe.Pointer(&out[0]), 4*n+4); err == nil {
-		t.Fatal("read past the end accepted")
-	}
+	return bx, by, bz
 }
 
 func TestMissingLibraryIsAnError(t *testing.T) {

@@ -603,6 +603,17 @@ func (c *cuCtx) launch(k *Kernel, global, local []int, timed bool) (*Event, erro
 	return c.event(c.stream, start)
 }
 
+// marked is an event after the command just queued on stream s, or
+// err when queueing it failed.
+func (c *cuCtx) marked(s uintptr, err error) (*Event, error) {
+	if err != nil {
+		return nil, err
+	}
+	c.enter()
+	defer c.exit()
+	return c.event(s, 0)
+}
+
 // finish waits for stream s.
 func (c *cuCtx) finish(s uintptr) error {
 	if cudaTrace {

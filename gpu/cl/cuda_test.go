@@ -85,6 +85,11 @@ func TestCUDARoundTrip(t *testing.T) {
   barrier(CLK_LOCAL_MEM_FENCE);
   if (i < n) y[i] = a * tmp[get_local_id(0)] + y[i] + (float)(tmp2[get_local_id(0)] - i / get_local_size(0));
 }`
+	bx, by, bz := axpyRoundTrip(t, c, src, "CUDA_ERROR_NOT_FOUND", LocalMem{64 * 4}, LocalMem{64 * 8})
+	defer bx.Release()
+	defer by.Release()
+	defer bz.Release()
+	const n = 1000
 	p, err := c.BuildProgram(src, "")
 	if err != nil {
 		t.Fatal(err)
@@ -94,56 +99,8 @@ func TestCUDARoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.Kernel("nope"); err == nil || !strings.Contains(err.Error(), "CUDA_ERROR_NOT_FOUND") {
-		t.Fatalf("want CUDA_ERROR_NOT_FOUND, got %v", err)
-	}
 	if k.WorkGroupSize() < 64 {
 		t.Fatalf("work-group size %d", k.WorkGroupSize())
-	}
-	const n = 1000
-	x, y := make([]float32, n), make([]float32, n)
-	for i := range x {
-		x[i], y[i] = float32(i), 1
-	}
-	bx, _ := c.CreateBuffer(MemReadWrite, 4*n)
-	by, _ := c.CreateBuffer(MemReadWrite, 4*n)
-	bz, _ := c.CreateBuffer(MemReadWrite, 4*n)
-	defer bx.Release()
-	defer by.Release()
-	defer bz.Release()
-	if err := c.Write(bx, 0, unsafe.Pointer(&x[0]), 4*n); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Write(by, 0, unsafe.Pointer(&y[0]), 4*n); err != nil {
-		t.Fatal(err)
-	}
-	for i, a := range []any{by, bx, float32(3), int64(n), LocalMem{64 * 4}, LocalMem{64 * 8}} {
-		if err := k.SetArg(i, a); err != nil {
-			t.Fatal(err)
-		}
-	}
-	ev, err := c.Launch(k, []int{1024}, []int{64})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := ev.Wait(); err != nil {
-		t.Fatal(err)
-	}
-	if s, e, err := ev.Times(); err != nil || e <= s {
-		t.Fatalf("profiling times %d %d %v", s, e, err)
-	}
-	ev.Release()
-	if err := c.Copy(bz, 0, by, 0, 4*n); err != nil {
-		t.Fatal(err)
-	}
-	out := make([]float32, n)
-	if err := c.Read(bz, 0, unsafe.Pointer(&out[0]), 4*n); err != nil {
-		t.Fatal(err)
-	}
-	for i := range out {
-		if out[i] != 3*float32(i)+1 {
-			t.Fatalf("out[%d] = %v, want %v", i, out[i], 3*float32(i)+1)
-		}
 	}
 	// fills: a byte over the whole buffer, then a word and a pattern of 8
 	// bytes that is no repeated word into a sub-buffer at offsets

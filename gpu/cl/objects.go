@@ -559,9 +559,7 @@ func (c *Context) launch(k *Kernel, global, local []int, timed bool) (*Event, er
 // queued before it has.
 func (c *Context) Marker() (*Event, error) {
 	if c.cu != nil {
-		c.cu.enter()
-		defer c.cu.exit()
-		return c.cu.event(c.cu.stream, 0)
+		return c.cu.marked(c.cu.stream, nil)
 	}
 	var ev uintptr
 	if code := clEnqueueMarkerWithWaitList(c.queue, 0, nil, &ev); code != 0 {
@@ -748,12 +746,7 @@ func (q *Queue) WriteAsync(b *Buffer, offset int, p unsafe.Pointer, n int) (*Eve
 		return nil, fmt.Errorf("cl: write of %d bytes at %d into a buffer of %d", n, offset, b.Size)
 	}
 	if cu, s := q.cuda(); cu != nil {
-		if err := cu.write(s, b, offset, p, n, false); err != nil {
-			return nil, err
-		}
-		cu.enter()
-		defer cu.exit()
-		return cu.event(s, 0)
+		return cu.marked(s, cu.write(s, b, offset, p, n, false))
 	}
 	var ev uintptr
 	if err := check("clEnqueueWriteBuffer", clEnqueueWriteBuffer(q.h(), b.mem, 0, uintptr(offset), uintptr(n), p, 0, nil, &ev)); err != nil {
@@ -836,12 +829,7 @@ func (q *Queue) ReadAsync(b *Buffer, offset int, p unsafe.Pointer, n int) (*Even
 		return nil, fmt.Errorf("cl: read of %d bytes at %d from a buffer of %d", n, offset, b.Size)
 	}
 	if cu, s := q.cuda(); cu != nil {
-		if err := cu.read(s, b, offset, p, n, false); err != nil {
-			return nil, err
-		}
-		cu.enter()
-		defer cu.exit()
-		return cu.event(s, 0)
+		return cu.marked(s, cu.read(s, b, offset, p, n, false))
 	}
 	var ev uintptr
 	if err := check("clEnqueueReadBuffer", clEnqueueReadBuffer(q.h(), b.mem, 0, uintptr(offset), uintptr(n), p, 0, nil, &ev)); err != nil {
