@@ -226,7 +226,7 @@ func (s *Session) DeviceBound(src string) string {
 // runPlan runs a flattened plan on the offload device and rebuilds the
 // value of type t from its flat results.
 func (s *Session) runPlan(ctx context.Context, plan *gpu.Plan, args []value.Value, t types.Type) (v value.Value, offloaded bool, why string, err error) {
-	if _, rest, ok := rebuild(types.Resolve(t), make([]value.Value, len(plan.Prog.Ret))); !ok || len(rest) != 0 {
+	if n, ok := flatResults(types.Resolve(t)); !ok || n != len(plan.Prog.Ret) {
 		return nil, false, fmt.Sprintf("a result of type %s is not rebuilt from the flat results yet", t), nil
 	}
 	devs, err := OffloadDevices()
@@ -335,6 +335,56 @@ func rebuild(t types.Type, vs []value.Value) (value.Value, []value.Value, bool) 
 		return value.NewRecord(names, fields), vs, true
 	}
 	return nil, nil, false
+}
+
+// flatResults is how many flat results rebuild takes for a value of type
+// t, or false for a type it does not rebuild: counted from the type, as
+// rebuild cannot tell before the run (an array of records takes one
+// array for each field).
+func flatResults(t types.Type) (int, bool) {
+	switch t := t.(type) {
+	case *types.Prim:
+		return 1, true
+	case *types.Array:
+		rank, elem := 1, types.Resolve(t.Elem)
+		for {
+			a, ok := elem.(*types.Array)
+			if !ok {
+				break
+			}
+			rank++
+			elem = types.Resolve(a.Elem)
+		}
+		switch et := elem.(type) {
+		case *types.Prim:
+			return 1, true
+		case *types.Record:
+			n := 0
+			for _, f := range et.Fields {
+				ft := types.Resolve(f.Type)
+				for k := 0; k < rank; k++ {
+					ft = &types.Array{Elem: ft}
+				}
+				m, ok := flatResults(ft)
+				if !ok {
+					return 0, false
+				}
+				n += m
+			}
+			return n, n > 0
+		}
+	case *types.Record:
+		n := 0
+		for _, f := range t.Fields {
+			m, ok := flatResults(types.Resolve(f.Type))
+			if !ok {
+				return 0, false
+			}
+			n += m
+		}
+		return n, true
+	}
+	return 0, false
 }
 
 // isTupleType reports whether a record type is a tuple (fields 0, 1, …).

@@ -131,14 +131,15 @@ func (s *Session) PrepareOffload(b Backend, name string, args []value.Value) (ca
 	if err != nil {
 		return nil, err.Error()
 	}
-	var rest []value.Value = make([]value.Value, len(plan.Prog.Ret))
+	flat := 0
 	for _, t := range results {
-		var ok bool
-		if _, rest, ok = rebuild(types.Resolve(t), rest); !ok {
+		n, ok := flatResults(types.Resolve(t))
+		if !ok {
 			return nil, fmt.Sprintf("a result of type %s is not rebuilt from the flat results yet", t)
 		}
+		flat += n
 	}
-	if len(rest) != 0 {
+	if flat != len(plan.Prog.Ret) {
 		return nil, "the results do not match the entry point's type"
 	}
 	devs, err := OffloadDevices()
