@@ -44,6 +44,15 @@ func (c *closure) call(t *thread, args []value.Value, pos syntax.Pos) (value.Val
 		t.stack = t.stack[:len(t.stack)-1]
 		return v, err
 	}
+	if walkStats != nil {
+		return t.callWalkedCounted(c, args)
+	}
+	return t.callWalked(c, args)
+}
+
+// callWalked is the walker's call of a closure whose body is not
+// compiled; the caller has pushed the call's frame, which it pops.
+func (t *thread) callWalked(c *closure, args []value.Value) (value.Value, error) {
 	e := c.env
 	var err error
 	for i, p := range c.params {

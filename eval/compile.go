@@ -76,6 +76,8 @@ type code struct {
 	params []cbind
 	psc    *cscope // the scope after the parameters
 	body   cexpr
+
+	wcEmpty *walkCounter // FUT_WALKSTATS (walkstats.go)
 }
 
 // noCode marks a body that is not compiled (its closure binds sizes or
@@ -114,6 +116,7 @@ func (t *thread) compileClosure(c *closure) *code {
 	}
 	k.psc = sc
 	k.body = cc.expr(c.body, sc)
+	k.wcEmpty = walkReason("type of an empty array result")
 	k.nslots = cc.nslots
 	return k
 }
@@ -129,7 +132,14 @@ func (k *code) run(t *thread, c *closure, args []value.Value) (value.Value, erro
 	bp := t.grow(k.nslots)
 	fenv := t.fenv
 	t.fenv = c.env
+	var wc *walkCounter
+	if walkStats != nil {
+		wc, t.wc = t.wc, nil // compiled code runs
+	}
 	v, err := k.enter(t, c, bp, args)
+	if walkStats != nil {
+		t.wc = wc
+	}
 	t.fenv = fenv
 	clear(t.slots[bp:t.sp]) // hold no garbage
 	t.sp = bp
@@ -155,7 +165,9 @@ func (k *code) enter(t *thread, c *closure, bp int, args []value.Value) (value.V
 	}
 	v, err := k.body(t, bp)
 	if err == nil && hasEmpty(v) {
+		prev := t.enterWalk(k.wcEmpty)
 		v = t.fixEmptyResult(v, c.body, t.envAt(bp, k.psc))
+		t.wc = prev
 	}
 	return v, err
 }
@@ -164,6 +176,7 @@ type ccomp struct {
 	t      *thread
 	env    *env // the environment of the closure being compiled
 	nslots int
+	walked syntax.Expr // the last node handed to the walker (walkstats.go)
 }
 
 func (cc *ccomp) slot() int { s := cc.nslots; cc.nslots++; return s }
@@ -226,10 +239,15 @@ func (cc *ccomp) pat(p syntax.Pat, sc *cscope) (cbind, *cscope, bool) {
 }
 
 // walk is the fallback: the walker evaluates x in the environment the
-// frame gives at sc.
-func walk(x syntax.Expr, sc *cscope) cexpr {
+// frame gives at sc. reason says why, for FUT_WALKSTATS (walkstats.go).
+func (cc *ccomp) walk(x syntax.Expr, sc *cscope, reason string) cexpr {
+	cc.walked = x
+	wc := walkReason(reason)
 	return func(t *thread, bp int) (value.Value, error) {
-		return t.eval(x, t.envAt(bp, sc))
+		prev := t.enterWalk(wc)
+		v, err := t.eval(x, t.envAt(bp, sc))
+		t.wc = prev
+		return v, err
 	}
 }
 
@@ -253,6 +271,19 @@ func tupleBinder(pos syntax.Pos, bs []cbind) cbind {
 
 // expr compiles x in scope sc; it never fails (see walk).
 func (cc *ccomp) expr(x syntax.Expr, sc *cscope) cexpr {
+	c := cc.expr1(x, sc)
+	if walkStats != nil && cc.walked != x {
+		switch x.(type) {
+		case *syntax.Paren, *syntax.Ascript:
+		default:
+			c = walkStats.counted(c)
+		}
+	}
+	return c
+}
+
+func (cc *ccomp) expr1(x syntax.Expr, sc *cscope) cexpr {
+	reason := nodeReason(x)
 	switch x := x.(type) {
 	case *syntax.Paren:
 		return cc.expr(x.X, sc)
@@ -345,13 +376,15 @@ func (cc *ccomp) expr(x syntax.Expr, sc *cscope) cexpr {
 		}
 	case *syntax.LetIn:
 		if len(x.Sizes) > 0 {
+			reason = "let binds sizes"
+			break
+		}
+		bind, sc2, ok := cc.pat(x.Pat, sc)
+		if !ok {
+			reason = "let pattern"
 			break
 		}
 		val := cc.expr(x.Value, sc)
-		bind, sc2, ok := cc.pat(x.Pat, sc)
-		if !ok {
-			break
-		}
 		body := cc.expr(x.Body, sc2)
 		return func(t *thread, bp int) (value.Value, error) {
 			base := t.live
@@ -376,7 +409,8 @@ func (cc *ccomp) expr(x syntax.Expr, sc *cscope) cexpr {
 		return cc.index(x, sc)
 	case *syntax.ArrayLit:
 		if len(x.Elems) == 0 {
-			break // its type may come from the environment (fixEmpty)
+			reason = "empty array literal" // its type may come from the environment (fixEmpty)
+			break
 		}
 		els := cc.exprs(x.Elems, sc)
 		return func(t *thread, bp int) (value.Value, error) {
@@ -392,9 +426,11 @@ func (cc *ccomp) expr(x syntax.Expr, sc *cscope) cexpr {
 			return t.arrayOf(x, vals, base)
 		}
 	case *syntax.Loop:
-		if c := cc.loop(x, sc); c != nil {
+		c, why := cc.loop(x, sc)
+		if c != nil {
 			return c
 		}
+		reason = why
 	case *syntax.Update:
 		return cc.update(x, sc)
 	case *syntax.LetWith:
@@ -405,10 +441,12 @@ func (cc *ccomp) expr(x syntax.Expr, sc *cscope) cexpr {
 		if c := cc.match(x, sc); c != nil {
 			return c
 		}
+		reason = "match pattern"
 	case *syntax.LeftSection, *syntax.RightSection:
 		if c := cc.section(x, sc); c != nil {
 			return c
 		}
+		reason = "section of a local operator"
 	case *syntax.LetFun:
 		s := cc.slot()
 		body := cc.expr(x.Body, &cscope{name: x.Fun.Name, slot: s, next: sc})
@@ -417,14 +455,14 @@ func (cc *ccomp) expr(x syntax.Expr, sc *cscope) cexpr {
 			return body(t, bp)
 		}
 	}
-	return walk(x, sc)
+	return cc.walk(x, sc, reason)
 }
 
 // literal is a literal's value, boxed once; its step as the walker's.
 func (cc *ccomp) literal(x syntax.Expr, sc *cscope) cexpr {
 	p, err := cc.t.literalValue(x)
 	if err != nil {
-		return walk(x, sc)
+		return cc.walk(x, sc, "literal without a type")
 	}
 	var v value.Value = p
 	return func(t *thread, bp int) (value.Value, error) {
@@ -447,18 +485,25 @@ func (cc *ccomp) opSection(x *syntax.OpSection, sc *cscope) cexpr {
 	q := x.Op
 	op, ok := value.LookupBinOp(q.Name)
 	if _, shadowed := sc.lookup(q.Name); !ok || shadowed || len(q.Quals) > 0 || x.Backtick {
-		return walk(x, sc)
+		return cc.walk(x, sc, "operator section: not the built-in")
 	}
 	builtin := mkFun(&opFn{op: op, name: q.Name})
 	var seen *scope // a module-level scope known not to bind the name
+	wc := walkReason("operator section: rebound at run time")
+	slow := func(t *thread, bp int) (value.Value, error) {
+		prev := t.enterWalk(wc)
+		v, err := t.eval(x, t.envAt(bp, sc))
+		t.wc = prev
+		return v, err
+	}
 	return func(t *thread, bp int) (value.Value, error) {
 		e := t.fenv
 		if e.hasLocal(q.Name) {
-			return t.eval(x, t.envAt(bp, sc))
+			return slow(t, bp)
 		}
 		if e.sc != seen || seen == nil {
 			if _, bound := e.sc.lookup(q.Name); bound {
-				return t.eval(x, t.envAt(bp, sc))
+				return slow(t, bp)
 			}
 			if e.sc.sealed {
 				seen = e.sc
@@ -477,6 +522,7 @@ func (cc *ccomp) variable(x *syntax.Var, sc *cscope) cexpr {
 		name = q.Quals[0]
 	}
 	s, local := sc.lookup(name)
+	useSite := cc.useSite(x, sc)
 	if !local {
 		// A name found in a module-level scope stays bound to the same
 		// value (a rebinding starts a new level, env.go), so once no local
@@ -495,7 +541,7 @@ func (cc *ccomp) variable(x *syntax.Var, sc *cscope) cexpr {
 				return nil, err
 			}
 			if needsUseSite(v) {
-				return t.evalVar(x, t.envAt(bp, sc))
+				return useSite(t, bp)
 			}
 			if !e.hasLocal(name) {
 				seen, cached = e.sc, v
@@ -507,7 +553,7 @@ func (cc *ccomp) variable(x *syntax.Var, sc *cscope) cexpr {
 		return func(t *thread, bp int) (value.Value, error) {
 			v := t.slots[bp+s]
 			if needsUseSite(v) {
-				return t.evalVar(x, t.envAt(bp, sc))
+				return useSite(t, bp)
 			}
 			return v, nil
 		}
@@ -523,9 +569,20 @@ func (cc *ccomp) variable(x *syntax.Var, sc *cscope) cexpr {
 			}
 		}
 		if needsUseSite(v) {
-			return t.evalVar(x, t.envAt(bp, sc))
+			return useSite(t, bp)
 		}
 		return v, nil
+	}
+}
+
+// useSite is evalVar at x: a use of a closure with context sizes.
+func (cc *ccomp) useSite(x *syntax.Var, sc *cscope) cexpr {
+	wc := walkReason("use of a function with context sizes")
+	return func(t *thread, bp int) (value.Value, error) {
+		prev := t.enterWalk(wc)
+		v, err := t.evalVar(x, t.envAt(bp, sc))
+		t.wc = prev
+		return v, err
 	}
 }
 
@@ -549,6 +606,9 @@ type pexpr func(t *thread, bp int) (p value.Prim, v value.Value, err error)
 func (cc *ccomp) prim(x syntax.Expr, sc *cscope) pexpr {
 	if b, ok := unparen(x).(*syntax.Binary); ok {
 		if pe := cc.primBinary(b, sc); pe != nil {
+			if walkStats != nil {
+				pe = walkStats.countedPrim(pe)
+			}
 			return pe
 		}
 	}
@@ -579,7 +639,7 @@ func (cc *ccomp) builtinOp(x *syntax.Binary, sc *cscope) (value.BinOp, bool) {
 func (cc *ccomp) binary(x *syntax.Binary, sc *cscope) cexpr {
 	op, ok := cc.builtinOp(x, sc)
 	if !ok {
-		return walk(x, sc)
+		return cc.walk(x, sc, "operator not the built-in")
 	}
 	if op != value.OpLogAnd && op != value.OpLogOr {
 		pe := cc.primBinary(x, sc)
@@ -673,12 +733,15 @@ func (cc *ccomp) apply(x *syntax.Apply, sc *cscope) cexpr {
 	}
 	a0 := cc.nslots // the arguments are passed in the frame's slots
 	cc.nslots += len(args)
+	wcEmpty, wcCoerce := walkReason("type of an empty array result"), walkReason("sizes from coercions")
 	return func(t *thread, bp int) (value.Value, error) {
 		if fuse != nil && !t.in.noFast {
 			v, ok, err := t.fusedMapReduceBy(x, inner, func(k int) (value.Value, error) { return fuse[k](t, bp) })
 			if ok {
 				if err == nil && hasEmpty(v) {
+					prev := t.enterWalk(wcEmpty)
 					v = t.fixEmptyResult(v, x, t.envAt(bp, sc))
+					t.wc = prev
 				}
 				return v, err
 			}
@@ -689,7 +752,9 @@ func (cc *ccomp) apply(x *syntax.Apply, sc *cscope) cexpr {
 			return nil, err
 		}
 		if needsUseSite(f) {
+			prev := t.enterWalk(wcCoerce)
 			f = t.sizesFromCoercions(f, x.Args, t.envAt(bp, sc))
+			t.wc = prev
 		}
 		for i, a := range args {
 			v, err := a(t, bp)
@@ -707,10 +772,14 @@ func (cc *ccomp) apply(x *syntax.Apply, sc *cscope) cexpr {
 		clear(vs)
 		t.live -= held
 		if a, ok := v.(*value.Array); ok && a.Untyped {
+			prev := t.enterWalk(wcEmpty)
 			v = t.fixEmpty(a, x, t.envAt(bp, sc))
+			t.wc = prev
 		}
 		if err == nil && hasEmpty(v) {
+			prev := t.enterWalk(wcEmpty)
 			v = t.fixEmptyResult(v, x, t.envAt(bp, sc))
+			t.wc = prev
 		}
 		return v, err
 	}

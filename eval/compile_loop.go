@@ -16,17 +16,21 @@ import (
 // once more at the end. A loop that binds sizes (loop [n] (xs: [n]t))
 // or whose pattern the compiler does not bind is left to the walker.
 
-// loop compiles x, or returns nil for the walker.
-func (cc *ccomp) loop(x *syntax.Loop, sc *cscope) cexpr {
+// loop compiles x, or returns nil for the walker and the reason.
+func (cc *ccomp) loop(x *syntax.Loop, sc *cscope) (cexpr, string) {
 	if len(x.Sizes) > 0 {
-		return nil
+		return nil, "loop binds sizes"
 	}
 	var init cexpr
 	if x.Init != nil {
 		init = cc.expr(x.Init, sc)
 	} else {
+		wc := walkReason("loop without an initial value")
 		init = func(t *thread, bp int) (value.Value, error) {
-			return t.patValue(x.Pat, t.envAt(bp, sc))
+			prev := t.enterWalk(wc)
+			v, err := t.patValue(x.Pat, t.envAt(bp, sc))
+			t.wc = prev
+			return v, err
 		}
 	}
 	pos := x.Pos()
@@ -36,7 +40,7 @@ func (cc *ccomp) loop(x *syntax.Loop, sc *cscope) cexpr {
 		is := cc.slot()
 		ls, ok := cc.loopState(x, &cscope{name: form.I.Name, slot: is, next: sc})
 		if !ok {
-			return nil
+			return nil, "loop pattern"
 		}
 		return func(t *thread, bp int) (value.Value, error) {
 			base := t.live
@@ -63,16 +67,16 @@ func (cc *ccomp) loop(x *syntax.Loop, sc *cscope) cexpr {
 				inSlots = ls.parts != nil
 			}
 			return ls.end(t, bp, base, initF, state, inSlots, n > 0), nil
-		}
+		}, ""
 	case *syntax.ForIn:
 		arr := cc.expr(form.Arr, sc)
 		ebind, esc, ok := cc.pat(form.Pat, sc)
 		if !ok {
-			return nil
+			return nil, "for-in pattern"
 		}
 		ls, ok := cc.loopState(x, esc)
 		if !ok {
-			return nil
+			return nil, "loop pattern"
 		}
 		return func(t *thread, bp int) (value.Value, error) {
 			base := t.live
@@ -101,11 +105,11 @@ func (cc *ccomp) loop(x *syntax.Loop, sc *cscope) cexpr {
 				inSlots = ls.parts != nil
 			}
 			return ls.end(t, bp, base, initF, state, inSlots, n > 0), nil
-		}
+		}, ""
 	case *syntax.While:
 		ls, ok := cc.loopState(x, sc)
 		if !ok {
-			return nil
+			return nil, "loop pattern"
 		}
 		cond := cc.prim(form.Cond, ls.sc)
 		return func(t *thread, bp int) (value.Value, error) {
@@ -153,9 +157,9 @@ func (cc *ccomp) loop(x *syntax.Loop, sc *cscope) cexpr {
 				iters++
 			}
 			return ls.end(t, bp, base, initF, state, inSlots, iters > 0), nil
-		}
+		}, ""
 	}
-	return nil
+	return nil, "loop form"
 }
 
 // loopState is a loop's pattern and body. Where the pattern is a tuple

@@ -16,6 +16,9 @@ func (t *thread) eval(x syntax.Expr, e *env) (value.Value, error) {
 		t.depth--
 		return nil, t.errf(x.Pos(), "evaluation nested too deeply (more than %d levels)", t.in.opts.MaxDepth)
 	}
+	if walkStats != nil {
+		walkStats.countNode(t, x)
+	}
 	v, err := t.eval1(x, e)
 	t.depth--
 	return v, err

@@ -63,6 +63,11 @@ func (t *thread) evalVar(x *syntax.Var, e *env) (value.Value, error) {
 // here is left out: the body then reports the unknown name where it
 // needs it.
 func (t *thread) withSizes(c *closure, m map[string]syntax.Expr, e *env) (value.Value, error) {
+	if walkStats != nil && t.wc == nil {
+		// from compiled code or a SOAC's fast path (fast.go, kernel*.go)
+		prev := t.enterWalk(walkReason("context sizes of a use"))
+		defer func() { t.wc = prev }()
+	}
 	env := c.env
 	w, d, pk1, pkP, live := t.W, t.D, t.pk1, t.pkP, t.live
 	for _, name := range c.ctxSizes {

@@ -274,6 +274,10 @@ func (in *Interp) EvalDecls(ctx context.Context, decls []syntax.Decl) error {
 	t := in.newThread(ctx)
 	var err error
 	defer t.recoverPanic(&err)
+	if walkStats != nil {
+		t.enterWalk(walkReason("module-level declaration"))
+		defer walkStats.flush()
+	}
 	// each batch of declarations (a file, a REPL entry) starts a new
 	// level, so that what ran before never sees later names
 	in.top = in.top.child()
@@ -289,6 +293,10 @@ func (in *Interp) EvalDecls(ctx context.Context, decls []syntax.Decl) error {
 func (in *Interp) EvalExpr(ctx context.Context, e syntax.Expr) (v value.Value, c Cost, err error) {
 	t := in.newThread(ctx)
 	defer t.recoverPanic(&err)
+	if walkStats != nil {
+		t.enterWalk(walkReason("top-level expression"))
+		defer walkStats.flush()
+	}
 	v, err = t.eval(e, rootEnv(in.top))
 	return v, t.result(), err
 }
@@ -302,6 +310,9 @@ func (in *Interp) Lookup(name string) (value.Value, bool) {
 func (in *Interp) Apply(ctx context.Context, f value.Value, args []value.Value) (v value.Value, c Cost, err error) {
 	t := in.newThread(ctx)
 	defer t.recoverPanic(&err)
+	if walkStats != nil {
+		defer walkStats.flush()
+	}
 	v, err = t.apply(f, args, syntax.NoPos)
 	return v, t.result(), err
 }

@@ -44,7 +44,8 @@ type thread struct {
 	// transposed is the last frozen array transposed, and its transpose
 	// (intrTranspose)
 	transposed [2]*value.Array
-	flatBuf    []uint64 // the flat SOACs' buffer (fuse_flat.go, soacs_flat.go)
+	flatBuf    []uint64     // the flat SOACs' buffer (fuse_flat.go, soacs_flat.go)
+	wc         *walkCounter // why the walker runs now (walkstats.go); nil in compiled code
 }
 
 func (in *Interp) newThread(ctx context.Context) *thread {
