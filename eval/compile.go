@@ -43,15 +43,25 @@ type cscope struct {
 	name string
 	slot int
 	next *cscope
+	// maybe marks a size parameter's slot: nil where no argument's
+	// shape gave the size (sizedParams)
+	maybe bool
 }
 
 func (s *cscope) lookup(name string) (int, bool) {
-	for x := s; x != nil; x = x.next {
-		if x.name == name {
-			return x.slot, true
-		}
+	if x := s.find(name); x != nil {
+		return x.slot, true
 	}
 	return 0, false
+}
+
+func (s *cscope) find(name string) *cscope {
+	for x := s; x != nil; x = x.next {
+		if x.name == name {
+			return x
+		}
+	}
+	return nil
 }
 
 // envAt is the environment the walker would have at a point whose scope
@@ -74,14 +84,17 @@ func (t *thread) envAt(bp int, sc *cscope) *env {
 type code struct {
 	nslots int
 	params []cbind
-	psc    *cscope // the scope after the parameters
-	body   cexpr
+	// bindArgs, where set, binds all the arguments instead of params
+	// (sizedParams)
+	bindArgs func(t *thread, bp int, c *closure, args []value.Value) error
+	psc      *cscope // the scope after the parameters
+	body     cexpr
 
 	wcEmpty *walkCounter // FUT_WALKSTATS (walkstats.go)
 }
 
-// noCode marks a body that is not compiled (its closure binds sizes or
-// matches literals in its parameters): the walker evaluates it.
+// noCode marks a body that is not compiled (the compiler is off in a
+// test, or a parameter's literal has no type): the walker evaluates it.
 var noCode = &code{}
 
 // codeOf returns c's compiled body, compiling it on first use; nil when
@@ -100,13 +113,19 @@ func (t *thread) codeOf(c *closure) *code {
 }
 
 func (t *thread) compileClosure(c *closure) *code {
-	if t.in.noCompile || len(c.sizeParams) > 0 {
+	if t.in.noCompile {
 		return noCode
 	}
 	cc := &ccomp{t: t, env: c.env}
 	k := &code{}
 	var sc *cscope
+	if len(c.sizeParams) > 0 {
+		sc, k.bindArgs = cc.sizedParams(c)
+	}
 	for _, p := range c.params {
+		if k.bindArgs != nil {
+			break
+		}
 		b, sc2, ok := cc.pat(p, sc)
 		if !ok {
 			return noCode
@@ -158,6 +177,11 @@ func (t *thread) grow(n int) int {
 }
 
 func (k *code) enter(t *thread, c *closure, bp int, args []value.Value) (value.Value, error) {
+	if k.bindArgs != nil {
+		if err := k.bindArgs(t, bp, c, args); err != nil {
+			return nil, err
+		}
+	}
 	for i, b := range k.params {
 		if err := b(t, bp, args[i]); err != nil {
 			return nil, err
@@ -234,8 +258,93 @@ func (cc *ccomp) pat(p syntax.Pat, sc *cscope) (cbind, *cscope, bool) {
 			}
 			return nil
 		}, sc, true
+	case *syntax.PLit, *syntax.PConstr:
+		// as bindPat: the match must succeed
+		m, sc2, ok := cc.matcher(p, sc)
+		if !ok {
+			return nil, nil, false
+		}
+		return func(t *thread, bp int, v value.Value) error {
+			ok, err := m(t, bp, v)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				return t.errf(p.Pos(), "value does not match the pattern")
+			}
+			return nil
+		}, sc2, true
 	}
 	return nil, nil, false
+}
+
+// sizedParams binds the parameters of a closure with size parameters
+// ([n]) as the walker binds them (bindPat: sizes read off the
+// arguments' shapes, through type abbreviations, n + m solved from the
+// names bound so far, in the parameters' order), then moves the values
+// that the bindings give the body's names into their slots. A size that
+// no argument's shape gives is left nil: the body then finds it where
+// the walker would, in the closure's environment (withSizes binds
+// context sizes there), or reports it unknown.
+func (cc *ccomp) sizedParams(c *closure) (*cscope, func(*thread, int, *closure, []value.Value) error) {
+	var sc *cscope
+	var names []string
+	var slots []int
+	add := func(name string, maybe bool) {
+		s := cc.slot()
+		sc = &cscope{name: name, slot: s, next: sc, maybe: maybe}
+		names, slots = append(names, name), append(slots, s)
+	}
+	for _, n := range c.sizeParams {
+		add(n, true)
+	}
+	for _, p := range c.params {
+		patNames(p, func(n string) { add(n, false) })
+	}
+	return sc, func(t *thread, bp int, c *closure, args []value.Value) error {
+		e := c.env
+		for i, p := range c.params {
+			var err error
+			if e, err = t.bindPat(p, args[i], e, c.sizeParams); err != nil {
+				return err
+			}
+		}
+		for i, n := range names {
+			v, _ := e.lookupLocal(n)
+			t.slots[bp+slots[i]] = v
+		}
+		return nil
+	}
+}
+
+// patNames calls add with each name that p binds, in bindPat's order.
+func patNames(p syntax.Pat, add func(string)) {
+	switch p := p.(type) {
+	case *syntax.PId:
+		add(p.Name)
+	case *syntax.PParen:
+		patNames(p.P, add)
+	case *syntax.PAttr:
+		patNames(p.P, add)
+	case *syntax.PAscript:
+		patNames(p.P, add)
+	case *syntax.PTuple:
+		for _, q := range p.Elems {
+			patNames(q, add)
+		}
+	case *syntax.PRecord:
+		for _, f := range p.Fields {
+			if f.Pat == nil {
+				add(f.Name)
+			} else {
+				patNames(f.Pat, add)
+			}
+		}
+	case *syntax.PConstr:
+		for _, q := range p.Args {
+			patNames(q, add)
+		}
+	}
 }
 
 // walk is the fallback: the walker evaluates x in the environment the
@@ -523,6 +632,20 @@ func (cc *ccomp) variable(x *syntax.Var, sc *cscope) cexpr {
 	}
 	s, local := sc.lookup(name)
 	useSite := cc.useSite(x, sc)
+	if local && sc.find(name).maybe {
+		// a size parameter, nil where no argument gave it
+		unbound := cc.walkVar(x, sc, "size that no argument gives")
+		return func(t *thread, bp int) (value.Value, error) {
+			v := t.slots[bp+s]
+			if v == nil {
+				return unbound(t, bp)
+			}
+			if len(q.Quals) > 0 || needsUseSite(v) {
+				return useSite(t, bp)
+			}
+			return v, nil
+		}
+	}
 	if !local {
 		// A name found in a module-level scope stays bound to the same
 		// value (a rebinding starts a new level, env.go), so once no local
@@ -577,7 +700,12 @@ func (cc *ccomp) variable(x *syntax.Var, sc *cscope) cexpr {
 
 // useSite is evalVar at x: a use of a closure with context sizes.
 func (cc *ccomp) useSite(x *syntax.Var, sc *cscope) cexpr {
-	wc := walkReason("use of a function with context sizes")
+	return cc.walkVar(x, sc, "use of a function with context sizes")
+}
+
+// walkVar is the walker's evalVar at x, for reason.
+func (cc *ccomp) walkVar(x *syntax.Var, sc *cscope, reason string) cexpr {
+	wc := walkReason(reason)
 	return func(t *thread, bp int) (value.Value, error) {
 		prev := t.enterWalk(wc)
 		v, err := t.evalVar(x, t.envAt(bp, sc))

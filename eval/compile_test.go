@@ -71,6 +71,19 @@ func TestCompiledAgrees(t *testing.T) {
 			`def rm (r: {a: i32, b: i32}) = match r case {a = 0, b} -> b case {a, b = _} -> a`,
 			`def mloop (n: i32) = loop s = 0 for i < n do match i % 3 case 0 -> s + 1 case 1 -> s * 2 case _ -> s - 1`,
 			`def neglit (x: i32) = match x case -1 -> 1 case _ -> 10 / x`,
+			`def szf [n] (xs: [n]i32) : i64 = n + length xs`,
+			`type vec [d] = [d]f64`,
+			`def vlen [d] (v: vec [d]) (w: vec [d]) = (d, map2 (+) v w)`,
+			`def solve [n] [m] (xs: [n]i32) (ys: [n + m]i32) = (n, m, xs[0] + ys[m])`,
+			`def ctx [n] [m] (xs: [n * m]i32) : [n][m]i32 = unflatten xs`,
+			`def szloop [n] (xs: [n]i64) = loop acc = 0 for i < n do acc + xs[i] * n`,
+			`def szlam [n] (xs: [n]i32) = map (\x -> x + i32.i64 n) xs`,
+			`def szrep [n] (x: i32) : [n]i32 = replicate n x`,
+			`def szpair [n] ((a, b): ([n]i32, [n]i32)) {c: [n]i32} = (n, a[0] + b[n - 1] + c[0])`,
+			`def szdiv [n] (xs: [n]i32) = xs[0] / i32.i64 (n - 2)`,
+			`type opt = #some i32`,
+			`def unwrap (#some x: opt) = x + 1`,
+			`def letc (o: opt) = let (#some y) = o in let #some z = o in y * z`,
 		}
 		for _, d := range decls {
 			for _, s := range []*session{comp, walk} {
@@ -120,8 +133,11 @@ func TestCompiledAgrees(t *testing.T) {
 			`(rupd 5, lw 4, uoob 3, sliceu 4, tupu 9)`,
 			`(secs 3 [1, 5, 2], usec 4 [1, 2], lsec 5, esec 2)`,
 			`(map area [#circle 1.0, #rect 2.0 3.0, #pt], map cls [(0, true), (3, true), (4, false)], rm {a = 0, b = 5}, rm {a = 2, b = 7}, mloop 7, neglit (-1), neglit 5)`,
+			`(szf [1, 2, 3], vlen [1.0, 2.0] [3.0, 4.0], solve [1, 2] ([3, 4, 5, 6, 7] :> [2 + 3]i32), (ctx ([1, 2, 3, 4, 5, 6] :> [2 * 3]i32) : [2][3]i32), szloop [3, 4, 5])`,
+			`(szlam [1, 2], (szrep 7 : [3]i32), szpair ([1, 2], [3, 4]) {c = [5, 6]}, szdiv [4, 5, 6], map szf [[1], [2]], unwrap (#some 4), letc (#some 3))`,
+			`map (\i -> szloop (iota i)) (iota 4)`,
 		}
-		agree(t, "compiled", comp, "walker", walk, exprs, []string{`map (\r -> {q = r.a / (r.a - r.a), z = 1}) (map mkrec [1])`, `wdiv 3`, `bad [1, 2] 1`, `sl [1] 4`, `div 1 0`, `map (div 3) [1, 0]`, `at [1] 5`, `rec (mkrec 1) + div 2 0`, `asl 10`, `oob [1, 2, 3]`, `map asl [3, 8]`, `ifd [4, 0, 2]`, `uoob 5`, `sliceu 9`, `esec 0`, `neglit 0`})
+		agree(t, "compiled", comp, "walker", walk, exprs, []string{`map (\r -> {q = r.a / (r.a - r.a), z = 1}) (map mkrec [1])`, `wdiv 3`, `bad [1, 2] 1`, `sl [1] 4`, `div 1 0`, `map (div 3) [1, 0]`, `at [1] 5`, `rec (mkrec 1) + div 2 0`, `asl 10`, `oob [1, 2, 3]`, `map asl [3, 8]`, `ifd [4, 0, 2]`, `uoob 5`, `sliceu 9`, `esec 0`, `neglit 0`, `szdiv [1, 2]`, `i32.i64 (szloop [1, 2]) + szdiv [3, 4]`, `map szdiv [[1, 2], [4, 5]]`})
 	}
 }
 
