@@ -91,6 +91,9 @@ type code struct {
 	body     cexpr
 
 	wcEmpty *walkCounter // FUT_WALKSTATS (walkstats.go)
+	// bare marks the code of an expression (evalCompiled): its value is
+	// the expression's, with no function result's empty arrays to type
+	bare bool
 }
 
 // noCode marks a body that is not compiled (the compiler is off in a
@@ -138,6 +141,21 @@ func (t *thread) compileClosure(c *closure) *code {
 	k.wcEmpty = walkReason("type of an empty array result")
 	k.nslots = cc.nslots
 	return k
+}
+
+// evalCompiled evaluates x in e, as t.eval(x, e) does, compiled as the
+// body of a closure without parameters: a top-level expression
+// (EvalExpr) or the definition of a constant (decl). The code serves
+// this one evaluation and goes with it; the lambdas it makes keep their
+// own.
+func (t *thread) evalCompiled(x syntax.Expr, e *env) (value.Value, error) {
+	c := &closure{body: x, env: e}
+	k := t.codeOf(c)
+	if k == nil {
+		return t.eval(x, e)
+	}
+	k.bare = true
+	return k.run(t, c, nil)
 }
 
 // run calls a compiled body with the closure's arguments; the caller
@@ -188,7 +206,7 @@ func (k *code) enter(t *thread, c *closure, bp int, args []value.Value) (value.V
 		}
 	}
 	v, err := k.body(t, bp)
-	if err == nil && hasEmpty(v) {
+	if err == nil && !k.bare && hasEmpty(v) {
 		prev := t.enterWalk(k.wcEmpty)
 		v = t.fixEmptyResult(v, c.body, t.envAt(bp, k.psc))
 		t.wc = prev

@@ -43,7 +43,7 @@ func (t *thread) decl(d syntax.Decl, sc *scope, mod *module) (*scope, error) {
 		if len(fb.Params) == 0 && !hasSizeParams(fb) {
 			t.live, t.pk1, t.pkP = 0, 0, 0
 			cs, _ := t.in.closureScope(fb, sc)
-			v, err := t.eval(fb.Body, rootEnv(cs))
+			v, err := t.evalCompiled(fb.Body, rootEnv(cs))
 			if err != nil {
 				return sc, err
 			}

@@ -297,7 +297,7 @@ func (in *Interp) EvalExpr(ctx context.Context, e syntax.Expr) (v value.Value, c
 		t.enterWalk(walkReason("top-level expression"))
 		defer walkStats.flush()
 	}
-	v, err = t.eval(e, rootEnv(in.top))
+	v, err = t.evalCompiled(e, rootEnv(in.top))
 	return v, t.result(), err
 }
 
