@@ -121,6 +121,11 @@ type projFn struct {
 func (p *projFn) arity() int    { return 1 }
 func (p *projFn) fname() string { return "projection" }
 func (p *projFn) call(t *thread, args []value.Value, pos syntax.Pos) (value.Value, error) {
+	if walkStats != nil && t.wc == nil && hasIndices(p.path) {
+		// the walker evaluates the indices of (.[i]) where it is applied
+		prev := t.enterWalk(walkReason("indices of an index section"))
+		defer func() { t.wc = prev }()
+	}
 	v := args[0]
 	for _, el := range p.path {
 		if el.Field != "" {
@@ -138,6 +143,15 @@ func (p *projFn) call(t *thread, args []value.Value, pos syntax.Pos) (value.Valu
 		v = r
 	}
 	return v, nil
+}
+
+func hasIndices(path []syntax.PathElem) bool {
+	for _, el := range path {
+		if len(el.Indices) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // intrinsic is a built-in function of the module intrinsics.

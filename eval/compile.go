@@ -335,6 +335,37 @@ func (cc *ccomp) sizedParams(c *closure) (*cscope, func(*thread, int, *closure, 
 	}
 }
 
+// walkedPat binds p with the size binders sizes (let [n] (xs: [n]t) =
+// …, loop [n] (xs: [n]t) = …) as bindLet binds them, in the frame's
+// environment (a size may be solved from the names in scope), then
+// moves the names it binds into slots; a size that the value does not
+// give stays nil, as in sizedParams.
+func (cc *ccomp) walkedPat(sizes []*syntax.SizeBinder, p syntax.Pat, sc *cscope) (cbind, *cscope) {
+	outer := sc
+	var names []string
+	var slots []int
+	add := func(name string, maybe bool) {
+		s := cc.slot()
+		sc = &cscope{name: name, slot: s, next: sc, maybe: maybe}
+		names, slots = append(names, name), append(slots, s)
+	}
+	for _, z := range sizes {
+		add(z.Name, true)
+	}
+	patNames(p, func(n string) { add(n, false) })
+	return func(t *thread, bp int, v value.Value) error {
+		e, err := t.bindLet(sizes, p, v, t.envAt(bp, outer))
+		if err != nil {
+			return err
+		}
+		for i, n := range names {
+			v, _ := e.lookupLocal(n)
+			t.slots[bp+slots[i]] = v
+		}
+		return nil
+	}, sc
+}
+
 // patNames calls add with each name that p binds, in bindPat's order.
 func patNames(p syntax.Pat, add func(string)) {
 	switch p := p.(type) {
@@ -502,14 +533,16 @@ func (cc *ccomp) expr1(x syntax.Expr, sc *cscope) cexpr {
 			return el(t, bp)
 		}
 	case *syntax.LetIn:
+		var bind cbind
+		var sc2 *cscope
 		if len(x.Sizes) > 0 {
-			reason = "let binds sizes"
-			break
-		}
-		bind, sc2, ok := cc.pat(x.Pat, sc)
-		if !ok {
-			reason = "let pattern"
-			break
+			bind, sc2 = cc.walkedPat(x.Sizes, x.Pat, sc)
+		} else {
+			var ok bool
+			if bind, sc2, ok = cc.pat(x.Pat, sc); !ok {
+				reason = "let pattern"
+				break
+			}
 		}
 		val := cc.expr(x.Value, sc)
 		body := cc.expr(x.Body, sc2)
@@ -536,8 +569,7 @@ func (cc *ccomp) expr1(x syntax.Expr, sc *cscope) cexpr {
 		return cc.index(x, sc)
 	case *syntax.ArrayLit:
 		if len(x.Elems) == 0 {
-			reason = "empty array literal" // its type may come from the environment (fixEmpty)
-			break
+			return cc.emptyArray(x, sc)
 		}
 		els := cc.exprs(x.Elems, sc)
 		return func(t *thread, bp int) (value.Value, error) {
@@ -573,7 +605,30 @@ func (cc *ccomp) expr1(x syntax.Expr, sc *cscope) cexpr {
 		if c := cc.section(x, sc); c != nil {
 			return c
 		}
-		reason = "section of a local operator"
+	case *syntax.StringLit:
+		return cc.stringLit(x)
+	case *syntax.Range:
+		return cc.rangeExpr(x, sc)
+	case *syntax.Coerce:
+		return cc.coerce(x, sc)
+	case *syntax.Attr:
+		return cc.attr(x, sc)
+	case *syntax.Constr:
+		return cc.constr(x, sc)
+	case *syntax.ProjectSection:
+		path := make([]syntax.PathElem, len(x.Fields))
+		for i, f := range x.Fields {
+			path[i] = syntax.PathElem{Field: f, Span: x.Span}
+		}
+		return cc.projSection(path, sc)
+	case *syntax.IndexSection:
+		return cc.projSection(x.Path, sc)
+	case *syntax.QualParen:
+		return cc.qualParen(x, sc)
+	case *syntax.Hole:
+		return func(t *thread, bp int) (value.Value, error) {
+			return nil, t.errf(x.Pos(), "Hole encountered: ??? cannot be evaluated")
+		}
 	case *syntax.LetFun:
 		s := cc.slot()
 		body := cc.expr(x.Body, &cscope{name: x.Fun.Name, slot: s, next: sc})
@@ -583,6 +638,24 @@ func (cc *ccomp) expr1(x syntax.Expr, sc *cscope) cexpr {
 		}
 	}
 	return cc.walk(x, sc, reason)
+}
+
+// emptyArray compiles [], typed by the checker or, where it could not
+// be, by its use in the frame's environment (fixEmpty).
+func (cc *ccomp) emptyArray(x *syntax.ArrayLit, sc *cscope) cexpr {
+	wc := walkReason("type of an empty array literal")
+	return func(t *thread, bp int) (value.Value, error) {
+		base := t.live
+		r := t.emptyLit(x)
+		var v value.Value = r
+		if r.Untyped {
+			prev := t.enterWalk(wc)
+			v = t.fixEmpty(r, x, t.envAt(bp, sc))
+			t.wc = prev
+		}
+		t.freshStep(base, 0, v)
+		return v, nil
+	}
 }
 
 // literal is a literal's value, boxed once; its step as the walker's.
@@ -606,38 +679,9 @@ func (cc *ccomp) exprs(xs []syntax.Expr, sc *cscope) []cexpr {
 	return out
 }
 
-// opSection compiles (op): the built-in operator unless a binding of
-// its name is visible (opValue), made once.
+// opSection compiles (op): the operator's value, as opValue gives it.
 func (cc *ccomp) opSection(x *syntax.OpSection, sc *cscope) cexpr {
-	q := x.Op
-	op, ok := value.LookupBinOp(q.Name)
-	if _, shadowed := sc.lookup(q.Name); !ok || shadowed || len(q.Quals) > 0 || x.Backtick {
-		return cc.walk(x, sc, "operator section: not the built-in")
-	}
-	builtin := mkFun(&opFn{op: op, name: q.Name})
-	var seen *scope // a module-level scope known not to bind the name
-	wc := walkReason("operator section: rebound at run time")
-	slow := func(t *thread, bp int) (value.Value, error) {
-		prev := t.enterWalk(wc)
-		v, err := t.eval(x, t.envAt(bp, sc))
-		t.wc = prev
-		return v, err
-	}
-	return func(t *thread, bp int) (value.Value, error) {
-		e := t.fenv
-		if e.hasLocal(q.Name) {
-			return slow(t, bp)
-		}
-		if e.sc != seen || seen == nil {
-			if _, bound := e.sc.lookup(q.Name); bound {
-				return slow(t, bp)
-			}
-			if e.sc.sealed {
-				seen = e.sc
-			}
-		}
-		return builtin, nil
-	}
+	return cc.opVar(x.Op, x.Pos(), sc)
 }
 
 // variable compiles a use of a name: a slot, a field path of a slot, or
@@ -785,7 +829,7 @@ func (cc *ccomp) builtinOp(x *syntax.Binary, sc *cscope) (value.BinOp, bool) {
 func (cc *ccomp) binary(x *syntax.Binary, sc *cscope) cexpr {
 	op, ok := cc.builtinOp(x, sc)
 	if !ok {
-		return cc.walk(x, sc, "operator not the built-in")
+		return cc.userBinary(x, sc)
 	}
 	if op != value.OpLogAnd && op != value.OpLogOr {
 		pe := cc.primBinary(x, sc)

@@ -14,13 +14,11 @@ import (
 // base, the body, and the iteration's own (1, 1); a while condition is
 // evaluated (and charged) with the state bound before each iteration and
 // once more at the end. A loop that binds sizes (loop [n] (xs: [n]t))
-// or whose pattern the compiler does not bind is left to the walker.
+// binds its state as bindLet does (walkedPat); one whose pattern the
+// compiler does not bind is left to the walker.
 
 // loop compiles x, or returns nil for the walker and the reason.
 func (cc *ccomp) loop(x *syntax.Loop, sc *cscope) (cexpr, string) {
-	if len(x.Sizes) > 0 {
-		return nil, "loop binds sizes"
-	}
 	var init cexpr
 	if x.Init != nil {
 		init = cc.expr(x.Init, sc)
@@ -182,6 +180,10 @@ type loopState struct {
 type cstore func(t *thread, bp int) error
 
 func (cc *ccomp) loopState(x *syntax.Loop, sc *cscope) (*loopState, bool) {
+	if len(x.Sizes) > 0 {
+		all, bsc := cc.walkedPat(x.Sizes, x.Pat, sc)
+		return &loopState{sc: bsc, all: all, body: cc.expr(x.Body, bsc)}, true
+	}
 	if tp, ok := tuplePatOf(x.Pat); ok {
 		psc := sc
 		parts := make([]cbind, len(tp.Elems))

@@ -7,32 +7,27 @@ import (
 
 // Compiled operator sections with an operand, (x +) and (+ x), as the
 // walker makes them (eval_expr.go): the operator's value, then the
-// operand's, then the function; a section costs nothing itself. An
-// operator whose name a local binds is left to the walker.
+// operand's, then the function; a section costs nothing itself. The
+// operator's value is opValue's (opVar): a local's, a module-level
+// definition's, or the built-in operator.
 
 func (cc *ccomp) section(x syntax.Expr, sc *cscope) cexpr {
 	var q syntax.QualName
-	var backtick, left bool
+	var left bool
 	var operand syntax.Expr
 	switch x := x.(type) {
 	case *syntax.LeftSection:
-		q, backtick, left, operand = x.Op, x.Backtick, true, x.L
+		q, left, operand = x.Op, true, x.L
 	case *syntax.RightSection:
-		q, backtick, operand = x.Op, x.Backtick, x.R
+		q, operand = x.Op, x.R
 	default:
 		return nil
 	}
-	head := q.Name
-	if len(q.Quals) > 0 {
-		head = q.Quals[0]
-	}
-	if _, local := sc.lookup(head); local {
-		return nil
-	}
-	a := cc.expr(operand, sc)
 	pos := x.Pos()
+	opv := cc.opVar(q, pos, sc)
+	a := cc.expr(operand, sc)
 	return func(t *thread, bp int) (value.Value, error) {
-		f, err := t.opValue(q, backtick, t.fenv, pos)
+		f, err := opv(t, bp)
 		if err != nil {
 			return nil, err
 		}

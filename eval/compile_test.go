@@ -84,6 +84,20 @@ func TestCompiledAgrees(t *testing.T) {
 			`type opt = #some i32`,
 			`def unwrap (#some x: opt) = x + 1`,
 			`def letc (o: opt) = let (#some y) = o in let #some z = o in y * z`,
+			`def ops (a: i32) (b: i32) = let (%%) = \(x: i32) (y: i32) -> x * 100 + y in (a <+> b, a %% b, (a %%) b, (%% b) a, (%%) a b, a ` + "`" + `i32.max` + "`" + ` b)`,
+			`module Mo = { def (+) (a: i32) (b: i32) = a - b  def k = 7i32  def red (xs: []i32) = reduce (+) 0 xs }`,
+			`def parop ((%%): i32 -> i32 -> i32) (a: i32) = (a %% 1, (%% a) 2, (a %%) 3, (%%) a 4)`,
+			`def qual (x: i32) = let k = 1i32 in (Mo.(k + x), Mo.red [x, 1, 2], k)`,
+			`def rng (a: i64) (b: i64) = (a..<b, a...b, b..>a, a..(a + 2)...b, length (a..<b))`,
+			`def coer (xs: []i32) (n: i64) = (xs :> [n]i32)`,
+			`def tr (x: i32) = #[trace] (x + 1) * #[unsafe] (x - 1)`,
+			`def cons (x: i32) : (opt, opt) = (#some x, #some (x + 1))`,
+			`def strs (x: i32) = ("ab", length "hello" + i64.i32 x, "")`,
+			`def projs (r: {a: i32, b: (i32, i32)}) (xs: [][]i32) (i: i64) = ((.a) r, (.b.1) r, map (.[i]) xs, map (.[1:]) xs)`,
+			`def hole (x: i32) : i32 = if x > 0 then x else ???`,
+			`def empt (n: i64) = ([] : []f64, (replicate n [] : [][]i32), concat [] [n])`,
+			`def letsz (xs: []i32) = let [m] (ys: [m]i32) = filter (> 0) xs in (m, ys, length ys + m)`,
+			`def letsz2 (n: i64) = let [k] (zs: [k][2]i64) = unflatten (iota (2 * n) :> [n * 2]i64) in (k, zs[k - 1])`,
 		}
 		for _, d := range decls {
 			for _, s := range []*session{comp, walk} {
@@ -136,8 +150,10 @@ func TestCompiledAgrees(t *testing.T) {
 			`(szf [1, 2, 3], vlen [1.0, 2.0] [3.0, 4.0], solve [1, 2] ([3, 4, 5, 6, 7] :> [2 + 3]i32), (ctx ([1, 2, 3, 4, 5, 6] :> [2 * 3]i32) : [2][3]i32), szloop [3, 4, 5])`,
 			`(szlam [1, 2], (szrep 7 : [3]i32), szpair ([1, 2], [3, 4]) {c = [5, 6]}, szdiv [4, 5, 6], map szf [[1], [2]], unwrap (#some 4), letc (#some 3))`,
 			`map (\i -> szloop (iota i)) (iota 4)`,
+			`(ops 3 4, map (\x -> ops x 1) [1, 2], parop (-) 9, parop (<+>) 2, qual 5, Mo.(3 + 4), rng 2 9, coer [1, 2, 3] 3, tr 4, cons 2, strs 1)`,
+			`(projs {a = 1, b = (2, 3)} [[1, 2], [3, 4]] 1, hole 3, empt 2, letsz [1, -2, 3], letsz2 3)`,
 		}
-		agree(t, "compiled", comp, "walker", walk, exprs, []string{`map (\r -> {q = r.a / (r.a - r.a), z = 1}) (map mkrec [1])`, `wdiv 3`, `bad [1, 2] 1`, `sl [1] 4`, `div 1 0`, `map (div 3) [1, 0]`, `at [1] 5`, `rec (mkrec 1) + div 2 0`, `asl 10`, `oob [1, 2, 3]`, `map asl [3, 8]`, `ifd [4, 0, 2]`, `uoob 5`, `sliceu 9`, `esec 0`, `neglit 0`, `szdiv [1, 2]`, `i32.i64 (szloop [1, 2]) + szdiv [3, 4]`, `map szdiv [[1, 2], [4, 5]]`})
+		agree(t, "compiled", comp, "walker", walk, exprs, []string{`map (\r -> {q = r.a / (r.a - r.a), z = 1}) (map mkrec [1])`, `wdiv 3`, `bad [1, 2] 1`, `sl [1] 4`, `div 1 0`, `map (div 3) [1, 0]`, `at [1] 5`, `rec (mkrec 1) + div 2 0`, `asl 10`, `oob [1, 2, 3]`, `map asl [3, 8]`, `ifd [4, 0, 2]`, `uoob 5`, `sliceu 9`, `esec 0`, `neglit 0`, `szdiv [1, 2]`, `i32.i64 (szloop [1, 2]) + szdiv [3, 4]`, `map szdiv [[1, 2], [4, 5]]`, `hole 0`, `coer [1, 2] 3`, `rng 5 2`, `projs {a = 1, b = (2, 3)} [[1, 2], [3, 4]] 2`, `letsz2 0`, `map letsz [[1, 2], [-1, 0]]`})
 	}
 }
 

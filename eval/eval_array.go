@@ -10,17 +10,9 @@ import (
 func (t *thread) evalArrayLit(x *syntax.ArrayLit, e *env) (value.Value, error) {
 	base := t.live
 	if len(x.Elems) == 0 {
-		elem, rank, known := value.I32, 1, false
-		if et, ok := t.in.info.(EmptyArrayTyper); ok {
-			if pt, r, ok := et.EmptyArrayType(x); ok && value.ParsePrimType(string(pt)) != value.NoPrim {
-				elem, rank, known = value.ParsePrimType(string(pt)), r, true
-			}
-		}
-		shape := make([]int64, max(rank, 1))
-		r := value.NewPrimArray(elem, shape)
-		r.Untyped = !known
+		r := t.emptyLit(x)
 		var v value.Value = r
-		if !known {
+		if r.Untyped {
 			v = t.fixEmpty(r, x, e)
 		}
 		t.freshStep(base, 0, v)
@@ -35,6 +27,22 @@ func (t *thread) evalArrayLit(x *syntax.ArrayLit, e *env) (value.Value, error) {
 		vals[i] = v
 	}
 	return t.arrayOf(x, vals, base)
+}
+
+// emptyLit is the empty array literal x with the type the checker gave
+// it, or untyped (i32) where it gave none: the caller then gives it the
+// type its use has (fixEmpty).
+func (t *thread) emptyLit(x *syntax.ArrayLit) *value.Array {
+	elem, rank, known := value.I32, 1, false
+	if et, ok := t.in.info.(EmptyArrayTyper); ok {
+		if pt, r, ok := et.EmptyArrayType(x); ok && value.ParsePrimType(string(pt)) != value.NoPrim {
+			elem, rank, known = value.ParsePrimType(string(pt)), r, true
+		}
+	}
+	shape := make([]int64, max(rank, 1))
+	r := value.NewPrimArray(elem, shape)
+	r.Untyped = !known
+	return r
 }
 
 // arrayOf is the step of a non-empty array literal x whose elements,
@@ -62,8 +70,14 @@ func (t *thread) arrayOf(x *syntax.ArrayLit, vals []value.Value, base int64) (va
 // evalRange evaluates a..b, a..<b, a..>b and a..s...b: an array like
 // iota's, charged as iota is (n, 1, n + 1).
 func (t *thread) evalRange(x *syntax.Range, e *env) (value.Value, error) {
+	return t.rangeBy(x, func(y syntax.Expr) (value.Value, error) { return t.eval(y, e) })
+}
+
+// rangeBy is evalRange with the bounds evaluated by ev (the walker's or
+// compiled code), in the walker's order.
+func (t *thread) rangeBy(x *syntax.Range, ev func(syntax.Expr) (value.Value, error)) (value.Value, error) {
 	base := t.live
-	sv, err := t.eval(x.Start, e)
+	sv, err := ev(x.Start)
 	if err != nil {
 		return nil, err
 	}
@@ -73,13 +87,17 @@ func (t *thread) evalRange(x *syntax.Range, e *env) (value.Value, error) {
 	}
 	step := int64(1)
 	if x.Second != nil {
-		s2, err := t.evalInt(x.Second, e)
+		v2, err := ev(x.Second)
+		if err != nil {
+			return nil, err
+		}
+		s2, err := t.indexInt(x.Second, v2)
 		if err != nil {
 			return nil, err
 		}
 		step = s2 - start.Int()
 	}
-	endV, err := t.eval(x.Stop, e)
+	endV, err := ev(x.Stop)
 	if err != nil {
 		return nil, err
 	}

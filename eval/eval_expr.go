@@ -61,13 +61,7 @@ func (t *thread) eval1(x syntax.Expr, e *env) (value.Value, error) {
 		}
 		return v, err
 	case *syntax.StringLit:
-		b := []byte(x.Value)
-		n := int64(len(b))
-		a := value.NewPrimArrayData(value.U8, []int64{n}, b)
-		if t.cost {
-			t.step(t.live, n, 1, n+1, n+1)
-		}
-		return a, nil
+		return t.stringValue(x.Value), nil
 	case *syntax.TupleLit:
 		if len(x.Elems) == 0 {
 			return value.Tuple(nil), nil
@@ -106,15 +100,9 @@ func (t *thread) eval1(x syntax.Expr, e *env) (value.Value, error) {
 		}
 		return t.field(v, x.Field, x.Pos())
 	case *syntax.QualParen:
-		m, err := t.lookupModPath(x.Quals, e, x.Pos())
+		e2, err := t.qualEnv(x, e)
 		if err != nil {
 			return nil, err
-		}
-		sc := newScope(e.sc)
-		openInto(sc, m)
-		e2 := rebase(e, sc)
-		for k, v := range m.vals { // the opened module's names shadow locals
-			e2 = e2.bind(k, v)
 		}
 		return t.eval(x.X, e2)
 	case *syntax.Constr:
@@ -253,6 +241,34 @@ func (t *thread) eval1(x syntax.Expr, e *env) (value.Value, error) {
 		return nil, t.errf(x.Pos(), "Hole encountered: ??? cannot be evaluated")
 	}
 	return nil, t.errf(x.Pos(), "cannot evaluate %T", x)
+}
+
+// stringValue is a string literal's value, a fresh array of its bytes:
+// step (n, 1, n + 1), fresh n + 1.
+func (t *thread) stringValue(s string) value.Value {
+	b := []byte(s)
+	n := int64(len(b))
+	a := value.NewPrimArrayData(value.U8, []int64{n}, b)
+	if t.cost {
+		t.step(t.live, n, 1, n+1, n+1)
+	}
+	return a
+}
+
+// qualEnv is the environment of e in M.(e): M's names over e's, the
+// opened module's names shadowing the locals.
+func (t *thread) qualEnv(x *syntax.QualParen, e *env) (*env, error) {
+	m, err := t.lookupModPath(x.Quals, e, x.Pos())
+	if err != nil {
+		return nil, err
+	}
+	sc := newScope(e.sc)
+	openInto(sc, m)
+	e2 := rebase(e, sc)
+	for k, v := range m.vals {
+		e2 = e2.bind(k, v)
+	}
+	return e2, nil
 }
 
 // negate is the step of -v, v held above base.
@@ -398,14 +414,20 @@ func rebase(e *env, sc *scope) *env {
 }
 
 func (t *thread) evalAttr(x *syntax.Attr, e *env) (value.Value, error) {
+	return t.attrBy(x, e.locals, func() (value.Value, error) { return t.eval(x.X, e) })
+}
+
+// attrBy is evalAttr with the locals a break reports and the attributed
+// expression given by the caller (the walker or compiled code).
+func (t *thread) attrBy(x *syntax.Attr, locals func() []Binding, ev func() (value.Value, error)) (value.Value, error) {
 	name := ""
 	if x.Attr != nil {
 		name = x.Attr.Name
 	}
 	if name == "break" && t.in.opts.Break != nil {
-		t.in.opts.Break(BreakInfo{Pos: x.Pos(), Stack: append([]Frame(nil), t.stack...), Locals: e.locals()})
+		t.in.opts.Break(BreakInfo{Pos: x.Pos(), Stack: append([]Frame(nil), t.stack...), Locals: locals()})
 	}
-	v, err := t.eval(x.X, e)
+	v, err := ev()
 	if err != nil {
 		return nil, err
 	}
