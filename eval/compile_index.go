@@ -1,0 +1,80 @@
+package eval
+
+import (
+	"fut/eval/value"
+	"fut/interp/syntax"
+)
+
+// Compiled indexing, a[i, j:k], as the walker evaluates and charges it
+// (eval_expr.go's Index case, eval_index.go): the index expressions are
+// compiled and handed to the walker's evalIndicesBy and updatePathBy,
+// which check them against the shape in the walker's order.
+
+// cindices are the compiled index expressions of slices (their fixed
+// indices, starts, ends and strides), by the expression each is.
+type cindices []cindex
+
+type cindex struct {
+	x syntax.Expr
+	c cexpr
+}
+
+// indices appends the compiled index expressions of ds to ps.
+func (cc *ccomp) indices(ps cindices, ds []*syntax.DimIndex, sc *cscope) cindices {
+	for _, d := range ds {
+		for _, ix := range []syntax.Expr{d.Fix, d.Start, d.End, d.Stride} {
+			if ix != nil {
+				ps = append(ps, cindex{ix, cc.expr(ix, sc)})
+			}
+		}
+	}
+	return ps
+}
+
+// by evaluates the index expression ix in the frame at bp, as the
+// walker's evalIndicesBy and updatePathBy ask for it.
+func (ps cindices) by(t *thread, bp int, sc *cscope) func(ix syntax.Expr) (int64, error) {
+	return func(ix syntax.Expr) (int64, error) {
+		for _, p := range ps {
+			if p.x == ix {
+				v, err := p.c(t, bp)
+				if err != nil {
+					return 0, err
+				}
+				return t.indexInt(ix, v)
+			}
+		}
+		return t.evalInt(ix, t.envAt(bp, sc)) // not reached: every part is compiled
+	}
+}
+
+// index compiles a[i, j:k] as the walker's Index case evaluates and
+// charges it (eval_expr.go, eval_index.go).
+func (cc *ccomp) index(x *syntax.Index, sc *cscope) cexpr {
+	arr := cc.expr(x.X, sc)
+	parts := cc.indices(nil, x.Indices, sc)
+	return func(t *thread, bp int) (value.Value, error) {
+		base := t.live
+		v, err := arr(t, bp)
+		if err != nil {
+			return nil, err
+		}
+		a, ok := v.(*value.Array)
+		if !ok {
+			return nil, t.errf(x.Pos(), "indexing a value that is not an array")
+		}
+		ds, err := t.evalIndicesBy(x.Indices, a.FullShape(), parts.by(t, bp, sc), x.Pos())
+		if err != nil {
+			return nil, err
+		}
+		r := indexArray(a, ds)
+		if t.cost {
+			if _, isArray := r.(*value.Array); isArray {
+				t.step(base, 1, 1, 0, 0)
+			} else {
+				t.step(base, 1, 1, 1, 1)
+			}
+		}
+		return r, nil
+	}
+}
