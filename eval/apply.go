@@ -136,7 +136,13 @@ func (p *projFn) call(t *thread, args []value.Value, pos syntax.Pos) (value.Valu
 			v = f
 			continue
 		}
-		r, err := t.index(v, el.Indices, p.env, el.Span.Start)
+		r, err := t.indexBy(v, el.Indices, func(x syntax.Expr) (int64, error) {
+			iv, err := t.evalCached(x, p.env)
+			if err != nil {
+				return 0, err
+			}
+			return t.indexInt(x, iv)
+		}, el.Span.Start)
 		if err != nil {
 			return nil, err
 		}

@@ -149,10 +149,32 @@ func (t *thread) compileClosure(c *closure) *code {
 // this one evaluation and goes with it; the lambdas it makes keep their
 // own.
 func (t *thread) evalCompiled(x syntax.Expr, e *env) (value.Value, error) {
+	return t.runExpr(&closure{body: x, env: e})
+}
+
+// evalCached is evalCompiled for an expression evaluated again and again
+// in different environments (a size argument the checker wrote for a
+// use, a dimension in a type, an index of (.[i])): its code is kept by
+// node, in a bounded table (nodeCacheLimit), as a lambda's code is
+// shared by the closures made from it.
+func (t *thread) evalCached(x syntax.Expr, e *env) (value.Value, error) {
 	c := &closure{body: x, env: e}
+	k, ok := t.in.exprCode[x]
+	if !ok {
+		k = t.compileClosure(c)
+		t.in.exprCode = bounded(t.in.exprCode)
+		t.in.exprCode[x] = k
+	}
+	c.code = k
+	return t.runExpr(c)
+}
+
+// runExpr runs the body of c, a closure without parameters, as the value
+// of an expression.
+func (t *thread) runExpr(c *closure) (value.Value, error) {
 	k := t.codeOf(c)
 	if k == nil {
-		return t.eval(x, e)
+		return t.eval(c.body, c.env)
 	}
 	k.bare = true
 	return k.run(t, c, nil)

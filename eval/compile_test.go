@@ -90,6 +90,7 @@ func TestCompiledAgrees(t *testing.T) {
 			`def qual (x: i32) = let k = 1i32 in (Mo.(k + x), Mo.red [x, 1, 2], k)`,
 			`def rng (a: i64) (b: i64) = (a..<b, a...b, b..>a, a..(a + 2)...b, length (a..<b))`,
 			`def coer (xs: []i32) (n: i64) = (xs :> [n]i32)`,
+			`def coer2 (xs: []i32) (ys: []i32) = (xs :> [length ys]i32, map (.[length ys - 1]) [xs, xs])`,
 			`def tr (x: i32) = #[trace] (x + 1) * #[unsafe] (x - 1)`,
 			`def cons (x: i32) : (opt, opt) = (#some x, #some (x + 1))`,
 			`def strs (x: i32) = ("ab", length "hello" + i64.i32 x, "")`,
@@ -150,10 +151,10 @@ func TestCompiledAgrees(t *testing.T) {
 			`(szf [1, 2, 3], vlen [1.0, 2.0] [3.0, 4.0], solve [1, 2] ([3, 4, 5, 6, 7] :> [2 + 3]i32), (ctx ([1, 2, 3, 4, 5, 6] :> [2 * 3]i32) : [2][3]i32), szloop [3, 4, 5])`,
 			`(szlam [1, 2], (szrep 7 : [3]i32), szpair ([1, 2], [3, 4]) {c = [5, 6]}, szdiv [4, 5, 6], map szf [[1], [2]], unwrap (#some 4), letc (#some 3))`,
 			`map (\i -> szloop (iota i)) (iota 4)`,
-			`(ops 3 4, map (\x -> ops x 1) [1, 2], parop (-) 9, parop (<+>) 2, qual 5, Mo.(3 + 4), rng 2 9, coer [1, 2, 3] 3, tr 4, cons 2, strs 1)`,
+			`(ops 3 4, map (\x -> ops x 1) [1, 2], parop (-) 9, parop (<+>) 2, qual 5, Mo.(3 + 4), rng 2 9, coer [1, 2, 3] 3, coer2 [1, 2] [3, 4], tr 4, cons 2, strs 1)`,
 			`(projs {a = 1, b = (2, 3)} [[1, 2], [3, 4]] 1, hole 3, empt 2, letsz [1, -2, 3], letsz2 3)`,
 		}
-		agree(t, "compiled", comp, "walker", walk, exprs, []string{`map (\r -> {q = r.a / (r.a - r.a), z = 1}) (map mkrec [1])`, `wdiv 3`, `bad [1, 2] 1`, `sl [1] 4`, `div 1 0`, `map (div 3) [1, 0]`, `at [1] 5`, `rec (mkrec 1) + div 2 0`, `asl 10`, `oob [1, 2, 3]`, `map asl [3, 8]`, `ifd [4, 0, 2]`, `uoob 5`, `sliceu 9`, `esec 0`, `neglit 0`, `szdiv [1, 2]`, `i32.i64 (szloop [1, 2]) + szdiv [3, 4]`, `map szdiv [[1, 2], [4, 5]]`, `hole 0`, `coer [1, 2] 3`, `rng 5 2`, `projs {a = 1, b = (2, 3)} [[1, 2], [3, 4]] 2`, `letsz2 0`, `map letsz [[1, 2], [-1, 0]]`})
+		agree(t, "compiled", comp, "walker", walk, exprs, []string{`map (\r -> {q = r.a / (r.a - r.a), z = 1}) (map mkrec [1])`, `wdiv 3`, `bad [1, 2] 1`, `sl [1] 4`, `div 1 0`, `map (div 3) [1, 0]`, `at [1] 5`, `rec (mkrec 1) + div 2 0`, `asl 10`, `oob [1, 2, 3]`, `map asl [3, 8]`, `ifd [4, 0, 2]`, `uoob 5`, `sliceu 9`, `esec 0`, `neglit 0`, `szdiv [1, 2]`, `i32.i64 (szloop [1, 2]) + szdiv [3, 4]`, `map szdiv [[1, 2], [4, 5]]`, `hole 0`, `coer [1, 2] 3`, `coer2 [1, 2] [3]`, `coer2 [1] [2, 3]`, `rng 5 2`, `projs {a = 1, b = (2, 3)} [[1, 2], [3, 4]] 2`, `letsz2 0`, `map letsz [[1, 2], [-1, 0]]`})
 	}
 }
 

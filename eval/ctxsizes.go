@@ -111,7 +111,7 @@ func (t *thread) matchDim(pd, ad syntax.Expr, env *env, sizes []string, ce *env)
 			return env
 		}
 		w, d, pk1, pkP, live := t.W, t.D, t.pk1, t.pkP, t.live
-		v, err := t.eval(ad, ce)
+		v, err := t.evalCached(ad, ce)
 		t.W, t.D, t.pk1, t.pkP, t.live = w, d, pk1, pkP, live
 		if err != nil {
 			return env

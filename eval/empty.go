@@ -108,7 +108,7 @@ func (t *thread) sizeValue(z types.Size, x syntax.Expr, e *env) (int64, bool) {
 		return lit.Value.Int64(), true
 	}
 	w, d, pk1, pkP, live := t.W, t.D, t.pk1, t.pkP, t.live
-	v, err := t.eval(sx, e)
+	v, err := t.evalCompiled(sx, e)
 	t.W, t.D, t.pk1, t.pkP, t.live = w, d, pk1, pkP, live
 	if err != nil {
 		return 0, false

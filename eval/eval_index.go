@@ -153,11 +153,16 @@ func (t *thread) indexInt(x syntax.Expr, v value.Value) (int64, error) {
 
 // index evaluates v[idxs].
 func (t *thread) index(v value.Value, idxs []*syntax.DimIndex, e *env, pos syntax.Pos) (value.Value, error) {
+	return t.indexBy(v, idxs, func(x syntax.Expr) (int64, error) { return t.evalInt(x, e) }, pos)
+}
+
+// indexBy is index with the index expressions evaluated by evInt.
+func (t *thread) indexBy(v value.Value, idxs []*syntax.DimIndex, evInt func(syntax.Expr) (int64, error), pos syntax.Pos) (value.Value, error) {
 	a, ok := v.(*value.Array)
 	if !ok {
 		return nil, t.errf(pos, "indexing a value that is not an array")
 	}
-	ds, err := t.evalIndices(idxs, a.FullShape(), e, pos)
+	ds, err := t.evalIndicesBy(idxs, a.FullShape(), evInt, pos)
 	if err != nil {
 		return nil, err
 	}

@@ -75,7 +75,7 @@ func (t *thread) withSizes(c *closure, m map[string]syntax.Expr, e *env) (value.
 		if !ok {
 			continue
 		}
-		v, err := t.eval(x, e)
+		v, err := t.evalCached(x, e)
 		if err != nil {
 			continue
 		}

@@ -462,7 +462,7 @@ func (t *thread) dimValue(d syntax.Expr, e *env) (int64, bool) {
 	case *syntax.Apply:
 		// any expression may stand in a size: evaluate it, free of cost
 		w, dd, pk1, pkP, live := t.W, t.D, t.pk1, t.pkP, t.live
-		v, err := t.eval(d, e)
+		v, err := t.evalCached(d, e)
 		t.W, t.D, t.pk1, t.pkP, t.live = w, dd, pk1, pkP, live
 		if err != nil {
 			return 0, false

@@ -129,6 +129,7 @@ type Interp struct {
 	noCompile    bool                       // tests: evaluate every body with the walker
 	lits         map[syntax.Expr]value.Prim // literal values, by node
 	opCache      map[syntax.Node]bool       // whether an operator node is the built-in one
+	exprCode     map[syntax.Expr]*code      // compiled expressions by node (evalCached)
 
 	flatNodes map[syntax.Expr][]*flatShared // flat kernels of lambdas by body (kernel_flat_share.go)
 
