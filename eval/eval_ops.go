@@ -367,11 +367,6 @@ func unifyPrims(a, b value.Prim) (value.Prim, value.Prim) {
 }
 
 func (t *thread) evalApply(x *syntax.Apply, e *env) (value.Value, error) {
-	if len(x.Args) == 3 {
-		if v, ok, err := t.fusedMapReduce(x, e); ok {
-			return v, err
-		}
-	}
 	base := t.live
 	f, err := t.eval(x.Fn, e)
 	if err != nil {

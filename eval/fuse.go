@@ -55,29 +55,6 @@ func (t *thread) preludeSOAC(f value.Value) string {
 	return ""
 }
 
-// fusedMapReduce evaluates x when it has the fusable shape; ok is false
-// (and nothing was evaluated) otherwise.
-func (t *thread) fusedMapReduce(x *syntax.Apply, e *env) (value.Value, bool, error) {
-	if t.in.noFast || len(x.Args) != 3 {
-		return nil, false, nil
-	}
-	inner, ok := unparen(x.Args[2]).(*syntax.Apply)
-	if !ok || (len(inner.Args) != 2 && len(inner.Args) != 3) {
-		return nil, false, nil
-	}
-	return t.fusedMapReduceBy(x, inner, func(k int) (value.Value, error) {
-		switch k {
-		case fuseRed:
-			return t.evalVar(unparen(x.Fn).(*syntax.Var), e)
-		case fuseMap:
-			return t.evalVar(unparen(inner.Fn).(*syntax.Var), e)
-		case fuseOp, fuseNe:
-			return t.eval(x.Args[k-fuseOp], e)
-		}
-		return t.eval(inner.Args[k-fuseArgs], e)
-	})
-}
-
 // The parts of reduce op ne (map f xs…) that fusedMapReduceBy asks its
 // evaluator for: the two function names, op, ne, then f and the arrays.
 const (
@@ -88,8 +65,12 @@ const (
 	fuseArgs
 )
 
-// fusedMapReduceBy is fusedMapReduce with the parts of x evaluated by ev
-// (the walker's or compiled code), in the walker's order.
+// fusedMapReduceBy evaluates x, of the shape f a (g b c) or f a (g b c d)
+// (mayFuse; inner is g's application), as one loop where f is the
+// prelude's reduce and g its map or map2; ok is false, and nothing was
+// evaluated but f and g, where it does not apply. ev evaluates x's
+// parts (compiled code), in the walker's order. The tree walker does not
+// fuse: it is the plain reference that this path is checked against.
 func (t *thread) fusedMapReduceBy(x, inner *syntax.Apply, ev func(k int) (value.Value, error)) (value.Value, bool, error) {
 	_, ok1 := unparen(x.Fn).(*syntax.Var)
 	_, ok2 := unparen(inner.Fn).(*syntax.Var)

@@ -3,6 +3,7 @@ package eval
 import (
 	"testing"
 
+	"fut/eval/value"
 	"fut/interp/syntax"
 	"fut/interp/types"
 )
@@ -172,7 +173,15 @@ func fusedIn(t *testing.T, s *session) func(src string) bool {
 			t.Fatalf("check %q: %v", src, s.fset.FormatAll(err))
 		}
 		th := s.in.newThread(t.Context())
-		_, ok, err := th.fusedMapReduce(unparen(e).(*syntax.Apply), rootEnv(s.in.top))
+		x, isApply := unparen(e).(*syntax.Apply)
+		if !isApply || !mayFuse(x) {
+			return false
+		}
+		inner := unparen(x.Args[2]).(*syntax.Apply)
+		parts := append([]syntax.Expr{x.Fn, inner.Fn, x.Args[0], x.Args[1]}, inner.Args...)
+		_, ok, err := th.fusedMapReduceBy(x, inner, func(k int) (value.Value, error) {
+			return th.evalCompiled(parts[k], rootEnv(s.in.top))
+		})
 		if err != nil {
 			t.Fatalf("%q: %v", src, err)
 		}
