@@ -5,9 +5,12 @@ import (
 	"fut/interp/syntax"
 )
 
-// Compiled function bodies. The body of a closure is compiled once, the
-// first time it is called, into a tree of Go closures (cexpr) whose
-// local variables live in the slots of a frame: a parameter or a
+// Compiled code. The body of a closure is compiled once, the first time
+// it is called, and an expression evaluated outside any function (a
+// top-level expression, a constant's definition, a size or an index the
+// evaluator works out in an environment: evalCompiled, evalCached) as
+// the body of a closure without parameters, into a tree of Go closures
+// (cexpr) whose local variables live in the slots of a frame: a parameter or a
 // let-bound name is resolved to its slot at compile time, so that a use
 // is an index, not a walk along the environment, and a call binds its
 // arguments into slots instead of allocating one environment node per
@@ -18,11 +21,17 @@ import (
 // Compiled code charges exactly what the tree walker (eval_*.go) charges,
 // step by step in the same order, through the same helpers: it is the
 // walker with the name resolution and the dispatch on the node's kind
-// done ahead of time. A construct that the compiler does not handle is
-// evaluated by the walker, in an environment built from the frame at
-// that point (thread.envAt), so that compiling is invisible except in
-// speed; TestCompiledAgrees compares values, costs and errors of the two,
-// and every other test of the package runs compiled code.
+// done ahead of time. Every kind of expression compiles; what the
+// compiler still hands to the walker (walk), in an environment built
+// from the frame at that point (thread.envAt), is a pattern it refuses
+// (a literal pattern whose literal has no type) and whatever a future
+// node kind adds: over the examples and Futhark's tests the walker
+// evaluates no node (FUT_WALKSTATS, walkstats.go). Parameters, lets and
+// loops that bind sizes are bound by the walker's bindPat, then moved
+// into slots (compile_pat.go). With the compiler off (Interp.noCompile)
+// the walker evaluates everything: TestCompiledAgrees and TestFlatAgrees
+// compare values, costs and errors of the two, and every other test of
+// the package runs compiled code.
 
 // cexpr evaluates one compiled expression in the frame at bp.
 type cexpr func(t *thread, bp int) (value.Value, error)
@@ -675,8 +684,8 @@ func (cc *ccomp) apply(x *syntax.Apply, sc *cscope) cexpr {
 	}
 }
 
-// mayFuse is the shape that fusedMapReduce looks for, f a (g b c) or
-// f a (g b c d) with f and g names; fusedMapReduce decides the rest.
+// mayFuse is the shape that fusedMapReduceBy looks for, f a (g b c) or
+// f a (g b c d) with f and g names; fusedMapReduceBy decides the rest.
 func mayFuse(x *syntax.Apply) bool {
 	if len(x.Args) != 3 {
 		return false

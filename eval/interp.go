@@ -1,7 +1,13 @@
 // Package eval is fut's reference evaluator: it computes the value and
-// the cost of every expression of the parsed AST, by walking the tree and,
-// for the bodies of functions, by running them compiled into Go closures
-// with their locals in slots (compile.go).
+// the cost of every expression of the parsed AST, compiled into Go
+// closures with their locals in slots (compile*.go): a function's body
+// on its first call, a top-level expression or a constant's definition
+// where it is evaluated. A tree walker (eval_*.go) defines the same
+// semantics node by node; the compiled code charges what it charges, by
+// the same helpers, and hands it only what the compiler refuses, which
+// over the examples and Futhark's tests is nothing (FUT_WALKSTATS,
+// walkstats.go). With the compiler off (tests) the walker evaluates
+// everything, as the reference the compiled code is checked against.
 //
 // Input: parsed declarations and expressions (package syntax), the
 // literal types the checker resolved (TypeInfo), and the `val` specs of
@@ -15,8 +21,10 @@
 // Snapshot.
 //
 // Layout: eval_*.go walk the tree (expressions, patterns, indexing,
-// loops, declarations); compile*.go compile a closure's body on its first
-// call (what they do not handle yet they hand to the walker); apply.go
+// loops, declarations) and hold the helpers both evaluators use (the
+// checks of indices and ranges, the binding of sizes, declarations and
+// modules); compile*.go compile (compile.go's comment says how, and
+// what is still handed to the walker); apply.go
 // holds the function values; soacs.go and intrinsics*.go the built-ins
 // of prelude/intrinsics.fut; thread.go the cost accounting (see its
 // comment); ad.go is jvp/vjp on dual numbers.
