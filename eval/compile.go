@@ -132,11 +132,14 @@ func (t *thread) compileClosure(c *closure) *code {
 	k := &code{}
 	var sc *cscope
 	if len(c.sizeParams) > 0 {
-		sc, k.bindArgs = cc.sizedParams(c)
+		if k.params, sc = cc.sizedFast(c); k.params == nil && len(c.params) > 0 {
+			cc = &ccomp{t: t, env: c.env}
+			sc, k.bindArgs = cc.sizedParams(c)
+		}
 	}
 	for _, p := range c.params {
-		if k.bindArgs != nil {
-			break
+		if len(c.sizeParams) > 0 {
+			break // bound above
 		}
 		b, sc2, ok := cc.pat(p, sc)
 		if !ok {

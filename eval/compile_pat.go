@@ -7,14 +7,24 @@ import (
 
 // Compiled patterns: the irrefutable patterns of parameters, lets and
 // loops bind into slots as bindPat binds into an environment (eval_pat.go),
-// failing with its messages at the same positions. Where sizes are bound
-// too ([n] parameters, let [n] and loop [n]), the walker's bindPat binds
-// them and the compiled code moves what it bound into slots
-// (sizedParams, walkedPat).
+// failing with its messages at the same positions. The [n] parameters
+// of a closure read their sizes off the arguments' shapes into slots
+// where the types are plain (sizedFast); elsewhere (an abbreviation, a
+// dimension n + m, let [n] and loop [n]) the walker's bindPat binds them
+// and the compiled code moves what it bound into slots (sizedParams,
+// walkedPat).
 
 // pat compiles an irrefutable pattern without size binders, as bindPat
 // binds it; ok is false for the patterns that need the walker.
 func (cc *ccomp) pat(p syntax.Pat, sc *cscope) (cbind, *cscope, bool) {
+	return cc.patS(p, sc, nil)
+}
+
+// patS is pat for a parameter of a closure with size parameters, whose
+// slots sizes gives: an ascription binds the sizes its type's dimensions
+// name, as bindPat binds them, where that is a plain reading of the
+// value's shape (shapePlan); ok is false where it is not.
+func (cc *ccomp) patS(p syntax.Pat, sc *cscope, sizes map[string]int) (cbind, *cscope, bool) {
 	switch p := p.(type) {
 	case *syntax.PId:
 		s := cc.slot()
@@ -25,15 +35,39 @@ func (cc *ccomp) pat(p syntax.Pat, sc *cscope) (cbind, *cscope, bool) {
 	case *syntax.PWild:
 		return func(*thread, int, value.Value) error { return nil }, sc, true
 	case *syntax.PParen:
-		return cc.pat(p.P, sc)
+		return cc.patS(p.P, sc, sizes)
 	case *syntax.PAttr:
-		return cc.pat(p.P, sc)
+		return cc.patS(p.P, sc, sizes)
 	case *syntax.PAscript:
-		return cc.pat(p.P, sc)
+		if sizes == nil {
+			return cc.patS(p.P, sc, sizes)
+		}
+		plan, ok := cc.shapePlan(p.Type, sizes)
+		if !ok {
+			return nil, nil, false
+		}
+		inner, sc2, ok := cc.patS(p.P, sc, sizes)
+		if !ok || plan == nil {
+			return inner, sc2, ok
+		}
+		return func(t *thread, bp int, v value.Value) error {
+			if a, ok := v.(*value.Array); ok {
+				shape := a.FullShape()
+				for k, s := range plan {
+					if k >= len(shape) {
+						break
+					}
+					if s >= 0 {
+						t.slots[bp+s] = value.I64Val(shape[k])
+					}
+				}
+			}
+			return inner(t, bp, v)
+		}, sc2, true
 	case *syntax.PTuple:
 		bs := make([]cbind, len(p.Elems))
 		for i, q := range p.Elems {
-			b, sc2, ok := cc.pat(q, sc)
+			b, sc2, ok := cc.patS(q, sc, sizes)
 			if !ok {
 				return nil, nil, false
 			}
@@ -47,7 +81,7 @@ func (cc *ccomp) pat(p syntax.Pat, sc *cscope) (cbind, *cscope, bool) {
 			if q == nil {
 				q = &syntax.PId{Loc: f.Loc, Name: f.Name}
 			}
-			b, sc2, ok := cc.pat(q, sc)
+			b, sc2, ok := cc.patS(q, sc, sizes)
 			if !ok {
 				return nil, nil, false
 			}
@@ -83,6 +117,98 @@ func (cc *ccomp) pat(p syntax.Pat, sc *cscope) (cbind, *cscope, bool) {
 		}, sc2, true
 	}
 	return nil, nil, false
+}
+
+// shapePlan reads the type of an ascription in a parameter of a closure
+// with size parameters as bindPat's bindSizes reads it, where that is
+// simple: an array type [d1]…[dk]t whose dimensions are names or
+// literals and whose element t is not an abbreviation (expand finds none
+// in the closure's scope, which is the scope at every call), or a type
+// that binds no size. plan[k] is the slot of the size that dimension k
+// names, -1 for another dimension; nil binds nothing. ok is false for the
+// other types (an abbreviation, a dimension n + m to solve, a tuple or
+// record of arrays): sizedParams binds those with bindPat.
+func (cc *ccomp) shapePlan(te syntax.TypeExp, sizes map[string]int) (plan []int, ok bool) {
+	te = stripParens(te)
+	if _, isArr := te.(*syntax.TEArray); !isArr {
+		return nil, cc.bindsNoSizes(te)
+	}
+	for {
+		te = stripParens(te)
+		arr, isArr := te.(*syntax.TEArray)
+		if !isArr {
+			if _, _, expands := cc.t.expand(te, cc.env, nil); expands {
+				return nil, false
+			}
+			return plan, true
+		}
+		s := -1
+		switch d := arr.Dim.(type) {
+		case *syntax.Var:
+			if len(d.Name.Quals) == 0 {
+				if slot, isSize := sizes[d.Name.Name]; isSize {
+					s = slot
+				}
+			}
+		case *syntax.Binary:
+			return nil, false
+		}
+		plan = append(plan, s)
+		te = arr.Elem
+	}
+}
+
+// bindsNoSizes reports whether bindSizes binds nothing for te, whatever
+// the value: no array type in it, and no abbreviation to expand.
+func (cc *ccomp) bindsNoSizes(te syntax.TypeExp) bool {
+	switch x := te.(type) {
+	case *syntax.TEParen:
+		return cc.bindsNoSizes(x.T)
+	case *syntax.TEUnique:
+		return cc.bindsNoSizes(x.T)
+	case *syntax.TEVar, *syntax.TEApply:
+		_, _, expands := cc.t.expand(te, cc.env, nil)
+		return !expands
+	case *syntax.TETuple:
+		for _, el := range x.Elems {
+			if !cc.bindsNoSizes(el) {
+				return false
+			}
+		}
+		return true
+	case *syntax.TERecord:
+		for _, f := range x.Fields {
+			if !cc.bindsNoSizes(f.Type) {
+				return false
+			}
+		}
+		return true
+	case *syntax.TEArray:
+		return false
+	}
+	return true
+}
+
+// sizedFast compiles the parameters of a closure with size parameters
+// where each reads its sizes plainly off its argument's shape
+// (shapePlan): the sizes have slots, nil until an argument gives them,
+// and the parameters bind as patS binds them, in bindPat's order. It
+// returns nil params where one parameter needs bindPat (sizedParams).
+func (cc *ccomp) sizedFast(c *closure) (params []cbind, sc *cscope) {
+	sizes := map[string]int{}
+	for _, n := range c.sizeParams {
+		s := cc.slot()
+		sc = &cscope{name: n, slot: s, next: sc, maybe: true}
+		sizes[n] = s
+	}
+	for _, p := range c.params {
+		b, sc2, ok := cc.patS(p, sc, sizes)
+		if !ok {
+			return nil, nil
+		}
+		params, sc = append(params, b), sc2
+	}
+	return params, sc
 }
 
 // sizedParams binds the parameters of a closure with size parameters
