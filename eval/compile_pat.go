@@ -234,7 +234,11 @@ func (cc *ccomp) sizedParams(c *closure) (*cscope, func(*thread, int, *closure, 
 	for _, p := range c.params {
 		patNames(p, func(n string) { add(n, false) })
 	}
+	wc := walkReason("closure: sizes bound by bindPat")
 	return sc, func(t *thread, bp int, c *closure, args []value.Value) error {
+		if wc != nil {
+			wc.entries.Add(1)
+		}
 		e := c.env
 		for i, p := range c.params {
 			var err error
@@ -268,7 +272,11 @@ func (cc *ccomp) walkedPat(sizes []*syntax.SizeBinder, p syntax.Pat, sc *cscope)
 		add(z.Name, true)
 	}
 	patNames(p, func(n string) { add(n, false) })
+	wc := walkReason("let or loop: sizes bound by bindLet")
 	return func(t *thread, bp int, v value.Value) error {
+		if wc != nil {
+			wc.entries.Add(1)
+		}
 		e, err := t.bindLet(sizes, p, v, t.envAt(bp, outer))
 		if err != nil {
 			return err
