@@ -93,8 +93,9 @@ func (t *thread) envAt(bp int, sc *cscope) *env {
 type code struct {
 	nslots int
 	params []cbind
-	// bindArgs, where set, binds all the arguments instead of params
-	// (sizedParams)
+	// bindArgs, where set, runs first: it gives the sizes of sizedFast
+	// their initial values, or binds all the arguments where params is
+	// empty (sizedParams)
 	bindArgs func(t *thread, bp int, c *closure, args []value.Value) error
 	psc      *cscope // the scope after the parameters
 	body     cexpr
@@ -132,7 +133,7 @@ func (t *thread) compileClosure(c *closure) *code {
 	k := &code{}
 	var sc *cscope
 	if len(c.sizeParams) > 0 {
-		if k.params, sc = cc.sizedFast(c); k.params == nil && len(c.params) > 0 {
+		if k.params, sc, k.bindArgs = cc.sizedFast(c); k.bindArgs == nil {
 			cc = &ccomp{t: t, env: c.env}
 			sc, k.bindArgs = cc.sizedParams(c)
 		}

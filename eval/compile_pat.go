@@ -194,21 +194,32 @@ func (cc *ccomp) bindsNoSizes(te syntax.TypeExp) bool {
 // (shapePlan): the sizes have slots, nil until an argument gives them,
 // and the parameters bind as patS binds them, in bindPat's order. It
 // returns nil params where one parameter needs bindPat (sizedParams).
-func (cc *ccomp) sizedFast(c *closure) (params []cbind, sc *cscope) {
+// init, run first, gives each size the value bindPat would start from:
+// the closure environment's local of its name (withSizes binds the
+// context sizes there), nil without one.
+func (cc *ccomp) sizedFast(c *closure) (params []cbind, sc *cscope, init func(*thread, int, *closure, []value.Value) error) {
 	sizes := map[string]int{}
-	for _, n := range c.sizeParams {
+	names := make([]string, len(c.sizeParams))
+	slots := make([]int, len(c.sizeParams))
+	for i, n := range c.sizeParams {
 		s := cc.slot()
 		sc = &cscope{name: n, slot: s, next: sc, maybe: true}
 		sizes[n] = s
+		names[i], slots[i] = n, s
 	}
 	for _, p := range c.params {
 		b, sc2, ok := cc.patS(p, sc, sizes)
 		if !ok {
-			return nil, nil
+			return nil, nil, nil
 		}
 		params, sc = append(params, b), sc2
 	}
-	return params, sc
+	return params, sc, func(t *thread, bp int, c *closure, _ []value.Value) error {
+		for i, n := range names {
+			t.slots[bp+slots[i]], _ = c.env.lookupLocal(n)
+		}
+		return nil
+	}
 }
 
 // sizedParams binds the parameters of a closure with size parameters
