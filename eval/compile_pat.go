@@ -46,6 +46,16 @@ func (cc *ccomp) patS(p syntax.Pat, sc *cscope, sizes map[string]int) (cbind, *c
 		if !ok {
 			return nil, nil, false
 		}
+		// the sizes it binds come into scope here, before the inner
+		// pattern's names, as bindPat binds them: the frame's locals
+		// (a #[break]'s) are listed in the walker's order
+		for _, s := range plan {
+			for name, slot := range sizes {
+				if s >= 0 && slot == s {
+					sc = &cscope{name: name, slot: s, next: sc, maybe: true}
+				}
+			}
+		}
 		inner, sc2, ok := cc.patS(p.P, sc, sizes)
 		if !ok || plan == nil {
 			return inner, sc2, ok

@@ -1,6 +1,11 @@
 package eval
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"fut/eval/value"
+)
 
 // TestCompiledAgrees checks that compiled function bodies (compile.go)
 // give exactly the values, costs and errors of the tree walker, on
@@ -175,5 +180,51 @@ func TestTransposeRemembered(t *testing.T) {
 	}
 	if _, c2, _ := s.run(`transpose m`); c1 != c2 {
 		t.Errorf("a remembered transpose costs %v, the first %v", c2, c1)
+	}
+}
+
+// TestBreakLocalsAgree checks that a #[break] in compiled code reports
+// the locals the walker reports, in its order (the REPL lists them so):
+// sizes bound by parameters, lets and loops, and captured locals.
+func TestBreakLocalsAgree(t *testing.T) {
+	decls := []string{
+		`def two [n] (xs: [n]i32) (ys: [n]i32) = #[break] (xs[0] + ys[0] + i32.i64 n)`,
+		`def one [n] (k: i32) (xs: [n]i32) = let m = n + 1 in #[break] (k + i32.i64 m)`,
+		`def lt (xs: []i32) = let [m] (ys: [m]i32) = filter (> 0) xs in #[break] (length ys + m)`,
+		`def lam (a: i32) = map (\b -> #[break] (a + b)) [1, 2]`,
+		`def ab [d] (v: [d]f64) (w: [d * 2]f64) = #[break] (v[0] + w[0])`,
+	}
+	exprs := []string{`two [1, 2] [3, 4]`, `one 5 [1, 2, 3]`, `lt [1, -2, 3]`, `lam 7`, `ab [1.0] [2.0, 3.0]`}
+	var got [2][]string
+	for i, noCompile := range []bool{false, true} {
+		s := newSession(t, true)
+		s.in.noCompile = noCompile
+		opts := s.in.Options()
+		opts.Break = func(b BreakInfo) {
+			var parts []string
+			for _, l := range b.Locals {
+				parts = append(parts, l.Name+"="+value.String(l.Value))
+			}
+			got[i] = append(got[i], strings.Join(parts, " "))
+		}
+		s.in.SetOptions(opts)
+		for _, d := range decls {
+			if _, _, err := s.run(d); err != nil {
+				t.Fatalf("%.40s: %v", d, err)
+			}
+		}
+		for _, x := range exprs {
+			if _, _, err := s.run(x); err != nil {
+				t.Fatalf("%s: %v", x, err)
+			}
+		}
+	}
+	if len(got[0]) != len(got[1]) || len(got[0]) < len(exprs) {
+		t.Fatalf("breaks: compiled %q, walker %q", got[0], got[1])
+	}
+	for i := range got[0] {
+		if got[0][i] != got[1][i] {
+			t.Errorf("break %d: compiled locals %s, walker %s", i, got[0][i], got[1][i])
+		}
 	}
 }
