@@ -26,12 +26,13 @@ import (
 // from the frame at that point (thread.envAt), is a pattern it refuses
 // (a literal pattern whose literal has no type) and whatever a future
 // node kind adds: over the examples and Futhark's tests the walker
-// evaluates no node (FUT_WALKSTATS, walkstats.go). Parameters, lets and
-// loops that bind sizes are bound by the walker's bindPat, then moved
-// into slots (compile_pat.go). With the compiler off (Interp.noCompile)
-// the walker evaluates everything: TestCompiledAgrees and TestFlatAgrees
-// compare values, costs and errors of the two, and every other test of
-// the package runs compiled code.
+// evaluates no node (FUT_WALKSTATS, walkstats.go). Sizes bound through
+// an abbreviation or a dimension n + m, and by let [n] and loop [n], are
+// bound by the walker's bindPat, then moved into slots (compile_pat.go).
+// With the compiler off (Interp.noCompile) the walker evaluates
+// everything: TestCompiledAgrees and TestFlatAgrees compare values,
+// costs and errors of the two, and every other test of the package runs
+// compiled code.
 
 // cexpr evaluates one compiled expression in the frame at bp.
 type cexpr func(t *thread, bp int) (value.Value, error)
