@@ -68,13 +68,7 @@ func (cc *ccomp) index(x *syntax.Index, sc *cscope) cexpr {
 			return nil, err
 		}
 		r := indexArray(a, ds)
-		if t.cost {
-			if _, isArray := r.(*value.Array); isArray {
-				t.step(base, 1, 1, 0, 0)
-			} else {
-				t.step(base, 1, 1, 1, 1)
-			}
-		}
+		t.indexStep(base, r)
 		return r, nil
 	}
 }

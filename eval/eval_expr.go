@@ -201,13 +201,7 @@ func (t *thread) eval1(x syntax.Expr, e *env) (value.Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		if t.cost {
-			if _, isArray := r.(*value.Array); isArray {
-				t.step(base, 1, 1, 0, 0)
-			} else {
-				t.step(base, 1, 1, 1, 1)
-			}
-		}
+		t.indexStep(base, r)
 		return r, nil
 	case *syntax.Loop:
 		return t.evalLoop(x, e)

@@ -59,6 +59,19 @@ func (t *thread) result() Cost {
 	return Cost{Work: t.W, Depth: t.D, SpaceSeq: t.pk1, SpacePar: t.pkP}
 }
 
+// indexStep charges an index's step after its operands, held above
+// base: a scalar result is a fresh word, a slice of an array none.
+func (t *thread) indexStep(base int64, r value.Value) {
+	if !t.cost {
+		return
+	}
+	if _, isArray := r.(*value.Array); isArray {
+		t.step(base, 1, 1, 0, 0)
+	} else {
+		t.step(base, 1, 1, 1, 1)
+	}
+}
+
 // step charges a step of cost (w, d, s) after operands whose fresh sizes
 // are held in live above base, and leaves a result of fresh size f.
 func (t *thread) step(base, w, d, s, f int64) {

@@ -271,16 +271,7 @@ func rebuild(t types.Type, vs []value.Value) (value.Value, []value.Value, bool) 
 		}
 		return vs[0], vs[1:], true
 	case *types.Array:
-		rank := 1
-		elem := types.Resolve(t.Elem)
-		for {
-			a, ok := elem.(*types.Array)
-			if !ok {
-				break
-			}
-			rank++
-			elem = types.Resolve(a.Elem)
-		}
+		rank, elem := arrayElem(t)
 		switch et := elem.(type) {
 		case *types.Prim:
 			if len(vs) == 0 {
@@ -346,15 +337,7 @@ func flatResults(t types.Type) (int, bool) {
 	case *types.Prim:
 		return 1, true
 	case *types.Array:
-		rank, elem := 1, types.Resolve(t.Elem)
-		for {
-			a, ok := elem.(*types.Array)
-			if !ok {
-				break
-			}
-			rank++
-			elem = types.Resolve(a.Elem)
-		}
+		rank, elem := arrayElem(t)
 		switch et := elem.(type) {
 		case *types.Prim:
 			return 1, true
@@ -385,6 +368,20 @@ func flatResults(t types.Type) (int, bool) {
 		return n, true
 	}
 	return 0, false
+}
+
+// arrayElem is the rank of an array type and the type of its elements
+// (no array).
+func arrayElem(t *types.Array) (int, types.Type) {
+	rank, elem := 1, types.Resolve(t.Elem)
+	for {
+		a, ok := elem.(*types.Array)
+		if !ok {
+			return rank, elem
+		}
+		rank++
+		elem = types.Resolve(a.Elem)
+	}
 }
 
 // isTupleType reports whether a record type is a tuple (fields 0, 1, …).
