@@ -190,8 +190,17 @@ func TestTerminal(t *testing.T) {
 		}
 		s.send("C-l") // a clean screen: only this value on it
 		s.typeLine("map (* 1000) (iota 60)")
-		s.waitCount("59000]", 1)
+		// the whole value, first row to last, and the prompt after it: a
+		// clear that lands late (a loaded machine) must not cut a row
+		whole := func(scr string) bool {
+			i, j := strings.Index(scr, "[    0,"), strings.Index(scr, "59000]")
+			return i >= 0 && j > i && atPrompt(lastLine(scr), 0, "")
+		}
+		s.waitFor("the value of map (* 1000) (iota 60), then a prompt", whole)
 		scr := s.screen(false)
+		if !whole(scr) {
+			t.Fatalf("width %d: the screen lost the value:\n%s", w, scr)
+		}
 		rows := strings.Split(scr[strings.Index(scr, "[    0,"):strings.Index(scr, "59000]")+len("59000]")], "\n")
 		if len(rows) < 2 {
 			t.Errorf("width %d: the array did not wrap:\n%s", w, scr)
