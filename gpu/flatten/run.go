@@ -52,6 +52,9 @@ type runner struct {
 	// wholeMu, when set, guards the results that runs on several devices
 	// read their chunks into (split.go)
 	wholeMu *sync.Mutex
+	// mark, when set (FUT_SPLIT_TRACE), notes the stages of each launch in
+	// a split run's trace
+	mark func(what string)
 }
 
 // Run executes the plan on d with one argument per program parameter and
@@ -424,6 +427,9 @@ func (r *runner) launchOnce(st Step, capacity int64) (need int64, err error) {
 	}
 	// checked later, with the next read of the device, but for a kernel
 	// that may ask for more room: its failed checks are then expected
+	if r.mark != nil {
+		r.mark("args " + k.Name)
+	}
 	run := r.d.RunDeferred
 	if r.unchecked {
 		run = r.d.RunUnchecked
@@ -432,6 +438,9 @@ func (r *runner) launchOnce(st Step, capacity int64) (need int64, err error) {
 		run = r.d.Run
 	}
 	runErr := run(k, args...)
+	if r.mark != nil {
+		r.mark("run")
+	}
 	if flag != nil {
 		v, err := flag.Value()
 		if err != nil {

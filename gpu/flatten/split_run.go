@@ -335,7 +335,11 @@ func (p *Plan) newSplitRun(devs []*runtime.Device, sp *splitting, args []value.V
 		for _, wa := range sp.c.Whole {
 			r.env[wa.Name] = &slot{host: args[wa.Param], dev: at(wa.Param)}
 		}
-		s.workers = append(s.workers, &worker{r: r, pf: newPrefetcher(d), res: res, kept: map[*runtime.Array]bool{}})
+		w := &worker{r: r, pf: newPrefetcher(d), res: res, kept: map[*runtime.Array]bool{}}
+		if splitTrace {
+			r.mark = func(what string) { w.mark(s, what) }
+		}
+		s.workers = append(s.workers, w)
 	}
 	return s
 }
