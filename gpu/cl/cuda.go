@@ -448,6 +448,13 @@ func patchPTX(ptx string) (string, error) {
 	ptx = sharedParam.ReplaceAllString(ptx, ".param .u64 $1")
 	for _, p := range params {
 		re := regexp.MustCompile(`(?m)^(\s*)ld\.param\.u64\s+(%rd\d+), \[` + regexp.QuoteMeta(p[1]) + `\];`)
+		loads := len(re.FindAllStringIndex(ptx, -1))
+		// any other use of the parameter would read the offset as an
+		// address: the kernel is refused rather than run wrong
+		uses := len(regexp.MustCompile(`\b`+regexp.QuoteMeta(p[1])+`\b`).FindAllStringIndex(ptx, -1))
+		if uses != loads+1 {
+			return "", fmt.Errorf("cl: PTX uses the __local parameter %s other than by a load of it, which the rewrite for CUDA does not handle", p[1])
+		}
 		ptx = re.ReplaceAllString(ptx, "${0}\n${1}{ .reg .u64 %futsb; mov.u64 %futsb, "+dynShared+"; add.u64 ${2}, ${2}, %futsb; }")
 	}
 	loc := entryRe.FindStringIndex(ptx)

@@ -63,6 +63,11 @@ func TestPatchPTX(t *testing.T) {
 	if _, err := patchPTX(strings.Replace(src, "%envreg0", "%envreg7", 1)); err == nil {
 		t.Error("a PTX reading envreg7 was accepted")
 	}
+	// a use of a local parameter other than a load of it is refused
+	odd := strings.Replace(src, "ld.param.u64 \t%rd2, [k_param_1];", "ld.param.u64 \t%rd2, [k_param_1+0];", 1)
+	if _, err := patchPTX(odd); err == nil || !strings.Contains(err.Error(), "k_param_1") {
+		t.Errorf("a PTX reading k_param_1 at an offset: %v", err)
+	}
 }
 
 // TestCUDARoundTrip runs the OpenCL objects on CUDA (cuda.go): copies,
