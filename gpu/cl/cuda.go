@@ -25,9 +25,11 @@ import (
 // launch's time is the span between events recorded on the stream
 // before and after it: it includes the device's start of the kernel,
 // which OpenCL's profiling leaves out (hist's two short kernels read
-// 7–14 µs longer on an H100). A launch costs the
-// host about half what OpenCL's does on an H100 (TestCUDAProbe: 12–25 µs
-// cold against 32–35).
+// 7–14 µs longer on an H100).
+//
+// A launch alone costs the host about half what OpenCL's does on an
+// H100 (TestCUDAProbe: 12–25 µs cold against 32–35); whole calls gained
+// 0–20 µs, and a call split across two H100s more (session 13's note).
 //
 // NVIDIA's PTX of an OpenCL kernel reads two things a CUDA launch does
 // not supply, so loadModule rewrites them:
@@ -55,7 +57,7 @@ func cudaWanted(d *Device) bool {
 // reason, through OpenCL.
 func CUDAStatus(d *Device) string {
 	if !cudaWanted(d) {
-		if os.Getenv("FUT_CUDA") == "0" && strings.Contains(d.Platform.Name, "NVIDIA") {
+		if os.Getenv("FUT_CUDA") == "0" && d.Platform != nil && strings.Contains(d.Platform.Name, "NVIDIA") {
 			return "commands through OpenCL (FUT_CUDA=0)"
 		}
 		return ""
