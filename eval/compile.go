@@ -30,9 +30,10 @@ import (
 // an abbreviation or a dimension n + m, and by let [n] and loop [n], are
 // bound by the walker's bindPat, then moved into slots (compile_pat.go).
 // With the compiler off (Interp.noCompile) the walker evaluates
-// everything: TestCompiledAgrees and TestFlatAgrees compare values,
-// costs and errors of the two, and every other test of the package runs
-// compiled code.
+// everything: it recorded the values, costs and errors with positions
+// that TestCompiledAgrees, TestFlatAgrees and TestBreakLocalsAgree
+// compare compiled code with (testdata/walker, golden_test.go; -update
+// records them again), and every test of the package runs compiled code.
 
 // cexpr evaluates one compiled expression in the frame at bp.
 type cexpr func(t *thread, bp int) (value.Value, error)

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -8,18 +9,17 @@ import (
 )
 
 // TestCompiledAgrees checks that compiled function bodies (compile.go)
-// give exactly the values, costs and errors of the tree walker, on
+// give exactly the values, costs and errors that the tree walker gave
+// (recorded in testdata/walker, golden_test.go), on
 // programs that use what the compiler handles (records, tuples, modules,
 // lets, lambdas, partial application, local functions, indexing, loops
 // of every form, in-place updates, assertions, operator sections,
 // matches) and what it hands back to the walker (loops that bind sizes,
 // sections of local functions).
 func TestCompiledAgrees(t *testing.T) {
+	g := loadGolden(t)
 	for _, cost := range []bool{true, false} {
-		comp := newSession(t, cost)
-		walk := newSession(t, cost)
-		walk.in.noCompile = true
-		walk.in.noFast = true
+		s := g.session(cost)
 		decls := []string{nbodySrc,
 			`def swap (a: i32, b: i32) = (b, a)`,
 			`def sumr ({x, y}: {x: f64, y: f64}) = x + y`,
@@ -106,10 +106,8 @@ func TestCompiledAgrees(t *testing.T) {
 			`def letsz2 (n: i64) = let [k] (zs: [k][2]i64) = unflatten (iota (2 * n) :> [n * 2]i64) in (k, zs[k - 1])`,
 		}
 		for _, d := range decls {
-			for _, s := range []*session{comp, walk} {
-				if _, _, err := s.run(d); err != nil {
-					t.Fatalf("%.40s: %v", d, err)
-				}
+			if _, _, err := s.run(d); err != nil {
+				t.Fatalf("%.40s: %v", d, err)
 			}
 		}
 		exprs := []string{
@@ -159,7 +157,7 @@ func TestCompiledAgrees(t *testing.T) {
 			`(ops 3 4, map (\x -> ops x 1) [1, 2], parop (-) 9, parop (<+>) 2, qual 5, Mo.(3 + 4), rng 2 9, coer [1, 2, 3] 3, coer2 [1, 2] [3, 4], tr 4, cons 2, strs 1)`,
 			`(projs {a = 1, b = (2, 3)} [[1, 2], [3, 4]] 1, hole 3, empt 2, letsz [1, -2, 3], letsz2 3)`,
 		}
-		agree(t, "compiled", comp, "walker", walk, exprs, []string{`map (\r -> {q = r.a / (r.a - r.a), z = 1}) (map mkrec [1])`, `wdiv 3`, `bad [1, 2] 1`, `sl [1] 4`, `div 1 0`, `map (div 3) [1, 0]`, `at [1] 5`, `rec (mkrec 1) + div 2 0`, `asl 10`, `oob [1, 2, 3]`, `map asl [3, 8]`, `ifd [4, 0, 2]`, `uoob 5`, `sliceu 9`, `esec 0`, `neglit 0`, `szdiv [1, 2]`, `i32.i64 (szloop [1, 2]) + szdiv [3, 4]`, `map szdiv [[1, 2], [4, 5]]`, `hole 0`, `coer [1, 2] 3`, `coer2 [1, 2] [3]`, `coer2 [1] [2, 3]`, `rng 5 2`, `projs {a = 1, b = (2, 3)} [[1, 2], [3, 4]] 2`, `letsz2 0`, `map letsz [[1, 2], [-1, 0]]`})
+		g.check(fmt.Sprintf("cost=%v", cost), s, exprs, []string{`map (\r -> {q = r.a / (r.a - r.a), z = 1}) (map mkrec [1])`, `wdiv 3`, `bad [1, 2] 1`, `sl [1] 4`, `div 1 0`, `map (div 3) [1, 0]`, `at [1] 5`, `rec (mkrec 1) + div 2 0`, `asl 10`, `oob [1, 2, 3]`, `map asl [3, 8]`, `ifd [4, 0, 2]`, `uoob 5`, `sliceu 9`, `esec 0`, `neglit 0`, `szdiv [1, 2]`, `i32.i64 (szloop [1, 2]) + szdiv [3, 4]`, `map szdiv [[1, 2], [4, 5]]`, `hole 0`, `coer [1, 2] 3`, `coer2 [1, 2] [3]`, `coer2 [1] [2, 3]`, `rng 5 2`, `projs {a = 1, b = (2, 3)} [[1, 2], [3, 4]] 2`, `letsz2 0`, `map letsz [[1, 2], [-1, 0]]`})
 	}
 }
 
@@ -184,8 +182,9 @@ func TestTransposeRemembered(t *testing.T) {
 }
 
 // TestBreakLocalsAgree checks that a #[break] in compiled code reports
-// the locals the walker reports, in its order (the REPL lists them so):
-// sizes bound by parameters, lets and loops, and captured locals.
+// the locals the walker reported (testdata/walker), in its order (the
+// REPL lists them so): sizes bound by parameters, lets and loops, and
+// captured locals.
 func TestBreakLocalsAgree(t *testing.T) {
 	decls := []string{
 		`def two [n] (xs: [n]i32) (ys: [n]i32) = #[break] (xs[0] + ys[0] + i32.i64 n)`,
@@ -195,36 +194,36 @@ func TestBreakLocalsAgree(t *testing.T) {
 		`def ab [d] (v: [d]f64) (w: [d * 2]f64) = #[break] (v[0] + w[0])`,
 	}
 	exprs := []string{`two [1, 2] [3, 4]`, `one 5 [1, 2, 3]`, `lt [1, -2, 3]`, `lam 7`, `ab [1.0] [2.0, 3.0]`}
-	var got [2][]string
-	for i, noCompile := range []bool{false, true} {
-		s := newSession(t, true)
-		s.in.noCompile = noCompile
-		opts := s.in.Options()
-		opts.Break = func(b BreakInfo) {
-			var parts []string
-			for _, l := range b.Locals {
-				parts = append(parts, l.Name+"="+value.String(l.Value))
-			}
-			got[i] = append(got[i], strings.Join(parts, " "))
+	g := loadGolden(t)
+	s := g.session(true)
+	var breaks []string
+	opts := s.in.Options()
+	opts.Break = func(b BreakInfo) {
+		var parts []string
+		for _, l := range b.Locals {
+			parts = append(parts, l.Name+"="+value.String(l.Value))
 		}
-		s.in.SetOptions(opts)
-		for _, d := range decls {
-			if _, _, err := s.run(d); err != nil {
-				t.Fatalf("%.40s: %v", d, err)
-			}
-		}
-		for _, x := range exprs {
-			if _, _, err := s.run(x); err != nil {
-				t.Fatalf("%s: %v", x, err)
-			}
+		breaks = append(breaks, strings.Join(parts, " "))
+	}
+	s.in.SetOptions(opts)
+	for _, d := range decls {
+		if _, _, err := s.run(d); err != nil {
+			t.Fatalf("%.40s: %v", d, err)
 		}
 	}
-	if len(got[0]) != len(got[1]) || len(got[0]) < len(exprs) {
-		t.Fatalf("breaks: compiled %q, walker %q", got[0], got[1])
-	}
-	for i := range got[0] {
-		if got[0][i] != got[1][i] {
-			t.Errorf("break %d: compiled locals %s, walker %s", i, got[0][i], got[1][i])
+	var got []outcome
+	for _, x := range exprs {
+		breaks = nil
+		o := outcomeOf(s, x)
+		if o.Err != "" {
+			t.Fatalf("%s: %s", x, o.Err)
 		}
+		if len(breaks) == 0 {
+			t.Errorf("%s: no break", x)
+		}
+		// the locals of each break, in the value's place
+		o.Value = strings.Join(breaks, "; ")
+		got = append(got, o)
 	}
+	g.compare("breaks", got)
 }
