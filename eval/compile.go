@@ -21,12 +21,12 @@ import (
 // Compiled code charges exactly what the tree walker (eval_*.go) charges,
 // step by step in the same order, through the same helpers: it is the
 // walker with the name resolution and the dispatch on the node's kind
-// done ahead of time. Every kind of expression compiles; what the
-// compiler still hands to the walker (walk), in an environment built
-// from the frame at that point (thread.envAt), is a pattern it refuses
-// (a literal pattern whose literal has no type) and whatever a future
-// node kind adds: over the examples and Futhark's tests the walker
-// evaluates no node (FUT_WALKSTATS, walkstats.go). Sizes bound through
+// done ahead of time. Every kind of expression and pattern compiles;
+// what cannot run (a literal the evaluator cannot type, a pattern or node
+// kind that syntax does not have) gives the walker's error where it is
+// evaluated: the compiler hands the walker no expression, and over the
+// examples and Futhark's tests the walker evaluates no node
+// (FUT_WALKSTATS, walkstats.go). Sizes bound through
 // an abbreviation or a dimension n + m, and by let [n] and loop [n], are
 // bound by the walker's bindPat, then moved into slots (compile_pat.go).
 // With the compiler off (Interp.noCompile) the walker evaluates
@@ -108,8 +108,9 @@ type code struct {
 	bare bool
 }
 
-// noCode marks a body that is not compiled (the compiler is off in a
-// test, or a parameter's literal has no type): the walker evaluates it.
+// noCode marks a body that is not compiled (the compiler is off, in
+// go test -update of the tests against the walker): the walker
+// evaluates it.
 var noCode = &code{}
 
 // codeOf returns c's compiled body, compiling it on first use; nil when
@@ -144,10 +145,7 @@ func (t *thread) compileClosure(c *closure) *code {
 		if len(c.sizeParams) > 0 {
 			break // bound above
 		}
-		b, sc2, ok := cc.pat(p, sc)
-		if !ok {
-			return noCode
-		}
+		b, sc2 := cc.pat(p, sc)
 		k.params = append(k.params, b)
 		sc = sc2
 	}
@@ -255,28 +253,15 @@ type ccomp struct {
 	t      *thread
 	env    *env // the environment of the closure being compiled
 	nslots int
-	walked syntax.Expr // the last node handed to the walker (walkstats.go)
 }
 
 func (cc *ccomp) slot() int { s := cc.nslots; cc.nslots++; return s }
 
-// walk is the fallback: the walker evaluates x in the environment the
-// frame gives at sc. reason says why, for FUT_WALKSTATS (walkstats.go).
-func (cc *ccomp) walk(x syntax.Expr, sc *cscope, reason string) cexpr {
-	cc.walked = x
-	wc := walkReason(reason)
-	return func(t *thread, bp int) (value.Value, error) {
-		prev := t.enterWalk(wc)
-		v, err := t.eval(x, t.envAt(bp, sc))
-		t.wc = prev
-		return v, err
-	}
-}
-
-// expr compiles x in scope sc; it never fails (see walk).
+// expr compiles x in scope sc; it never fails: what cannot run gives
+// its error where it is evaluated.
 func (cc *ccomp) expr(x syntax.Expr, sc *cscope) cexpr {
 	c := cc.expr1(x, sc)
-	if walkStats != nil && cc.walked != x {
+	if walkStats != nil {
 		switch x.(type) {
 		case *syntax.Paren, *syntax.Ascript:
 		default:
@@ -287,7 +272,6 @@ func (cc *ccomp) expr(x syntax.Expr, sc *cscope) cexpr {
 }
 
 func (cc *ccomp) expr1(x syntax.Expr, sc *cscope) cexpr {
-	reason := nodeReason(x)
 	switch x := x.(type) {
 	case *syntax.Paren:
 		return cc.expr(x.X, sc)
@@ -384,11 +368,7 @@ func (cc *ccomp) expr1(x syntax.Expr, sc *cscope) cexpr {
 		if len(x.Sizes) > 0 {
 			bind, sc2 = cc.walkedPat(x.Sizes, x.Pat, sc)
 		} else {
-			var ok bool
-			if bind, sc2, ok = cc.pat(x.Pat, sc); !ok {
-				reason = "let pattern"
-				break
-			}
+			bind, sc2 = cc.pat(x.Pat, sc)
 		}
 		val := cc.expr(x.Value, sc)
 		body := cc.expr(x.Body, sc2)
@@ -431,11 +411,7 @@ func (cc *ccomp) expr1(x syntax.Expr, sc *cscope) cexpr {
 			return t.arrayOf(x, vals, base)
 		}
 	case *syntax.Loop:
-		c, why := cc.loop(x, sc)
-		if c != nil {
-			return c
-		}
-		reason = why
+		return cc.loop(x, sc)
 	case *syntax.Update:
 		return cc.update(x, sc)
 	case *syntax.LetWith:
@@ -443,14 +419,11 @@ func (cc *ccomp) expr1(x syntax.Expr, sc *cscope) cexpr {
 	case *syntax.Assert:
 		return cc.assert(x, sc)
 	case *syntax.Match:
-		if c := cc.match(x, sc); c != nil {
-			return c
-		}
-		reason = "match pattern"
-	case *syntax.LeftSection, *syntax.RightSection:
-		if c := cc.section(x, sc); c != nil {
-			return c
-		}
+		return cc.match(x, sc)
+	case *syntax.LeftSection:
+		return cc.section(x.Op, true, x.L, x.Pos(), sc)
+	case *syntax.RightSection:
+		return cc.section(x.Op, false, x.R, x.Pos(), sc)
 	case *syntax.StringLit:
 		return cc.stringLit(x)
 	case *syntax.Range:
@@ -483,7 +456,15 @@ func (cc *ccomp) expr1(x syntax.Expr, sc *cscope) cexpr {
 			return body(t, bp)
 		}
 	}
-	return cc.walk(x, sc, reason)
+	return cc.cannot(x) // syntax has no other kind of expression
+}
+
+// cannot is the error for a node the compiler does not know, where it is
+// evaluated: the walker's for one it did not know.
+func (cc *ccomp) cannot(x syntax.Expr) cexpr {
+	return func(t *thread, bp int) (value.Value, error) {
+		return nil, t.errf(x.Pos(), "cannot evaluate %T", x)
+	}
 }
 
 // emptyArray compiles [], typed by the checker or, where it could not
@@ -508,7 +489,11 @@ func (cc *ccomp) emptyArray(x *syntax.ArrayLit, sc *cscope) cexpr {
 func (cc *ccomp) literal(x syntax.Expr, sc *cscope) cexpr {
 	p, err := cc.t.literalValue(x)
 	if err != nil {
-		return cc.walk(x, sc, "literal without a type")
+		// as the walker's literal: the error, where it is evaluated
+		return func(t *thread, bp int) (value.Value, error) {
+			_, err := t.literalValue(x)
+			return nil, err
+		}
 	}
 	var v value.Value = p
 	return func(t *thread, bp int) (value.Value, error) {

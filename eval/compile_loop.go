@@ -14,11 +14,10 @@ import (
 // base, the body, and the iteration's own (1, 1); a while condition is
 // evaluated (and charged) with the state bound before each iteration and
 // once more at the end. A loop that binds sizes (loop [n] (xs: [n]t))
-// binds its state as bindLet does (walkedPat); one whose pattern the
-// compiler does not bind is left to the walker.
+// binds its state as bindLet does (walkedPat).
 
-// loop compiles x, or returns nil for the walker and the reason.
-func (cc *ccomp) loop(x *syntax.Loop, sc *cscope) (cexpr, string) {
+// loop compiles x.
+func (cc *ccomp) loop(x *syntax.Loop, sc *cscope) cexpr {
 	var init cexpr
 	if x.Init != nil {
 		init = cc.expr(x.Init, sc)
@@ -36,10 +35,7 @@ func (cc *ccomp) loop(x *syntax.Loop, sc *cscope) (cexpr, string) {
 	case *syntax.For:
 		bound := cc.expr(form.Bound, sc)
 		is := cc.slot()
-		ls, ok := cc.loopState(x, &cscope{name: form.I.Name, slot: is, next: sc})
-		if !ok {
-			return nil, "loop pattern"
-		}
+		ls := cc.loopState(x, &cscope{name: form.I.Name, slot: is, next: sc})
 		return func(t *thread, bp int) (value.Value, error) {
 			base := t.live
 			state, err := init(t, bp)
@@ -65,17 +61,11 @@ func (cc *ccomp) loop(x *syntax.Loop, sc *cscope) (cexpr, string) {
 				inSlots = ls.parts != nil
 			}
 			return ls.end(t, bp, base, initF, state, inSlots, n > 0), nil
-		}, ""
+		}
 	case *syntax.ForIn:
 		arr := cc.expr(form.Arr, sc)
-		ebind, esc, ok := cc.pat(form.Pat, sc)
-		if !ok {
-			return nil, "for-in pattern"
-		}
-		ls, ok := cc.loopState(x, esc)
-		if !ok {
-			return nil, "loop pattern"
-		}
+		ebind, esc := cc.pat(form.Pat, sc)
+		ls := cc.loopState(x, esc)
 		return func(t *thread, bp int) (value.Value, error) {
 			base := t.live
 			state, err := init(t, bp)
@@ -103,12 +93,9 @@ func (cc *ccomp) loop(x *syntax.Loop, sc *cscope) (cexpr, string) {
 				inSlots = ls.parts != nil
 			}
 			return ls.end(t, bp, base, initF, state, inSlots, n > 0), nil
-		}, ""
-	case *syntax.While:
-		ls, ok := cc.loopState(x, sc)
-		if !ok {
-			return nil, "loop pattern"
 		}
+	case *syntax.While:
+		ls := cc.loopState(x, sc)
 		cond := cc.prim(form.Cond, ls.sc)
 		return func(t *thread, bp int) (value.Value, error) {
 			base := t.live
@@ -155,9 +142,9 @@ func (cc *ccomp) loop(x *syntax.Loop, sc *cscope) (cexpr, string) {
 				iters++
 			}
 			return ls.end(t, bp, base, initF, state, inSlots, iters > 0), nil
-		}, ""
+		}
 	}
-	return nil, "loop form"
+	return cc.cannot(x) // syntax has no other loop form
 }
 
 // loopState is a loop's pattern and body. Where the pattern is a tuple
@@ -179,20 +166,16 @@ type loopState struct {
 // cstore evaluates a tuple-valued expression into slots.
 type cstore func(t *thread, bp int) error
 
-func (cc *ccomp) loopState(x *syntax.Loop, sc *cscope) (*loopState, bool) {
+func (cc *ccomp) loopState(x *syntax.Loop, sc *cscope) *loopState {
 	if len(x.Sizes) > 0 {
 		all, bsc := cc.walkedPat(x.Sizes, x.Pat, sc)
-		return &loopState{sc: bsc, all: all, body: cc.expr(x.Body, bsc)}, true
+		return &loopState{sc: bsc, all: all, body: cc.expr(x.Body, bsc)}
 	}
 	if tp, ok := tuplePatOf(x.Pat); ok {
 		psc := sc
 		parts := make([]cbind, len(tp.Elems))
 		for i, q := range tp.Elems {
-			b, sc2, ok := cc.pat(q, psc)
-			if !ok {
-				return nil, false
-			}
-			parts[i], psc = b, sc2
+			parts[i], psc = cc.pat(q, psc)
 		}
 		n := len(parts)
 		all := tupleBinder(tp.Pos(), parts)
@@ -204,13 +187,10 @@ func (cc *ccomp) loopState(x *syntax.Loop, sc *cscope) (*loopState, bool) {
 		} else {
 			ls.body = cc.expr(x.Body, psc)
 		}
-		return ls, true
+		return ls
 	}
-	all, bsc, ok := cc.pat(x.Pat, sc)
-	if !ok {
-		return nil, false
-	}
-	return &loopState{sc: bsc, all: all, body: cc.expr(x.Body, bsc)}, true
+	all, bsc := cc.pat(x.Pat, sc)
+	return &loopState{sc: bsc, all: all, body: cc.expr(x.Body, bsc)}
 }
 
 // tuplePatOf returns a tuple pattern (p1, …, pk), in parentheses or not.
@@ -250,10 +230,7 @@ func (cc *ccomp) tupleInto(x syntax.Expr, k, dst int, sc *cscope) cstore {
 			return nil
 		}
 		val := cc.expr(x.Value, sc)
-		bind, sc2, ok := cc.pat(x.Pat, sc)
-		if !ok {
-			return nil
-		}
+		bind, sc2 := cc.pat(x.Pat, sc)
 		body := cc.tupleInto(x.Body, k, dst, sc2)
 		if body == nil {
 			return nil

@@ -22,10 +22,7 @@ func (cc *ccomp) match(x *syntax.Match, sc *cscope) cexpr {
 	}
 	cases := make([]ccase, len(x.Cases))
 	for i, c := range x.Cases {
-		m, csc, ok := cc.matcher(c.Pat, sc)
-		if !ok {
-			return nil
-		}
+		m, csc := cc.matcher(c.Pat, sc)
 		cases[i] = ccase{m, cc.expr(c.Body, csc)}
 	}
 	return func(t *thread, bp int) (value.Value, error) {
@@ -48,9 +45,8 @@ func (cc *ccomp) match(x *syntax.Match, sc *cscope) cexpr {
 	}
 }
 
-// matcher compiles p as matchPat matches it; ok is false for a pattern
-// it does not compile.
-func (cc *ccomp) matcher(p syntax.Pat, sc *cscope) (cmatch, *cscope, bool) {
+// matcher compiles p as matchPat matches it.
+func (cc *ccomp) matcher(p syntax.Pat, sc *cscope) (cmatch, *cscope) {
 	switch p := p.(type) {
 	case *syntax.PParen:
 		return cc.matcher(p.P, sc)
@@ -61,7 +57,11 @@ func (cc *ccomp) matcher(p syntax.Pat, sc *cscope) (cmatch, *cscope, bool) {
 	case *syntax.PLit:
 		lit, err := cc.t.literalValue(p.Lit)
 		if err != nil {
-			return nil, nil, false
+			// as matchPat: the error, where the match is tried
+			return func(t *thread, bp int, v value.Value) (bool, error) {
+				_, err := t.literalValue(p.Lit)
+				return false, err
+			}, sc
 		}
 		return func(t *thread, bp int, v value.Value) (bool, error) {
 			pv, ok := primOf(v)
@@ -73,31 +73,25 @@ func (cc *ccomp) matcher(p syntax.Pat, sc *cscope) (cmatch, *cscope, bool) {
 				l = value.Convert(l, pv.T)
 			}
 			return value.Identical(l, pv), nil
-		}, sc, true
+		}, sc
 	case *syntax.PConstr:
-		ms, sc, ok := cc.matchers(p.Args, sc)
-		if !ok {
-			return nil, nil, false
-		}
+		ms, sc := cc.matchers(p.Args, sc)
 		return func(t *thread, bp int, v value.Value) (bool, error) {
 			s, ok := v.(*value.Sum)
 			if !ok || s.Constr != p.Name || len(s.Payload) != len(ms) {
 				return false, nil
 			}
 			return matchAll(t, bp, ms, s.Payload)
-		}, sc, true
+		}, sc
 	case *syntax.PTuple:
-		ms, sc, ok := cc.matchers(p.Elems, sc)
-		if !ok {
-			return nil, nil, false
-		}
+		ms, sc := cc.matchers(p.Elems, sc)
 		return func(t *thread, bp int, v value.Value) (bool, error) {
 			parts, ok := tupleParts(v, len(ms))
 			if !ok {
 				return false, nil
 			}
 			return matchAll(t, bp, ms, parts)
-		}, sc, true
+		}, sc
 	case *syntax.PRecord:
 		pats := make([]syntax.Pat, len(p.Fields))
 		for i, f := range p.Fields {
@@ -105,10 +99,7 @@ func (cc *ccomp) matcher(p syntax.Pat, sc *cscope) (cmatch, *cscope, bool) {
 				pats[i] = &syntax.PId{Loc: f.Loc, Name: f.Name}
 			}
 		}
-		ms, sc, ok := cc.matchers(pats, sc)
-		if !ok {
-			return nil, nil, false
-		}
+		ms, sc := cc.matchers(pats, sc)
 		return func(t *thread, bp int, v value.Value) (bool, error) {
 			r, ok := v.(*value.Record)
 			if !ok {
@@ -124,30 +115,22 @@ func (cc *ccomp) matcher(p syntax.Pat, sc *cscope) (cmatch, *cscope, bool) {
 				}
 			}
 			return true, nil
-		}, sc, true
-	case *syntax.PId, *syntax.PWild:
-		b, sc, ok := cc.pat(p, sc)
-		if !ok {
-			return nil, nil, false
-		}
-		return func(t *thread, bp int, v value.Value) (bool, error) {
-			err := b(t, bp, v)
-			return err == nil, err
-		}, sc, true
+		}, sc
 	}
-	return nil, nil, false
+	// a name, _, or what bindPat binds (or refuses, with its error)
+	b, sc := cc.pat(p, sc)
+	return func(t *thread, bp int, v value.Value) (bool, error) {
+		err := b(t, bp, v)
+		return err == nil, err
+	}, sc
 }
 
-func (cc *ccomp) matchers(ps []syntax.Pat, sc *cscope) ([]cmatch, *cscope, bool) {
+func (cc *ccomp) matchers(ps []syntax.Pat, sc *cscope) ([]cmatch, *cscope) {
 	ms := make([]cmatch, len(ps))
 	for i, q := range ps {
-		m, sc2, ok := cc.matcher(q, sc)
-		if !ok {
-			return nil, nil, false
-		}
-		ms[i], sc = m, sc2
+		ms[i], sc = cc.matcher(q, sc)
 	}
-	return ms, sc, true
+	return ms, sc
 }
 
 func matchAll(t *thread, bp int, ms []cmatch, vs []value.Value) (bool, error) {

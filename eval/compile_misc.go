@@ -27,7 +27,7 @@ func (cc *ccomp) rangeExpr(x *syntax.Range, sc *cscope) cexpr {
 					return p.c(t, bp)
 				}
 			}
-			return t.eval(y, t.envAt(bp, sc)) // not reached: rangeBy asks for these only
+			return nil, t.errf(y.Pos(), "cannot evaluate %T in a range", y) // rangeBy asks for the parts only
 		})
 	}
 }

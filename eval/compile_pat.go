@@ -15,15 +15,17 @@ import (
 // walkedPat).
 
 // pat compiles an irrefutable pattern without size binders, as bindPat
-// binds it; ok is false for the patterns that need the walker.
-func (cc *ccomp) pat(p syntax.Pat, sc *cscope) (cbind, *cscope, bool) {
-	return cc.patS(p, sc, nil)
+// binds it.
+func (cc *ccomp) pat(p syntax.Pat, sc *cscope) (cbind, *cscope) {
+	b, sc, _ := cc.patS(p, sc, nil) // without sizes, patS binds every pattern
+	return b, sc
 }
 
 // patS is pat for a parameter of a closure with size parameters, whose
 // slots sizes gives: an ascription binds the sizes its type's dimensions
 // name, as bindPat binds them, where that is a plain reading of the
-// value's shape (shapePlan); ok is false where it is not.
+// value's shape (shapePlan); ok is false where it is not (never where
+// sizes is nil).
 func (cc *ccomp) patS(p syntax.Pat, sc *cscope, sizes map[string]int) (cbind, *cscope, bool) {
 	switch p := p.(type) {
 	case *syntax.PId:
@@ -111,10 +113,7 @@ func (cc *ccomp) patS(p syntax.Pat, sc *cscope, sizes map[string]int) (cbind, *c
 		}, sc, true
 	case *syntax.PLit, *syntax.PConstr:
 		// as bindPat: the match must succeed
-		m, sc2, ok := cc.matcher(p, sc)
-		if !ok {
-			return nil, nil, false
-		}
+		m, sc2 := cc.matcher(p, sc)
 		return func(t *thread, bp int, v value.Value) error {
 			ok, err := m(t, bp, v)
 			if err != nil {
@@ -126,7 +125,9 @@ func (cc *ccomp) patS(p syntax.Pat, sc *cscope, sizes map[string]int) (cbind, *c
 			return nil
 		}, sc2, true
 	}
-	return nil, nil, false
+	return func(t *thread, bp int, v value.Value) error {
+		return t.errf(p.Pos(), "cannot bind pattern %T", p) // as bindPat
+	}, sc, true
 }
 
 // shapePlan reads the type of an ascription in a parameter of a closure

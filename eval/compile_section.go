@@ -11,19 +11,9 @@ import (
 // operator's value is opValue's (opVar): a local's, a module-level
 // definition's, or the built-in operator.
 
-func (cc *ccomp) section(x syntax.Expr, sc *cscope) cexpr {
-	var q syntax.QualName
-	var left bool
-	var operand syntax.Expr
-	switch x := x.(type) {
-	case *syntax.LeftSection:
-		q, left, operand = x.Op, true, x.L
-	case *syntax.RightSection:
-		q, operand = x.Op, x.R
-	default:
-		return nil
-	}
-	pos := x.Pos()
+// section compiles (operand q) where left, else (q operand); pos is
+// the section's.
+func (cc *ccomp) section(q syntax.QualName, left bool, operand syntax.Expr, pos syntax.Pos, sc *cscope) cexpr {
 	opv := cc.opVar(q, pos, sc)
 	a := cc.expr(operand, sc)
 	return func(t *thread, bp int) (value.Value, error) {
