@@ -39,33 +39,8 @@ func (c *closure) call(t *thread, args []value.Value, pos syntax.Pos) (value.Val
 		fpos = c.defPos
 	}
 	t.stack = append(t.stack, Frame{Name: c.name, Pos: fpos})
-	if k := t.codeOf(c); k != nil {
-		v, err := k.run(t, c, args)
-		t.stack = t.stack[:len(t.stack)-1]
-		return v, err
-	}
-	if walkStats != nil {
-		return t.callWalkedCounted(c, args)
-	}
-	return t.callWalked(c, args)
-}
-
-// callWalked is the walker's call of a closure whose body is not
-// compiled; the caller has pushed the call's frame, which it pops.
-func (t *thread) callWalked(c *closure, args []value.Value) (value.Value, error) {
-	e := c.env
-	var err error
-	for i, p := range c.params {
-		if e, err = t.bindPat(p, args[i], e, c.sizeParams); err != nil {
-			t.stack = t.stack[:len(t.stack)-1]
-			return nil, err
-		}
-	}
-	v, err := t.eval(c.body, e)
+	v, err := t.codeOf(c).run(t, c, args)
 	t.stack = t.stack[:len(t.stack)-1]
-	if err == nil {
-		v = t.fixEmptyResult(v, c.body, e)
-	}
 	return v, err
 }
 
@@ -122,7 +97,7 @@ func (p *projFn) arity() int    { return 1 }
 func (p *projFn) fname() string { return "projection" }
 func (p *projFn) call(t *thread, args []value.Value, pos syntax.Pos) (value.Value, error) {
 	if walkStats != nil && t.wc == nil && hasIndices(p.path) {
-		// the walker evaluates the indices of (.[i]) where it is applied
+		// the indices of (.[i]) are evaluated in its environment where it is applied
 		prev := t.enterWalk(walkReason("indices of an index section"))
 		defer func() { t.wc = prev }()
 	}

@@ -16,24 +16,23 @@ import (
 // arguments into slots instead of allocating one environment node per
 // name. Names that the body does not bind (the closure's free variables:
 // module-level definitions, modules, captured locals) are looked up in
-// the closure's environment as the tree walker would.
+// the closure's environment.
 //
-// Compiled code charges exactly what the tree walker (eval_*.go) charges,
-// step by step in the same order, through the same helpers: it is the
-// walker with the name resolution and the dispatch on the node's kind
-// done ahead of time. Every kind of expression and pattern compiles;
-// what cannot run (a literal the evaluator cannot type, a pattern or node
-// kind that syntax does not have) gives the walker's error where it is
-// evaluated: the compiler hands the walker no expression, and over the
-// examples and Futhark's tests the walker evaluates no node
-// (FUT_WALKSTATS, walkstats.go). Sizes bound through
-// an abbreviation or a dimension n + m, and by let [n] and loop [n], are
-// bound by the walker's bindPat, then moved into slots (compile_pat.go).
-// With the compiler off (Interp.noCompile) the walker evaluates
-// everything: it recorded the values, costs and errors with positions
-// that TestCompiledAgrees, TestFlatAgrees and TestBreakLocalsAgree
-// compare compiled code with (testdata/walker, golden_test.go; -update
-// records them again), and every test of the package runs compiled code.
+// Compiled code is the only evaluator of expressions. It charges what
+// COST_MODEL.md says, step by step in the order the tree walker it
+// replaced (issue 18) charged, through the helpers of eval_*.go that
+// both shared; the values, costs and errors with positions that the
+// walker gave on the differential tests' programs are kept in
+// testdata/walker (TestCompiledAgrees, TestFlatAgrees,
+// TestBreakLocalsAgree; golden_test.go), and over the examples and
+// Futhark's tests the figures of the two were the same. Every kind of
+// expression and pattern compiles; what cannot run (a literal the
+// evaluator cannot type, a pattern or node kind that syntax does not
+// have) gives its error where it is evaluated. A few helpers still work
+// in an environment built from the frame (envAt; FUT_WALKSTATS,
+// walkstats.go, counts their entries): sizes bound through an
+// abbreviation or a dimension n + m, and by let [n] and loop [n], are
+// bound by bindPat, then moved into slots (compile_pat.go).
 
 // cexpr evaluates one compiled expression in the frame at bp.
 type cexpr func(t *thread, bp int) (value.Value, error)
@@ -75,9 +74,9 @@ func (s *cscope) find(name string) *cscope {
 	return nil
 }
 
-// envAt is the environment the walker would have at a point whose scope
-// is sc: the closure's environment with the frame's bindings, outermost
-// first.
+// envAt is the environment (as bindPat and checkType read one) at a
+// point whose scope is sc: the closure's environment with the frame's
+// bindings, outermost first.
 func (t *thread) envAt(bp int, sc *cscope) *env {
 	var buf [16]*cscope
 	chain := buf[:0]
@@ -108,30 +107,18 @@ type code struct {
 	bare bool
 }
 
-// noCode marks a body that is not compiled (the compiler is off, in
-// go test -update of the tests against the walker): the walker
-// evaluates it.
-var noCode = &code{}
-
-// codeOf returns c's compiled body, compiling it on first use; nil when
-// the walker must evaluate it. The code belongs to the closure (a lambda
-// made by compiled code shares its node's), so that it and what it
-// caches live no longer than the closure: a table by node would keep
-// every REPL entry's code.
+// codeOf returns c's compiled body, compiling it on first use. The code
+// belongs to the closure (a lambda made by compiled code shares its
+// node's), so that it and what it caches live no longer than the
+// closure: a table by node would keep every REPL entry's code.
 func (t *thread) codeOf(c *closure) *code {
 	if c.code == nil {
 		c.code = t.compileClosure(c)
-	}
-	if c.code == noCode {
-		return nil
 	}
 	return c.code
 }
 
 func (t *thread) compileClosure(c *closure) *code {
-	if t.in.noCompile {
-		return noCode
-	}
 	cc := &ccomp{t: t, env: c.env}
 	k := &code{}
 	var sc *cscope
@@ -156,8 +143,8 @@ func (t *thread) compileClosure(c *closure) *code {
 	return k
 }
 
-// evalCompiled evaluates x in e, as t.eval(x, e) does, compiled as the
-// body of a closure without parameters: a top-level expression
+// evalCompiled evaluates x in e, compiled as the body of a closure
+// without parameters: a top-level expression
 // (EvalExpr) or the definition of a constant (decl). The code serves
 // this one evaluation and goes with it; the lambdas it makes keep their
 // own.
@@ -186,9 +173,6 @@ func (t *thread) evalCached(x syntax.Expr, e *env) (value.Value, error) {
 // of an expression.
 func (t *thread) runExpr(c *closure) (value.Value, error) {
 	k := t.codeOf(c)
-	if k == nil {
-		return t.eval(c.body, c.env)
-	}
 	k.bare = true
 	return k.run(t, c, nil)
 }
@@ -460,7 +444,7 @@ func (cc *ccomp) expr1(x syntax.Expr, sc *cscope) cexpr {
 }
 
 // cannot is the error for a node the compiler does not know, where it is
-// evaluated: the walker's for one it did not know.
+// evaluated.
 func (cc *ccomp) cannot(x syntax.Expr) cexpr {
 	return func(t *thread, bp int) (value.Value, error) {
 		return nil, t.errf(x.Pos(), "cannot evaluate %T", x)
@@ -485,11 +469,11 @@ func (cc *ccomp) emptyArray(x *syntax.ArrayLit, sc *cscope) cexpr {
 	}
 }
 
-// literal is a literal's value, boxed once; its step as the walker's.
+// literal is a literal's value, boxed once: step (1, 1, 1), fresh 1.
 func (cc *ccomp) literal(x syntax.Expr, sc *cscope) cexpr {
 	p, err := cc.t.literalValue(x)
 	if err != nil {
-		// as the walker's literal: the error, where it is evaluated
+		// the error, where it is evaluated
 		return func(t *thread, bp int) (value.Value, error) {
 			_, err := t.literalValue(x)
 			return nil, err
@@ -591,7 +575,7 @@ func (cc *ccomp) useSite(x *syntax.Var, sc *cscope) cexpr {
 	return cc.walkVar(x, sc, "use of a function with context sizes")
 }
 
-// walkVar is the walker's evalVar at x, for reason.
+// walkVar is evalVar at x in the frame's environment, for reason.
 func (cc *ccomp) walkVar(x *syntax.Var, sc *cscope, reason string) cexpr {
 	wc := walkReason(reason)
 	return func(t *thread, bp int) (value.Value, error) {

@@ -5,10 +5,9 @@ import (
 	"fut/interp/syntax"
 )
 
-// Compiled indexing, a[i, j:k], as the walker evaluates and charges it
-// (eval_expr.go's Index case, eval_index.go): the index expressions are
-// compiled and handed to the walker's evalIndicesBy and updatePathBy,
-// which check them against the shape in the walker's order.
+// Compiled indexing, a[i, j:k] (eval_index.go): the index expressions
+// are compiled and handed to evalIndicesBy and updatePathBy, which check
+// them against the shape in the order they ask for them.
 
 // cindices are the compiled index expressions of slices (their fixed
 // indices, starts, ends and strides), by the expression each is.
@@ -31,8 +30,8 @@ func (cc *ccomp) indices(ps cindices, ds []*syntax.DimIndex, sc *cscope) cindice
 	return ps
 }
 
-// by evaluates the index expression ix in the frame at bp, as the
-// walker's evalIndicesBy and updatePathBy ask for it.
+// by evaluates the index expression ix in the frame at bp, as
+// evalIndicesBy and updatePathBy ask for it.
 func (ps cindices) by(t *thread, bp int, sc *cscope) func(ix syntax.Expr) (int64, error) {
 	return func(ix syntax.Expr) (int64, error) {
 		for _, p := range ps {
@@ -44,12 +43,11 @@ func (ps cindices) by(t *thread, bp int, sc *cscope) func(ix syntax.Expr) (int64
 				return t.indexInt(ix, v)
 			}
 		}
-		return t.evalInt(ix, t.envAt(bp, sc)) // not reached: every part is compiled
+		return 0, t.errf(ix.Pos(), "cannot evaluate %T in an index", ix) // by asks for the parts only
 	}
 }
 
-// index compiles a[i, j:k] as the walker's Index case evaluates and
-// charges it (eval_expr.go, eval_index.go).
+// index compiles a[i, j:k] (indexBy, eval_index.go).
 func (cc *ccomp) index(x *syntax.Index, sc *cscope) cexpr {
 	arr := cc.expr(x.X, sc)
 	parts := cc.indices(nil, x.Indices, sc)

@@ -8,8 +8,9 @@ import (
 // Compiled loops: loop p = init for i < n / for x in xs / while c do
 // body, with p, i and x in slots of the frame, so that an iteration
 // binds the state into its slots instead of allocating one environment
-// node per name. The steps and charges are evalLoop's (eval_loop.go), in
-// its order: the initial value, then the bound or the array; for each
+// node per name. Cost per COST_MODEL.md: W = W0 + Σ(Wk + 1), D likewise,
+// and the loop state is held while each iteration runs: S = max(S0,
+// max_k ‖state_k‖ + S_k). The steps, in order: the initial value, then the bound or the array; for each
 // iteration a tick, live reset to the state's size above the loop's
 // base, the body, and the iteration's own (1, 1); a while condition is
 // evaluated (and charged) with the state bound before each iteration and
@@ -124,7 +125,7 @@ func (cc *ccomp) loop(x *syntax.Loop, sc *cscope) cexpr {
 				if c.B == 0 {
 					break
 				}
-				// the walker binds the same state again: the slots hold it
+				// the state is bound again for the body: the slots hold it
 				if err := t.tick(pos); err != nil {
 					return nil, err
 				}
@@ -307,8 +308,9 @@ func (ls *loopState) run(t *thread, bp int) (value.Value, error) {
 	return ls.body(t, bp)
 }
 
-// iterate runs one iteration of a for loop as evalLoop's body does; the
-// new state is in *state or in the slots.
+// iterate runs one iteration of a loop: a tick, live reset to the
+// state's size above base, the state bound, the body, and the
+// iteration's (1, 1); the new state is in *state or in the slots.
 func (ls *loopState) iterate(t *thread, bp int, pos syntax.Pos, base int64, state *value.Value, inSlots bool) error {
 	if err := t.tick(pos); err != nil {
 		return err
@@ -331,7 +333,8 @@ func (ls *loopState) iterate(t *thread, bp int, pos syntax.Pos, base int64, stat
 	return nil
 }
 
-// end is the loop's value, left live as evalLoop leaves it.
+// end is the loop's value, left live: the final state's size above base
+// where an iteration ran, else the initial value's fresh size (initF).
 func (ls *loopState) end(t *thread, bp int, base, initF int64, state value.Value, inSlots, ran bool) value.Value {
 	if inSlots {
 		tu := make(value.Tuple, len(ls.parts))

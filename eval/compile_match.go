@@ -5,8 +5,7 @@ import (
 	"fut/interp/syntax"
 )
 
-// Compiled matches: match e case p -> b …, as evalMatch evaluates and
-// charges it (eval_pat.go): the scrutinee, the match's (1, 1), then the
+// Compiled matches: match e case p -> b …: the scrutinee, the match's (1, 1), then the
 // first case whose pattern matches, its names bound in slots. A pattern
 // is tried as matchPat tries it.
 

@@ -5,13 +5,12 @@ import (
 	"fut/interp/syntax"
 )
 
-// Compiled forms of the less common expressions, each as the walker's
-// case of eval1 (eval_expr.go) evaluates and charges it: ranges,
-// coercions, attributes, constructors, strings, projection and index
-// sections, M.(e), ???, and operators other than the built-in ones.
-// Where the walker's case reads its environment for more than names
-// (the locals a #[break] reports, the sizes of a coercion's type), the
-// compiled form gives it the frame's (envAt).
+// Compiled forms of the less common expressions: ranges, coercions,
+// attributes, constructors, strings, projection and index sections,
+// M.(e), ???, and operators other than the built-in ones. Where a helper
+// reads an environment for more than names (the locals a #[break]
+// reports, the sizes of a coercion's type), the compiled form gives it
+// the frame's (envAt).
 
 // rangeExpr compiles a..b, a..s...b, a..<b and a..>b.
 func (cc *ccomp) rangeExpr(x *syntax.Range, sc *cscope) cexpr {
@@ -34,7 +33,7 @@ func (cc *ccomp) rangeExpr(x *syntax.Range, sc *cscope) cexpr {
 
 // coerce compiles e :> t: e, then its sizes checked against t's, which
 // checkType works out in the frame's environment (a size may be any
-// expression; the walker evaluates it there).
+// expression, evaluated there).
 func (cc *ccomp) coerce(x *syntax.Coerce, sc *cscope) cexpr {
 	a := cc.expr(x.X, sc)
 	wc := walkReason("sizes of a coercion's type")
@@ -78,7 +77,7 @@ func (cc *ccomp) constr(x *syntax.Constr, sc *cscope) cexpr {
 	}
 }
 
-// stringLit compiles "…": a fresh u8 array each time, as the walker's.
+// stringLit compiles "…": a fresh u8 array each time (stringValue).
 func (cc *ccomp) stringLit(x *syntax.StringLit) cexpr {
 	return func(t *thread, bp int) (value.Value, error) {
 		return t.stringValue(x.Value), nil
@@ -86,7 +85,7 @@ func (cc *ccomp) stringLit(x *syntax.StringLit) cexpr {
 }
 
 // projSection compiles (.a.b) and (.[i].c): a function that applies the
-// path, its indices evaluated by the walker where it is applied, in the
+// path, its indices evaluated (evalCached) where it is applied, in the
 // frame's environment as it is now.
 func (cc *ccomp) projSection(path []syntax.PathElem, sc *cscope) cexpr {
 	return func(t *thread, bp int) (value.Value, error) {
@@ -94,8 +93,8 @@ func (cc *ccomp) projSection(path []syntax.PathElem, sc *cscope) cexpr {
 	}
 }
 
-// qualParen compiles M.(e): e runs in the environment the walker gives
-// it, M's names over the frame's (they shadow the locals), compiled as
+// qualParen compiles M.(e): e runs in an environment of M's names over
+// the frame's (they shadow the locals), compiled as
 // the body of a closure without parameters, once per node.
 func (cc *ccomp) qualParen(x *syntax.QualParen, sc *cscope) cexpr {
 	var k *code
@@ -106,12 +105,8 @@ func (cc *ccomp) qualParen(x *syntax.QualParen, sc *cscope) cexpr {
 		}
 		c := &closure{body: x.X, env: e}
 		if k == nil {
-			if k = t.compileClosure(c); k != noCode {
-				k.bare = true
-			}
-		}
-		if k == noCode {
-			return t.eval(x.X, e)
+			k = t.compileClosure(c)
+			k.bare = true
 		}
 		return k.run(t, c, nil)
 	}
@@ -125,7 +120,7 @@ func (cc *ccomp) opVar(q syntax.QualName, pos syntax.Pos, sc *cscope) cexpr {
 }
 
 // userBinary compiles l op r where op is not the built-in operator: its
-// value, then the operands, then the application (evalBinary).
+// value, then the operands, then the application.
 func (cc *ccomp) userBinary(x *syntax.Binary, sc *cscope) cexpr {
 	pos := x.OpSpan.Start
 	f, l, r := cc.opVar(x.Op, pos, sc), cc.expr(x.L, sc), cc.expr(x.R, sc)

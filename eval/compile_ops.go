@@ -5,8 +5,7 @@ import (
 	"fut/interp/syntax"
 )
 
-// Compiled operators, as the walker's evalBinary and opValue evaluate
-// them (eval_ops.go): the built-in ones on unboxed scalars along chains
+// Compiled operators (opValue, binop: eval_ops.go): the built-in ones on unboxed scalars along chains
 // of operators (prim, primBinary), && and || short-circuiting, and the
 // others applied as functions (userBinary, compile_misc.go).
 
@@ -41,11 +40,11 @@ func (cc *ccomp) prim(x syntax.Expr, sc *cscope) pexpr {
 // builtinOp reports whether x applies the built-in operator op.
 func (cc *ccomp) builtinOp(x *syntax.Binary, sc *cscope) (value.BinOp, bool) {
 	if _, shadowed := sc.lookup(x.Op.Name); shadowed {
-		return 0, false // a local operator: the walker applies it
+		return 0, false // a local operator: applied as a function
 	}
 	// isBuiltinOp's answer is fixed per node (scoping is lexical); with
 	// no local of the operator's name, the closure's environment sees
-	// what the walker's would.
+	// what the frame's would.
 	return cc.t.isBuiltinOp(x, x.Op, x.Backtick, cc.env)
 }
 
@@ -91,8 +90,8 @@ func (cc *ccomp) binary(x *syntax.Binary, sc *cscope) cexpr {
 	}
 }
 
-// primBinary compiles a built-in operator other than && and || as the
-// walker's evalBinary evaluates it; nil for any other binary.
+// primBinary compiles a built-in operator other than && and || (the
+// operands, then binop); nil for any other binary.
 func (cc *ccomp) primBinary(x *syntax.Binary, sc *cscope) pexpr {
 	op, ok := cc.builtinOp(x, sc)
 	if !ok || op == value.OpLogAnd || op == value.OpLogOr {

@@ -10,7 +10,7 @@ import (
 // failing with its messages at the same positions. The [n] parameters
 // of a closure read their sizes off the arguments' shapes into slots
 // where the types are plain (sizedFast); elsewhere (an abbreviation, a
-// dimension n + m, let [n] and loop [n]) the walker's bindPat binds them
+// dimension n + m, let [n] and loop [n]) bindPat binds them
 // and the compiled code moves what it bound into slots (sizedParams,
 // walkedPat).
 
@@ -50,7 +50,7 @@ func (cc *ccomp) patS(p syntax.Pat, sc *cscope, sizes map[string]int) (cbind, *c
 		}
 		// the sizes it binds come into scope here, before the inner
 		// pattern's names, as bindPat binds them: the frame's locals
-		// (a #[break]'s) are listed in the walker's order
+		// (a #[break]'s) are listed in bindPat's order
 		for _, s := range plan {
 			for name, slot := range sizes {
 				if s >= 0 && slot == s {
@@ -234,12 +234,12 @@ func (cc *ccomp) sizedFast(c *closure) (params []cbind, sc *cscope, init func(*t
 }
 
 // sizedParams binds the parameters of a closure with size parameters
-// ([n]) as the walker binds them (bindPat: sizes read off the
+// ([n]) as bindPat binds them (sizes read off the
 // arguments' shapes, through type abbreviations, n + m solved from the
 // names bound so far, in the parameters' order), then moves the values
 // that the bindings give the body's names into their slots. A size that
-// no argument's shape gives is left nil: the body then finds it where
-// the walker would, in the closure's environment (withSizes binds
+// no argument's shape gives is left nil: the body then finds it in the
+// closure's environment (withSizes binds
 // context sizes there), or reports it unknown.
 func (cc *ccomp) sizedParams(c *closure) (*cscope, func(*thread, int, *closure, []value.Value) error) {
 	var sc *cscope
@@ -341,7 +341,7 @@ func patNames(p syntax.Pat, add func(string)) {
 	}
 }
 
-// tupleBinder binds a tuple's parts with bs, as the walker's PTuple
+// tupleBinder binds a tuple's parts with bs, as bindPat binds a PTuple
 // (pos: the pattern's).
 func tupleBinder(pos syntax.Pos, bs []cbind) cbind {
 	n := len(bs)

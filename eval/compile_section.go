@@ -5,8 +5,7 @@ import (
 	"fut/interp/syntax"
 )
 
-// Compiled operator sections with an operand, (x +) and (+ x), as the
-// walker makes them (eval_expr.go): the operator's value, then the
+// Compiled operator sections with an operand, (x +) and (+ x): the operator's value, then the
 // operand's, then the function; a section costs nothing itself. The
 // operator's value is opValue's (opVar): a local's, a module-level
 // definition's, or the built-in operator.

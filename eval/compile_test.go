@@ -14,8 +14,7 @@ import (
 // programs that use what the compiler handles (records, tuples, modules,
 // lets, lambdas, partial application, local functions, indexing, loops
 // of every form, in-place updates, assertions, operator sections,
-// matches) and what it hands back to the walker (loops that bind sizes,
-// sections of local functions).
+// matches, loops that bind sizes, sections of local functions).
 func TestCompiledAgrees(t *testing.T) {
 	g := loadGolden(t)
 	for _, cost := range []bool{true, false} {

@@ -5,10 +5,10 @@ import (
 	"fut/interp/syntax"
 )
 
-// Compiled in-place updates (a with [i].f = v, let a[i] = v in e) and
-// assertions, as the walker evaluates and charges them (evalUpdate,
-// eval_expr.go), so that a loop body that updates its state in place
-// runs without an environment built for the walker each iteration.
+// Compiled in-place updates (a with [i].f = v, let a[i] = v in e:
+// the array, the value, updatePathBy, then a step of (1, 1)) and
+// assertions, so that a loop body that updates its state in place runs
+// without an environment built each iteration.
 
 // update compiles a with path = v.
 func (cc *ccomp) update(x *syntax.Update, sc *cscope) cexpr {

@@ -7,28 +7,6 @@ import (
 	"fut/interp/syntax"
 )
 
-func (t *thread) evalArrayLit(x *syntax.ArrayLit, e *env) (value.Value, error) {
-	base := t.live
-	if len(x.Elems) == 0 {
-		r := t.emptyLit(x)
-		var v value.Value = r
-		if r.Untyped {
-			v = t.fixEmpty(r, x, e)
-		}
-		t.freshStep(base, 0, v)
-		return v, nil
-	}
-	vals := make([]value.Value, len(x.Elems))
-	for i, el := range x.Elems {
-		v, err := t.eval(el, e)
-		if err != nil {
-			return nil, err
-		}
-		vals[i] = v
-	}
-	return t.arrayOf(x, vals, base)
-}
-
 // emptyLit is the empty array literal x with the type the checker gave
 // it, or untyped (i32) where it gave none: the caller then gives it the
 // type its use has (fixEmpty).
@@ -67,14 +45,8 @@ func (t *thread) arrayOf(x *syntax.ArrayLit, vals []value.Value, base int64) (va
 	return r, nil
 }
 
-// evalRange evaluates a..b, a..<b, a..>b and a..s...b: an array like
-// iota's, charged as iota is (n, 1, n + 1).
-func (t *thread) evalRange(x *syntax.Range, e *env) (value.Value, error) {
-	return t.rangeBy(x, func(y syntax.Expr) (value.Value, error) { return t.eval(y, e) })
-}
-
-// rangeBy is evalRange with the bounds evaluated by ev (the walker's or
-// compiled code), in the walker's order.
+// rangeBy evaluates a..b, a..<b, a..>b or a..s...b with the bounds
+// evaluated by ev (compiled code), start, second, then stop.
 func (t *thread) rangeBy(x *syntax.Range, ev func(syntax.Expr) (value.Value, error)) (value.Value, error) {
 	base := t.live
 	sv, err := ev(x.Start)

@@ -37,14 +37,9 @@ func (d dimIdx) String() string {
 	return text
 }
 
-// evalIndices evaluates the indices of a[…] against the array's shape,
-// checking bounds in Futhark's words.
-func (t *thread) evalIndices(idxs []*syntax.DimIndex, shape []int64, e *env, pos syntax.Pos) ([]dimIdx, error) {
-	return t.evalIndicesBy(idxs, shape, func(x syntax.Expr) (int64, error) { return t.evalInt(x, e) }, pos)
-}
-
-// evalIndicesBy is evalIndices with the index expressions evaluated by
-// evInt (the walker's or compiled code), in the walker's order.
+// evalIndicesBy evaluates the indices of a[…] by evInt (compiled code),
+// left to right, against the array's shape, checking bounds in
+// Futhark's words.
 func (t *thread) evalIndicesBy(idxs []*syntax.DimIndex, shape []int64, evInt func(syntax.Expr) (int64, error), pos syntax.Pos) ([]dimIdx, error) {
 	out := make([]dimIdx, len(idxs))
 	bad := false
@@ -134,14 +129,6 @@ func (t *thread) evalIndicesBy(idxs []*syntax.DimIndex, shape []int64, evInt fun
 	return out, nil
 }
 
-func (t *thread) evalInt(x syntax.Expr, e *env) (int64, error) {
-	v, err := t.eval(x, e)
-	if err != nil {
-		return 0, err
-	}
-	return t.indexInt(x, v)
-}
-
 // indexInt is the value v of the index expression x as an integer.
 func (t *thread) indexInt(x syntax.Expr, v value.Value) (int64, error) {
 	p, ok := primOf(v)
@@ -149,11 +136,6 @@ func (t *thread) indexInt(x syntax.Expr, v value.Value) (int64, error) {
 		return 0, t.errf(x.Pos(), "index is not an integer")
 	}
 	return p.Int(), nil
-}
-
-// index evaluates v[idxs].
-func (t *thread) index(v value.Value, idxs []*syntax.DimIndex, e *env, pos syntax.Pos) (value.Value, error) {
-	return t.indexBy(v, idxs, func(x syntax.Expr) (int64, error) { return t.evalInt(x, e) }, pos)
 }
 
 // indexBy is index with the index expressions evaluated by evInt.
@@ -221,34 +203,8 @@ func indexArray(a *value.Array, ds []dimIdx) value.Value {
 	return r
 }
 
-// evalUpdate is a with [i].f = v: the array is consumed and updated in
-// place (copied first only when it is Frozen, i.e. shared at top level).
-func (t *thread) evalUpdate(x *syntax.Update, e *env) (value.Value, error) {
-	base := t.live
-	a, err := t.eval(x.X, e)
-	if err != nil {
-		return nil, err
-	}
-	v, err := t.eval(x.Value, e)
-	if err != nil {
-		return nil, err
-	}
-	r, err := t.updatePath(a, x.Path, v, e, x.Pos())
-	if err != nil {
-		return nil, err
-	}
-	if t.cost {
-		t.step(base, 1, 1, 0, 0)
-	}
-	return r, nil
-}
-
-func (t *thread) updatePath(c value.Value, path []syntax.PathElem, v value.Value, e *env, pos syntax.Pos) (value.Value, error) {
-	return t.updatePathBy(c, path, v, func(x syntax.Expr) (int64, error) { return t.evalInt(x, e) }, pos)
-}
-
-// updatePathBy is updatePath with the index expressions evaluated by
-// evInt (the walker's or compiled code).
+// updatePathBy updates the path of c to v (a with [i].f = v), with the
+// index expressions evaluated by evInt (compiled code).
 func (t *thread) updatePathBy(c value.Value, path []syntax.PathElem, v value.Value, evInt func(syntax.Expr) (int64, error), pos syntax.Pos) (value.Value, error) {
 	if len(path) == 0 {
 		return v, nil

@@ -264,58 +264,6 @@ func (t *thread) opValue(q syntax.QualName, backtick bool, e *env, pos syntax.Po
 	return t.evalVar(&syntax.Var{Loc: syntax.Loc{Span: syntax.Span{Start: pos, End: pos}}, Name: q}, e)
 }
 
-func (t *thread) evalBinary(x *syntax.Binary, e *env) (value.Value, error) {
-	base := t.live
-	if op, ok := t.isBuiltinOp(x, x.Op, x.Backtick, e); ok {
-		l, err := t.eval(x.L, e)
-		if err != nil {
-			return nil, err
-		}
-		if op == value.OpLogAnd || op == value.OpLogOr {
-			lp, ok := l.(value.Prim)
-			if !ok || lp.T != value.Bool {
-				return nil, t.errf(x.L.Pos(), "operand of %s is not a bool", x.Op.Name)
-			}
-			if (lp.B != 0) == (op == value.OpLogOr) {
-				t.scalarStep(base)
-				return lp, nil
-			}
-			r, err := t.eval(x.R, e)
-			if err != nil {
-				return nil, err
-			}
-			t.scalarStep(base)
-			return r, nil
-		}
-		r, err := t.eval(x.R, e)
-		if err != nil {
-			return nil, err
-		}
-		v, err := t.binop(op, l, r, x.OpSpan.Start)
-		if err != nil {
-			return nil, err
-		}
-		t.scalarStep(base)
-		return v, nil
-	}
-	f, err := t.opValue(x.Op, x.Backtick, e, x.OpSpan.Start)
-	if err != nil {
-		return nil, err
-	}
-	l, err := t.eval(x.L, e)
-	if err != nil {
-		return nil, err
-	}
-	r, err := t.eval(x.R, e)
-	if err != nil {
-		return nil, err
-	}
-	held := t.live - base
-	v, err := t.apply(f, []value.Value{l, r}, x.OpSpan.Start)
-	t.live -= held
-	return v, err
-}
-
 // binop applies a built-in operator to two values.
 func (t *thread) binop(op value.BinOp, l, r value.Value, pos syntax.Pos) (value.Value, error) {
 	lp, ok1 := l.(value.Prim)
@@ -364,37 +312,6 @@ func unifyPrims(a, b value.Prim) (value.Prim, value.Prim) {
 		return value.Convert(a, b.T), b
 	}
 	return a, value.Convert(b, a.T)
-}
-
-func (t *thread) evalApply(x *syntax.Apply, e *env) (value.Value, error) {
-	base := t.live
-	f, err := t.eval(x.Fn, e)
-	if err != nil {
-		return nil, err
-	}
-	f = t.sizesFromCoercions(f, x.Args, e)
-	var buf [4]value.Value
-	args := buf[:0]
-	if len(x.Args) > len(buf) {
-		args = make([]value.Value, 0, len(x.Args))
-	}
-	for _, a := range x.Args {
-		v, err := t.eval(a, e)
-		if err != nil {
-			return nil, err
-		}
-		args = append(args, v)
-	}
-	if err := t.tick(x.Pos()); err != nil {
-		return nil, err
-	}
-	held := t.live - base
-	v, err := t.apply(f, args, x.Pos())
-	t.live -= held
-	if a, ok := v.(*value.Array); ok && a.Untyped {
-		v = t.fixEmpty(a, x, e)
-	}
-	return v, err
 }
 
 // funClosure makes the closure of a function binding.

@@ -351,25 +351,6 @@ func (t *thread) matchPat(p syntax.Pat, v value.Value, e *env) (*env, bool, erro
 	return e2, err == nil, err
 }
 
-func (t *thread) evalMatch(x *syntax.Match, e *env) (value.Value, error) {
-	base := t.live
-	v, err := t.eval(x.X, e)
-	if err != nil {
-		return nil, err
-	}
-	t.controlStep(base)
-	for _, c := range x.Cases {
-		e2, ok, err := t.matchPat(c.Pat, v, e)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			return t.eval(c.Body, e2)
-		}
-	}
-	return nil, t.errf(x.Pos(), "no case matches the value %s", short(value.String(v)))
-}
-
 func short(s string) string {
 	if len(s) > 60 {
 		return s[:57] + "..."

@@ -193,9 +193,6 @@ func TestFlatAgrees(t *testing.T) {
 			}
 		}
 		g.check(fmt.Sprintf("cost=%v", cost), comp, flatExprs, flatErrors)
-		if *update {
-			continue // the walker runs no flat kernel
-		}
 		// the functions that should have run flat did, once per layout
 		for _, name := range []string{"accel", "V.vadd", "add2", "comb", "pull", "swapper", "trig", "(<+>)", "tree", "ratio", "clampy", "pick", "safe", "lets", "sumTo", "fib", "rec", "nest", "collatz", "fused", "checked", "andl", "andorg", "andloop", "and3", "andlet"} {
 			v, _, err := comp.run(name)

@@ -69,8 +69,8 @@ const (
 // (mayFuse; inner is g's application), as one loop where f is the
 // prelude's reduce and g its map or map2; ok is false, and nothing was
 // evaluated but f and g, where it does not apply. ev evaluates x's
-// parts (compiled code), in the walker's order. The tree walker does not
-// fuse: it is the plain reference that this path is checked against.
+// parts (compiled code), in the order of the plain applications, whose
+// figures this path gives (TestKernelsAgree checks it with noFast).
 func (t *thread) fusedMapReduceBy(x, inner *syntax.Apply, ev func(k int) (value.Value, error)) (value.Value, bool, error) {
 	_, ok1 := unparen(x.Fn).(*syntax.Var)
 	_, ok2 := unparen(inner.Fn).(*syntax.Var)
@@ -93,7 +93,7 @@ func (t *thread) fusedMapReduceBy(x, inner *syntax.Apply, ev func(k int) (value.
 		return nil, false, nil
 	}
 
-	// From here on, evaluate as evalApply would, and fall back to the
+	// From here on, evaluate as the applications would, and fall back to the
 	// ordinary applications when the data do not suit the fused loop.
 	base0 := t.live
 	op, err := ev(fuseOp)

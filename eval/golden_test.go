@@ -14,13 +14,14 @@ import (
 )
 
 // The differential tests (TestCompiledAgrees, TestFlatAgrees,
-// TestBreakLocalsAgree) compare compiled code with what the tree walker
-// gave on the same entries, recorded once in testdata/walker/TEST.json:
+// TestBreakLocalsAgree) compare compiled code with what the tree walker,
+// the evaluator that defined the semantics node by node until it was
+// retired, gave on the same entries, recorded in testdata/walker/TEST.json:
 // for each expression its value, its four cost figures (with costs on and
 // off, as the test runs it) and its error with its position. go test
-// -run 'Agrees' -update writes the files again from the walker
-// (Interp.noCompile and noFast), in place of the compiled code.
-var update = flag.Bool("update", false, "write testdata/walker/*.json from the tree walker")
+// -run 'Agrees' -update writes the files again from compiled code, for a
+// new entry or a deliberate change of a figure: read the diff.
+var update = flag.Bool("update", false, "write testdata/walker/*.json from compiled code")
 
 // outcome is what one entry gave.
 type outcome struct {
@@ -69,7 +70,7 @@ func loadGolden(t *testing.T) *golden {
 	}
 	b, err := os.ReadFile(g.path)
 	if err != nil {
-		t.Fatalf("%v (go test -run %s -update writes it from the walker)", err, t.Name())
+		t.Fatalf("%v (go test -run %s -update writes it)", err, t.Name())
 	}
 	d := json.NewDecoder(bytes.NewReader(b))
 	d.DisallowUnknownFields()
@@ -79,15 +80,9 @@ func loadGolden(t *testing.T) *golden {
 	return g
 }
 
-// session returns a session for the test: the walker's while updating,
-// compiled code otherwise.
+// session returns a session for the test.
 func (g *golden) session(cost bool) *session {
-	s := newSession(g.t, cost)
-	if *update {
-		s.in.noCompile = true
-		s.in.noFast = true
-	}
-	return s
+	return newSession(g.t, cost)
 }
 
 // outcomeOf runs src in s.
@@ -157,7 +152,7 @@ func (g *golden) compare(key string, got []outcome) {
 			continue
 		}
 		if w != o {
-			g.t.Errorf("%s: %s:\n  compiled %s\n  walker   %s", key, o.Src, o, w)
+			g.t.Errorf("%s: %s:\n  got      %s\n  recorded %s", key, o.Src, o, w)
 		}
 	}
 }

@@ -2,12 +2,13 @@
 // the cost of every expression of the parsed AST, compiled into Go
 // closures with their locals in slots (compile*.go): a function's body
 // on its first call, a top-level expression or a constant's definition
-// where it is evaluated. A tree walker (eval_*.go) defines the same
-// semantics node by node; the compiled code charges what it charges, by
-// the same helpers, and hands it only what the compiler refuses, which
-// over the examples and Futhark's tests is nothing (FUT_WALKSTATS,
-// walkstats.go). With the compiler off (tests) the walker evaluates
-// everything, as the reference the compiled code is checked against.
+// where it is evaluated. It is the only evaluator of expressions: the
+// tree walker that defined the semantics node by node beside it gave the
+// same values and figures on every program of the examples and of
+// Futhark's tests, and was retired (issue 18); what it gave on the
+// differential tests' programs is kept in testdata/walker, which
+// TestCompiledAgrees, TestFlatAgrees and TestBreakLocalsAgree compare
+// compiled code with.
 //
 // Input: parsed declarations and expressions (package syntax), the
 // literal types the checker resolved (TypeInfo), and the `val` specs of
@@ -20,18 +21,20 @@
 // closures keep what they saw), except that Restore returns it to a
 // Snapshot.
 //
-// Layout: eval_*.go walk the tree (expressions, patterns, indexing,
-// loops, declarations) and hold the helpers both evaluators use (the
-// checks of indices and ranges, the binding of sizes, declarations and
-// modules); compile*.go compile (compile.go's comment says how, and
-// what is still handed to the walker); apply.go
+// Layout: compile*.go compile expressions and patterns (compile.go's
+// comment says how); eval_*.go hold declarations and modules (eval_decl.go)
+// and the helpers compiled code calls: pattern binding in an environment
+// (bindPat, bindLet, matchPat, for sizes), the checks of indices, ranges
+// and coercions, operators, literals and empty arrays (FUT_WALKSTATS,
+// walkstats.go, counts the entries into those that work in an
+// environment built from a frame); apply.go
 // holds the function values; soacs.go and intrinsics*.go the built-ins
 // of prelude/intrinsics.fut; thread.go the cost accounting (see its
 // comment); ad.go is jvp/vjp on dual numbers.
 //
 // SOACs over arrays of scalars and of records of scalars have faster
-// paths that charge exactly what the tree walker charges (TestKernelsAgree,
-// TestFlatAgrees, TestCompiledAgrees), tried in this order by fast.go:
+// paths that charge exactly what the general path charges (TestKernelsAgree
+// against noFast, TestFlatAgrees), tried in this order by fast.go:
 // native.go's typed Go loops where the operator is a built-in one
 // (reduce, scan, hist); else flat kernels (kernel_flat*.go, over the
 // layouts of kernel.go; soacs_flat.go) for functions of scalars, records
@@ -134,7 +137,6 @@ type Interp struct {
 	memBase      int64                      // the session's footprint (memory.go)
 	memBaseSet   bool
 	noFast       bool                       // tests: disable the specialised SOAC paths
-	noCompile    bool                       // tests: evaluate every body with the walker
 	lits         map[syntax.Expr]value.Prim // literal values, by node
 	opCache      map[syntax.Node]bool       // whether an operator node is the built-in one
 	exprCode     map[syntax.Expr]*code      // compiled expressions by node (evalCached)

@@ -14,7 +14,7 @@ import (
 // state (kernel_flat_loop.go) is compiled once into a list of
 // instructions over a register file of scalar bits, each register of a
 // type known at compile time. Straight-line code charges the same steps
-// on every application that succeeds: the compiler runs the walker's
+// on every application that succeeds: the compiler runs the
 // Composition rule on the counters while it emits the code (a literal or
 // an operator is one step, a call releases its arguments after the body,
 // a let its bound value after its body), and the code itself charges

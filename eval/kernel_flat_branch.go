@@ -15,7 +15,7 @@ import (
 // an empty one), writing its value to the if's result registers. An arm
 // that is not taken is not run, so it charges nothing and cannot fail.
 //
-// The charges follow the walker's rule for if (the condition, then the
+// The charges follow the rule for if (the condition, then the
 // if's own step, which releases the condition's space, then the taken
 // arm), so they differ from element to element. The compiler still adds
 // up straight-line code's charges at compile time, relative to the live
@@ -114,8 +114,7 @@ func (fc *fcomp) assert(x *syntax.Assert, sc *kscope, e *env) (*kval, bool) {
 }
 
 // logic compiles a && b and a || b: b runs on the elements whose a does
-// not decide, and either way the operator is a step after its operands
-// (evalBinary).
+// not decide, and either way the operator is a step after its operands.
 func (fc *fcomp) logic(x *syntax.Binary, op value.BinOp, sc *kscope, e *env) (*kval, bool) {
 	base := fc.live
 	l, ok := fc.value(x.L, sc, e)

@@ -17,10 +17,10 @@ import (
 // places, as (y, x) does). At run time the loop keeps the list of its
 // lanes still running in a register of its own: each iteration drops
 // the lanes whose bound is reached or whose condition is false, ticks
-// once for each lane left (as the walker ticks once an iteration) and
+// once for each lane left (as compiled code ticks once an iteration) and
 // runs the body on them, until none is left.
 //
-// The charges are evalLoop's: the state is held while each iteration
+// The charges are compiled loops' (compile_loop.go): the state is held while each iteration
 // runs (the condition and the body count from base + the state's size),
 // each iteration is one step more than its body, a while's last test is
 // charged, and after the loop the live space is the state's above base,
@@ -114,7 +114,7 @@ func (fc *fcomp) loop(x *syntax.Loop, sc *kscope, e *env) (*kval, bool) {
 		in.a, in.b, info.ty = int32(i), int32(bound.reg), bound.typ
 		inner = bindKval(inner, forI, &kval{reg: i, typ: bound.typ})
 	}
-	// the pattern is bound after the counter (evalLoop): it may shadow it
+	// the pattern is bound after the counter (as loopState): it may shadow it
 	if inner, ok = bindPat(x.Pat, state, inner); !ok {
 		return nil, false
 	}

@@ -45,7 +45,7 @@ type thread struct {
 	// (intrTranspose)
 	transposed [2]*value.Array
 	flatBuf    []uint64     // the flat SOACs' buffer (fuse_flat.go, soacs_flat.go)
-	wc         *walkCounter // why the walker runs now (walkstats.go); nil in compiled code
+	wc         *walkCounter // why a helper works in an environment now (walkstats.go); nil in compiled code
 }
 
 func (in *Interp) newThread(ctx context.Context) *thread {

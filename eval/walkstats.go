@@ -3,39 +3,33 @@ package eval
 import (
 	"fmt"
 	"os"
-	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
 
 	"fut/eval/value"
-	"fut/interp/syntax"
 )
 
-// The walker's share, measured. With FUT_WALKSTATS=FILE in the
-// environment, every entry from compiled code (or from outside, a
-// top-level expression or declaration) into the tree walker is counted
-// under the reason it was needed, with the number of nodes the walker
-// evaluated for it (t.eval calls, parentheses and ascriptions left out,
-// as the compiler leaves them out), and the compiled code counts its own
-// node evaluations; the table is written to FILE after each call into
-// the package (EvalExpr, EvalDecls, Apply, CallEntry). Without the
-// variable, walkStats is nil and nothing is counted: one test of a
-// package variable per walker node and per compiled call.
-//
-// A node the walker evaluates belongs to the innermost entry; compiled
-// code called from the walker (a closure's body) counts as compiled. A
-// t.eval outside any entry is counted as "unattributed" (with
-// FUT_WALKSTATS_DEBUG set, its position and Go stack go to stderr),
-// which names a walker path that this table does not know yet.
+// What compiled code leaves to the helpers that work in an environment.
+// The tree walker that once evaluated expressions node by node is gone
+// (issue 18); compiled code still builds an environment from its frame
+// (envAt) for a few helpers of eval_*.go: the binding of sizes (bindPat,
+// bindLet), the sizes of a coercion's type (checkType), the type of an
+// empty array, the context sizes of a use (evalVar, withSizes), and
+// declarations. With FUT_WALKSTATS=FILE in the environment, every entry
+// into one of them from compiled code (or from outside, a top-level
+// expression or declaration) is counted under its reason, and compiled
+// code counts its own node evaluations; the table is written to FILE
+// after each call into the package (EvalExpr, EvalDecls, Apply,
+// CallEntry). Without the variable, walkStats is nil and nothing is counted:
+// one test of a package variable per compiled node and per entry.
 var walkStats = newWalkStats(os.Getenv("FUT_WALKSTATS"))
 
-// walkCounter counts one reason's entries and walker node evaluations.
+// walkCounter counts one reason's entries.
 type walkCounter struct {
 	reason  string
 	entries atomic.Int64
-	nodes   atomic.Int64
 }
 
 type walkTable struct {
@@ -68,12 +62,6 @@ func walkReason(reason string) *walkCounter {
 	return c
 }
 
-// nodeReason is the reason for a node that the compiler hands to the
-// walker whole: its kind.
-func nodeReason(x syntax.Expr) string {
-	return "node " + strings.TrimPrefix(fmt.Sprintf("%T", x), "*syntax.")
-}
-
 // enterWalk makes c the current reason (counting an entry) and returns
 // the previous one, which the caller restores.
 func (t *thread) enterWalk(c *walkCounter) *walkCounter {
@@ -83,22 +71,6 @@ func (t *thread) enterWalk(c *walkCounter) *walkCounter {
 	}
 	t.wc = c
 	return prev
-}
-
-// countNode counts one walker node evaluation of x.
-func (w *walkTable) countNode(t *thread, x syntax.Expr) {
-	switch x.(type) {
-	case *syntax.Paren, *syntax.Ascript:
-		return
-	}
-	if t.wc != nil {
-		t.wc.nodes.Add(1)
-	} else {
-		walkReason("unattributed " + nodeReason(x)).nodes.Add(1)
-		if os.Getenv("FUT_WALKSTATS_DEBUG") != "" {
-			fmt.Fprintf(os.Stderr, "unattributed walk at %s\n%s\n", t.in.fset.Position(x.Pos()), debug.Stack())
-		}
-	}
 }
 
 // counted wraps a compiled node to count its evaluations.
@@ -117,22 +89,6 @@ func (w *walkTable) countedPrim(c pexpr) pexpr {
 	}
 }
 
-// callWalkedCounted is callWalked under the reason the closure's body
-// is not compiled.
-func (t *thread) callWalkedCounted(c *closure, args []value.Value) (value.Value, error) {
-	reason := "closure: parameter pattern"
-	switch {
-	case t.in.noCompile:
-		reason = "closure: compiler off (tests)"
-	case len(c.sizeParams) > 0:
-		reason = "closure: size parameters"
-	}
-	prev := t.enterWalk(walkReason(reason))
-	v, err := t.callWalked(c, args)
-	t.wc = prev
-	return v, err
-}
-
 // flush writes the table to the file named by FUT_WALKSTATS.
 func (w *walkTable) flush() {
 	if w == nil {
@@ -144,29 +100,18 @@ func (w *walkTable) flush() {
 		cs = append(cs, c)
 	}
 	w.mu.Unlock()
-	sort.Slice(cs, func(i, j int) bool {
-		a, b := cs[i].nodes.Load(), cs[j].nodes.Load()
-		if a != b {
-			return a > b
-		}
-		return cs[i].reason < cs[j].reason
-	})
+	sort.Slice(cs, func(i, j int) bool { return cs[i].reason < cs[j].reason })
 	var b strings.Builder
-	var entries, nodes int64
+	var entries int64
 	for _, c := range cs {
 		entries += c.entries.Load()
-		nodes += c.nodes.Load()
 	}
-	comp := w.compiled.Load()
-	fmt.Fprintf(&b, "%-44s %12s %14s\n", "reason", "entries", "walker nodes")
+	fmt.Fprintf(&b, "%-44s %12s\n", "reason", "entries")
 	for _, c := range cs {
-		fmt.Fprintf(&b, "%-44s %12d %14d\n", c.reason, c.entries.Load(), c.nodes.Load())
+		fmt.Fprintf(&b, "%-44s %12d\n", c.reason, c.entries.Load())
 	}
-	fmt.Fprintf(&b, "%-44s %12d %14d\n", "total walker", entries, nodes)
-	fmt.Fprintf(&b, "%-44s %12s %14d\n", "compiled nodes", "", comp)
-	if nodes+comp > 0 {
-		fmt.Fprintf(&b, "walker share of node evaluations: %.4f%%\n", 100*float64(nodes)/float64(nodes+comp))
-	}
+	fmt.Fprintf(&b, "%-44s %12d\n", "total entries", entries)
+	fmt.Fprintf(&b, "%-44s %12d\n", "compiled nodes", w.compiled.Load())
 	tmp := w.file + ".tmp"
 	if os.WriteFile(tmp, []byte(b.String()), 0o644) == nil {
 		os.Rename(tmp, w.file)
