@@ -276,6 +276,9 @@ func (r *REPL) cmdDevices(context.Context, string) {
 			mark = "*"
 		}
 		r.printf("%s#%d %s: %s, %.1f GiB, %d compute units (%s)\n", mark, k, d.Name, d.Type, float64(d.GlobalMem)/(1<<30), d.ComputeUnits, d.Platform.Name)
+		if how := gpu.DeviceAPI(d); how != "" {
+			r.printf("    %s\n", how)
+		}
 	}
 	r.printf("(* is the device opencl and auto use; FUT_DEVICE=#k or a part of a name chooses another)\n")
 }
