@@ -243,18 +243,12 @@ func (cc *ccomp) sizedFast(c *closure) (params []cbind, sc *cscope, init func(*t
 // context sizes there), or reports it unknown.
 func (cc *ccomp) sizedParams(c *closure) (*cscope, func(*thread, int, *closure, []value.Value) error) {
 	var sc *cscope
-	var names []string
-	var slots []int
-	add := func(name string, maybe bool) {
-		s := cc.slot()
-		sc = &cscope{name: name, slot: s, next: sc, maybe: maybe}
-		names, slots = append(names, name), append(slots, s)
-	}
+	var es envSlots
 	for _, n := range c.sizeParams {
-		add(n, true)
+		es.add(cc, &sc, n, true)
 	}
 	for _, p := range c.params {
-		patNames(p, func(n string) { add(n, false) })
+		patNames(p, func(n string) { es.add(cc, &sc, n, false) })
 	}
 	wc := walkReason("closure: sizes bound by bindPat")
 	return sc, func(t *thread, bp int, c *closure, args []value.Value) error {
@@ -268,10 +262,7 @@ func (cc *ccomp) sizedParams(c *closure) (*cscope, func(*thread, int, *closure, 
 				return err
 			}
 		}
-		for i, n := range names {
-			v, _ := e.lookupLocal(n)
-			t.slots[bp+slots[i]] = v
-		}
+		es.load(t, bp, e)
 		return nil
 	}
 }
@@ -283,17 +274,11 @@ func (cc *ccomp) sizedParams(c *closure) (*cscope, func(*thread, int, *closure, 
 // give stays nil, as in sizedParams.
 func (cc *ccomp) walkedPat(sizes []*syntax.SizeBinder, p syntax.Pat, sc *cscope) (cbind, *cscope) {
 	outer := sc
-	var names []string
-	var slots []int
-	add := func(name string, maybe bool) {
-		s := cc.slot()
-		sc = &cscope{name: name, slot: s, next: sc, maybe: maybe}
-		names, slots = append(names, name), append(slots, s)
-	}
+	var es envSlots
 	for _, z := range sizes {
-		add(z.Name, true)
+		es.add(cc, &sc, z.Name, true)
 	}
-	patNames(p, func(n string) { add(n, false) })
+	patNames(p, func(n string) { es.add(cc, &sc, n, false) })
 	wc := walkReason("let or loop: sizes bound by bindLet")
 	return func(t *thread, bp int, v value.Value) error {
 		if wc != nil {
@@ -303,12 +288,32 @@ func (cc *ccomp) walkedPat(sizes []*syntax.SizeBinder, p syntax.Pat, sc *cscope)
 		if err != nil {
 			return err
 		}
-		for i, n := range names {
-			v, _ := e.lookupLocal(n)
-			t.slots[bp+slots[i]] = v
-		}
+		es.load(t, bp, e)
 		return nil
 	}, sc
+}
+
+// envSlots are the slots of the names that a binding through an
+// environment (bindPat, bindLet) gives, for sizedParams and walkedPat.
+type envSlots struct {
+	names []string
+	slots []int
+}
+
+// add gives name a slot and puts it in scope *sc; maybe marks a size
+// that may stay unknown.
+func (es *envSlots) add(cc *ccomp, sc **cscope, name string, maybe bool) {
+	s := cc.slot()
+	*sc = &cscope{name: name, slot: s, next: *sc, maybe: maybe}
+	es.names, es.slots = append(es.names, name), append(es.slots, s)
+}
+
+// load moves what e binds the names to into their slots of the frame at bp.
+func (es *envSlots) load(t *thread, bp int, e *env) {
+	for i, n := range es.names {
+		v, _ := e.lookupLocal(n)
+		t.slots[bp+es.slots[i]] = v
+	}
 }
 
 // patNames calls add with each name that p binds, in bindPat's order.

@@ -71,7 +71,7 @@ func TestRoundTripAndLaunch(t *testing.T) {
   tmp[get_local_id(0)] = x[i < n ? i : 0];
   if (i < n) y[i] = a * tmp[get_local_id(0)] + y[i];
 }`
-	bx, by, bz := axpyRoundTrip(t, c, src, "CL_INVALID_KERNEL_NAME", LocalMem{64 * 4})
+	bx, by, bz, _ := axpyRoundTrip(t, c, src, "CL_INVALID_KERNEL_NAME", LocalMem{64 * 4})
 	defer bx.Release()
 	defer by.Release()
 	defer bz.Release()
@@ -85,8 +85,9 @@ func TestRoundTripAndLaunch(t *testing.T) {
 // elements, its local arrays given by locals), checks that a kernel of
 // another name is an error that names noKernel, writes x = 0…999 and
 // y = 1, launches it on 1024 work items in groups of 64, checks the
-// launch's times, copies y to z and checks z. It returns the buffers.
-func axpyRoundTrip(t *testing.T, c *Context, src, noKernel string, locals ...LocalMem) (bx, by, bz *Buffer) {
+// launch's times, copies y to z and checks z. It returns the buffers and
+// the kernel's largest work-group size.
+func axpyRoundTrip(t *testing.T, c *Context, src, noKernel string, locals ...LocalMem) (bx, by, bz *Buffer, wg int) {
 	t.Helper()
 	p, err := c.BuildProgram(src, "")
 	if err != nil {
@@ -98,6 +99,7 @@ func axpyRoundTrip(t *testing.T, c *Context, src, noKernel string, locals ...Loc
 		t.Fatal(err)
 	}
 	defer k.Release()
+	wg = k.WorkGroupSize()
 	if _, err := p.Kernel("nope"); err == nil || !strings.Contains(err.Error(), noKernel) {
 		t.Fatalf("want %s, got %v", noKernel, err)
 	}
@@ -147,7 +149,7 @@ func axpyRoundTrip(t *testing.T, c *Context, src, noKernel string, locals ...Loc
 			t.Fatalf("out[%d] = %v, want %v", i, out[i], 3*float32(i)+1)
 		}
 	}
-	return bx, by, bz
+	return bx, by, bz, wg
 }
 
 func TestMissingLibraryIsAnError(t *testing.T) {
