@@ -26,6 +26,11 @@ type gen struct {
 	// tiles gives the local memory reads that replace reads of the tiled
 	// buffers of a Tiled kernel (tile.go)
 	tiles map[*kernel.Param]func(kernel.Read) (string, bool)
+	// below maps the index variables of a map or scatter to their
+	// bound (kernel.ExpString): the kernel's threads hold 0 <= i < bound
+	// (genMap), so an index of a dimension of that very bound needs no
+	// check (index)
+	below map[string]string
 	err   error
 }
 
@@ -478,6 +483,13 @@ func (g *gen) index(buf *kernel.Param, idx []kernel.Exp) (ok, flat string) {
 	for k, e := range buf.Shape {
 		ds[k] = "(long)" + g.exp(e)
 	}
+	if g.inBounds(idx, buf.Shape) {
+		flat = is[0]
+		for k := 1; k < len(is); k++ {
+			flat = fmt.Sprintf("(%s * %s + %s)", flat, ds[k], is[k])
+		}
+		return "true", flat
+	}
 	ok, flat = g.fresh("ok"), g.fresh("f")
 	var conds []string
 	for k := range is {
@@ -491,6 +503,23 @@ func (g *gen) index(buf *kernel.Param, idx []kernel.Exp) (ok, flat string) {
 	}
 	g.pre = append(g.pre, fmt.Sprintf("long %s = %s ? %s : 0;", flat, ok, f))
 	return ok, flat
+}
+
+// inBounds reports whether every index of idx is an index variable of
+// the kernel's threads whose bound is the same expression as the
+// dimension it indexes (g.below): such an index cannot be out of bounds.
+func (g *gen) inBounds(idx, shape []kernel.Exp) bool {
+	for k, e := range idx {
+		v, ok := e.(kernel.Var)
+		if !ok {
+			return false
+		}
+		b, ok := g.below[v.Name]
+		if !ok || b != kernel.ExpString(shape[k]) {
+			return false
+		}
+	}
+	return len(idx) > 0
 }
 
 // boundsFail is the statement recording, when cond holds, an index out of

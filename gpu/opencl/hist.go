@@ -55,6 +55,8 @@ func (g *gen) atomicRaw(h *kernel.Hist, dst, v string) string {
 }
 
 func (g *gen) genHist(p *Program, h *kernel.Hist) {
+	// the element index lies in [0, h.N) wherever the body runs
+	g.below = map[string]string{h.I.Name: kernel.ExpString(h.N)}
 	t := h.Dest.T
 	g.checkType(t)
 	if !h.Dest.Buffer || len(h.Dest.Shape) != 1 {

@@ -11,6 +11,7 @@ package opencl
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"fut/gpu/kernel"
@@ -33,6 +34,11 @@ type Program struct {
 	// TileBlock (Tiled, two dimensions): the points of a work-group's
 	// block along each dimension.
 	TileBlock int
+	// MayFail says whether the program's kernels can record an error
+	// (a failed bounds check, division by zero, assertion): false where
+	// nothing in their code writes the error buffer or passes it on, so
+	// that the runtime need not read the flag after them.
+	MayFail bool
 }
 
 // Entry is one OpenCL kernel of a program. Extra lists its arguments after
@@ -77,8 +83,23 @@ func Generate(k *kernel.Kernel, caps Caps) (*Program, error) {
 		return nil, g.err
 	}
 	// the prelude last: it has the emulated f16 helpers only where used
+	p.MayFail = usesErr(g.b.String())
 	p.Source = prelude(caps, g.f16) + "\n" + g.b.String()
 	return p, nil
+}
+
+// errParam is how every kernel declares the error buffer (header).
+const errParam = "__global long *err"
+
+// errUse is a use of the error buffer by name: in a check, or passed to
+// a function of the prelude that may fail.
+var errUse = regexp.MustCompile(`\berr\b`)
+
+// usesErr reports whether kernel code (without the prelude) names the
+// error buffer anywhere but in its kernels' parameter lists. Any other
+// mention counts, so that a check is never taken for absent.
+func usesErr(code string) bool {
+	return errUse.MatchString(strings.ReplaceAll(code, errParam, ""))
 }
 
 // header opens an OpenCL kernel with the parameters, err and extras.
@@ -102,7 +123,7 @@ func (g *gen) header(p *Program, suffix string, extras []string, extraDecls []st
 			ps = append(ps, fmt.Sprintf("%s %s", ctype(prm.T), n))
 		}
 	}
-	ps = append(ps, "__global long *err")
+	ps = append(ps, errParam)
 	ps = append(ps, extraDecls...)
 	g.line("__kernel void %s(%s) {", name, strings.Join(ps, ", "))
 	g.indent++
@@ -157,6 +178,12 @@ func (g *gen) genMap(p *Program, m *kernel.Map) {
 	}
 	g.line("long gtid = get_global_id(0);")
 	g.line("if (gtid >= %s) return;", strings.Join(dims, " * "))
+	// the runtime launches no thread where a dimension is negative
+	// (launch.size), so each index lies in [0, its dimension)
+	g.below = map[string]string{}
+	for i, x := range m.Idx {
+		g.below[x.Name] = kernel.ExpString(m.Dims[i])
+	}
 	for i := len(m.Idx) - 1; i >= 0; i-- {
 		if i == 0 {
 			g.line("long %s = gtid;", g.name(m.Idx[i].Name))
@@ -198,6 +225,7 @@ func (g *gen) genScatter(p *Program, s *kernel.Scatter) {
 	g.line("long gtid = get_global_id(0);")
 	g.line("if (gtid >= %s) return;", n)
 	g.line("long %s = gtid;", g.name(s.I.Name))
+	g.below = map[string]string{s.I.Name: kernel.ExpString(s.N)}
 	g.stmts(s.Body)
 	if len(s.Dest) != len(s.Idx) || len(s.Dest) != len(s.Vals) {
 		g.fail("scatter with %d destinations, %d indices, %d values", len(s.Dest), len(s.Idx), len(s.Vals))

@@ -78,3 +78,38 @@ func TestShapesGenerate(t *testing.T) {
 		}
 	}
 }
+
+// A program may skip its error flag only where no kernel of it can
+// record an error: a plain map cannot, one with an integer division, a
+// bounds check or an assertion can, and so can a reduction whose
+// operator divides.
+func TestMayFail(t *testing.T) {
+	n := Scalar("n", I64)
+	x, y, out := Buf("x", I32, n.V()), Buf("y", I32, n.V()), Buf("out", I32, n.V())
+	i := NewVar("i", I64)
+	mapBody := func(body ...Stmt) *Kernel {
+		return &Kernel{Name: "m", Params: []*Param{n, x, y, out}, Shape: &Map{Dims: []Exp{n.V()}, Idx: []Var{i}, Body: body}}
+	}
+	cases := []struct {
+		name string
+		k    *Kernel
+		want bool
+	}{
+		{"copy", mapOf(F32), false},
+		{"add", mapBody(Wr(out, Bin("+", Rd(x, i), Rd(y, i)), i)), false},
+		{"div", mapBody(Wr(out, Bin("/", Rd(x, i), Rd(y, i)), i)), true},
+		{"rem", mapBody(Wr(out, Bin("%%", Rd(x, i), Rd(y, i)), i)), true},
+		{"assert", mapBody(&Assert{Cond: Bin("<", Rd(x, i), Int(I32, 9)), Site: 1}, Wr(out, Rd(x, i), i)), true},
+		{"reduce div", &Kernel{Name: "r", Params: []*Param{n, x, out}, Shape: &Reduce{N: n.V(), I: i, Elems: []Exp{Rd(x, i)}, Op: BinLambda("/", I32), Neutral: []Exp{Int(I32, 1)}, Out: []*Param{out}}}, true},
+		{"reduce add", &Kernel{Name: "r", Params: []*Param{n, x, out}, Shape: &Reduce{N: n.V(), I: i, Elems: []Exp{Rd(x, i)}, Op: BinLambda("+", I32), Neutral: []Exp{Int(I32, 0)}, Out: []*Param{out}}}, false},
+	}
+	for _, c := range cases {
+		p, err := Generate(c.k, Caps{F64: true})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if p.MayFail != c.want {
+			t.Errorf("%s: MayFail %v, want %v\n%s", c.name, p.MayFail, c.want, p.Source)
+		}
+	}
+}

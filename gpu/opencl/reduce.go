@@ -217,6 +217,8 @@ func (g *gen) checkOp(op kernel.Lambda, elems, neutral []kernel.Exp, out []*kern
 }
 
 func (g *gen) genReduce(p *Program, r *kernel.Reduce) {
+	// the element index lies in [0, r.N) wherever the body runs
+	g.below = map[string]string{r.I.Name: kernel.ExpString(r.N)}
 	ts := g.checkOp(r.Op, r.Elems, r.Neutral, r.Out)
 	if g.err != nil {
 		return

@@ -20,6 +20,8 @@ func TileElems(L, k int) int { return L*k + L*k/32 + 1 }
 // chunk from its prefix, sk·L elements per tile, loaded and stored
 // coalesced through local memory.
 func (g *gen) genScan(p *Program, s *kernel.Scan) {
+	// the element index lies in [0, s.N) wherever the body runs
+	g.below = map[string]string{s.I.Name: kernel.ExpString(s.N)}
 	out := s.Out
 	if s.Keep != nil {
 		g.checkKeep(s)

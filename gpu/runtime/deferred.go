@@ -28,8 +28,9 @@ type deferredLaunch struct {
 	k      *kernel.Kernel
 	events []*cl.Event // the profile's
 	evName []string
-	flag   *cl.Event // the copy of the flag into its slot; nil: unchecked
+	flag   *cl.Event // the copy of the flag into its slot; nil: unchecked or safe
 	slot   int
+	safe   bool // its kernels cannot record an error (opencl.Program.MayFail): nothing to check
 }
 
 type deferredChecks struct {
@@ -123,6 +124,19 @@ func (d *Device) deferCheck(k *kernel.Kernel, events []*cl.Event, names []string
 	return true
 }
 
+// unchecked reports whether pending holds a launch whose failure only
+// the error flag's next read shows (RunUnchecked of a kernel that may
+// fail). A checked launch must not be queued after one: its copy of the
+// flag would take that launch's failure for its own.
+func (dc *deferredChecks) unchecked(pending []deferredLaunch) bool {
+	for _, p := range pending {
+		if p.flag == nil && !p.safe {
+			return true
+		}
+	}
+	return false
+}
+
 // flushLocked checks the pending launches' flags in order (d.mu held).
 func (d *Device) flushLocked() error {
 	dc := &d.deferred
@@ -133,14 +147,19 @@ func (d *Device) flushLocked() error {
 	dc.pending = nil
 	var waitErr error
 	unchecked := false // a failure of the unchecked launches
-	if last := pending[len(pending)-1]; last.flag != nil {
-		waitErr = last.flag.Wait() // the queue is in order
-	} else {
+	switch last := pending[len(pending)-1]; {
+	case dc.unchecked(pending):
 		// unchecked launches come after every checked one (run flushes
 		// those first): one read of the flag waits for them all
 		var w [1]int64
 		waitErr = d.ctx.Read(d.errBuf, 0, unsafe.Pointer(&w[0]), 8)
 		unchecked = waitErr == nil && int32(w[0]) != 0
+	case last.flag != nil:
+		waitErr = last.flag.Wait() // the queue is in order
+	default:
+		// the last launches cannot fail: waiting for the queue is all
+		// (the flags copied before them are then in their slots)
+		waitErr = d.ctx.Finish()
 	}
 	var failed *kernel.Kernel
 	for _, p := range pending {

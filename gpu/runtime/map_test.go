@@ -8,6 +8,7 @@ import (
 
 	"fut/gpu/cl"
 	. "fut/gpu/kernel"
+	"fut/gpu/opencl"
 )
 
 func TestChoose(t *testing.T) {
@@ -325,5 +326,87 @@ func TestDeferredChecks(t *testing.T) {
 	}
 	if n := calls(); n != before {
 		t.Errorf("untimed launches were profiled: %d calls before, %d after", before, n)
+	}
+}
+
+// A kernel that cannot record an error (opencl.Program.MayFail false:
+// its only index is its thread's, into an array of its own width) is
+// waited for, never checked, whatever it is queued beside: it neither
+// hides nor takes over the failure of a launch before it, and it does
+// not make a checked launch after an unchecked one skip the flush that
+// keeps their flags apart.
+func TestSafeLaunches(t *testing.T) {
+	d := device(t)
+	n, m := Scalar("n", I64), Scalar("m", I64)
+	x := Buf("x", F32, m.V(), Int(I64, 2))
+	out := Buf("out", F32, n.V())
+	i := NewVar("i", I64)
+	k := &Kernel{Name: "gather", Params: []*Param{n, m, x, out}, Shape: &Map{
+		Dims: []Exp{n.V()}, Idx: []Var{i},
+		Body: []Stmt{Wr(out, Rd(x, i, Int(I64, 1)), i)},
+	}}
+	good := &Kernel{Name: "gather_ok", Params: []*Param{n, m, x, out}, Shape: k.Shape}
+	safe := &Kernel{Name: "fill", Params: []*Param{n, out}, Shape: &Map{
+		Dims: []Exp{n.V()}, Idx: []Var{i},
+		Body: []Stmt{Wr(out, Conv{To: F32, X: i}, i)},
+	}}
+	if g, err := opencl.Generate(safe, opencl.Caps{}); err != nil || g.MayFail {
+		t.Fatalf("fill may fail (%v):\n%s", err, g.Source)
+	}
+	xs := up(t, d, F32, []float32{1, 2, 3, 4, 5, 6}, 3, 2)
+	o := alloc(t, d, F32, 3)
+	o5 := alloc(t, d, F32, 5)
+	var ke *KernelError
+	for _, run := range []func(*Kernel, ...any) error{d.Run, d.RunDeferred, d.RunUnchecked} {
+		if err := run(safe, int64(3), o); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		if got := down[float32](t, o); got[0] != 0 || got[1] != 1 || got[2] != 2 {
+			t.Fatalf("got %v", got)
+		}
+	}
+	// after a failed checked launch
+	if err := d.RunDeferred(k, int64(5), int64(3), xs, o5); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.RunDeferred(safe, int64(3), o); err != nil {
+		t.Fatalf("a safe launch waited for the failed one before it: %v", err)
+	}
+	if err := d.Flush(); !errors.As(err, &ke) || ke.Kernel != "gather" {
+		t.Fatalf("want gather's error, got %v", err)
+	}
+	// after a failed unchecked launch
+	if err := d.RunUnchecked(k, int64(5), int64(3), xs, o5); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.RunDeferred(safe, int64(3), o); err != nil {
+		t.Fatalf("a safe launch waited for the unchecked one before it: %v", err)
+	}
+	if err := d.Flush(); !errors.Is(err, ErrUnchecked) {
+		t.Fatalf("want ErrUnchecked, got %v", err)
+	}
+	// a checked launch after an unchecked one and a safe one still
+	// flushes first, and does not take the unchecked failure as its own
+	if err := d.RunUnchecked(k, int64(5), int64(3), xs, o5); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.RunDeferred(safe, int64(3), o); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.RunDeferred(good, int64(3), int64(3), xs, o); !errors.Is(err, ErrUnchecked) {
+		t.Fatalf("a checked launch after a failed unchecked one and a safe one: want ErrUnchecked, got %v", err)
+	}
+	if err := d.Flush(); err != nil {
+		t.Fatalf("the flag was not reset: %v", err)
+	}
+	// Run of a safe kernel after a failed deferred launch reports it
+	if err := d.RunDeferred(k, int64(5), int64(3), xs, o5); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Run(safe, int64(3), o); !errors.As(err, &ke) || ke.Kernel != "gather" {
+		t.Fatalf("Run after a failed deferred launch: want gather's error, got %v", err)
 	}
 }

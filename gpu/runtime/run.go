@@ -143,8 +143,11 @@ func (d *Device) run(k *kernel.Kernel, args []any, mode checkMode) error {
 		}
 		l.args[i] = a.buf
 	}
+	// a kernel that cannot record an error (nothing in its code writes
+	// the error buffer) needs no check: it is only waited for
+	safe := !c.gen.MayFail
 	pend := d.deferred.pending
-	if mode == checkNow || mode == checkDeferred && len(pend) > 0 && pend[len(pend)-1].flag == nil {
+	if mode == checkNow || mode == checkDeferred && !safe && d.deferred.unchecked(pend) {
 		// an earlier kernel's failure comes first; a deferred launch
 		// leaves the earlier checks to the next flush, which reports the
 		// first failure in the queue's order (waiting for them here made
@@ -155,8 +158,8 @@ func (d *Device) run(k *kernel.Kernel, args []any, mode checkMode) error {
 		}
 	}
 	err = l.run()
-	if err == nil && mode == checkUnchecked {
-		d.deferred.pending = append(d.deferred.pending, deferredLaunch{k: k, events: l.events, evName: l.evName})
+	if err == nil && (mode == checkUnchecked || mode == checkDeferred && safe) {
+		d.deferred.pending = append(d.deferred.pending, deferredLaunch{k: k, events: l.events, evName: l.evName, safe: safe})
 		if len(d.deferred.pending) >= maxDeferred {
 			return d.flushLocked()
 		}
@@ -181,6 +184,9 @@ func (d *Device) run(k *kernel.Kernel, args []any, mode checkMode) error {
 	}
 	if err != nil {
 		return err
+	}
+	if safe {
+		return d.ctx.Finish() // waited for, as Run promises
 	}
 	return d.checkError(k)
 }
