@@ -180,7 +180,7 @@ func residentSafe(ss []Step, updated map[string]bool) bool {
 
 // RunOn is Run with the arguments that resident holds (from Upload; nil
 // entries and a nil resident: none) already on the device, where the run
-// neither uploads nor releases them; with keep, the array results made on
+// neither uploads nor releases them; with keep, the results made on
 // the device stay there, for Results.Download.
 func (p *Plan) RunOn(ctx context.Context, d *runtime.Device, args []value.Value, resident []*runtime.Array, keep bool) (*Results, Stats, error) {
 	if len(args) != len(p.Prog.Params) {
@@ -235,8 +235,11 @@ func (p *Plan) RunOn(ctx context.Context, d *runtime.Device, args []value.Value,
 		if err != nil {
 			return nil, r.stats, err
 		}
-		if keep && s.host == nil && !s.scalar && owned[s.dev] && !kept[s.dev] {
-			res.dev[i] = &slot{dev: s.dev, f16: s.f16}
+		// with keep, a result the run made on the device stays there,
+		// a scalar (a reduction's) as well as an array: as a library's
+		// reduction leaves its 0-d result on the device
+		if keep && s.host == nil && owned[s.dev] && !kept[s.dev] {
+			res.dev[i] = &slot{dev: s.dev, f16: s.f16, scalar: s.scalar}
 			kept[s.dev] = true
 			continue
 		}

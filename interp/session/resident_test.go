@@ -9,13 +9,17 @@ import (
 
 // TestResidentArguments: a call run several times on arguments kept on
 // the device gives the same results each time, also when it updates an
-// argument in place (that argument is then uploaded each run, not kept).
+// argument in place (that argument is then uploaded each run, not kept),
+// and when its results, a reduction's scalar among them, are left on
+// the device until Values.
 func TestResidentArguments(t *testing.T) {
 	if _, err := OffloadDevice(); err != nil {
 		t.Skipf("no OpenCL device (%v): install pocl-opencl-icd", err)
 	}
 	src := `entry upd [n] (xs: *[n]i32) (is: [n]i64) : [n]i32 = let ys = map (+1) xs in scatter xs is ys
 entry dbl [n] (xs: [n]i32) : [n]i32 = map (*2) xs
+entry sum [n] (xs: [n]i32) : i32 = reduce (+) 0 xs
+entry both [n] (xs: [n]i32) : (i32, [n]i32) = (reduce (+) 0 (map (*3) xs), map (*2) xs)
 `
 	s, _ := fileSession(t, "p.fut", src, Options{})
 	ctx := context.Background()
@@ -31,6 +35,8 @@ entry dbl [n] (xs: [n]i32) : [n]i32 = map (*2) xs
 	}{
 		{"upd", []value.Value{xs, is}, false},
 		{"dbl", []value.Value{xs}, true},
+		{"sum", []value.Value{xs}, true},
+		{"both", []value.Value{xs}, true},
 	} {
 		want, _, err := s.CallEntry(ctx, c.entry, []value.Value{xs.Copy(), is}[:len(c.args)])
 		if err != nil {
@@ -56,8 +62,13 @@ entry dbl [n] (xs: [n]i32) : [n]i32 = map (*2) xs
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !value.Equal(got[0], want[0], 0) {
-				t.Errorf("%s: run %d gives %s, want %s", c.entry, run, value.String(got[0]), value.String(want[0]))
+			if len(got) != len(want) {
+				t.Fatalf("%s: run %d gives %d results, want %d", c.entry, run, len(got), len(want))
+			}
+			for i := range want {
+				if !value.Equal(got[i], want[i], 0) {
+					t.Errorf("%s: run %d gives %s, want %s", c.entry, run, value.String(got[i]), value.String(want[i]))
+				}
 			}
 		}
 		for _, a := range resident {
