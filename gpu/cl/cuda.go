@@ -2,6 +2,7 @@ package cl
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -479,6 +480,11 @@ func (p *Program) loadModule() error {
 	if err != nil {
 		return err
 	}
+	dump := os.Getenv("FUT_CL_DUMP")
+	if dump != "" {
+		// every module's PTX, as loaded (after patchPTX), by its hash
+		os.WriteFile(filepath.Join(dump, fmt.Sprintf("cuda-%x.ptx", sha256.Sum256([]byte(ptx)))), []byte(ptx), 0o644)
+	}
 	img := append([]byte(ptx), 0)
 	c := p.c.cu
 	c.enter()
@@ -492,9 +498,6 @@ func (p *Program) loadModule() error {
 	runtime.KeepAlive(img)
 	runtime.KeepAlive(log)
 	if code != 0 {
-		if dir := os.Getenv("FUT_CL_DUMP"); dir != "" {
-			os.WriteFile(filepath.Join(dir, fmt.Sprintf("cuda-%d.ptx", len(ptx))), []byte(ptx), 0o644)
-		}
 		return &Error{Op: "cuModuleLoadDataEx", Code: code, CUDA: true, Log: cstring(log)}
 	}
 	return nil
