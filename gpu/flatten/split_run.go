@@ -231,10 +231,12 @@ func (s *splitRun) each(ctx context.Context,
 			k, ok, plan, off, n = nk, nok, nplan, noff, nn
 		}
 	}
-	// every worker on a goroutine of its own: running the first on the
-	// calling goroutine made split runs slower on two H100s (alternating
-	// builds: blackscholes 2^27 0.642–0.650 ms against 0.597–0.608,
-	// mandelbrot 8192² 0.995–1.056 against 0.973–1.014)
+	// with polling workers, the caller runs the first device's part
+	// itself (splitCaller); with goroutines, every part has one of its
+	// own: running the first on the calling goroutine made those split
+	// runs slower on two H100s (alternating builds: blackscholes 2^27
+	// 0.642–0.650 ms against 0.597–0.608, mandelbrot 8192² 0.995–1.056
+	// against 0.973–1.014)
 	if SplitSpin {
 		// each device's part on its worker's thread (split_workers.go),
 		// the caller polling for their end for callerSpin, then waiting
@@ -243,6 +245,9 @@ func (s *splitRun) each(ctx context.Context,
 		left.Store(int32(len(s.workers)))
 		wg.Add(len(s.workers))
 		for i, w := range s.workers {
+			if i == 0 && splitCaller {
+				continue
+			}
 			spinWorkerAt(i).submit(func() {
 				defer wg.Done()
 				defer left.Add(-1)
@@ -250,6 +255,11 @@ func (s *splitRun) each(ctx context.Context,
 			})
 		}
 		s.mark("submitted")
+		if splitCaller {
+			work(0, s.workers[0])
+			left.Add(-1)
+			wg.Done()
+		}
 		for deadline := time.Now().Add(callerSpin); left.Load() > 0 && time.Now().Before(deadline); {
 			goruntime.Gosched()
 		}
