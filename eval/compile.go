@@ -101,6 +101,7 @@ type code struct {
 	psc      *cscope // the scope after the parameters
 	body     cexpr
 
+	res     *resolution  // for the lane back end (compile_res.go), when asked
 	wcEmpty *walkCounter // FUT_WALKSTATS (walkstats.go)
 	// bare marks the code of an expression (evalCompiled): its value is
 	// the expression's, with no function result's empty arrays to type
@@ -119,12 +120,18 @@ func (t *thread) codeOf(c *closure) *code {
 }
 
 func (t *thread) compileClosure(c *closure) *code {
-	cc := &ccomp{t: t, env: c.env}
+	return t.compileClosureRes(c, nil)
+}
+
+// compileClosureRes compiles c's body, recording what it resolves in res
+// where res is not nil.
+func (t *thread) compileClosureRes(c *closure, res *resolution) *code {
+	cc := &ccomp{t: t, env: c.env, res: res}
 	k := &code{}
 	var sc *cscope
 	if len(c.sizeParams) > 0 {
 		if k.params, sc, k.bindArgs = cc.sizedFast(c); k.bindArgs == nil {
-			cc = &ccomp{t: t, env: c.env}
+			cc = &ccomp{t: t, env: c.env, res: res}
 			sc, k.bindArgs = cc.sizedParams(c)
 		}
 	}
@@ -237,6 +244,7 @@ type ccomp struct {
 	t      *thread
 	env    *env // the environment of the closure being compiled
 	nslots int
+	res    *resolution // where it records what it resolves (compile_res.go)
 }
 
 func (cc *ccomp) slot() int { s := cc.nslots; cc.nslots++; return s }
@@ -503,6 +511,11 @@ func (cc *ccomp) variable(x *syntax.Var, sc *cscope) cexpr {
 		name = q.Quals[0]
 	}
 	s, local := sc.lookup(name)
+	if local {
+		cc.noteUse(x, s)
+	} else {
+		cc.noteUse(x, free)
+	}
 	useSite := cc.useSite(x, sc)
 	if local && sc.find(name).maybe {
 		// a size parameter, nil where no argument gave it

@@ -36,6 +36,7 @@ func (cc *ccomp) loop(x *syntax.Loop, sc *cscope) cexpr {
 	case *syntax.For:
 		bound := cc.expr(form.Bound, sc)
 		is := cc.slot()
+		cc.noteBind(form, is)
 		ls := cc.loopState(x, &cscope{name: form.I.Name, slot: is, next: sc})
 		return func(t *thread, bp int) (value.Value, error) {
 			base := t.live

@@ -40,12 +40,15 @@ func (cc *ccomp) prim(x syntax.Expr, sc *cscope) pexpr {
 // builtinOp reports whether x applies the built-in operator op.
 func (cc *ccomp) builtinOp(x *syntax.Binary, sc *cscope) (value.BinOp, bool) {
 	if _, shadowed := sc.lookup(x.Op.Name); shadowed {
+		cc.noteOp(x, opRes{local: true})
 		return 0, false // a local operator: applied as a function
 	}
 	// isBuiltinOp's answer is fixed per node (scoping is lexical); with
 	// no local of the operator's name, the closure's environment sees
 	// what the frame's would.
-	return cc.t.isBuiltinOp(x, x.Op, x.Backtick, cc.env)
+	op, ok := cc.t.isBuiltinOp(x, x.Op, x.Backtick, cc.env)
+	cc.noteOp(x, opRes{op: op, builtin: ok})
+	return op, ok
 }
 
 func (cc *ccomp) binary(x *syntax.Binary, sc *cscope) cexpr {

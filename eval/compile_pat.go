@@ -30,6 +30,7 @@ func (cc *ccomp) patS(p syntax.Pat, sc *cscope, sizes map[string]int) (cbind, *c
 	switch p := p.(type) {
 	case *syntax.PId:
 		s := cc.slot()
+		cc.noteBind(p, s)
 		return func(t *thread, bp int, v value.Value) error {
 			t.slots[bp+s] = v
 			return nil
@@ -96,6 +97,9 @@ func (cc *ccomp) patS(p syntax.Pat, sc *cscope, sizes map[string]int) (cbind, *c
 			b, sc2, ok := cc.patS(q, sc, sizes)
 			if !ok {
 				return nil, nil, false
+			}
+			if f.Pat == nil && sc2 != sc {
+				cc.noteBind(f, sc2.slot) // the pun's slot, by its field
 			}
 			bs[i], sc = b, sc2
 		}

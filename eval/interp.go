@@ -39,7 +39,9 @@
 // (reduce, scan, hist); else flat kernels (kernel_flat*.go, over the
 // layouts of kernel.go; soacs_flat.go) for functions of scalars, records
 // and tuples with branches and loops, compiled once per closure and
-// layout of the arguments, run a batch of elements at a time, with the
+// layout of the arguments from the function's body with its locals,
+// binders and operators as the closure compiler resolved them
+// (compile_res.go), run a batch of elements at a time, with the
 // charges of straight-line code worked out at compile time. What the
 // flat compiler refuses (a function of arrays, code under a derivative)
 // goes to the general path. fuse.go runs reduce op ne (map f xs…) as one

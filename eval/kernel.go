@@ -10,48 +10,62 @@ import (
 
 // What the scalar kernels (kernel_flat*.go) and the SOACs that run them
 // share: where a value of scalars lives (kval: a scalar's register, or
-// the fields of a record or tuple), the compile-time scope from local
-// names to such values (kscope), the layouts of arrays of records and
-// tuples, how the function of an application is resolved at compile
-// time, and the scalar operators that cannot fail on their operands'
-// type (typedOp).
+// the fields of a record or tuple), the frame that holds such values in
+// the slots the closure compiler gave the locals of an inlined body
+// (kframe), the layouts of arrays of records and tuples, and the scalar
+// operators that cannot fail on their operands' type (typedOp).
 
-// kscope is the compile-time map from local names to registers.
-type kscope struct {
-	name string
-	reg  int            // -1 for a record or tuple (val)
-	typ  value.PrimType // NoPrim when not known statically
-	val  *kval          // the registers of a record or tuple
-	next *kscope
+// kframe holds the locals of one inlined body while a kernel is
+// compiled: the kval of each slot of the body's frame, as the closure
+// compiler resolved its names (resolution, compile_res.go).
+type kframe struct {
+	res  *resolution
+	vals []*kval
 }
 
-func (s *kscope) lookup(name string) (int, bool) {
-	for x := s; x != nil; x = x.next {
-		if x.name == name {
-			return x.reg, true
+// frameOf is a frame for c's body, whose names ccomp resolved.
+func (t *thread) frameOf(c *closure) *kframe {
+	res := t.resolutionOf(c)
+	return &kframe{res: res, vals: make([]*kval, res.nslots)}
+}
+
+// local is the kval of the local x uses, or of the field path the rest
+// of its name gives in it (ok false when that is no field, or nothing
+// is bound there); local is false for a free name.
+func (fr *kframe) local(x *syntax.Var) (v *kval, local, ok bool) {
+	s, known := fr.res.uses[x]
+	if !known {
+		return nil, true, false // not compiled by ccomp: refused
+	}
+	if s == free {
+		return nil, false, false
+	}
+	if v = fr.vals[s]; v == nil {
+		return nil, true, false // a slot the kernel does not bind (a size)
+	}
+	_, path := headPath(x.Name)
+	for _, p := range path {
+		if v, ok = v.field(p); !ok {
+			return nil, true, false
 		}
 	}
-	return 0, false
+	return v, true, true
 }
 
-// staticFn resolves the function of an application in a scalar kernel
-// (a register or a flat one) at compile time: fn must be a name whose
-// head no local of the kernel binds; head is that name's first part,
-// which the environment e resolved.
-func (t *thread) staticFn(fn syntax.Expr, sc *kscope, e *env) (f value.Value, head string, ok bool) {
-	v, ok := unparen(fn).(*syntax.Var)
-	if !ok {
-		return nil, "", false
+// isFree reports whether x names no local of the body (ccomp resolved it
+// to the closure's environment).
+func (fr *kframe) isFree(x *syntax.Var) bool {
+	s, known := fr.res.uses[x]
+	return known && s == free
+}
+
+// bind puts v in the slot of binder (a pattern's name, a loop's counter).
+func (fr *kframe) bind(binder any, v *kval) bool {
+	s, ok := fr.res.binds[binder]
+	if ok {
+		fr.vals[s] = v
 	}
-	head = v.Name.Name
-	if len(v.Name.Quals) > 0 {
-		head = v.Name.Quals[0]
-	}
-	if _, local := sc.lookup(head); local {
-		return nil, "", false
-	}
-	f, err := t.evalVar(v, e)
-	return f, head, err == nil
+	return ok
 }
 
 // intrinsicBinOps are the scalar intrinsics that are built-in operators.
@@ -234,36 +248,6 @@ func headPath(q syntax.QualName) (string, []string) {
 		return q.Name, nil
 	}
 	return q.Quals[0], append(q.Quals[1:len(q.Quals):len(q.Quals)], q.Name)
-}
-
-// localVal is the kval of a kernel's local named by q's head, or of the
-// field path the rest of q names in it (ok false when that is no
-// field); local is false when the head is not a local of sc.
-func (sc *kscope) localVal(q syntax.QualName) (v *kval, local, ok bool) {
-	head, path := headPath(q)
-	for s := sc; s != nil; s = s.next {
-		if s.name != head {
-			continue
-		}
-		v := s.val
-		if v == nil {
-			v = &kval{reg: s.reg, typ: s.typ}
-		}
-		for _, p := range path {
-			if v, ok = v.field(p); !ok {
-				return nil, true, false
-			}
-		}
-		return v, true, true
-	}
-	return nil, false, false
-}
-
-func bindKval(sc *kscope, name string, v *kval) *kscope {
-	if v.scalar() {
-		return &kscope{name: name, reg: v.reg, typ: v.typ, next: sc}
-	}
-	return &kscope{name: name, reg: -1, val: v, next: sc}
 }
 
 func f64of(p value.Prim) float64 { return math.Float64frombits(p.B) }

@@ -400,48 +400,48 @@ func (fc *fcomp) constVal(v value.Value) (*kval, bool) {
 }
 
 // value compiles x; the result's scalars are in the kval's registers.
-func (fc *fcomp) value(x syntax.Expr, sc *kscope, e *env) (*kval, bool) {
+func (fc *fcomp) value(x syntax.Expr, fr *kframe, e *env) (*kval, bool) {
 	switch x := x.(type) {
 	case *syntax.Paren:
-		return fc.value(x.X, sc, e)
+		return fc.value(x.X, fr, e)
 	case *syntax.Ascript:
-		return fc.value(x.X, sc, e)
+		return fc.value(x.X, fr, e)
 	case *syntax.Attr:
 		if x.Attr != nil && (x.Attr.Name == "trace" || x.Attr.Name == "break") {
 			return nil, false
 		}
-		return fc.value(x.X, sc, e)
+		return fc.value(x.X, fr, e)
 	case *syntax.Var:
-		return fc.varVal(x, sc, e)
+		return fc.varVal(x, fr, e)
 	case *syntax.IntLit, *syntax.FloatLit, *syntax.CharLit, *syntax.BoolLit:
 		return fc.literal(x)
 	case *syntax.Negate:
 		if isLiteral(x.X) {
 			return fc.literal(x)
 		}
-		return fc.unary(x.X, value.Neg, sc, e)
+		return fc.unary(x.X, value.Neg, fr, e)
 	case *syntax.Not:
-		return fc.unary(x.X, value.Not, sc, e)
+		return fc.unary(x.X, value.Not, fr, e)
 	case *syntax.Binary:
-		return fc.binary(x, sc, e)
+		return fc.binary(x, fr, e)
 	case *syntax.If:
-		return fc.ifExpr(x, sc, e)
+		return fc.ifExpr(x, fr, e)
 	case *syntax.Loop:
-		return fc.loop(x, sc, e)
+		return fc.loop(x, fr, e)
 	case *syntax.Assert:
-		return fc.assert(x, sc, e)
+		return fc.assert(x, fr, e)
 	case *syntax.Apply:
-		f, ok := fc.fnValue(x.Fn, sc, e)
+		f, ok := fc.fnValue(x.Fn, fr, e)
 		if !ok {
 			return nil, false
 		}
-		return fc.apply(f, x.Args, sc, e)
+		return fc.apply(f, x.Args, fr, e)
 	case *syntax.RecordLit, *syntax.TupleLit:
-		return fc.record(x, sc, e)
+		return fc.record(x, fr, e)
 	case *syntax.Index:
-		return fc.index(x, sc, e)
+		return fc.index(x, fr, e)
 	case *syntax.Project:
-		v, ok := fc.value(x.X, sc, e)
+		v, ok := fc.value(x.X, fr, e)
 		if !ok {
 			return nil, false
 		}
@@ -451,71 +451,72 @@ func (fc *fcomp) value(x syntax.Expr, sc *kscope, e *env) (*kval, bool) {
 			return nil, false
 		}
 		base := fc.live
-		v, ok := fc.value(x.Value, sc, e)
+		v, ok := fc.value(x.Value, fr, e)
 		if !ok {
 			return nil, false
 		}
 		bound := fc.live
-		if sc, ok = bindPat(x.Pat, v, sc); !ok {
+		if !fr.bindPat(x.Pat, v) {
 			return nil, false
 		}
-		r, ok := fc.value(x.Body, sc, e)
+		r, ok := fc.value(x.Body, fr, e)
 		fc.release(base, bound) // the bound value was live for the whole body
 		return r, ok
 	}
 	return nil, false
 }
 
-// bindPat binds the names of an irrefutable pattern to the parts of v.
-func bindPat(p syntax.Pat, v *kval, sc *kscope) (*kscope, bool) {
+// bindPat binds the names of an irrefutable pattern to the parts of v,
+// in the slots ccomp gave them.
+func (fr *kframe) bindPat(p syntax.Pat, v *kval) bool {
 	switch p := p.(type) {
 	case *syntax.PId:
-		return bindKval(sc, p.Name, v), true
+		return fr.bind(p, v)
 	case *syntax.PWild:
-		return sc, true
+		return true
 	case *syntax.PParen:
-		return bindPat(p.P, v, sc)
+		return fr.bindPat(p.P, v)
 	case *syntax.PAscript:
-		return bindPat(p.P, v, sc)
+		return fr.bindPat(p.P, v)
 	case *syntax.PAttr:
-		return bindPat(p.P, v, sc)
+		return fr.bindPat(p.P, v)
 	case *syntax.PTuple:
 		if v.scalar() || v.rec || len(v.fields) != len(p.Elems) {
-			return nil, false
+			return false
 		}
 		for i, q := range p.Elems {
-			var ok bool
-			if sc, ok = bindPat(q, v.fields[i], sc); !ok {
-				return nil, false
+			if !fr.bindPat(q, v.fields[i]) {
+				return false
 			}
 		}
-		return sc, true
+		return true
 	case *syntax.PRecord:
 		if v.scalar() || !v.rec || len(v.fields) != len(p.Fields) {
-			return nil, false
+			return false
 		}
 		for _, f := range p.Fields {
 			fv, ok := v.field(f.Name)
 			if !ok {
-				return nil, false
+				return false
 			}
-			q := f.Pat
-			if q == nil {
-				q = &syntax.PId{Loc: f.Loc, Name: f.Name}
+			if f.Pat == nil {
+				ok = fr.bind(f, fv) // a pun
+			} else {
+				ok = fr.bindPat(f.Pat, fv)
 			}
-			if sc, ok = bindPat(q, fv, sc); !ok {
-				return nil, false
+			if !ok {
+				return false
 			}
 		}
-		return sc, true
+		return true
 	}
-	return nil, false
+	return false
 }
 
 // varVal is a local's registers (or a field path of one), or a captured
 // value in constant registers.
-func (fc *fcomp) varVal(x *syntax.Var, sc *kscope, e *env) (*kval, bool) {
-	if v, local, ok := sc.localVal(x.Name); local {
+func (fc *fcomp) varVal(x *syntax.Var, fr *kframe, e *env) (*kval, bool) {
+	if v, local, ok := fr.local(x); local {
 		return v, ok
 	}
 	head, path := headPath(x.Name)
@@ -544,23 +545,27 @@ func (fc *fcomp) literal(x syntax.Expr) (*kval, bool) {
 }
 
 // fnValue resolves the function of an application at compile time: a
-// name that no local binds (staticFn), noting the name it looked up.
-func (fc *fcomp) fnValue(fn syntax.Expr, sc *kscope, e *env) (value.Value, bool) {
-	f, head, ok := fc.t.staticFn(fn, sc, e)
-	if head != "" {
-		fc.resolved(head, e)
+// name that ccomp resolved to the closure's environment, not to a local
+// of the body, noting the name it looked up.
+func (fc *fcomp) fnValue(fn syntax.Expr, fr *kframe, e *env) (value.Value, bool) {
+	v, ok := unparen(fn).(*syntax.Var)
+	if !ok || !fr.isFree(v) {
+		return nil, false
 	}
-	return f, ok
+	head, _ := headPath(v.Name)
+	fc.resolved(head, e)
+	f, err := fc.t.evalVar(v, e)
+	return f, err == nil
 }
 
 // apply compiles f applied to args: the arguments are live while the
 // body runs and released after it (closure.call).
-func (fc *fcomp) apply(f value.Value, argx []syntax.Expr, sc *kscope, e *env) (*kval, bool) {
+func (fc *fcomp) apply(f value.Value, argx []syntax.Expr, fr *kframe, e *env) (*kval, bool) {
 	base := fc.live
 	args := make([]*kval, len(argx))
 	for i, a := range argx {
 		var ok bool
-		if args[i], ok = fc.value(a, sc, e); !ok {
+		if args[i], ok = fc.value(a, fr, e); !ok {
 			return nil, false
 		}
 	}
@@ -613,20 +618,19 @@ func (fc *fcomp) callClosure(c *closure, args []*kval) (*kval, bool) {
 	if len(c.params) != len(args) || len(c.sizeParams) > 0 || len(c.ctxSizes) > 0 || fc.depth > 16 {
 		return nil, false
 	}
-	var sc *kscope
+	fr := fc.t.frameOf(c)
 	for i, p := range c.params {
-		var ok bool
-		if sc, ok = bindPat(p, args[i], sc); !ok {
+		if !fr.bindPat(p, args[i]) {
 			return nil, false
 		}
 	}
 	fc.depth++
 	defer func() { fc.depth-- }()
-	return fc.value(c.body, sc, c.env)
+	return fc.value(c.body, fr, c.env)
 }
 
 // record compiles a record or tuple literal: building it is free.
-func (fc *fcomp) record(x syntax.Expr, sc *kscope, e *env) (*kval, bool) {
+func (fc *fcomp) record(x syntax.Expr, fr *kframe, e *env) (*kval, bool) {
 	var names []string
 	var vals []syntax.Expr
 	if r, ok := x.(*syntax.RecordLit); ok {
@@ -645,7 +649,7 @@ func (fc *fcomp) record(x syntax.Expr, sc *kscope, e *env) (*kval, bool) {
 	fs := make([]*kval, len(vals))
 	for i, fx := range vals {
 		var ok bool
-		if fs[i], ok = fc.value(fx, sc, e); !ok {
+		if fs[i], ok = fc.value(fx, fr, e); !ok {
 			return nil, false
 		}
 	}

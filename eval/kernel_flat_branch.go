@@ -80,25 +80,25 @@ func (fc *fcomp) flush() {
 }
 
 // ifExpr compiles if c then a else b.
-func (fc *fcomp) ifExpr(x *syntax.If, sc *kscope, e *env) (*kval, bool) {
+func (fc *fcomp) ifExpr(x *syntax.If, fr *kframe, e *env) (*kval, bool) {
 	base := fc.live
-	c, ok := fc.value(x.Cond, sc, e)
+	c, ok := fc.value(x.Cond, fr, e)
 	if !ok || !c.scalar() || c.typ != value.Bool {
 		return nil, false
 	}
 	fc.w++ // the if's own step (thread.controlStep) releases the condition
 	fc.setLive(base)
 	return fc.branch(c.reg,
-		func() (*kval, bool) { return fc.value(x.Then, sc, e) },
-		func() (*kval, bool) { return fc.value(x.Else, sc, e) })
+		func() (*kval, bool) { return fc.value(x.Then, fr, e) },
+		func() (*kval, bool) { return fc.value(x.Else, fr, e) })
 }
 
 // assert compiles assert c x: an element whose c is false gives up the
 // flat run (flatFail), and the general path reports the assertion; the
 // assert's own step releases c (thread.controlStep), as an if's does.
-func (fc *fcomp) assert(x *syntax.Assert, sc *kscope, e *env) (*kval, bool) {
+func (fc *fcomp) assert(x *syntax.Assert, fr *kframe, e *env) (*kval, bool) {
 	base := fc.live
-	c, ok := fc.value(x.Cond, sc, e)
+	c, ok := fc.value(x.Cond, fr, e)
 	if !ok || !c.scalar() || c.typ != value.Bool {
 		return nil, false
 	}
@@ -110,25 +110,25 @@ func (fc *fcomp) assert(x *syntax.Assert, sc *kscope, e *env) (*kval, bool) {
 	})
 	fc.w++
 	fc.setLive(base)
-	return fc.value(x.X, sc, e)
+	return fc.value(x.X, fr, e)
 }
 
 // logic compiles a && b and a || b: b runs on the elements whose a does
 // not decide, and either way the operator is a step after its operands.
-func (fc *fcomp) logic(x *syntax.Binary, op value.BinOp, sc *kscope, e *env) (*kval, bool) {
+func (fc *fcomp) logic(x *syntax.Binary, op value.BinOp, fr *kframe, e *env) (*kval, bool) {
 	base := fc.live
-	l, ok := fc.value(x.L, sc, e)
+	l, ok := fc.value(x.L, fr, e)
 	if !ok || !l.scalar() || l.typ != value.Bool {
 		return nil, false
 	}
-	return fc.logicRest(x, op, base, l, sc, e)
+	return fc.logicRest(x, op, base, l, fr, e)
 }
 
 // logicRest compiles the rest of a && b or a || b, whose left operand l
 // is compiled from the live space base.
-func (fc *fcomp) logicRest(x *syntax.Binary, op value.BinOp, base flive, l *kval, sc *kscope, e *env) (*kval, bool) {
+func (fc *fcomp) logicRest(x *syntax.Binary, op value.BinOp, base flive, l *kval, fr *kframe, e *env) (*kval, bool) {
 	right := func() (*kval, bool) {
-		r, ok := fc.value(x.R, sc, e)
+		r, ok := fc.value(x.R, fr, e)
 		if !ok || !r.scalar() || r.typ != value.Bool {
 			return nil, false
 		}

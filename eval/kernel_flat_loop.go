@@ -65,25 +65,25 @@ func (l *floop) leave(w, pk []uint64, j uint64, t int, it int64) {
 }
 
 // loop compiles a for or while loop.
-func (fc *fcomp) loop(x *syntax.Loop, sc *kscope, e *env) (*kval, bool) {
+func (fc *fcomp) loop(x *syntax.Loop, fr *kframe, e *env) (*kval, bool) {
 	if x.Init == nil || len(x.Sizes) > 0 || fc.depth > 16 {
 		return nil, false
 	}
 	k := fc.k
 	base := fc.live
-	init, ok := fc.value(x.Init, sc, e)
+	init, ok := fc.value(x.Init, fr, e)
 	if !ok {
 		return nil, false
 	}
 	var bound *kval
-	var forI string
+	var form *syntax.For
 	var cond syntax.Expr
 	switch f := x.Form.(type) {
 	case *syntax.For:
-		if bound, ok = fc.value(f.Bound, sc, e); !ok || !bound.scalar() || !bound.typ.IsInt() {
+		if bound, ok = fc.value(f.Bound, fr, e); !ok || !bound.scalar() || !bound.typ.IsInt() {
 			return nil, false
 		}
-		forI = f.I.Name
+		form = f
 	case *syntax.While:
 		cond = f.Cond
 	default:
@@ -108,14 +108,14 @@ func (fc *fcomp) loop(x *syntax.Loop, sc *kscope, e *env) (*kval, bool) {
 	}
 	in := finsn{op: fLoop, a: -1, b: -1, e: int32(fc.reg()), k: int64(len(k.loops))}
 	info := floop{pos: x.Pos()}
-	inner := sc
 	if bound != nil {
 		i := fc.reg()
 		in.a, in.b, info.ty = int32(i), int32(bound.reg), bound.typ
-		inner = bindKval(inner, forI, &kval{reg: i, typ: bound.typ})
+		if !fr.bind(form, &kval{reg: i, typ: bound.typ}) {
+			return nil, false
+		}
 	}
-	// the pattern is bound after the counter (as loopState): it may shadow it
-	if inner, ok = bindPat(x.Pat, state, inner); !ok {
+	if !fr.bindPat(x.Pat, state) {
 		return nil, false
 	}
 	k.loops = append(k.loops, info)
@@ -125,7 +125,7 @@ func (fc *fcomp) loop(x *syntax.Loop, sc *kscope, e *env) (*kval, bool) {
 	defer func() { fc.depth-- }()
 	if cond != nil {
 		fc.live = held
-		c, ok := fc.whileCond(cond, inner, e)
+		c, ok := fc.whileCond(cond, fr, e)
 		if !ok || !c.scalar() || c.typ != value.Bool {
 			return nil, false
 		}
@@ -134,7 +134,7 @@ func (fc *fcomp) loop(x *syntax.Loop, sc *kscope, e *env) (*kval, bool) {
 	}
 	k.code[at].c = int32(len(k.code))
 	fc.live = held
-	next, ok := fc.value(x.Body, inner, e)
+	next, ok := fc.value(x.Body, fr, e)
 	if !ok || !next.sameTypes(state) {
 		return nil, false
 	}
@@ -156,28 +156,28 @@ func (fc *fcomp) loop(x *syntax.Loop, sc *kscope, e *env) (*kval, bool) {
 // whileCond compiles a while loop's condition, c1 && c2 with a test
 // after c1 (floop) where c1 leaves the live space counted from where it
 // started (else as logic compiles it).
-func (fc *fcomp) whileCond(x syntax.Expr, sc *kscope, e *env) (*kval, bool) {
+func (fc *fcomp) whileCond(x syntax.Expr, fr *kframe, e *env) (*kval, bool) {
 	b, ok := unparen(x).(*syntax.Binary)
 	if !ok {
-		return fc.value(x, sc, e)
+		return fc.value(x, fr, e)
+	}
+	if r := fr.res.ops[b]; !r.builtin || r.op != value.OpLogAnd {
+		return fc.value(x, fr, e)
 	}
 	fc.resolved(b.Op.Name, e)
-	if op, builtin := fc.t.isBuiltinOp(b, b.Op, b.Backtick, e); !builtin || op != value.OpLogAnd {
-		return fc.value(x, sc, e)
-	}
 	base := fc.live
-	l, ok := fc.value(b.L, sc, e)
+	l, ok := fc.value(b.L, fr, e)
 	if !ok || !l.scalar() || l.typ != value.Bool {
 		return nil, false
 	}
 	if fc.live.org != base.org {
-		return fc.logicRest(b, value.OpLogAnd, base, l, sc, e)
+		return fc.logicRest(b, value.OpLogAnd, base, l, fr, e)
 	}
 	fc.flush() // c1's charges, on every lane
 	// a lane leaving here is charged the step of logic's else arm
 	start := fc.live
 	fc.k.code = append(fc.k.code, finsn{op: fTest, a: int32(l.reg), b: int32(start.org), c: 1, k: start.c + 1})
-	r, ok := fc.value(b.R, sc, e)
+	r, ok := fc.value(b.R, fr, e)
 	if !ok || !r.scalar() || r.typ != value.Bool {
 		return nil, false
 	}

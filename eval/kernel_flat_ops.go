@@ -206,9 +206,9 @@ func f32(x uint64) float32 { return math.Float32frombits(uint32(x)) }
 func b32(x float32) uint64 { return uint64(math.Float32bits(x)) }
 
 // unary compiles -x and !x on a computed operand.
-func (fc *fcomp) unary(x syntax.Expr, f func(value.Prim) value.Prim, sc *kscope, e *env) (*kval, bool) {
+func (fc *fcomp) unary(x syntax.Expr, f func(value.Prim) value.Prim, fr *kframe, e *env) (*kval, bool) {
 	base := fc.live
-	a, ok := fc.value(x, sc, e)
+	a, ok := fc.value(x, fr, e)
 	if !ok || !a.scalar() || a.typ == value.NoPrim {
 		return nil, false
 	}
@@ -220,26 +220,30 @@ func (fc *fcomp) unary(x syntax.Expr, f func(value.Prim) value.Prim, sc *kscope,
 
 // binary compiles an operator application: a built-in operator as a
 // step after its operands, any other as a call.
-func (fc *fcomp) binary(x *syntax.Binary, sc *kscope, e *env) (*kval, bool) {
+func (fc *fcomp) binary(x *syntax.Binary, fr *kframe, e *env) (*kval, bool) {
 	t := fc.t
+	how, known := fr.res.ops[x]
+	if !known || how.local {
+		return nil, false // a local operator: a function value of the kernel's
+	}
 	fc.resolved(x.Op.Name, e)
-	op, builtin := t.isBuiltinOp(x, x.Op, x.Backtick, e)
-	if !builtin {
+	op := how.op
+	if !how.builtin {
 		fv, err := t.opValue(x.Op, x.Backtick, e, x.OpSpan.Start)
 		if err != nil {
 			return nil, false
 		}
-		return fc.apply(fv, []syntax.Expr{x.L, x.R}, sc, e)
+		return fc.apply(fv, []syntax.Expr{x.L, x.R}, fr, e)
 	}
 	if op == value.OpLogAnd || op == value.OpLogOr {
-		return fc.logic(x, op, sc, e) // the right operand is evaluated only when needed
+		return fc.logic(x, op, fr, e) // the right operand is evaluated only when needed
 	}
 	base := fc.live
-	l, ok1 := fc.value(x.L, sc, e)
+	l, ok1 := fc.value(x.L, fr, e)
 	if !ok1 {
 		return nil, false
 	}
-	r, ok2 := fc.value(x.R, sc, e)
+	r, ok2 := fc.value(x.R, fr, e)
 	if !ok2 {
 		return nil, false
 	}
@@ -406,13 +410,13 @@ func (fc *fcomp) intrinsicN(name string, args []*kval) (*kval, bool) {
 // index compiles a[i] and a[i, j] of an array of scalars that the
 // function captures, charged as a step after the indices (kcomp.index);
 // an index out of bounds gives up the flat run (flatFail).
-func (fc *fcomp) index(x *syntax.Index, sc *kscope, e *env) (*kval, bool) {
+func (fc *fcomp) index(x *syntax.Index, fr *kframe, e *env) (*kval, bool) {
 	v, ok := unparen(x.X).(*syntax.Var)
 	if !ok || len(v.Name.Quals) > 0 || len(x.Indices) > 2 {
 		return nil, false
 	}
-	if _, local := sc.lookup(v.Name.Name); local {
-		return nil, false
+	if !fr.isFree(v) {
+		return nil, false // a local array
 	}
 	fc.resolved(v.Name.Name, e) // a local array makes the kernel the closure's own
 	av, err := fc.t.evalVar(v, e)
@@ -429,7 +433,7 @@ func (fc *fcomp) index(x *syntax.Index, sc *kscope, e *env) (*kval, bool) {
 		if d.Fix == nil {
 			return nil, false
 		}
-		iv, ok := fc.value(d.Fix, sc, e)
+		iv, ok := fc.value(d.Fix, fr, e)
 		if !ok || !iv.scalar() || !iv.typ.IsInt() {
 			return nil, false
 		}
