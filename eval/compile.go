@@ -378,7 +378,7 @@ func (cc *ccomp) expr1(x syntax.Expr, sc *cscope) cexpr {
 			if err != nil {
 				return nil, err
 			}
-			t.live -= f0 // the bound value was live for the whole body
+			t.meter.release(f0) // the bound value was live for the whole body
 			return r, nil
 		}
 	case *syntax.OpSection:
@@ -657,7 +657,7 @@ func (cc *ccomp) apply(x *syntax.Apply, sc *cscope) cexpr {
 		vs := t.slots[bp+a0 : bp+a0+len(args) : bp+a0+len(args)]
 		v, err := t.apply(f, vs, x.Pos())
 		clear(vs)
-		t.live -= held
+		t.meter.release(held)
 		if a, ok := v.(*value.Array); ok && a.Untyped {
 			prev := t.enterWalk(wcEmpty)
 			v = t.fixEmpty(a, x, t.envAt(bp, sc))

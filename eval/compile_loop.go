@@ -136,10 +136,7 @@ func (cc *ccomp) loop(x *syntax.Loop, sc *cscope) cexpr {
 				if state, err = ls.run(t, bp); err != nil {
 					return nil, err
 				}
-				if t.cost {
-					t.W++
-					t.D++
-				}
+				t.iterationStep()
 				inSlots = ls.parts != nil
 				iters++
 			}
@@ -250,7 +247,7 @@ func (cc *ccomp) tupleInto(x syntax.Expr, k, dst int, sc *cscope) cstore {
 			if err := body(t, bp); err != nil {
 				return err
 			}
-			t.live -= f0
+			t.meter.release(f0)
 			return nil
 		}
 	case *syntax.If:
@@ -326,10 +323,7 @@ func (ls *loopState) iterate(t *thread, bp int, pos syntax.Pos, base int64, stat
 	if err != nil {
 		return err
 	}
-	if t.cost {
-		t.W++
-		t.D++
-	}
+	t.iterationStep()
 	*state = nv
 	return nil
 }

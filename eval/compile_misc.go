@@ -140,7 +140,7 @@ func (cc *ccomp) userBinary(x *syntax.Binary, sc *cscope) cexpr {
 		}
 		held := t.live - base
 		v, err := t.apply2(fv, lv, rv, pos)
-		t.live -= held
+		t.meter.release(held)
 		return v, err
 	}
 }

@@ -42,7 +42,8 @@
 // layout of the arguments from the function's body with its locals,
 // binders and operators as the closure compiler resolved them
 // (compile_res.go), run a batch of elements at a time, with the
-// charges of straight-line code worked out at compile time. What the
+// charges of straight-line code worked out at compile time by the step
+// rules compiled code charges by (thread.go's meter). What the
 // flat compiler refuses (a function of arrays, code under a derivative)
 // goes to the general path. fuse.go runs reduce op ne (map f xs…) as one
 // loop (fuse_flat.go: flat kernels; or a

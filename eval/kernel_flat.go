@@ -14,18 +14,19 @@ import (
 // state (kernel_flat_loop.go) is compiled once into a list of
 // instructions over a register file of scalar bits, each register of a
 // type known at compile time. Straight-line code charges the same steps
-// on every application that succeeds: the compiler runs the
-// Composition rule on the counters while it emits the code (a literal or
-// an operator is one step, a call releases its arguments after the body,
-// a let its bound value after its body), and the code itself charges
-// nothing. A SOAC that runs a kernel without branches n times charges n
-// times its one figure, which is what n measured applications would have
-// summed to, once they have all succeeded; a kernel with branches or
-// loops adds what each straight-line stretch charges to each element's
-// own figures as it runs. An operation that fails
-// (an integer division by zero) abandons the flat run, which has charged
-// nothing (flatFail): the SOAC is evaluated again by the general path,
-// which reports the error where it occurs.
+// on every application that succeeds: the compiler applies the step
+// rules that compiled code applies to the thread (thread.go's meter: a
+// literal or an operator is a scalar step, a call releases its arguments
+// after the body, a let its bound value after its body) to a meter of
+// its own while it emits the code, and the code itself charges nothing.
+// A SOAC that runs a kernel without branches n times charges n times its
+// one figure, which is what n measured applications would have summed
+// to, once they have all succeeded; a kernel with branches or loops adds
+// what each straight-line stretch charges to each element's own figures
+// as it runs. An operation that fails (an integer division by zero)
+// abandons the flat run, which has charged nothing (flatFail): the SOAC
+// is evaluated again by the general path, which reports the error where
+// it occurs.
 //
 // A flat kernel depends only on the function's closure and the layouts
 // (shapes and scalar types) of its arguments, so it is compiled once per
@@ -247,15 +248,17 @@ func (v *kval) sameTypes(w *kval) bool {
 	return true
 }
 
-// fcomp compiles one flat kernel; live, pk and w follow the charges of
-// the code emitted so far (thread.live, pk1 and W relative to the start;
-// after a branch, relative to an element's own figures: flive).
+// fcomp compiles one flat kernel; m follows the charges of the code
+// emitted so far by the rules compiled code charges by (meter): its live
+// space counts from register org (an element's own figures, after a
+// branch: flive), or from the start for org −1, and its work and peak
+// are what is pending since the last flush.
 type fcomp struct {
 	t      *thread
 	k      *flatKernel
 	consts map[value.Prim]int
-	live   flive
-	pk, w  int64
+	org    int
+	m      meter
 	depth  int
 	// the compiled closure's environment, the locals of it that the
 	// kernel reads, the names it found elsewhere, and whether the kernel
@@ -270,7 +273,7 @@ type fcomp struct {
 // parameters are the locals of c's environment that it reads, then the
 // arguments. nil when c does not compile.
 func (t *thread) compileFlat(c *closure, layouts []*kval) (*flatKernel, *fcomp) {
-	fc := &fcomp{t: t, k: &flatKernel{wReg: -1, pkReg: -1}, consts: map[value.Prim]int{}, live: flive{org: -1}, top: c.env, shareable: true}
+	fc := &fcomp{t: t, k: &flatKernel{wReg: -1, pkReg: -1}, consts: map[value.Prim]int{}, org: -1, top: c.env, shareable: true}
 	return fc.compile(layouts, func(args []*kval) (*kval, bool) { return fc.callClosure(c, args) }), fc
 }
 
@@ -278,7 +281,7 @@ func (t *thread) compileFlat(c *closure, layouts []*kval) (*flatKernel, *fcomp) 
 // arguments of the given layouts. Such a function value is made anew
 // where it is written, so its kernel is not kept.
 func (t *thread) flatOther(f value.Value, layouts []*kval) (*flatCall, bool) {
-	fc := &fcomp{t: t, k: &flatKernel{wReg: -1, pkReg: -1}, consts: map[value.Prim]int{}, live: flive{org: -1}}
+	fc := &fcomp{t: t, k: &flatKernel{wReg: -1, pkReg: -1}, consts: map[value.Prim]int{}, org: -1}
 	k := fc.compile(layouts, func(args []*kval) (*kval, bool) { return fc.call(f, args) })
 	if k == nil {
 		return nil, false
@@ -311,7 +314,7 @@ func (fc *fcomp) compile(layouts []*kval, body func(args []*kval) (*kval, bool))
 	if k.dyn {
 		fc.flush() // each element's figures are in its registers
 	} else {
-		k.w, k.peak, k.fresh = fc.w, fc.pk, fc.live.c
+		k.w, k.peak, k.fresh = fc.m.W, fc.m.pk1, fc.m.live
 	}
 	return k
 }
@@ -340,13 +343,24 @@ func (fc *fcomp) emit2(d, a, b int, f func(a, b uint64) uint64) {
 	fc.k.calls = append(fc.k.calls, fins{f2: f})
 }
 
-// step charges a step of (1, 1, 1) after operands held above base
-// (thread.scalarStep).
+// step charges a scalar step (meter.scalar) after operands held above
+// base.
 func (fc *fcomp) step(base flive) {
-	fc.w++
-	fc.pk = max(fc.pk, fc.live.c+1)
-	fc.setLive(base.plus(1))
+	fc.m.scalar(base.c)
+	fc.setLive(base.plus(1)) // flushes first where base counts from another register
 }
+
+// here is the live space now.
+func (fc *fcomp) here() flive { return flive{fc.org, fc.m.live} }
+
+// moveTo makes l the live space, flushing nothing.
+func (fc *fcomp) moveTo(l flive) { fc.org, fc.m.live = l.org, l.c }
+
+// pending is the work and the peak charged since the last flush;
+// setPending makes them w and pk.
+func (fc *fcomp) pending() (w, pk int64) { return fc.m.W, fc.m.pk1 }
+
+func (fc *fcomp) setPending(w, pk int64) { fc.m.W, fc.m.D, fc.m.pk1, fc.m.pkP = w, w, pk, pk }
 
 // konst is a register that holds p.
 func (fc *fcomp) konst(p value.Prim) *kval {
@@ -450,12 +464,12 @@ func (fc *fcomp) value(x syntax.Expr, fr *kframe, e *env) (*kval, bool) {
 		if len(x.Sizes) > 0 {
 			return nil, false
 		}
-		base := fc.live
+		base := fc.here()
 		v, ok := fc.value(x.Value, fr, e)
 		if !ok {
 			return nil, false
 		}
-		bound := fc.live
+		bound := fc.here()
 		if !fr.bindPat(x.Pat, v) {
 			return nil, false
 		}
@@ -540,7 +554,7 @@ func (fc *fcomp) literal(x syntax.Expr) (*kval, bool) {
 	if err != nil || p.T == value.NoPrim {
 		return nil, false
 	}
-	fc.step(fc.live)
+	fc.step(fc.here())
 	return fc.konst(p), true
 }
 
@@ -561,7 +575,7 @@ func (fc *fcomp) fnValue(fn syntax.Expr, fr *kframe, e *env) (value.Value, bool)
 // apply compiles f applied to args: the arguments are live while the
 // body runs and released after it (closure.call).
 func (fc *fcomp) apply(f value.Value, argx []syntax.Expr, fr *kframe, e *env) (*kval, bool) {
-	base := fc.live
+	base := fc.here()
 	args := make([]*kval, len(argx))
 	for i, a := range argx {
 		var ok bool
@@ -569,7 +583,7 @@ func (fc *fcomp) apply(f value.Value, argx []syntax.Expr, fr *kframe, e *env) (*
 			return nil, false
 		}
 	}
-	held := fc.live
+	held := fc.here()
 	r, ok := fc.call(f, args)
 	fc.release(base, held)
 	return r, ok
@@ -604,7 +618,7 @@ func (fc *fcomp) call(f value.Value, args []*kval) (*kval, bool) {
 		if len(args) != 2 {
 			return nil, false
 		}
-		return fc.binop(c.op, args[0], args[1], fc.live)
+		return fc.binop(c.op, args[0], args[1], fc.here())
 	case *intrinsic:
 		if c.arity_ != len(args) {
 			return nil, false

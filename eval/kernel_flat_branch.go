@@ -45,18 +45,18 @@ const noPeak = math.MinInt64
 // setLive moves the live space to l, emitting the pending peak first
 // when l counts from another register.
 func (fc *fcomp) setLive(l flive) {
-	if l.org != fc.live.org {
+	if l.org != fc.org {
 		fc.flush()
 	}
-	fc.live = l
+	fc.moveTo(l)
 }
 
 // release is live − (held − base): what held above base is released.
 func (fc *fcomp) release(base, held flive) {
-	l := fc.live
+	l := fc.here()
 	switch {
 	case held.org == base.org:
-		fc.live.c = l.c - held.c + base.c
+		fc.m.release(held.c - base.c)
 	case l.org == held.org:
 		fc.setLive(flive{base.org, base.c + l.c - held.c})
 	default:
@@ -73,20 +73,20 @@ func (fc *fcomp) flush() {
 	if k.wReg < 0 {
 		k.wReg, k.pkReg = fc.reg(), fc.reg()
 	}
-	if fc.w != 0 || fc.pk != noPeak {
-		k.code = append(k.code, finsn{op: fCharge, a: int32(fc.live.org), c: int32(fc.w), k: fc.pk})
+	if w, pk := fc.pending(); w != 0 || pk != noPeak {
+		k.code = append(k.code, finsn{op: fCharge, a: int32(fc.org), c: int32(w), k: pk})
 	}
-	fc.w, fc.pk = 0, noPeak
+	fc.setPending(0, noPeak)
 }
 
 // ifExpr compiles if c then a else b.
 func (fc *fcomp) ifExpr(x *syntax.If, fr *kframe, e *env) (*kval, bool) {
-	base := fc.live
+	base := fc.here()
 	c, ok := fc.value(x.Cond, fr, e)
 	if !ok || !c.scalar() || c.typ != value.Bool {
 		return nil, false
 	}
-	fc.w++ // the if's own step (thread.controlStep) releases the condition
+	fc.m.control(base.c) // the if's own step releases the condition
 	fc.setLive(base)
 	return fc.branch(c.reg,
 		func() (*kval, bool) { return fc.value(x.Then, fr, e) },
@@ -97,7 +97,7 @@ func (fc *fcomp) ifExpr(x *syntax.If, fr *kframe, e *env) (*kval, bool) {
 // flat run (flatFail), and the general path reports the assertion; the
 // assert's own step releases c (thread.controlStep), as an if's does.
 func (fc *fcomp) assert(x *syntax.Assert, fr *kframe, e *env) (*kval, bool) {
-	base := fc.live
+	base := fc.here()
 	c, ok := fc.value(x.Cond, fr, e)
 	if !ok || !c.scalar() || c.typ != value.Bool {
 		return nil, false
@@ -108,7 +108,7 @@ func (fc *fcomp) assert(x *syntax.Assert, fr *kframe, e *env) (*kval, bool) {
 		}
 		return b
 	})
-	fc.w++
+	fc.m.control(base.c)
 	fc.setLive(base)
 	return fc.value(x.X, fr, e)
 }
@@ -116,7 +116,7 @@ func (fc *fcomp) assert(x *syntax.Assert, fr *kframe, e *env) (*kval, bool) {
 // logic compiles a && b and a || b: b runs on the elements whose a does
 // not decide, and either way the operator is a step after its operands.
 func (fc *fcomp) logic(x *syntax.Binary, op value.BinOp, fr *kframe, e *env) (*kval, bool) {
-	base := fc.live
+	base := fc.here()
 	l, ok := fc.value(x.L, fr, e)
 	if !ok || !l.scalar() || l.typ != value.Bool {
 		return nil, false
@@ -151,12 +151,12 @@ func (fc *fcomp) logicRest(x *syntax.Binary, op value.BinOp, base flive, l *kval
 func (fc *fcomp) branch(cond int, then, els func() (*kval, bool)) (*kval, bool) {
 	k := fc.k
 	k.dyn = true
-	w, pk := fc.w, fc.pk // charged by each arm with its own
+	w, pk := fc.pending() // charged by each arm with its own
 	sel := fc.reg()
 	fc.reg() // the else lanes
 	at := len(k.code)
 	k.code = append(k.code, finsn{op: fIf, a: int32(cond), b: int32(sel)})
-	start := fc.live
+	start := fc.here()
 	var out *kval
 	var ends [2]flive
 	var slots [2]int
@@ -164,7 +164,8 @@ func (fc *fcomp) branch(cond int, then, els func() (*kval, bool)) (*kval, bool) 
 		if i == 1 {
 			k.code[at].c = int32(len(k.code))
 		}
-		fc.live, fc.w, fc.pk = start, w, pk
+		fc.moveTo(start)
+		fc.setPending(w, pk)
 		v, ok := arm()
 		if !ok {
 			return nil, false
@@ -181,17 +182,17 @@ func (fc *fcomp) branch(cond int, then, els func() (*kval, bool)) (*kval, bool) 
 			k.code = append(k.code, finsn{op: fMov, d: int32(dst[j]), a: int32(src[j])})
 		}
 		fc.flush()
-		ends[i], slots[i] = fc.live, len(k.code)
+		ends[i], slots[i] = fc.here(), len(k.code)
 		k.code = append(k.code, finsn{op: fNop}) // the live space after the if, if the arms differ
 	}
 	k.code[at].d = int32(len(k.code))
-	fc.live = ends[0]
+	fc.moveTo(ends[0])
 	if ends[0] != ends[1] {
 		d := fc.reg()
 		for i, l := range ends {
 			k.code[slots[i]] = finsn{op: fOrg, d: int32(d), a: int32(l.org), b: -1, c: -1, k: l.c}
 		}
-		fc.live = flive{d, 0}
+		fc.moveTo(flive{d, 0})
 	}
 	return out, true
 }

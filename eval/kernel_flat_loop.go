@@ -70,7 +70,7 @@ func (fc *fcomp) loop(x *syntax.Loop, fr *kframe, e *env) (*kval, bool) {
 		return nil, false
 	}
 	k := fc.k
-	base := fc.live
+	base := fc.here()
 	init, ok := fc.value(x.Init, fr, e)
 	if !ok {
 		return nil, false
@@ -89,7 +89,7 @@ func (fc *fcomp) loop(x *syntax.Loop, fr *kframe, e *env) (*kval, bool) {
 	default:
 		return nil, false
 	}
-	initF := fc.live
+	initF := fc.here()
 	state := fc.instantiate(init)
 	if state == nil {
 		return nil, false
@@ -124,7 +124,7 @@ func (fc *fcomp) loop(x *syntax.Loop, fr *kframe, e *env) (*kval, bool) {
 	fc.depth++
 	defer func() { fc.depth-- }()
 	if cond != nil {
-		fc.live = held
+		fc.moveTo(held)
 		c, ok := fc.whileCond(cond, fr, e)
 		if !ok || !c.scalar() || c.typ != value.Bool {
 			return nil, false
@@ -133,12 +133,12 @@ func (fc *fcomp) loop(x *syntax.Loop, fr *kframe, e *env) (*kval, bool) {
 		fc.flush()
 	}
 	k.code[at].c = int32(len(k.code))
-	fc.live = held
+	fc.moveTo(held)
 	next, ok := fc.value(x.Body, fr, e)
 	if !ok || !next.sameTypes(state) {
 		return nil, false
 	}
-	fc.w++ // the iteration's own step
+	fc.m.iteration()
 	fc.moveState(dst, next.leaves(nil), int(k.code[at].c))
 	fc.flush()
 	if end >= 0 {
@@ -146,9 +146,9 @@ func (fc *fcomp) loop(x *syntax.Loop, fr *kframe, e *env) (*kval, bool) {
 	}
 	k.code[at].d = int32(len(k.code))
 	fc.foldCharges(at)
-	fc.live = held
+	fc.moveTo(held)
 	if end >= 0 {
-		fc.live = flive{end, 0}
+		fc.moveTo(flive{end, 0})
 	}
 	return state, true
 }
@@ -165,18 +165,20 @@ func (fc *fcomp) whileCond(x syntax.Expr, fr *kframe, e *env) (*kval, bool) {
 		return fc.value(x, fr, e)
 	}
 	fc.resolved(b.Op.Name, e)
-	base := fc.live
+	base := fc.here()
 	l, ok := fc.value(b.L, fr, e)
 	if !ok || !l.scalar() || l.typ != value.Bool {
 		return nil, false
 	}
-	if fc.live.org != base.org {
+	if fc.org != base.org {
 		return fc.logicRest(b, value.OpLogAnd, base, l, fr, e)
 	}
 	fc.flush() // c1's charges, on every lane
 	// a lane leaving here is charged the step of logic's else arm
-	start := fc.live
-	fc.k.code = append(fc.k.code, finsn{op: fTest, a: int32(l.reg), b: int32(start.org), c: 1, k: start.c + 1})
+	start := fc.here()
+	leave := meter{live: start.c, pk1: noPeak, pkP: noPeak}
+	leave.scalar(base.c)
+	fc.k.code = append(fc.k.code, finsn{op: fTest, a: int32(l.reg), b: int32(start.org), c: int32(leave.W), k: leave.pk1})
 	r, ok := fc.value(b.R, fr, e)
 	if !ok || !r.scalar() || r.typ != value.Bool {
 		return nil, false

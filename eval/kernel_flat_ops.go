@@ -207,7 +207,7 @@ func b32(x float32) uint64 { return uint64(math.Float32bits(x)) }
 
 // unary compiles -x and !x on a computed operand.
 func (fc *fcomp) unary(x syntax.Expr, f func(value.Prim) value.Prim, fr *kframe, e *env) (*kval, bool) {
-	base := fc.live
+	base := fc.here()
 	a, ok := fc.value(x, fr, e)
 	if !ok || !a.scalar() || a.typ == value.NoPrim {
 		return nil, false
@@ -238,7 +238,7 @@ func (fc *fcomp) binary(x *syntax.Binary, fr *kframe, e *env) (*kval, bool) {
 	if op == value.OpLogAnd || op == value.OpLogOr {
 		return fc.logic(x, op, fr, e) // the right operand is evaluated only when needed
 	}
-	base := fc.live
+	base := fc.here()
 	l, ok1 := fc.value(x.L, fr, e)
 	if !ok1 {
 		return nil, false
@@ -321,7 +321,7 @@ func (fc *fcomp) intrinsic(name string, args []*kval) (*kval, bool) {
 		}
 	}
 	if op, ok := intrinsicBinOps[name]; ok && len(args) == 2 {
-		return fc.binop(op, args[0], args[1], fc.live)
+		return fc.binop(op, args[0], args[1], fc.here())
 	}
 	if len(args) != 1 {
 		return fc.intrinsicN(name, args)
@@ -336,13 +336,13 @@ func (fc *fcomp) intrinsic(name string, args []*kval) (*kval, bool) {
 		}
 		rty = to
 		d := fc.reg()
-		fc.step(fc.live)
+		fc.step(fc.here())
 		fc.emit1(d, a, func(x uint64) uint64 { return regBits(value.Convert(regPrim(ty, x), to)) })
 		return &kval{reg: d, typ: rty}, true
 	case (ty == value.F32 || ty == value.F64) && isMath1(name):
 		f, _ := value.Math1Func(name)
 		d := fc.reg()
-		fc.step(fc.live)
+		fc.step(fc.here())
 		switch {
 		case name == "sqrt" && ty == value.F32:
 			fc.k.code = append(fc.k.code, finsn{op: fSqrtF32, d: int32(d), a: int32(a)})
@@ -360,7 +360,7 @@ func (fc *fcomp) intrinsic(name string, args []*kval) (*kval, bool) {
 		return nil, false
 	}
 	d := fc.reg()
-	fc.step(fc.live)
+	fc.step(fc.here())
 	fc.emit1(d, a, func(x uint64) uint64 {
 		p, err := sf.fn([]value.Prim{regPrim(ty, x)})
 		if err != nil || p.T != rty {
@@ -393,7 +393,7 @@ func (fc *fcomp) intrinsicN(name string, args []*kval) (*kval, bool) {
 		return regBits(p)
 	}
 	d := fc.reg()
-	fc.step(fc.live)
+	fc.step(fc.here())
 	if len(args) == 2 {
 		fc.emit2(d, args[0].reg, args[1].reg, func(x, y uint64) uint64 {
 			return apply([]value.Prim{regPrim(tys[0], x), regPrim(tys[1], y)})
@@ -427,7 +427,7 @@ func (fc *fcomp) index(x *syntax.Index, fr *kframe, e *env) (*kval, bool) {
 	if !ok || a.Kind != value.KPrim || len(a.Shape) != len(x.Indices) || a.T == value.NoPrim {
 		return nil, false
 	}
-	base := fc.live
+	base := fc.here()
 	var regs []int
 	for _, d := range x.Indices {
 		if d.Fix == nil {

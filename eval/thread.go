@@ -16,16 +16,14 @@ import (
 // sequential evaluation; live is the number of words of sub-results that
 // are still held (each evaluated operand adds its fresh size F; the step
 // that consumes them resets live to base + F(result)); pk1 and pkP are the
-// peaks of S1 and S∞ seen so far. SOACs measure each instance by resetting
+// peaks of S1 and S∞ seen so far (the thread's meter, whose methods are
+// the step rules of scalar code). SOACs measure each instance by resetting
 // D and the peaks around it and combine the instances by the SOAC's rule.
 type thread struct {
 	in    *Interp
 	ctx   context.Context
 	cost  bool
-	W, D  int64
-	live  int64
-	pk1   int64
-	pkP   int64
+	meter // W, D, live, pk1, pkP
 	stack []Frame
 	depth int
 	ticks int
@@ -121,31 +119,75 @@ func (t *thread) soacStep(base, w, own, inst, s1, sp, f int64) {
 	t.step2(base, w, own+inst, s1, sp, f)
 }
 
-// controlStep is the own step of an if, a match or an assert, (1, 1)
-// after its condition or scrutinee, whose space it releases (live back
-// to base, where it was before them).
+// meter holds the figures that the step rules of scalar code move
+// (COST_MODEL.md): work W, depth D, the live space and the peaks of S1
+// and S∞. Its methods state those rules once, for both back ends:
+// compiled code applies them to the thread's meter as it runs
+// (controlStep, scalarStep, the loops and lets of compile*.go), and the
+// lane compiler (kernel_flat*.go) to a meter of its own as it compiles a
+// kernel, to work out a straight-line stretch's charge once for every
+// element it runs on.
+type meter struct {
+	W, D     int64
+	live     int64
+	pk1, pkP int64
+}
+
+// scalar is the step of a scalar operator, a literal, a math function,
+// a conversion, an index that yields a scalar, && and ||: (1, 1, 1)
+// after operands held above base, fresh 1.
+func (m *meter) scalar(base int64) {
+	m.W++
+	m.D++
+	if x := m.live + 1; x > m.pk1 {
+		m.pk1 = x
+	}
+	if x := m.live + 1; x > m.pkP {
+		m.pkP = x
+	}
+	m.live = base + 1
+}
+
+// control is the own step of an if, a match or an assert, (1, 1) after
+// its condition or scrutinee, whose space it releases (the live space
+// back to base, where it was before them).
+func (m *meter) control(base int64) {
+	m.W++
+	m.D++
+	m.live = base
+}
+
+// iteration is a loop iteration's own step, (1, 1) after its body.
+func (m *meter) iteration() {
+	m.W++
+	m.D++
+}
+
+// release ends the life of held words: a let's bound value after its
+// body, a call's arguments after the callee's body.
+func (m *meter) release(held int64) { m.live -= held }
+
+// controlStep charges the step of an if, a match or an assert
+// (meter.control).
 func (t *thread) controlStep(base int64) {
 	if t.cost {
-		t.W++
-		t.D++
-		t.live = base
+		t.meter.control(base)
 	}
 }
 
-// scalarStep is the step of a scalar operator: (1, 1, 1), fresh 1. It
+// scalarStep charges the step of a scalar operator (meter.scalar). It
 // is not charged again under a derivative: an operator on duals charges
 // its tangent's steps itself (tangentStep), one on plain numbers has none.
 func (t *thread) scalarStep(base int64) {
 	if t.cost {
-		t.W++
-		t.D++
-		if x := t.live + 1; x > t.pk1 {
-			t.pk1 = x
-		}
-		if x := t.live + 1; x > t.pkP {
-			t.pkP = x
-		}
-		t.live = base + 1
+		t.meter.scalar(base)
+	}
+}
+
+// iterationStep charges a loop iteration's own step (meter.iteration).
+func (t *thread) iterationStep() {
+	if t.cost {
+		t.meter.iteration()
 	}
 }
 
