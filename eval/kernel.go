@@ -13,7 +13,7 @@ import (
 // the fields of a record or tuple), the frame that holds such values in
 // the slots the closure compiler gave the locals of an inlined body
 // (kframe), the layouts of arrays of records and tuples, and the scalar
-// operators that cannot fail on their operands' type (typedOp).
+// intrinsics that are built-in operators (intrinsicBinOps).
 
 // kframe holds the locals of one inlined body while a kernel is
 // compiled: the kval of each slot of the body's frame, as the closure
@@ -250,110 +250,5 @@ func headPath(q syntax.QualName) (string, []string) {
 	return q.Quals[0], append(q.Quals[1:len(q.Quals):len(q.Quals)], q.Name)
 }
 
-func f64of(p value.Prim) float64 { return math.Float64frombits(p.B) }
-
-func f32of(p value.Prim) float32 { return float32(math.Float64frombits(p.B)) }
-
+// mkF64 is an f64 scalar.
 func mkF64(x float64) value.Prim { return value.Prim{T: value.F64, B: math.Float64bits(x)} }
-
-func mkF32(x float32) value.Prim { return value.Prim{T: value.F32, B: math.Float64bits(float64(x))} }
-
-func mkI32(x int32) value.Prim { return value.Prim{T: value.I32, B: uint64(int64(x))} }
-
-func mkI64(x int64) value.Prim { return value.Prim{T: value.I64, B: uint64(x)} }
-
-var (
-	primTrue  = value.MkBool(true)
-	primFalse = value.MkBool(false)
-)
-
-func mkBool(b bool) value.Prim {
-	if b {
-		return primTrue
-	}
-	return primFalse
-}
-
-// typedOp is a Go implementation of op on operands of type ty that never
-// fails, or nil.
-func typedOp(op value.BinOp, ty value.PrimType) func(a, b value.Prim) value.Prim {
-	switch ty {
-	case value.F64:
-		switch op {
-		case value.OpAdd:
-			return func(a, b value.Prim) value.Prim { return mkF64(f64of(a) + f64of(b)) }
-		case value.OpSub:
-			return func(a, b value.Prim) value.Prim { return mkF64(f64of(a) - f64of(b)) }
-		case value.OpMul:
-			return func(a, b value.Prim) value.Prim { return mkF64(f64of(a) * f64of(b)) }
-		case value.OpDiv:
-			return func(a, b value.Prim) value.Prim { return mkF64(f64of(a) / f64of(b)) }
-		case value.OpLt:
-			return func(a, b value.Prim) value.Prim { return mkBool(f64of(a) < f64of(b)) }
-		case value.OpLe:
-			return func(a, b value.Prim) value.Prim { return mkBool(f64of(a) <= f64of(b)) }
-		case value.OpGt:
-			return func(a, b value.Prim) value.Prim { return mkBool(f64of(a) > f64of(b)) }
-		case value.OpGe:
-			return func(a, b value.Prim) value.Prim { return mkBool(f64of(a) >= f64of(b)) }
-		}
-	case value.F32:
-		switch op {
-		case value.OpAdd:
-			return func(a, b value.Prim) value.Prim { return mkF32(f32of(a) + f32of(b)) }
-		case value.OpSub:
-			return func(a, b value.Prim) value.Prim { return mkF32(f32of(a) - f32of(b)) }
-		case value.OpMul:
-			return func(a, b value.Prim) value.Prim { return mkF32(f32of(a) * f32of(b)) }
-		case value.OpDiv:
-			return func(a, b value.Prim) value.Prim { return mkF32(f32of(a) / f32of(b)) }
-		case value.OpLt:
-			return func(a, b value.Prim) value.Prim { return mkBool(f32of(a) < f32of(b)) }
-		case value.OpLe:
-			return func(a, b value.Prim) value.Prim { return mkBool(f32of(a) <= f32of(b)) }
-		case value.OpGt:
-			return func(a, b value.Prim) value.Prim { return mkBool(f32of(a) > f32of(b)) }
-		case value.OpGe:
-			return func(a, b value.Prim) value.Prim { return mkBool(f32of(a) >= f32of(b)) }
-		}
-	case value.I32:
-		switch op {
-		case value.OpAdd:
-			return func(a, b value.Prim) value.Prim { return mkI32(int32(a.B) + int32(b.B)) }
-		case value.OpSub:
-			return func(a, b value.Prim) value.Prim { return mkI32(int32(a.B) - int32(b.B)) }
-		case value.OpMul:
-			return func(a, b value.Prim) value.Prim { return mkI32(int32(a.B) * int32(b.B)) }
-		}
-	case value.I64:
-		switch op {
-		case value.OpAdd:
-			return func(a, b value.Prim) value.Prim { return mkI64(int64(a.B) + int64(b.B)) }
-		case value.OpSub:
-			return func(a, b value.Prim) value.Prim { return mkI64(int64(a.B) - int64(b.B)) }
-		case value.OpMul:
-			return func(a, b value.Prim) value.Prim { return mkI64(int64(a.B) * int64(b.B)) }
-		}
-	}
-	if ty.IsInt() {
-		switch op {
-		case value.OpEq:
-			return func(a, b value.Prim) value.Prim { return mkBool(a.B == b.B) }
-		case value.OpNeq:
-			return func(a, b value.Prim) value.Prim { return mkBool(a.B != b.B) }
-		}
-		if ty.IsSigned() {
-			switch op {
-			case value.OpLt:
-				return func(a, b value.Prim) value.Prim { return mkBool(int64(a.B) < int64(b.B)) }
-			case value.OpLe:
-				return func(a, b value.Prim) value.Prim { return mkBool(int64(a.B) <= int64(b.B)) }
-			case value.OpGt:
-				return func(a, b value.Prim) value.Prim { return mkBool(int64(a.B) > int64(b.B)) }
-			case value.OpGe:
-				return func(a, b value.Prim) value.Prim { return mkBool(int64(a.B) >= int64(b.B)) }
-			}
-		}
-	}
-	return nil
-}

@@ -250,8 +250,10 @@ func (fc *fcomp) binary(x *syntax.Binary, fr *kframe, e *env) (*kval, bool) {
 	return fc.binop(op, l, r, base)
 }
 
-// binop compiles a built-in operator on two scalars of one known type
-// that cannot fail on them (typedOp), charged as a step above base.
+// binop compiles a built-in operator on two scalars of one known type,
+// charged as a step above base: the lane instruction where it has one
+// (flatOp), else the general operator (binPrim), which gives up the flat
+// run where it fails (flatFail).
 func (fc *fcomp) binop(op value.BinOp, l, r *kval, base flive) (*kval, bool) {
 	if !l.scalar() || !r.scalar() || l.typ != r.typ || l.typ == value.NoPrim {
 		return nil, false
@@ -263,38 +265,32 @@ func (fc *fcomp) binop(op value.BinOp, l, r *kval, base flive) (*kval, bool) {
 	if op.IsComparison() {
 		rty = value.Bool
 	}
-	fn := typedOp(op, ty)
-	if fn == nil {
-		// an operator that may fail (an integer division) or has no typed
-		// implementation: the general one, giving up the flat run when it
-		// fails (flatFail)
-		fc.emit2(d, a, b, func(x, y uint64) uint64 {
-			p, err := binPrim(op, regPrim(ty, x), regPrim(ty, y))
-			if err != nil || p.T != rty {
-				panic(flatFail{})
-			}
-			return regBits(p)
-		})
+	if in, ok := flatOp(op, ty, d, a, b); ok {
+		fc.k.code = append(fc.k.code, in)
 		return &kval{reg: d, typ: rty}, true
 	}
-	if in, f := flatOp(op, ty, d, a, b, fn); f != nil {
-		fc.emit2(d, a, b, f)
-	} else {
-		fc.k.code = append(fc.k.code, in)
-	}
+	fc.emit2(d, a, b, func(x, y uint64) uint64 {
+		p, err := binPrim(op, regPrim(ty, x), regPrim(ty, y))
+		if err != nil || p.T != rty {
+			panic(flatFail{})
+		}
+		return regBits(p)
+	})
 	return &kval{reg: d, typ: rty}, true
 }
 
-// flatOp is the instruction r[d] = r[a] op r[b]: f32, f64 and i64
-// arithmetic by opcode, anything else through typedOp's function.
-func flatOp(op value.BinOp, ty value.PrimType, d, a, b int, fn func(a, b value.Prim) value.Prim) (finsn, func(a, b uint64) uint64) {
+// flatOp is the lane instruction r[d] = r[a] op r[b], where op on ty has
+// one: the arithmetic and comparisons of f32 and f64, +, - and * of i32
+// and i64, the comparisons of signed integers, == and != of any; none
+// of these can fail.
+func flatOp(op value.BinOp, ty value.PrimType, d, a, b int) (finsn, bool) {
 	if o, ok := flatOps[ty][op]; ok {
-		return finsn{op: o, d: int32(d), a: int32(a), b: int32(b)}, nil
+		return finsn{op: o, d: int32(d), a: int32(a), b: int32(b)}, true
 	}
 	if o, ok := flatIntOps[op]; ok && ty.IsInt() && (ty.IsSigned() || op == value.OpEq || op == value.OpNeq) {
-		return finsn{op: o, d: int32(d), a: int32(a), b: int32(b)}, nil
+		return finsn{op: o, d: int32(d), a: int32(a), b: int32(b)}, true
 	}
-	return finsn{}, func(x, y uint64) uint64 { return regBits(fn(regPrim(ty, x), regPrim(ty, y))) }
+	return finsn{}, false
 }
 
 // flatOps and flatIntOps are the operators with opcodes, by type.
