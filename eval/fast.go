@@ -21,7 +21,8 @@ func (t *thread) fastMap(f value.Value, xs *value.Array, pos syntax.Pos) (value.
 
 // builtinOf recognises a function that is exactly a built-in binary
 // operator on its two parameters: (+), i32.+ of the prelude (a call of an
-// intrinsic), \x y -> x + y.
+// intrinsic), \x y -> x + y. It reads the closure's body with its names
+// and operators as the closure compiler resolved them (resolutionOf).
 func (t *thread) builtinOf(f value.Value) (value.BinOp, bool) {
 	fn, ok := f.(*value.Fun)
 	if !ok {
@@ -34,27 +35,32 @@ func (t *thread) builtinOf(f value.Value) (value.BinOp, bool) {
 		if len(c.params) != 2 {
 			return 0, false
 		}
-		a, ok1 := simplePat(c.params[0])
-		b, ok2 := simplePat(c.params[1])
-		if !ok1 || !ok2 || a == "" || b == "" || a == b {
+		res := t.resolutionOf(c)
+		a, ok1 := paramSlot(c.params[0], res)
+		b, ok2 := paramSlot(c.params[1], res)
+		if !ok1 || !ok2 {
 			return 0, false
 		}
-		isVar := func(x syntax.Expr, name string) bool {
+		isUse := func(x syntax.Expr, slot int) bool {
 			v, ok := unparen(x).(*syntax.Var)
-			return ok && len(v.Name.Quals) == 0 && v.Name.Name == name
+			if !ok || len(v.Name.Quals) > 0 {
+				return false
+			}
+			s, known := res.uses[v]
+			return known && s == slot
 		}
 		switch body := unparen(c.body).(type) {
 		case *syntax.Binary:
-			if op, ok := t.isBuiltinOp(body, body.Op, body.Backtick, c.env); ok && isVar(body.L, a) && isVar(body.R, b) {
-				return op, true
+			if how := res.ops[body]; how.builtin && isUse(body.L, a) && isUse(body.R, b) {
+				return how.op, true
 			}
 		case *syntax.Apply:
-			if len(body.Args) != 2 || !isVar(body.Args[0], a) || !isVar(body.Args[1], b) {
+			if len(body.Args) != 2 || !isUse(body.Args[0], a) || !isUse(body.Args[1], b) {
 				return 0, false
 			}
 			fv, ok := unparen(body.Fn).(*syntax.Var)
-			if !ok {
-				return 0, false
+			if s, known := res.uses[fv]; !ok || !known || s != free {
+				return 0, false // a local function
 			}
 			g, err := t.evalVar(fv, c.env)
 			if err != nil {
@@ -62,7 +68,7 @@ func (t *thread) builtinOf(f value.Value) (value.BinOp, bool) {
 			}
 			if gf, ok := g.(*value.Fun); ok {
 				if in, ok := gf.Impl.(*intrinsic); ok {
-					if op, ok := intrinsicOps[in.name]; ok {
+					if op, ok := intrinsicBinOps[in.name]; ok {
 						return op, true
 					}
 				}
@@ -72,9 +78,21 @@ func (t *thread) builtinOf(f value.Value) (value.BinOp, bool) {
 	return 0, false
 }
 
-var intrinsicOps = map[string]value.BinOp{
-	"add": value.OpAdd, "mul": value.OpMul, "min": value.OpMin, "max": value.OpMax,
-	"and": value.OpAnd, "or": value.OpOr, "xor": value.OpXor, "sub": value.OpSub,
+// paramSlot is the slot of a parameter that is one name (in parentheses,
+// ascribed or with attributes), as res gives it.
+func paramSlot(p syntax.Pat, res *resolution) (int, bool) {
+	switch p := p.(type) {
+	case *syntax.PId:
+		s, ok := res.binds[p]
+		return s, ok
+	case *syntax.PParen:
+		return paramSlot(p.P, res)
+	case *syntax.PAscript:
+		return paramSlot(p.P, res)
+	case *syntax.PAttr:
+		return paramSlot(p.P, res)
+	}
+	return 0, false
 }
 
 // reducible ops never fail and are associative and commutative on

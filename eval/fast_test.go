@@ -1,6 +1,10 @@
 package eval
 
-import "testing"
+import (
+	"testing"
+
+	"fut/eval/value"
+)
 
 // TestKernelsAgree checks that the specialised SOAC paths (typed loops
 // and flat kernels) give exactly the values and costs of the general
@@ -121,4 +125,42 @@ func kernelsAgree(t *testing.T, cost bool) {
 	agree(t, "fast", fast, "slow", slow, exprs, []string{`map (\i -> ys[i + 1]) (iota 41)`, `map (\x -> 10 / (x - x)) ys`,
 		`map (\x -> loop (a, b) = (0, x) while a < 5 && b != 3 do (a + 1, b + i64.i32 ys[x + a])) (iota 41)`,
 		`map (\x -> loop a = x while a < 50 do assert (a != 7) (a + 1)) ys`})
+}
+
+// TestBuiltinOf checks which functions the typed loops take for a
+// built-in operator: the operator itself, the prelude's wrappers of an
+// intrinsic, and a lambda that applies one to its parameters in order,
+// whose names and operator the closure compiler resolved.
+func TestBuiltinOf(t *testing.T) {
+	s := newSession(t, true)
+	th := s.in.newThread(nil)
+	for _, c := range []struct {
+		src string
+		op  value.BinOp
+		ok  bool
+	}{
+		{`(+)`, value.OpAdd, true},
+		{`(i32.+)`, value.OpAdd, true},
+		{`f64.max`, value.OpMax, true},
+		{`(i32./)`, value.OpDiv, true}, // the callers take only the operators that cannot fail
+		{`(i32.-)`, value.OpSub, true},
+		{`\(a: i32) (b: i32) -> a * b`, value.OpMul, true},
+		{`\(a: i32) (b: i32) -> (a - b)`, value.OpSub, true},
+		{`\(a: i32) (b: i32) -> i32.min a b`, 0, false}, // a prelude function, not an intrinsic
+		{`\(a: i32) (b: i32) -> b - a`, 0, false},
+		{`\(a: i32) (b: i32) -> a - a`, 0, false},
+		{`\(a: i32) (a: i32) -> a + a`, 0, false},
+		{`\(a: i32) (_: i32) -> a + a`, 0, false},
+		{`\(a: i32) (b: i32) -> let c = a in c + b`, 0, false},
+		{`\(a: i32) (b: i32) -> a + b + 0`, 0, false},
+	} {
+		v, _, err := s.run(c.src)
+		if err != nil {
+			t.Fatalf("%s: %v", c.src, err)
+		}
+		op, ok := th.builtinOf(v)
+		if ok != c.ok || op != c.op {
+			t.Errorf("builtinOf(%s) = %v, %v; want %v, %v", c.src, op, ok, c.op, c.ok)
+		}
+	}
 }

@@ -209,3 +209,21 @@ func tuplePat(p syntax.Pat) ([]string, bool) {
 	}
 	return nil, false
 }
+
+// simplePat returns the name a pattern binds when it binds one scalar
+// name (or none, for _).
+func simplePat(p syntax.Pat) (string, bool) {
+	switch p := p.(type) {
+	case *syntax.PId:
+		return p.Name, true
+	case *syntax.PWild:
+		return "", true
+	case *syntax.PParen:
+		return simplePat(p.P)
+	case *syntax.PAscript:
+		return simplePat(p.P)
+	case *syntax.PAttr:
+		return simplePat(p.P)
+	}
+	return "", false
+}

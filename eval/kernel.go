@@ -92,24 +92,6 @@ func intrinsicType(name string, args []value.PrimType) value.PrimType {
 	return value.NoPrim
 }
 
-// simplePat returns the name a pattern binds when it binds one scalar
-// name (or none, for _).
-func simplePat(p syntax.Pat) (string, bool) {
-	switch p := p.(type) {
-	case *syntax.PId:
-		return p.Name, true
-	case *syntax.PWild:
-		return "", true
-	case *syntax.PParen:
-		return simplePat(p.P)
-	case *syntax.PAscript:
-		return simplePat(p.P)
-	case *syntax.PAttr:
-		return simplePat(p.P)
-	}
-	return "", false
-}
-
 // kval is where a value of scalars lives: a scalar's register, or the
 // fields of a record (names sorted as value.Record's) or tuple.
 type kval struct {
