@@ -687,6 +687,24 @@ func mayFuse(x *syntax.Apply) bool {
 	return ok1 && ok2
 }
 
+// fieldOrder is how a record literal whose fields are written in the
+// order names is laid out, as value.NewRecord lays it out: the names in
+// the record's order (sorted), and the place there of each field as
+// written (order); tuple when the names are 0, 1, … (a tuple written as
+// a record, which is a tuple).
+func fieldOrder(names []string) (sorted []string, order []int, tuple bool) {
+	idx := make([]value.Value, len(names))
+	for i := range idx {
+		idx[i] = value.I64Val(int64(i))
+	}
+	layout := value.NewRecord(names, idx) // where each field goes
+	order = make([]int, len(names))
+	for k, v := range layout.Fields {
+		order[v.(value.Prim).Int()] = k
+	}
+	return layout.Names, order, len(names) > 1 && value.IsTupleRecord(names)
+}
+
 // record builds a record literal as value.NewRecord would, with the
 // fields' order worked out once: the names are shared, and the record
 // and its fields are one allocation.
@@ -697,17 +715,7 @@ func (cc *ccomp) record(x *syntax.RecordLit, sc *cscope) cexpr {
 		names[i], vals[i] = f.Name, f.Value
 	}
 	fs := cc.exprs(vals, sc)
-	idx := make([]value.Value, len(names))
-	for i := range idx {
-		idx[i] = value.I64Val(int64(i))
-	}
-	layout := value.NewRecord(names, idx) // where each field goes
-	order := make([]int, len(names))
-	for k, v := range layout.Fields {
-		order[v.(value.Prim).Int()] = k
-	}
-	tuple := len(fs) > 1 && value.IsTupleRecord(names)
-	sorted := layout.Names
+	sorted, order, tuple := fieldOrder(names)
 	return func(t *thread, bp int) (value.Value, error) {
 		var r *value.Record
 		var vs []value.Value

@@ -643,7 +643,8 @@ func (fc *fcomp) callClosure(c *closure, args []*kval) (*kval, bool) {
 	return fc.value(c.body, fr, c.env)
 }
 
-// record compiles a record or tuple literal: building it is free.
+// record compiles a record or tuple literal: building it is free, and
+// its fields are laid out as compiled code lays them out (fieldOrder).
 func (fc *fcomp) record(x syntax.Expr, fr *kframe, e *env) (*kval, bool) {
 	var names []string
 	var vals []syntax.Expr
@@ -667,17 +668,16 @@ func (fc *fcomp) record(x syntax.Expr, fr *kframe, e *env) (*kval, bool) {
 			return nil, false
 		}
 	}
-	if names == nil || (len(vals) > 1 && value.IsTupleRecord(names)) {
+	if names == nil {
 		return &kval{reg: -1, fields: fs}, true
 	}
-	idx := make([]value.Value, len(names))
-	for i := range idx {
-		idx[i] = value.I64Val(int64(i))
+	sorted, order, tuple := fieldOrder(names)
+	if tuple {
+		return &kval{reg: -1, fields: fs}, true
 	}
-	layout := value.NewRecord(names, idx)
-	out := &kval{reg: -1, rec: true, names: layout.Names, fields: make([]*kval, len(fs))}
-	for k, iv := range layout.Fields {
-		out.fields[k] = fs[iv.(value.Prim).Int()]
+	out := &kval{reg: -1, rec: true, names: sorted, fields: make([]*kval, len(fs))}
+	for i, f := range fs {
+		out.fields[order[i]] = f
 	}
 	return out, true
 }
