@@ -2,6 +2,8 @@ package opencl
 
 import (
 	"fmt"
+	"os"
+	"strconv"
 	"strings"
 
 	"fut/gpu/kernel"
@@ -9,6 +11,18 @@ import (
 
 // atomicUpdate returns the C statement that atomically combines v into
 // dest[b] for the histogram's operator, or "" when no atomic exists.
+// HistUnroll is how many elements a work item of a histogram in local
+// memory computes before it applies their updates (FUT_HIST_UNROLL,
+// 1 to 16).
+var HistUnroll = histUnroll()
+
+func histUnroll() int {
+	if n, err := strconv.Atoi(os.Getenv("FUT_HIST_UNROLL")); err == nil && n >= 1 && n <= 16 {
+		return n
+	}
+	return 4
+}
+
 func (g *gen) atomicUpdate(h *kernel.Hist, dst, v string) string {
 	return g.atomicIn("__global", h, dst, v)
 }
@@ -93,15 +107,34 @@ func (g *gen) genHist(p *Program, h *kernel.Hist) {
 		ne := g.declare("z", []kernel.Type{t}, []kernel.Exp{h.Neutral})
 		g.line("for (long b = lid; b < %s; b += L) lh[b] = %s;", bins, ne[0])
 		g.line("barrier(CLK_LOCAL_MEM_FENCE);")
-		g.line("for (long j = grp * L + lid; j < %s; j += groups * L) {", n)
+		// HistUnroll elements per iteration, each computed in a block of
+		// its own, before their updates: the reads of all are in flight
+		// at once (one per iteration left the memory idle between them)
+		u := HistUnroll
+		g.line("for (long j0 = grp * L + lid; j0 < %s; j0 += %d * groups * L) {", n, u)
 		g.indent++
-		g.line("long %s = j;", g.name(h.I.Name))
-		g.stmts(h.Body)
-		b, v = g.exp(h.Bin), g.exp(h.Val)
-		g.flushPre()
-		g.line("long b = %s;", b)
-		g.line("%s v = %s;", g.ctype(t), v)
-		g.line("if (b >= 0 && b < %s) %s", bins, g.atomicIn("__local", h, "lh[b]", "v"))
+		for q := 0; q < u; q++ {
+			g.line("long b%d = -1;", q)
+			g.line("%s v%d = %s;", g.ctype(t), q, ne[0])
+			g.line("{")
+			g.indent++
+			g.line("long j = j0 + %d * groups * L;", q)
+			g.line("if (j < %s) {", n)
+			g.indent++
+			g.line("long %s = j;", g.name(h.I.Name))
+			g.stmts(h.Body)
+			b, v = g.exp(h.Bin), g.exp(h.Val)
+			g.flushPre()
+			g.line("b%d = %s;", q, b)
+			g.line("v%d = %s;", q, v)
+			g.indent--
+			g.line("}")
+			g.indent--
+			g.line("}")
+		}
+		for q := 0; q < u; q++ {
+			g.line("if (b%d >= 0 && b%d < %s) %s", q, q, bins, g.atomicIn("__local", h, fmt.Sprintf("lh[b%d]", q), fmt.Sprintf("v%d", q)))
+		}
 		g.indent--
 		g.line("}")
 		g.line("barrier(CLK_LOCAL_MEM_FENCE);")
