@@ -93,10 +93,13 @@ func init() {
 
 func lookupIntrinsic(name string) intrinsicFn { return intrinsicTable[name] }
 
-// scalarFn is a scalar intrinsic as a pure function of its arguments.
+// scalarFn is a scalar intrinsic as a pure function of its arguments;
+// one of one argument is also fn1, which the flat kernels apply to each
+// lane's scalar without a slice (fcomp.intrinsic).
 type scalarFn struct {
 	arity int
 	fn    func(a []value.Prim) (value.Prim, error)
+	fn1   func(a value.Prim) (value.Prim, error)
 }
 
 // scalarTable holds the scalar intrinsics; each costs (1, 1, 1).
@@ -142,39 +145,51 @@ func binPrim(op value.BinOp, a, b value.Prim) (value.Prim, error) {
 }
 
 func binIntr(op value.BinOp) scalarFn {
-	return scalarFn{2, func(a []value.Prim) (value.Prim, error) { return binPrim(op, a[0], a[1]) }}
+	return scalarFn{arity: 2, fn: func(a []value.Prim) (value.Prim, error) { return binPrim(op, a[0], a[1]) }}
 }
 
 func unIntr(f func(value.Prim) value.Prim) scalarFn {
-	return scalarFn{1, func(a []value.Prim) (value.Prim, error) { return f(a[0]), nil }}
+	return scalarFn{arity: 1,
+		fn:  func(a []value.Prim) (value.Prim, error) { return f(a[0]), nil },
+		fn1: func(a value.Prim) (value.Prim, error) { return f(a), nil }}
 }
 
 func unIntrErr(f func(value.Prim) (value.Prim, bool)) scalarFn {
-	return scalarFn{1, func(a []value.Prim) (value.Prim, error) {
-		r, ok := f(a[0])
-		if !ok {
-			return r, fmt.Errorf("math function applied to a %s", a[0].T)
-		}
-		return r, nil
-	}}
+	return scalarFn{arity: 1,
+		fn: func(a []value.Prim) (value.Prim, error) {
+			r, ok := f(a[0])
+			if !ok {
+				return r, mathTypeErr(a[0])
+			}
+			return r, nil
+		},
+		fn1: func(a value.Prim) (value.Prim, error) {
+			r, ok := f(a)
+			if !ok {
+				return r, mathTypeErr(a)
+			}
+			return r, nil
+		}}
 }
 
+func mathTypeErr(a value.Prim) error { return fmt.Errorf("math function applied to a %s", a.T) }
+
 func prim2(f func(a, b value.Prim) value.Prim) scalarFn {
-	return scalarFn{2, func(a []value.Prim) (value.Prim, error) { return f(a[0], a[1]), nil }}
+	return scalarFn{arity: 2, fn: func(a []value.Prim) (value.Prim, error) { return f(a[0], a[1]), nil }}
 }
 
 func prim2ok(f func(a, b value.Prim) (value.Prim, bool)) scalarFn {
-	return scalarFn{2, func(a []value.Prim) (value.Prim, error) {
+	return scalarFn{arity: 2, fn: func(a []value.Prim) (value.Prim, error) {
 		r, ok := f(a[0], a[1])
 		if !ok {
-			return r, fmt.Errorf("math function applied to a %s", a[0].T)
+			return r, mathTypeErr(a[0])
 		}
 		return r, nil
 	}}
 }
 
 func prim3(f func(a, b, c value.Prim) value.Prim) scalarFn {
-	return scalarFn{3, func(a []value.Prim) (value.Prim, error) { return f(a[0], a[1], a[2]), nil }}
+	return scalarFn{arity: 3, fn: func(a []value.Prim) (value.Prim, error) { return f(a[0], a[1], a[2]), nil }}
 }
 
 func primAbs(p value.Prim) value.Prim {

@@ -2,7 +2,6 @@ package eval
 
 import (
 	"math"
-	"strings"
 
 	"fut/eval/value"
 	"fut/interp/syntax"
@@ -307,79 +306,49 @@ var (
 		value.OpEq: fEqI, value.OpNeq: fNeqI}
 )
 
-// intrinsic compiles the scalar intrinsics that cannot fail on their
-// arguments' types: math functions of floats and conversions, charged as
-// one step (registerScalars).
+// intrinsic compiles a scalar intrinsic as compiled code applies it
+// (registerScalars): one that is a built-in operator as binop compiles
+// the operator, any other as its function in scalarTable, as one step;
+// sqrt of a float has a lane instruction. Where the function fails on an
+// element's arguments, that gives up the flat run (flatFail).
 func (fc *fcomp) intrinsic(name string, args []*kval) (*kval, bool) {
-	for _, a := range args {
+	tys := make([]value.PrimType, len(args))
+	for i, a := range args {
 		if !a.scalar() || a.typ == value.NoPrim {
 			return nil, false
 		}
+		tys[i] = a.typ
 	}
 	if op, ok := intrinsicBinOps[name]; ok && len(args) == 2 {
 		return fc.binop(op, args[0], args[1], fc.here())
-	}
-	if len(args) != 1 {
-		return fc.intrinsicN(name, args)
-	}
-	a, ty := args[0].reg, args[0].typ
-	rty := ty
-	switch {
-	case strings.HasPrefix(name, "to_"):
-		to := value.ParsePrimType(name[3:])
-		if to == value.NoPrim {
-			return nil, false
-		}
-		rty = to
-		d := fc.reg()
-		fc.step(fc.here())
-		fc.emit1(d, a, func(x uint64) uint64 { return regBits(value.Convert(regPrim(ty, x), to)) })
-		return &kval{reg: d, typ: rty}, true
-	case (ty == value.F32 || ty == value.F64) && isMath1(name):
-		f, _ := value.Math1Func(name)
-		d := fc.reg()
-		fc.step(fc.here())
-		switch {
-		case name == "sqrt" && ty == value.F32:
-			fc.k.code = append(fc.k.code, finsn{op: fSqrtF32, d: int32(d), a: int32(a)})
-		case name == "sqrt":
-			fc.k.code = append(fc.k.code, finsn{op: fSqrtF64, d: int32(d), a: int32(a)})
-		default:
-			fc.emit1(d, a, func(x uint64) uint64 { return regBits(value.MkFloat(ty, f(regPrim(ty, x).Float()))) })
-		}
-		return &kval{reg: d, typ: rty}, true
-	}
-	// any other scalar function of one argument, as registerScalars
-	// applies it
-	sf, ok := scalarTable[name]
-	if rty = intrinsicType(name, []value.PrimType{ty}); !ok || sf.arity != 1 || rty == value.NoPrim {
-		return nil, false
-	}
-	d := fc.reg()
-	fc.step(fc.here())
-	fc.emit1(d, a, func(x uint64) uint64 {
-		p, err := sf.fn([]value.Prim{regPrim(ty, x)})
-		if err != nil || p.T != rty {
-			panic(flatFail{})
-		}
-		return regBits(p)
-	})
-	return &kval{reg: d, typ: rty}, true
-}
-
-// intrinsicN compiles a scalar intrinsic of two or three arguments that
-// is no operator (atan2, ldexp, fma, mul_hi, mad_hi), as registerScalars
-// applies it, charged as one step; where it fails on its arguments it
-// gives up the flat run (flatFail).
-func (fc *fcomp) intrinsicN(name string, args []*kval) (*kval, bool) {
-	tys := make([]value.PrimType, len(args))
-	for i, a := range args {
-		tys[i] = a.typ
 	}
 	sf, ok := scalarTable[name]
 	rty := intrinsicType(name, tys)
 	if !ok || sf.arity != len(args) || len(args) > 3 || rty == value.NoPrim {
 		return nil, false
+	}
+	d := fc.reg()
+	fc.step(fc.here())
+	out := &kval{reg: d, typ: rty}
+	switch len(args) {
+	case 1:
+		a, ty := args[0].reg, tys[0]
+		switch {
+		case name == "sqrt" && ty == value.F32:
+			fc.k.code = append(fc.k.code, finsn{op: fSqrtF32, d: int32(d), a: int32(a)})
+		case name == "sqrt" && ty == value.F64:
+			fc.k.code = append(fc.k.code, finsn{op: fSqrtF64, d: int32(d), a: int32(a)})
+		default:
+			f := sf.fn1
+			fc.emit1(d, a, func(x uint64) uint64 {
+				p, err := f(regPrim(ty, x))
+				if err != nil || p.T != rty {
+					panic(flatFail{})
+				}
+				return regBits(p)
+			})
+		}
+		return out, true
 	}
 	apply := func(ps []value.Prim) uint64 {
 		p, err := sf.fn(ps)
@@ -388,19 +357,17 @@ func (fc *fcomp) intrinsicN(name string, args []*kval) (*kval, bool) {
 		}
 		return regBits(p)
 	}
-	d := fc.reg()
-	fc.step(fc.here())
 	if len(args) == 2 {
 		fc.emit2(d, args[0].reg, args[1].reg, func(x, y uint64) uint64 {
 			return apply([]value.Prim{regPrim(tys[0], x), regPrim(tys[1], y)})
 		})
-		return &kval{reg: d, typ: rty}, true
+		return out, true
 	}
 	fc.k.code = append(fc.k.code, finsn{op: fCall3, d: int32(d), a: int32(args[0].reg), b: int32(args[1].reg), e: int32(args[2].reg), c: int32(len(fc.k.calls))})
 	fc.k.calls = append(fc.k.calls, fins{f3: func(x, y, z uint64) uint64 {
 		return apply([]value.Prim{regPrim(tys[0], x), regPrim(tys[1], y), regPrim(tys[2], z)})
 	}})
-	return &kval{reg: d, typ: rty}, true
+	return out, true
 }
 
 // index compiles a[i] and a[i, j] of an array of scalars that the
@@ -473,14 +440,6 @@ func elemBits(a *value.Array) func(i int64) uint64 {
 	}
 	ty, data := a.T, a.Data
 	return func(i int64) uint64 { return regBits(value.DataGet(ty, data, int(i))) }
-}
-
-// isMath1 reports whether name is a float function of one argument whose
-// result has the argument's type.
-func isMath1(name string) bool {
-	_, ok := value.Math1Func(name)
-	_, fixed := value.FixedResult(name)
-	return ok && !fixed
 }
 
 // flatFail is the panic of a flat kernel's operation that fails (a

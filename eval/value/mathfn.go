@@ -85,10 +85,3 @@ func FixedResult(name string) (PrimType, bool) {
 	t, ok := fixedResults[name]
 	return t, ok
 }
-
-// Math1Func is the float function Math1 applies for name; the result is
-// to be rounded to the argument's type (MkFloat).
-func Math1Func(name string) (func(float64) float64, bool) {
-	f, ok := math1[name]
-	return f, ok
-}
