@@ -36,7 +36,7 @@ func (cc *ccomp) loop(x *syntax.Loop, sc *cscope) cexpr {
 	case *syntax.For:
 		bound := cc.expr(form.Bound, sc)
 		is := cc.slot()
-		cc.noteBind(form, is)
+		cc.noteCounter(form, is)
 		ls := cc.loopState(x, &cscope{name: form.I.Name, slot: is, next: sc})
 		return func(t *thread, bp int) (value.Value, error) {
 			base := t.live
@@ -177,6 +177,7 @@ func (cc *ccomp) loopState(x *syntax.Loop, sc *cscope) *loopState {
 			parts[i], psc = cc.pat(q, psc)
 		}
 		n := len(parts)
+		cc.noteParts(x.Pat, pTuple, nil, tp.Elems)
 		all := tupleBinder(tp.Pos(), parts)
 		ls := &loopState{sc: psc, all: all}
 		tmp := cc.nslots

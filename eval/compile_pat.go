@@ -30,20 +30,27 @@ func (cc *ccomp) patS(p syntax.Pat, sc *cscope, sizes map[string]int) (cbind, *c
 	switch p := p.(type) {
 	case *syntax.PId:
 		s := cc.slot()
-		cc.noteBind(p, s)
+		cc.notePat(p, &pshape{kind: pName, slot: s})
 		return func(t *thread, bp int, v value.Value) error {
 			t.slots[bp+s] = v
 			return nil
 		}, &cscope{name: p.Name, slot: s, next: sc}, true
 	case *syntax.PWild:
+		cc.notePat(p, &pshape{kind: pWild})
 		return func(*thread, int, value.Value) error { return nil }, sc, true
 	case *syntax.PParen:
-		return cc.patS(p.P, sc, sizes)
+		b, sc2, ok := cc.patS(p.P, sc, sizes)
+		cc.notePatAs(p, p.P)
+		return b, sc2, ok
 	case *syntax.PAttr:
-		return cc.patS(p.P, sc, sizes)
+		b, sc2, ok := cc.patS(p.P, sc, sizes)
+		cc.notePatAs(p, p.P)
+		return b, sc2, ok
 	case *syntax.PAscript:
 		if sizes == nil {
-			return cc.patS(p.P, sc, sizes)
+			b, sc2, ok := cc.patS(p.P, sc, sizes)
+			cc.notePatAs(p, p.P)
+			return b, sc2, ok
 		}
 		plan, ok := cc.shapePlan(p.Type, sizes)
 		if !ok {
@@ -60,6 +67,7 @@ func (cc *ccomp) patS(p syntax.Pat, sc *cscope, sizes map[string]int) (cbind, *c
 			}
 		}
 		inner, sc2, ok := cc.patS(p.P, sc, sizes)
+		cc.notePatAs(p, p.P) // the sizes it binds besides are a closure's [n]
 		if !ok || plan == nil {
 			return inner, sc2, ok
 		}
@@ -86,23 +94,24 @@ func (cc *ccomp) patS(p syntax.Pat, sc *cscope, sizes map[string]int) (cbind, *c
 			}
 			bs[i], sc = b, sc2
 		}
+		cc.noteParts(p, pTuple, nil, p.Elems)
 		return tupleBinder(p.Pos(), bs), sc, true
 	case *syntax.PRecord:
 		bs := make([]cbind, len(p.Fields))
+		names, qs := make([]string, len(p.Fields)), make([]syntax.Pat, len(p.Fields))
 		for i, f := range p.Fields {
 			q := f.Pat
 			if q == nil {
-				q = &syntax.PId{Loc: f.Loc, Name: f.Name}
+				q = &syntax.PId{Loc: f.Loc, Name: f.Name} // a pun
 			}
 			b, sc2, ok := cc.patS(q, sc, sizes)
 			if !ok {
 				return nil, nil, false
 			}
-			if f.Pat == nil && sc2 != sc {
-				cc.noteBind(f, sc2.slot) // the pun's slot, by its field
-			}
 			bs[i], sc = b, sc2
+			names[i], qs[i] = f.Name, q
 		}
+		cc.noteParts(p, pRecord, names, qs)
 		return func(t *thread, bp int, v value.Value) error {
 			for i, f := range p.Fields {
 				fv, ok := recordField(v, f.Name)

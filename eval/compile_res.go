@@ -16,15 +16,37 @@ import (
 
 // resolution is what ccomp resolved in one closure body: the slot of the
 // local each name uses (free, -1, for a name looked up in the closure's
-// environment), the slot each binder binds (a *syntax.PId; a
-// *syntax.PField that puns its name; a *syntax.For, its counter), and
-// the operator each binary applies.
+// environment), how each irrefutable pattern binds (pats), the slot of
+// each for loop's counter, and the operator each binary applies.
 type resolution struct {
-	nslots int
-	uses   map[*syntax.Var]int
-	binds  map[any]int
-	ops    map[*syntax.Binary]opRes
+	nslots   int
+	uses     map[*syntax.Var]int
+	pats     map[syntax.Pat]*pshape
+	counters map[*syntax.For]int
+	ops      map[*syntax.Binary]opRes
 }
+
+// pshape is how ccomp compiled an irrefutable pattern (patS): a name
+// bound to a slot, a wildcard, or a tuple or a record (its fields' names
+// as written) of parts. A name in parentheses, ascribed or with
+// attributes is the name's shape, and a record field that puns its name
+// is a name part; a pattern that matches (a literal, a constructor) has
+// no shape.
+type pshape struct {
+	kind  pkind
+	slot  int      // a name's
+	names []string // a record's fields
+	parts []*pshape
+}
+
+type pkind uint8
+
+const (
+	pName pkind = iota
+	pWild
+	pTuple
+	pRecord
+)
 
 // free is a use's slot in a resolution when the name is not a local.
 const free = -1
@@ -44,10 +66,40 @@ func (cc *ccomp) noteUse(x *syntax.Var, slot int) {
 	}
 }
 
-func (cc *ccomp) noteBind(binder any, slot int) {
+func (cc *ccomp) noteCounter(f *syntax.For, slot int) {
 	if cc.res != nil {
-		cc.res.binds[binder] = slot
+		cc.res.counters[f] = slot
 	}
+}
+
+// notePat records p's shape, where it has one.
+func (cc *ccomp) notePat(p syntax.Pat, s *pshape) {
+	if cc.res != nil && s != nil {
+		cc.res.pats[p] = s
+	}
+}
+
+// notePatAs records p's shape as q's: p is q in parentheses, ascribed or
+// with attributes.
+func (cc *ccomp) notePatAs(p, q syntax.Pat) {
+	if cc.res != nil {
+		cc.notePat(p, cc.res.pats[q])
+	}
+}
+
+// noteParts records p's shape, of kind tuple or record, whose parts are
+// the patterns qs (a record's with the fields' names).
+func (cc *ccomp) noteParts(p syntax.Pat, kind pkind, names []string, qs []syntax.Pat) {
+	if cc.res == nil {
+		return
+	}
+	s := &pshape{kind: kind, names: names, parts: make([]*pshape, len(qs))}
+	for i, q := range qs {
+		if s.parts[i] = cc.res.pats[q]; s.parts[i] == nil {
+			return // a part that matches
+		}
+	}
+	cc.notePat(p, s)
 }
 
 func (cc *ccomp) noteOp(x *syntax.Binary, r opRes) {
@@ -62,7 +114,7 @@ func (cc *ccomp) noteOp(x *syntax.Binary, r opRes) {
 func (t *thread) resolutionOf(c *closure) *resolution {
 	k := t.codeOf(c)
 	if k.res == nil {
-		res := &resolution{uses: map[*syntax.Var]int{}, binds: map[any]int{}, ops: map[*syntax.Binary]opRes{}}
+		res := &resolution{uses: map[*syntax.Var]int{}, pats: map[syntax.Pat]*pshape{}, counters: map[*syntax.For]int{}, ops: map[*syntax.Binary]opRes{}}
 		res.nslots = t.compileClosureRes(c, res).nslots
 		k.res = res
 	}

@@ -81,16 +81,8 @@ func (t *thread) builtinOf(f value.Value) (value.BinOp, bool) {
 // paramSlot is the slot of a parameter that is one name (in parentheses,
 // ascribed or with attributes), as res gives it.
 func paramSlot(p syntax.Pat, res *resolution) (int, bool) {
-	switch p := p.(type) {
-	case *syntax.PId:
-		s, ok := res.binds[p]
-		return s, ok
-	case *syntax.PParen:
-		return paramSlot(p.P, res)
-	case *syntax.PAscript:
-		return paramSlot(p.P, res)
-	case *syntax.PAttr:
-		return paramSlot(p.P, res)
+	if s, ok := res.pats[p]; ok && s.kind == pName {
+		return s.slot, true
 	}
 	return 0, false
 }

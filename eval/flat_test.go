@@ -227,3 +227,48 @@ func TestFlatAgrees(t *testing.T) {
 		}
 	}
 }
+
+// TestFlatPatterns checks that functions whose parameters, lets and loops
+// destructure records and tuples (puns, wildcards, ascriptions,
+// parentheses, nesting) run as flat kernels, binding as ccomp compiled
+// their patterns (pshape), with the general path's values and costs.
+func TestFlatPatterns(t *testing.T) {
+	for _, cost := range []bool{true, false} {
+		fast := newSession(t, cost)
+		slow := newSession(t, cost)
+		slow.in.noFast = true
+		decls := []string{
+			`def pr ({x, y = (a, _)}: {x: f64, y: (f64, i64)}) (((b): f64), _: i64) : f64 =
+			   let {u, v = (w: f64)} = {u = x * b, v = a}
+			   let ((p), _, {r}) = (u - w, 0i32, {r = u + w})
+			   in p * r`,
+			`def lp (n: i64) (z: f64) = let ((s: f64), {k}) = loop ((a), {k}) = (z, {k = 0i64}) for i < n do (a * 0.5 + f64.i64 i, {k = k + i}) in s + f64.i64 k`,
+		}
+		for _, d := range decls {
+			for _, s := range []*session{fast, slow} {
+				if _, _, err := s.run(d); err != nil {
+					t.Fatalf("%s: %v", d, err)
+				}
+			}
+		}
+		agree(t, "fast", fast, "slow", slow, []string{
+			`map (pr {x = 1.5, y = (2.5, 3)}) (map (\i -> (f64.i64 i + 1, i)) (iota 9))`,
+			`map (lp 5) (map f64.i64 (iota 7))`,
+		}, nil)
+		for _, name := range []string{"pr", "lp"} {
+			v, _, err := fast.run(name)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			compiled := 0
+			for _, en := range v.(*value.Fun).Impl.(*closure).flat {
+				if en.k != nil {
+					compiled++
+				}
+			}
+			if compiled != 1 {
+				t.Errorf("cost=%v: %s: %d flat kernels, want 1", cost, name, compiled)
+			}
+		}
+	}
+}

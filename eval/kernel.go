@@ -59,9 +59,49 @@ func (fr *kframe) isFree(x *syntax.Var) bool {
 	return known && s == free
 }
 
-// bind puts v in the slot of binder (a pattern's name, a loop's counter).
-func (fr *kframe) bind(binder any, v *kval) bool {
-	s, ok := fr.res.binds[binder]
+// bindPat binds the names of an irrefutable pattern to the parts of v,
+// as ccomp compiled the pattern (pshape); false where it did not, or v
+// has not the pattern's shape.
+func (fr *kframe) bindPat(p syntax.Pat, v *kval) bool {
+	s, ok := fr.res.pats[p]
+	return ok && fr.bindShape(s, v)
+}
+
+func (fr *kframe) bindShape(s *pshape, v *kval) bool {
+	switch s.kind {
+	case pName:
+		fr.vals[s.slot] = v
+		return true
+	case pWild:
+		return true
+	case pTuple:
+		if v.scalar() || v.rec || len(v.fields) != len(s.parts) {
+			return false
+		}
+		for i, q := range s.parts {
+			if !fr.bindShape(q, v.fields[i]) {
+				return false
+			}
+		}
+		return true
+	case pRecord:
+		if v.scalar() || !v.rec || len(v.fields) != len(s.parts) {
+			return false
+		}
+		for i, q := range s.parts {
+			fv, ok := v.field(s.names[i])
+			if !ok || !fr.bindShape(q, fv) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// bindCounter puts v in the slot of a for loop's counter.
+func (fr *kframe) bindCounter(f *syntax.For, v *kval) bool {
+	s, ok := fr.res.counters[f]
 	if ok {
 		fr.vals[s] = v
 	}

@@ -480,53 +480,6 @@ func (fc *fcomp) value(x syntax.Expr, fr *kframe, e *env) (*kval, bool) {
 	return nil, false
 }
 
-// bindPat binds the names of an irrefutable pattern to the parts of v,
-// in the slots ccomp gave them.
-func (fr *kframe) bindPat(p syntax.Pat, v *kval) bool {
-	switch p := p.(type) {
-	case *syntax.PId:
-		return fr.bind(p, v)
-	case *syntax.PWild:
-		return true
-	case *syntax.PParen:
-		return fr.bindPat(p.P, v)
-	case *syntax.PAscript:
-		return fr.bindPat(p.P, v)
-	case *syntax.PAttr:
-		return fr.bindPat(p.P, v)
-	case *syntax.PTuple:
-		if v.scalar() || v.rec || len(v.fields) != len(p.Elems) {
-			return false
-		}
-		for i, q := range p.Elems {
-			if !fr.bindPat(q, v.fields[i]) {
-				return false
-			}
-		}
-		return true
-	case *syntax.PRecord:
-		if v.scalar() || !v.rec || len(v.fields) != len(p.Fields) {
-			return false
-		}
-		for _, f := range p.Fields {
-			fv, ok := v.field(f.Name)
-			if !ok {
-				return false
-			}
-			if f.Pat == nil {
-				ok = fr.bind(f, fv) // a pun
-			} else {
-				ok = fr.bindPat(f.Pat, fv)
-			}
-			if !ok {
-				return false
-			}
-		}
-		return true
-	}
-	return false
-}
-
 // varVal is a local's registers (or a field path of one), or a captured
 // value in constant registers.
 func (fc *fcomp) varVal(x *syntax.Var, fr *kframe, e *env) (*kval, bool) {

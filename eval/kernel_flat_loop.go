@@ -111,7 +111,7 @@ func (fc *fcomp) loop(x *syntax.Loop, fr *kframe, e *env) (*kval, bool) {
 	if bound != nil {
 		i := fc.reg()
 		in.a, in.b, info.ty = int32(i), int32(bound.reg), bound.typ
-		if !fr.bind(form, &kval{reg: i, typ: bound.typ}) {
+		if !fr.bindCounter(form, &kval{reg: i, typ: bound.typ}) {
 			return nil, false
 		}
 	}
