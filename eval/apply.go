@@ -5,10 +5,15 @@ import (
 	"fut/interp/syntax"
 )
 
-// callable is the Impl of every function value.
+// callable is the Impl of every function value. call applies it to
+// arity() arguments; lanes compiles that application, on arguments in a
+// flat kernel's registers, into the kernel (fcomp.call), or says it
+// cannot (false): each kind of function states its application for both
+// back ends here.
 type callable interface {
 	arity() int
 	call(t *thread, args []value.Value, pos syntax.Pos) (value.Value, error)
+	lanes(fc *fcomp, args []*kval) (*kval, bool)
 	fname() string
 }
 
@@ -44,6 +49,9 @@ func (c *closure) call(t *thread, args []value.Value, pos syntax.Pos) (value.Val
 	return v, err
 }
 
+// lanes inlines c's body, its parameters bound to the arguments' registers.
+func (c *closure) lanes(fc *fcomp, args []*kval) (*kval, bool) { return fc.callClosure(c, args) }
+
 // partial is a function applied to fewer arguments than it takes.
 type partial struct {
 	f    callable
@@ -58,6 +66,19 @@ func (p *partial) call(t *thread, args []value.Value, pos syntax.Pos) (value.Val
 	v, err := p.f.call(t, all, pos)
 	t.release(all)
 	return v, err
+}
+
+// lanes is p.f's, with the arguments p holds in constant registers first.
+func (p *partial) lanes(fc *fcomp, args []*kval) (*kval, bool) {
+	all := make([]*kval, 0, len(p.args)+len(args))
+	for _, a := range p.args {
+		v, ok := fc.constVal(a)
+		if !ok {
+			return nil, false
+		}
+		all = append(all, v)
+	}
+	return fc.callable(p.f, append(all, args...))
 }
 
 // opFn is a built-in overloaded operator used as a function: (+).
@@ -75,6 +96,10 @@ func (o *opFn) call(t *thread, args []value.Value, pos syntax.Pos) (value.Value,
 	return v, err
 }
 
+func (o *opFn) lanes(fc *fcomp, args []*kval) (*kval, bool) {
+	return fc.binop(o.op, args[0], args[1], fc.here())
+}
+
 // rightSection is (op e): \x -> x op e.
 type rightSection struct {
 	f value.Value
@@ -85,6 +110,14 @@ func (r *rightSection) arity() int    { return 1 }
 func (r *rightSection) fname() string { return "section" }
 func (r *rightSection) call(t *thread, args []value.Value, pos syntax.Pos) (value.Value, error) {
 	return t.apply(r.f, []value.Value{args[0], r.r}, pos)
+}
+
+func (r *rightSection) lanes(fc *fcomp, args []*kval) (*kval, bool) {
+	p, ok := r.r.(value.Prim)
+	if !ok {
+		return nil, false
+	}
+	return fc.call(r.f, []*kval{args[0], fc.konst(p)})
 }
 
 // projFn is (.a.b) or (.[i]): a path applied to its argument.
@@ -126,6 +159,8 @@ func (p *projFn) call(t *thread, args []value.Value, pos syntax.Pos) (value.Valu
 	return v, nil
 }
 
+func (p *projFn) lanes(*fcomp, []*kval) (*kval, bool) { return nil, false }
+
 func hasIndices(path []syntax.PathElem) bool {
 	for _, el := range path {
 		if len(el.Indices) > 0 {
@@ -153,6 +188,8 @@ func (f *intrinsic) call(t *thread, args []value.Value, pos syntax.Pos) (value.V
 	return f.impl(t, pos, args)
 }
 
+func (f *intrinsic) lanes(fc *fcomp, args []*kval) (*kval, bool) { return fc.intrinsic(f.name, args) }
+
 // goFn is a function value made by the evaluator itself (e.g. in jvp).
 type goFn struct {
 	n    int
@@ -165,6 +202,8 @@ func (g *goFn) fname() string { return g.name }
 func (g *goFn) call(t *thread, args []value.Value, pos syntax.Pos) (value.Value, error) {
 	return g.fn(t, args, pos)
 }
+
+func (g *goFn) lanes(*fcomp, []*kval) (*kval, bool) { return nil, false }
 
 func mkFun(c callable) *value.Fun { return &value.Fun{Name: c.fname(), Impl: c} }
 

@@ -542,43 +542,25 @@ func (fc *fcomp) apply(f value.Value, argx []syntax.Expr, fr *kframe, e *env) (*
 	return r, ok
 }
 
-// call compiles the body of f on arguments in registers.
+// call compiles f applied to arguments in registers, as many as it
+// takes, by its kind's lanes (apply.go).
 func (fc *fcomp) call(f value.Value, args []*kval) (*kval, bool) {
 	fn, ok := f.(*value.Fun)
 	if !ok {
 		return nil, false
 	}
-	switch c := fn.Impl.(type) {
-	case *closure:
-		return fc.callClosure(c, args)
-	case *partial:
-		pre := make([]*kval, 0, len(c.args)+len(args))
-		for _, a := range c.args {
-			v, ok := fc.constVal(a)
-			if !ok {
-				return nil, false
-			}
-			pre = append(pre, v)
-		}
-		return fc.call(&value.Fun{Impl: c.f}, append(pre, args...))
-	case *rightSection:
-		r, ok := c.r.(value.Prim)
-		if !ok || len(args) != 1 {
-			return nil, false
-		}
-		return fc.call(c.f, []*kval{args[0], fc.konst(r)})
-	case *opFn:
-		if len(args) != 2 {
-			return nil, false
-		}
-		return fc.binop(c.op, args[0], args[1], fc.here())
-	case *intrinsic:
-		if c.arity_ != len(args) {
-			return nil, false
-		}
-		return fc.intrinsic(c.name, args)
+	c, ok := fn.Impl.(callable)
+	if !ok {
+		return nil, false
 	}
-	return nil, false
+	return fc.callable(c, args)
+}
+
+func (fc *fcomp) callable(c callable, args []*kval) (*kval, bool) {
+	if c.arity() != len(args) {
+		return nil, false
+	}
+	return c.lanes(fc, args)
 }
 
 func (fc *fcomp) callClosure(c *closure, args []*kval) (*kval, bool) {
