@@ -8,8 +8,9 @@ import (
 // What the closure compiler resolved in a body, kept for the lane back
 // end (kernel_flat*.go), which compiles the same body again into a
 // kernel for SOACs over arrays of scalars: it takes each local a name
-// uses, each binder's place and each operator's identity as ccomp
-// resolved them, and does not look names up in scopes of its own.
+// uses, how each pattern binds (its shape, with its names' slots) and
+// each operator's identity as ccomp resolved them, and neither looks
+// names up in scopes of its own nor walks patterns again.
 //
 // The record is made on demand (resolutionOf): ordinary compilation
 // records nothing.

@@ -11,8 +11,8 @@ import (
 // What the scalar kernels (kernel_flat*.go) and the SOACs that run them
 // share: where a value of scalars lives (kval: a scalar's register, or
 // the fields of a record or tuple), the frame that holds such values in
-// the slots the closure compiler gave the locals of an inlined body
-// (kframe), the layouts of arrays of records and tuples, and the scalar
+// the slots the closure compiler gave the locals of an inlined body,
+// bound by the shapes it gave their patterns (kframe), the layouts of arrays of records and tuples, and the scalar
 // intrinsics that are built-in operators (intrinsicBinOps).
 
 // kframe holds the locals of one inlined body while a kernel is
