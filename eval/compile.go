@@ -487,6 +487,7 @@ func (cc *ccomp) literal(x syntax.Expr, sc *cscope) cexpr {
 			return nil, err
 		}
 	}
+	cc.noteLit(x, p)
 	var v value.Value = p
 	return func(t *thread, bp int) (value.Value, error) {
 		t.scalarStep(t.live)

@@ -18,13 +18,15 @@ import (
 // resolution is what ccomp resolved in one closure body: the slot of the
 // local each name uses (free, -1, for a name looked up in the closure's
 // environment), how each irrefutable pattern binds (pats), the slot of
-// each for loop's counter, and the operator each binary applies.
+// each for loop's counter, the operator each binary applies, and the
+// value of each literal.
 type resolution struct {
 	nslots   int
 	uses     map[*syntax.Var]int
 	pats     map[syntax.Pat]*pshape
 	counters map[*syntax.For]int
 	ops      map[*syntax.Binary]opRes
+	lits     map[syntax.Expr]value.Prim // a literal's value (a negated literal is one)
 }
 
 // pshape is how ccomp compiled an irrefutable pattern (patS): a name
@@ -103,6 +105,12 @@ func (cc *ccomp) noteParts(p syntax.Pat, kind pkind, names []string, qs []syntax
 	cc.notePat(p, s)
 }
 
+func (cc *ccomp) noteLit(x syntax.Expr, p value.Prim) {
+	if cc.res != nil {
+		cc.res.lits[x] = p
+	}
+}
+
 func (cc *ccomp) noteOp(x *syntax.Binary, r opRes) {
 	if cc.res != nil {
 		cc.res.ops[x] = r
@@ -115,7 +123,7 @@ func (cc *ccomp) noteOp(x *syntax.Binary, r opRes) {
 func (t *thread) resolutionOf(c *closure) *resolution {
 	k := t.codeOf(c)
 	if k.res == nil {
-		res := &resolution{uses: map[*syntax.Var]int{}, pats: map[syntax.Pat]*pshape{}, counters: map[*syntax.For]int{}, ops: map[*syntax.Binary]opRes{}}
+		res := &resolution{uses: map[*syntax.Var]int{}, pats: map[syntax.Pat]*pshape{}, counters: map[*syntax.For]int{}, ops: map[*syntax.Binary]opRes{}, lits: map[syntax.Expr]value.Prim{}}
 		res.nslots = t.compileClosureRes(c, res).nslots
 		k.res = res
 	}

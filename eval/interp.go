@@ -40,8 +40,9 @@
 // layouts of kernel.go; soacs_flat.go) for functions of scalars, records
 // and tuples with branches and loops, compiled once per closure and
 // layout of the arguments from the function's body with its locals,
-// binders and operators as the closure compiler resolved them
-// (compile_res.go), run a batch of elements at a time, with the
+// literals, patterns' shapes and operators as the closure compiler
+// resolved them (compile_res.go) and calls by each function kind's
+// lanes (apply.go), run a batch of elements at a time, with the
 // charges of straight-line code worked out at compile time by the step
 // rules compiled code charges by (thread.go's meter). What the
 // flat compiler refuses (a function of arrays, code under a derivative)

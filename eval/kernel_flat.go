@@ -415,6 +415,9 @@ func (fc *fcomp) constVal(v value.Value) (*kval, bool) {
 
 // value compiles x; the result's scalars are in the kval's registers.
 func (fc *fcomp) value(x syntax.Expr, fr *kframe, e *env) (*kval, bool) {
+	if p, ok := fr.res.lits[x]; ok {
+		return fc.literal(p)
+	}
 	switch x := x.(type) {
 	case *syntax.Paren:
 		return fc.value(x.X, fr, e)
@@ -427,12 +430,7 @@ func (fc *fcomp) value(x syntax.Expr, fr *kframe, e *env) (*kval, bool) {
 		return fc.value(x.X, fr, e)
 	case *syntax.Var:
 		return fc.varVal(x, fr, e)
-	case *syntax.IntLit, *syntax.FloatLit, *syntax.CharLit, *syntax.BoolLit:
-		return fc.literal(x)
 	case *syntax.Negate:
-		if isLiteral(x.X) {
-			return fc.literal(x)
-		}
 		return fc.unary(x.X, value.Neg, fr, e)
 	case *syntax.Not:
 		return fc.unary(x.X, value.Not, fr, e)
@@ -502,9 +500,10 @@ func (fc *fcomp) varVal(x *syntax.Var, fr *kframe, e *env) (*kval, bool) {
 	return fc.constVal(c)
 }
 
-func (fc *fcomp) literal(x syntax.Expr) (*kval, bool) {
-	p, err := fc.t.literalValue(x)
-	if err != nil || p.T == value.NoPrim {
+// literal is a literal of value p, as ccomp found it (a negated literal
+// is one): a scalar step.
+func (fc *fcomp) literal(p value.Prim) (*kval, bool) {
+	if p.T == value.NoPrim {
 		return nil, false
 	}
 	fc.step(fc.here())
