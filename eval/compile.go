@@ -131,6 +131,9 @@ func (t *thread) compileClosureRes(c *closure, res *resolution) *code {
 	var sc *cscope
 	if len(c.sizeParams) > 0 {
 		if k.params, sc, k.bindArgs = cc.sizedFast(c); k.bindArgs == nil {
+			if res != nil {
+				*res = *newResolution() // what the attempt noted, in slots given up
+			}
 			cc = &ccomp{t: t, env: c.env, res: res}
 			sc, k.bindArgs = cc.sizedParams(c)
 		}

@@ -123,9 +123,13 @@ func (cc *ccomp) noteOp(x *syntax.Binary, r opRes) {
 func (t *thread) resolutionOf(c *closure) *resolution {
 	k := t.codeOf(c)
 	if k.res == nil {
-		res := &resolution{uses: map[*syntax.Var]int{}, pats: map[syntax.Pat]*pshape{}, counters: map[*syntax.For]int{}, ops: map[*syntax.Binary]opRes{}, lits: map[syntax.Expr]value.Prim{}}
+		res := newResolution()
 		res.nslots = t.compileClosureRes(c, res).nslots
 		k.res = res
 	}
 	return k.res
+}
+
+func newResolution() *resolution {
+	return &resolution{uses: map[*syntax.Var]int{}, pats: map[syntax.Pat]*pshape{}, counters: map[*syntax.For]int{}, ops: map[*syntax.Binary]opRes{}, lits: map[syntax.Expr]value.Prim{}}
 }
