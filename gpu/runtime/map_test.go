@@ -189,20 +189,26 @@ func TestBoundsCheck(t *testing.T) {
 	}
 }
 
+// gatherKernels are out[i] = x[i][1] for i < n, x of m rows: gather
+// fails where n > m, gather_ok is the same kernel under another name.
+func gatherKernels() (k, good *Kernel) {
+	n, m := Scalar("n", I64), Scalar("m", I64)
+	x := Buf("x", F32, m.V(), Int(I64, 2))
+	out := Buf("out", F32, n.V())
+	i := NewVar("i", I64)
+	k = &Kernel{Name: "gather", Params: []*Param{n, m, x, out}, Shape: &Map{
+		Dims: []Exp{n.V()}, Idx: []Var{i},
+		Body: []Stmt{Wr(out, Rd(x, i, Int(I64, 1)), i)},
+	}}
+	return k, &Kernel{Name: "gather_ok", Params: []*Param{n, m, x, out}, Shape: k.Shape}
+}
+
 // Deferred checks: a failing kernel launched without waiting is reported
 // by the next read of the device (or Flush), as the kernel that failed
 // even when good kernels ran after it; then the flag is clear again.
 func TestDeferredChecks(t *testing.T) {
 	d := device(t)
-	n, m := Scalar("n", I64), Scalar("m", I64)
-	x := Buf("x", F32, m.V(), Int(I64, 2))
-	out := Buf("out", F32, n.V())
-	i := NewVar("i", I64)
-	k := &Kernel{Name: "gather", Params: []*Param{n, m, x, out}, Shape: &Map{
-		Dims: []Exp{n.V()}, Idx: []Var{i},
-		Body: []Stmt{Wr(out, Rd(x, i, Int(I64, 1)), i)},
-	}}
-	good := &Kernel{Name: "gather_ok", Params: []*Param{n, m, x, out}, Shape: k.Shape}
+	k, good := gatherKernels()
 	xs := up(t, d, F32, []float32{1, 2, 3, 4, 5, 6}, 3, 2)
 	o := alloc(t, d, F32, 3)
 	o5 := alloc(t, d, F32, 5)
@@ -337,15 +343,8 @@ func TestDeferredChecks(t *testing.T) {
 // keeps their flags apart.
 func TestSafeLaunches(t *testing.T) {
 	d := device(t)
-	n, m := Scalar("n", I64), Scalar("m", I64)
-	x := Buf("x", F32, m.V(), Int(I64, 2))
-	out := Buf("out", F32, n.V())
-	i := NewVar("i", I64)
-	k := &Kernel{Name: "gather", Params: []*Param{n, m, x, out}, Shape: &Map{
-		Dims: []Exp{n.V()}, Idx: []Var{i},
-		Body: []Stmt{Wr(out, Rd(x, i, Int(I64, 1)), i)},
-	}}
-	good := &Kernel{Name: "gather_ok", Params: []*Param{n, m, x, out}, Shape: k.Shape}
+	k, good := gatherKernels()
+	n, out, i := k.Params[0], k.Params[3], NewVar("i", I64)
 	safe := &Kernel{Name: "fill", Params: []*Param{n, out}, Shape: &Map{
 		Dims: []Exp{n.V()}, Idx: []Var{i},
 		Body: []Stmt{Wr(out, Conv{To: F32, X: i}, i)},
