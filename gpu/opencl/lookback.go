@@ -49,6 +49,10 @@ func fromBits(t kernel.Type, w string) string {
 // 2^30-1: above every earlier one since the state was zeroed) and
 // "cbase".
 func (g *gen) genScanLookBack(p *Program, s *kernel.Scan) {
+	if s.Keep != nil && OnePassFilter {
+		g.genFilterLookBack(p, s)
+		return
+	}
 	t := s.Elems[0].Type()
 	ts := []kernel.Type{t}
 	g.header(p, "_scanlb", []string{"state", "counter", "local0", "tile0", "groups", "scank", "epoch", "cbase"},

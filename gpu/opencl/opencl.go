@@ -31,6 +31,10 @@ type Program struct {
 	Atomic  bool // Hist only: the single-kernel atomic version
 	// LookBack (Scan only): Entries[3] is the single-pass scan "_scanlb".
 	LookBack bool
+	// KeepK (a compaction's LookBack only): where not 0, "_scanlb" is
+	// genFilterLookBack's, whose tiles are KeepK·L elements and whose
+	// tile0 holds TileElems(L, KeepK) uints.
+	KeepK int
 	// TileBlock (Tiled, two dimensions): the points of a work-group's
 	// block along each dimension.
 	TileBlock int

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	. "fut/gpu/kernel"
+	"fut/gpu/opencl"
 )
 
 // compactKernel keeps the elements i of x (i32) where keep says, writing
@@ -38,29 +39,38 @@ func TestCompact(t *testing.T) {
 		want string // the kernel that must run
 	}{{"three_pass", Config{NoCache: true, ScanLookBack: -1}, "compact_scan3"}}
 	if d0.Caps.Int64Atomics {
-		paths = append(paths, struct {
-			name string
-			cfg  Config
-			want string
-		}{"look_back", Config{NoCache: true, ScanLookBack: 1}, "compact_scanlb"})
+		// look_back: the compaction that holds its elements in
+		// registers (opencl.OnePassFilter); look_back_again: the one
+		// that computes them again after the look-back
+		for _, name := range []string{"look_back", "look_back_again"} {
+			paths = append(paths, struct {
+				name string
+				cfg  Config
+				want string
+			}{name, Config{NoCache: true, ScanLookBack: 1}, "compact_scanlb"})
+		}
 	}
+	defer func(v bool) { opencl.OnePassFilter = v }(opencl.OnePassFilter)
 	keeps := map[string]func(x, i Exp) Exp{
 		"none": func(x, i Exp) Exp { return Bin("<", x, Int(I32, -1000)) },
 		"all":  func(x, i Exp) Exp { return Bin(">=", x, Int(I32, -1000)) },
 		"some": func(x, i Exp) Exp { return Bin("==", Bin("%", x, Int(I32, 3)), Int(I32, 1)) },
 	}
 	for _, p := range paths {
+		opencl.OnePassFilter = p.name != "look_back_again"
 		d, err := OpenDevice(d0.Info, p.cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, ft := range []Type{I32, I64} {
 			for kname, keep := range keeps {
-				if ft == I64 && p.name == "look_back" {
+				if ft == I64 && p.name != "three_pass" {
 					continue // the single pass takes flags of 32 bits
 				}
 				k := compactKernel(ft, keep)
-				for _, n := range []int{0, 1, 2047, 2048, 2049, 300_001} {
+				// the register-holding compaction's tiles: 16·256
+				// elements for one kept value of 4 bytes, 8·256 here
+				for _, n := range []int{0, 1, 2047, 2048, 2049, 4095, 4096, 4097, 3*4096 + 17, 300_001} {
 					t.Run(fmt.Sprintf("%s/%v/%s/%d", p.name, ft, kname, n), func(t *testing.T) {
 						x := make([]int32, n)
 						var wx []int32
@@ -103,6 +113,144 @@ func TestCompact(t *testing.T) {
 						for j := range wx {
 							if gx[j] != wx[j] || gi[j] != wi[j] {
 								t.Fatalf("kept element %d: (%d, %v), want (%d, %v)", j, gx[j], gi[j], wx[j], wi[j])
+							}
+						}
+					})
+				}
+			}
+		}
+		d.Close()
+	}
+}
+
+// compactTypes keeps the elements i of x (i32) where keep says, writing
+// x[i] in every type of types (converted) to a destination each.
+func compactTypes(name string, types []Type, keep func(x, i Exp) Exp) *Kernel {
+	n := Scalar("n", I64)
+	x, count := Buf("x", I32, n.V()), Buf("count", I64, I64C(1))
+	i := NewVar("i", I64)
+	xv, flag := NewVar("xv", I32), NewVar("flag", I32)
+	params := []*Param{n, x}
+	var vals []Exp
+	var dests []*Param
+	for k, t := range types {
+		d := Buf(fmt.Sprintf("d%d", k), t, n.V())
+		params = append(params, d)
+		dests = append(dests, d)
+		vals = append(vals, Conv{To: t, X: xv})
+	}
+	params = append(params, count)
+	body := []Stmt{L(xv, Rd(x, i)), L(flag, Sel(keep(xv, i), Int(I32, 1), Int(I32, 0)))}
+	return &Kernel{Name: name, Params: params, Shape: &Scan{
+		N: n.V(), I: i, Body: body, Elems: []Exp{flag}, Op: BinLambda("+", I32), Neutral: []Exp{Int(I32, 0)}, Comm: true,
+		Keep: &Keep{Vals: vals, Dest: dests, Count: count}}}
+}
+
+// TestCompactOnePass: the register-holding compaction (opencl.OnePassFilter)
+// with 1, 5, 16 and 32 elements per work item (opencl.FilterK), keeping
+// one value or one of each type, at sizes around its tiles' edges, with
+// none, all, some or runs of the elements kept, gives the kept values
+// in order and their count.
+func TestCompactOnePass(t *testing.T) {
+	d0 := device(t)
+	if !d0.Caps.Int64Atomics {
+		t.Skip("the single pass needs 64-bit atomics")
+	}
+	defer func(v bool, k int) { opencl.OnePassFilter, opencl.FilterK = v, k }(opencl.OnePassFilter, opencl.FilterK)
+	opencl.OnePassFilter = true
+	many := []Type{I32, I64, Bool, U8, I16, U32, F32, F16}
+	if d0.Caps.F64 {
+		many = append(many, F64)
+	}
+	keeps := map[string]func(x, i Exp) Exp{
+		"none": func(x, i Exp) Exp { return Bin("<", x, Int(I32, -1000)) },
+		"all":  func(x, i Exp) Exp { return Bin(">=", x, Int(I32, -1000)) },
+		"some": func(x, i Exp) Exp { return Bin("==", Bin("%", x, Int(I32, 3)), Int(I32, 1)) },
+		"runs": func(x, i Exp) Exp { return Bin("<", Bin("%", i, I64C(700)), I64C(300)) },
+	}
+	kept := func(kname string, x int32, i int) bool {
+		switch kname {
+		case "all":
+			return true
+		case "some":
+			return ((x%3)+3)%3 == 1
+		case "runs":
+			return i%700 < 300
+		}
+		return false
+	}
+	for _, fk := range []int{1, 5, 16, 32} {
+		opencl.FilterK = fk
+		d, err := OpenDevice(d0.Info, Config{NoCache: true, ScanLookBack: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, types := range [][]Type{{F32}, many} {
+			for kname, keep := range keeps {
+				k := compactTypes("compact", types, keep)
+				tile := 256 * fk
+				for _, n := range []int{1, 255, 256, 257, tile - 1, tile, tile + 1, 5*tile + 3, 70_001} {
+					t.Run(fmt.Sprintf("k%d/%d/%s/%d", fk, len(types), kname, n), func(t *testing.T) {
+						x := make([]int32, n)
+						var want []int
+						for i := range x {
+							x[i] = int32((i*7919)%1000) - 500
+							if kept(kname, x[i], i) {
+								want = append(want, i)
+							}
+						}
+						in := up(t, d, I32, x, int64(n))
+						defer in.Release()
+						args := []any{int64(n), in}
+						var outs []*Array
+						for _, ty := range types {
+							o := alloc(t, d, ty, int64(n))
+							defer o.Release()
+							outs = append(outs, o)
+							args = append(args, o)
+						}
+						cnt := alloc(t, d, I64, 1)
+						defer cnt.Release()
+						args = append(args, cnt)
+						if err := d.Run(k, args...); err != nil {
+							t.Fatal(err)
+						}
+						if c := down[int64](t, cnt)[0]; c != int64(len(want)) {
+							t.Fatalf("count %d, want %d", c, len(want))
+						}
+						for c, ty := range types {
+							got, err := outs[c].Download()
+							if err != nil {
+								t.Fatal(err)
+							}
+							for j, i := range want {
+								v := int64(x[i])
+								var g, w any
+								switch gs := got.(type) {
+								case []int32:
+									g, w = gs[j], int32(v)
+								case []int64:
+									g, w = gs[j], v
+								case []bool:
+									g, w = gs[j], v != 0
+								case []uint8:
+									g, w = gs[j], uint8(v)
+								case []int16:
+									g, w = gs[j], int16(v)
+								case []uint32:
+									g, w = gs[j], uint32(v)
+								case []float32:
+									g, w = gs[j], float32(v)
+								case []uint16: // f16 bits
+									g, w = gs[j], f16Bits([]float32{float32(v)})[0]
+								case []float64:
+									g, w = gs[j], float64(v)
+								default:
+									t.Fatalf("%v downloads as %T", ty, got)
+								}
+								if g != w {
+									t.Fatalf("%v: kept element %d (x[%d]): %v, want %v", ty, j, i, g, w)
+								}
 							}
 						}
 					})

@@ -152,16 +152,22 @@ func (l *launch) scan(s *kernel.Scan, L int64) error {
 	ts := types(s.Elems)
 	k := l.scanK(ts, L)
 	if l.useLookBack() {
+		tsize := ts[0].Size()
+		if kk := l.c.gen.KeepK; kk > 0 { // the compaction's own tiles, of uint ranks
+			k, tsize = int64(kk), 4
+			if need := (int64(opencl.TileElems(int(L), kk)) + L) * 4; need > int64(l.d.Info.LocalMem) {
+				return fmt.Errorf("runtime: kernel %s: a compaction's tile of %d·%d elements needs %d bytes of local memory; the device has %d (FUT_FILTER_K sets fewer per work item)", l.k.Name, L, kk, need, l.d.Info.LocalMem)
+			}
+		}
 		tiles := ceilDiv(n, L*k)
 		state, counter, epoch, cbase, err := l.d.lookBack.next(l.d, tiles)
 		if err != nil {
 			return err
 		}
-		t := ts[0]
 		err = l.enqueue(3, map[string]any{
 			"state": state, "counter": counter, "groups": tiles, "scank": k, "epoch": epoch, "cbase": cbase,
-			"local0": cl.LocalMem{Size: int(L) * t.Size()},
-			"tile0":  cl.LocalMem{Size: opencl.TileElems(int(L), int(k)) * t.Size()},
+			"local0": cl.LocalMem{Size: int(L) * tsize},
+			"tile0":  cl.LocalMem{Size: opencl.TileElems(int(L), int(k)) * tsize},
 		}, tiles*L)
 		if err != nil {
 			l.d.lookBack.failed()
@@ -204,6 +210,13 @@ func (l *launch) scanK(ts []kernel.Type, L int64) int64 {
 func (l *launch) useLookBack() bool {
 	if !l.c.gen.LookBack {
 		return false
+	}
+	if l.d.cfg.ScanLookBack == 0 {
+		// FUT_SCAN_LOOKBACK=1 or -1 chooses as the configuration would
+		// (to run the single pass on a CPU device, in tests)
+		if v, err := strconv.Atoi(os.Getenv("FUT_SCAN_LOOKBACK")); err == nil && v != 0 {
+			return v > 0
+		}
 	}
 	switch {
 	case l.d.cfg.ScanLookBack > 0:
