@@ -8,12 +8,25 @@ import (
 	"fut/gpu/kernel"
 )
 
-// OnePassFilter says whether a compaction's single-pass kernel keeps each
-// work item's elements in registers between reading them and writing
-// the kept ones (genFilterLookBack), instead of computing every element
-// a second time after the look-back (keepTile): FUT_FILTER_ONEPASS=0
-// chooses the latter, to compare.
-var OnePassFilter = os.Getenv("FUT_FILTER_ONEPASS") != "0"
+// FilterPass chooses a compaction's single-pass kernel: 0 computes each
+// element a second time after the look-back (keepTile, as before), 1
+// keeps each work item's elements in registers and ranks them through
+// local memory (genFilterLookBack), 2 keeps them in registers and ranks
+// them with warp ballots (NVIDIA's vote instruction, through inline
+// PTX; elsewhere emulated in local memory, slowly, so that its logic
+// runs on any device). FUT_FILTER_ONEPASS=0, 1 or 2 sets it; 1 unless
+// said.
+var FilterPass = filterPass()
+
+func filterPass() int {
+	switch os.Getenv("FUT_FILTER_ONEPASS") {
+	case "0":
+		return 0
+	case "2":
+		return 2
+	}
+	return 1
+}
 
 // FilterK is the elements each work item of the register-holding
 // compaction reads per tile, for a kept value of 4 bytes
@@ -26,6 +39,33 @@ func filterK() int {
 		return k
 	}
 	return 16
+}
+
+// FilterWindow is how many earlier tiles' words a compaction's look-back
+// reads at once (lookBackWindow), 1 to 32; 0: one at a time, by work
+// item 0 alone (lookBackCount, as genScanLookBack). FUT_FILTER_WINDOW
+// sets it, to compare; 32 unless said.
+var FilterWindow = filterWindow()
+
+func filterWindow() int {
+	if w, err := strconv.Atoi(os.Getenv("FUT_FILTER_WINDOW")); err == nil && w >= 0 && w <= 32 {
+		return w
+	}
+	return 32
+}
+
+// FilterWalkAll (for tests) makes every tile but the first publish only
+// its count, never its inclusive count, so that each look-back walks
+// back to the first tile: on a CPU device, whose groups tend to finish
+// in order, a look-back would otherwise stop at the tile before.
+var FilterWalkAll = false
+
+// incGuard is the condition on publishing an inclusive count.
+func incGuard() string {
+	if FilterWalkAll {
+		return "if (grp == 0) "
+	}
+	return ""
 }
 
 // keepK is the elements per work item of s's register-holding
@@ -61,7 +101,10 @@ func keepK(s *kernel.Scan) int {
 // or computed twice.
 func (g *gen) genFilterLookBack(p *Program, s *kernel.Scan) {
 	K := keepK(s)
-	p.KeepK = K
+	p.KeepK, p.KeepWarp = K, FilterPass == 2
+	if p.KeepWarp {
+		g.ballotMacro()
+	}
 	k := s.Keep
 	g.header(p, "_scanlb", []string{"state", "counter", "local0", "tile0", "groups", "scank", "epoch", "cbase"},
 		[]string{"__global ulong *state", "__global uint *counter", "__local uint *acc0", "__local uint *tile0", "long groups", "long sk", "uint epoch", "uint cbase"})
@@ -78,24 +121,65 @@ func (g *gen) genFilterLookBack(p *Program, s *kernel.Scan) {
 	g.line("uint keep = 0;")
 	vals := make([][]string, K)
 	elems := append([]kernel.Exp{s.Elems[0]}, k.Vals...)
+	// an element past the end is computed as the last one (n > 0: the
+	// runtime launches nothing for none) and not kept, so that no branch
+	// separates the reads (the last element is computed anyway, so a
+	// failure there is one that happens anyway)
 	for q := range K {
 		vals[q] = make([]string, len(k.Vals))
 		for c, v := range k.Vals {
 			vals[q][c] = g.fresh("kv")
-			g.line("%s %s = 0;", g.ctype(v.Type()), vals[q][c])
+			g.line("%s %s;", g.ctype(v.Type()), vals[q][c])
 		}
-		g.line("if (base + %d * L + lid < end) {", q)
-		g.indent++
-		es := g.element(s.I, fmt.Sprintf("base + %d * L + lid", q), s.Body, elems)
-		g.line("if (%s != 0) keep |= %#xu;", es[0], uint32(1)<<q)
+		es := g.element(s.I, fmt.Sprintf("min(base + %d * L + lid, %s - 1)", q, n), s.Body, elems)
+		g.line("if (%s != 0 && base + %d * L + lid < end) keep |= %#xu;", es[0], q, uint32(1)<<q)
 		for c := range k.Vals {
 			g.line("%s = %s;", vals[q][c], es[1+c])
 		}
 		g.close()
+	}
+	if p.KeepWarp {
+		g.warpRanks(K)
+	} else {
+		g.localRanks(K)
+	}
+	if FilterWindow > 0 {
+		g.lookBackWindow(k, FilterWindow)
+	} else {
+		g.line("if (lid == 0) {")
+		g.indent++
+		g.lookBackCount(k)
 		g.indent--
 		g.line("}")
 	}
-	// the flags in the tile's order; each work item's run of K: its count
+	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
+	g.line("long pre = (long)lb_pre;")
+	for q := range K {
+		rank := fmt.Sprintf("tile0[PAD(%d * L + lid)]", q)
+		if p.KeepWarp {
+			g.line("FUT_BALLOT(b, (keep >> %d) & 1);", q)
+			rank = fmt.Sprintf("acc0[%d] + tile0[%d * W + w] + popcount(b & ltmask)", q, q)
+		}
+		g.line("if (keep & %#xu) {", uint32(1)<<q)
+		g.indent++
+		g.line("long at = pre + (long)(%s);", rank)
+		for c, d := range k.Dest {
+			g.line("%s", g.put(d.T, at(g.name(d.Name), "at"), vals[q][c]))
+		}
+		g.indent--
+		g.line("}")
+	}
+	g.line("#undef PAD")
+	g.end()
+}
+
+// localRanks emits the ranks of scheme 1: the flags go to local memory
+// in the tile's order; each work item counts a contiguous run of K of
+// them, a scan of the counts across the group gives each run's first
+// rank, and the ranks go back over the run's flags, so that
+// tile0[PAD(q·L + lid)] is the rank of element q·L + lid among the
+// tile's kept elements. The tile's count is in "agg" of work item 0.
+func (g *gen) localRanks(K int) {
 	g.line("for (int q = 0; q < %d; q++) tile0[PAD(q * L + lid)] = (keep >> q) & 1;", K)
 	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
 	g.line("uint cnt = 0;")
@@ -109,49 +193,130 @@ func (g *gen) genFilterLookBack(p *Program, s *kernel.Scan) {
 	g.line("  acc0[lid] = a;")
 	g.line("  barrier(CLK_LOCAL_MEM_FENCE);")
 	g.line("}")
-	// look back (as genScanLookBack's, on counts)
-	g.line("if (lid == 0) {")
-	g.indent++
-	g.line("uint agg = acc0[L - 1], run = 0;")
-	g.line("if (grp > 0) {")
-	g.indent++
-	g.line("atom_xchg(&state[grp], (lb_agg << 32) | (ulong)agg);")
-	g.line("for (long j = grp - 1;;) {")
-	g.indent++
-	g.line("ulong w = *(volatile __global ulong *)&state[j];")
-	g.line("ulong f = w >> 32;")
-	g.line("if (f != lb_agg && f != lb_inc) continue;")
-	g.line("run += (uint)(w & 0xffffffffUL);")
-	g.line("if (f == lb_inc) break;")
-	g.line("j--;")
-	g.indent--
-	g.line("}")
-	g.indent--
-	g.line("}")
-	g.line("atom_xchg(&state[grp], (lb_inc << 32) | (ulong)(run + agg));")
-	g.line("if (grp == groups - 1) %s[0] = (long)(run + agg);", g.name(k.Count.Name))
-	g.line("lb_pre = run;")
-	g.indent--
-	g.line("}")
-	// each run's flags become the ranks in the tile of their elements
+	g.line("uint agg = acc0[L - 1];")
+	// each run's flags become the ranks of their elements (read after
+	// the barrier that follows the look-back)
 	g.line("uint r = lid > 0 ? acc0[lid - 1] : 0;")
 	g.line("for (int q = 0; q < %d; q++) {", K)
 	g.line("  uint f = tile0[PAD(lid * %d + q)];", K)
 	g.line("  tile0[PAD(lid * %d + q)] = r;", K)
 	g.line("  r += f;")
 	g.line("}")
-	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
-	g.line("long pre = (long)lb_pre;")
-	for q := range K {
-		g.line("if (keep & %#xu) {", uint32(1)<<q)
-		g.indent++
-		g.line("long at = pre + (long)tile0[PAD(%d * L + lid)];", q)
-		for c, d := range k.Dest {
-			g.line("%s", g.put(d.T, at(g.name(d.Name), "at"), vals[q][c]))
-		}
-		g.indent--
-		g.line("}")
+}
+
+// warpRanks emits the ranks of scheme 2: warps of 32 work items (W of
+// them, w this one's, L a multiple of 32), for each row q of the tile
+// (the elements q·L + lid) a ballot of the row's flags; lane 0 puts the
+// warp's count at tile0[q·W + w], K work items scan the W counts of a
+// row each and put the row's count at acc0[q], and work item 0 scans
+// those: the rank of element q·L + lid is then acc0[q] + tile0[q·W + w]
+// + the kept elements of lower lanes in the row's ballot. The tile's
+// count is in "agg" of work item 0.
+func (g *gen) warpRanks(K int) {
+	g.line("uint lane = lid & 31, w = lid >> 5, W = L >> 5, ltmask = (1u << lane) - 1, b;")
+	if !g.caps.WarpVote {
+		g.line("__local uint fut_wb[32];")
 	}
-	g.line("#undef PAD")
-	g.end()
+	g.line("for (int q = 0; q < %d; q++) {", K)
+	g.line("  FUT_BALLOT(b, (keep >> q) & 1);")
+	g.line("  if (lane == 0) tile0[q * W + w] = popcount(b);")
+	g.line("}")
+	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
+	g.line("if (lid < %d) {", K)
+	g.line("  uint r = 0;")
+	g.line("  for (uint j = 0; j < W; j++) { uint c = tile0[lid * W + j]; tile0[lid * W + j] = r; r += c; }")
+	g.line("  acc0[lid] = r;")
+	g.line("}")
+	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
+	g.line("uint agg = 0;")
+	g.line("if (lid == 0) {")
+	g.line("  for (int q = 0; q < %d; q++) { uint c = acc0[q]; acc0[q] = agg; agg += c; }", K)
+	g.line("}")
+}
+
+// ballotMacro defines FUT_BALLOT(dst, p): dst gets bit l set where lane
+// l of the calling work item's warp (work items 32·w … 32·w+31) has p
+// non-zero; every work item of the group must call it together. On an
+// NVIDIA GPU (Caps.WarpVote) the vote instruction, as inline PTX;
+// elsewhere through local memory and barriers (fut_wb, declared by
+// warpRanks), slowly, so that the scheme's logic runs on any device.
+func (g *gen) ballotMacro() {
+	if g.caps.WarpVote {
+		g.line(`#define FUT_BALLOT(dst, p) __asm__ __volatile__("{ .reg .pred %%%%futp; setp.ne.u32 %%%%futp, %%1, 0; vote.sync.ballot.b32 %%0, %%%%futp, 0xffffffff; }" : "=r"(dst) : "r"((uint)(p)))`)
+		return
+	}
+	g.line("#define FUT_BALLOT(dst, p) { barrier(CLK_LOCAL_MEM_FENCE); if (lane == 0) fut_wb[w] = 0; barrier(CLK_LOCAL_MEM_FENCE); if (p) atomic_or(&fut_wb[w], 1u << lane); barrier(CLK_LOCAL_MEM_FENCE); dst = fut_wb[w]; }")
+}
+
+// lookBackCount emits, for work item 0, the look-back of a compaction's
+// tile whose count is agg (as genScanLookBack's, on uint counts): it
+// publishes the tile's count, then its inclusive count once the
+// earlier tiles' are known, writes the total count where the tile is
+// the last, and leaves the tile's offset in lb_pre.
+func (g *gen) lookBackCount(k *kernel.Keep) {
+	g.line("uint run = 0;")
+	g.line("if (grp > 0) {")
+	g.indent++
+	g.line("atom_xchg(&state[grp], (lb_agg << 32) | (ulong)agg);")
+	g.line("for (long j = grp - 1;;) {")
+	g.indent++
+	g.line("ulong sw = *(volatile __global ulong *)&state[j];")
+	g.line("ulong f = sw >> 32;")
+	g.line("if (f != lb_agg && f != lb_inc) continue;")
+	g.line("run += (uint)(sw & 0xffffffffUL);")
+	g.line("if (f == lb_inc) break;")
+	g.line("j--;")
+	g.indent--
+	g.line("}")
+	g.indent--
+	g.line("}")
+	g.line("%satom_xchg(&state[grp], (lb_inc << 32) | (ulong)(run + agg));", incGuard())
+	g.line("if (grp == groups - 1) %s[0] = (long)(run + agg);", g.name(k.Count.Name))
+	g.line("lb_pre = run;")
+}
+
+// lookBackWindow emits the look-back of lookBackCount with the whole
+// group: while the tile's offset is not known, work items 0 … win-1
+// read the words of the win tiles before the last one counted (one
+// round trip to memory for all, where one at a time took one each), and
+// work item 0 adds their counts from the nearest back, up to the first
+// not yet published (read again in the next round) or to the first
+// inclusive count. A published word stays valid (an aggregate is final,
+// an inclusive count too), so the words read ahead of the one that
+// stopped a round are never wrong, only perhaps not yet published.
+func (g *gen) lookBackWindow(k *kernel.Keep, win int) {
+	g.line("__local ulong lb_w[%d];", win)
+	g.line("__local long lb_j;")
+	g.line("__local uint lb_run;")
+	g.line("__local int lb_done;")
+	g.line("if (lid == 0) {")
+	g.line("  lb_run = 0; lb_j = grp - 1; lb_done = grp == 0;")
+	g.line("  if (grp > 0) atom_xchg(&state[grp], (lb_agg << 32) | (ulong)agg);")
+	g.line("}")
+	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
+	g.line("while (!lb_done) {")
+	g.indent++
+	g.line("long j = lb_j;")
+	g.line("if (lid < %d && j - lid >= 0) lb_w[lid] = *(volatile __global ulong *)&state[j - lid];", win)
+	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
+	g.line("if (lid == 0) {")
+	g.line("  uint run = lb_run;")
+	g.line("  for (long t = 0; t < %d && j - t >= 0; t++) {", win)
+	g.line("    ulong sw = lb_w[t], f = sw >> 32;")
+	g.line("    if (f != lb_agg && f != lb_inc) break;")
+	g.line("    run += (uint)(sw & 0xffffffffUL);")
+	g.line("    if (f == lb_inc) { lb_done = 1; break; }")
+	g.line("    lb_j = j - t - 1;")
+	g.line("  }")
+	g.line("  lb_run = run;")
+	g.line("}")
+	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
+	g.indent--
+	g.line("}")
+	g.line("if (lid == 0) {")
+	g.line("  uint run = lb_run;")
+	g.line("  %satom_xchg(&state[grp], (lb_inc << 32) | (ulong)(run + agg));", incGuard())
+	g.line("  if (grp == groups - 1) %s[0] = (long)(run + agg);", g.name(k.Count.Name))
+	g.line("  lb_pre = run;")
+	g.line("}")
 }

@@ -21,6 +21,9 @@ import (
 type Caps struct {
 	F64, F16     bool
 	Int64Atomics bool // cl_khr_int64_base_atomics and _extended_atomics
+	// WarpVote: an NVIDIA GPU, whose OpenCL takes inline PTX (the
+	// warp vote of a compaction's ranks, FilterPass 2)
+	WarpVote bool
 }
 
 // Program is the generated code of one kernel.
@@ -35,6 +38,10 @@ type Program struct {
 	// genFilterLookBack's, whose tiles are KeepK·L elements and whose
 	// tile0 holds TileElems(L, KeepK) uints.
 	KeepK int
+	// KeepWarp (with KeepK): the compaction ranks with warp ballots
+	// (FilterPass 2): work groups of a multiple of 32 work items, tile0
+	// of KeepK·L/32 uints.
+	KeepWarp bool
 	// TileBlock (Tiled, two dimensions): the points of a work-group's
 	// block along each dimension.
 	TileBlock int

@@ -40,9 +40,10 @@ func TestCompact(t *testing.T) {
 	}{{"three_pass", Config{NoCache: true, ScanLookBack: -1}, "compact_scan3"}}
 	if d0.Caps.Int64Atomics {
 		// look_back: the compaction that holds its elements in
-		// registers (opencl.OnePassFilter); look_back_again: the one
-		// that computes them again after the look-back
-		for _, name := range []string{"look_back", "look_back_again"} {
+		// registers (opencl.FilterPass 1); look_back_warp: the same,
+		// ranked by ballots (2); look_back_again: the one that computes
+		// them again after the look-back (0)
+		for _, name := range []string{"look_back", "look_back_warp", "look_back_again"} {
 			paths = append(paths, struct {
 				name string
 				cfg  Config
@@ -50,14 +51,17 @@ func TestCompact(t *testing.T) {
 			}{name, Config{NoCache: true, ScanLookBack: 1}, "compact_scanlb"})
 		}
 	}
-	defer func(v bool) { opencl.OnePassFilter = v }(opencl.OnePassFilter)
+	defer func(v int) { opencl.FilterPass = v }(opencl.FilterPass)
 	keeps := map[string]func(x, i Exp) Exp{
 		"none": func(x, i Exp) Exp { return Bin("<", x, Int(I32, -1000)) },
 		"all":  func(x, i Exp) Exp { return Bin(">=", x, Int(I32, -1000)) },
 		"some": func(x, i Exp) Exp { return Bin("==", Bin("%", x, Int(I32, 3)), Int(I32, 1)) },
 	}
 	for _, p := range paths {
-		opencl.OnePassFilter = p.name != "look_back_again"
+		opencl.FilterPass = map[string]int{"look_back_again": 0, "look_back_warp": 2}[p.name]
+		if p.name == "look_back" {
+			opencl.FilterPass = 1
+		}
 		d, err := OpenDevice(d0.Info, p.cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -146,8 +150,9 @@ func compactTypes(name string, types []Type, keep func(x, i Exp) Exp) *Kernel {
 		Keep: &Keep{Vals: vals, Dest: dests, Count: count}}}
 }
 
-// TestCompactOnePass: the register-holding compaction (opencl.OnePassFilter)
-// with 1, 5, 16 and 32 elements per work item (opencl.FilterK), keeping
+// TestCompactOnePass: the register-holding compactions (opencl.FilterPass
+// 1 and 2) with 1, 5, 16 and 32 elements per work item (opencl.FilterK)
+// and look-back windows of 0, 1, 3 and 32 (opencl.FilterWindow), keeping
 // one value or one of each type, at sizes around its tiles' edges, with
 // none, all, some or runs of the elements kept, gives the kept values
 // in order and their count.
@@ -156,8 +161,9 @@ func TestCompactOnePass(t *testing.T) {
 	if !d0.Caps.Int64Atomics {
 		t.Skip("the single pass needs 64-bit atomics")
 	}
-	defer func(v bool, k int) { opencl.OnePassFilter, opencl.FilterK = v, k }(opencl.OnePassFilter, opencl.FilterK)
-	opencl.OnePassFilter = true
+	defer func(v, k, w int, all bool) {
+		opencl.FilterPass, opencl.FilterK, opencl.FilterWindow, opencl.FilterWalkAll = v, k, w, all
+	}(opencl.FilterPass, opencl.FilterK, opencl.FilterWindow, opencl.FilterWalkAll)
 	many := []Type{I32, I64, Bool, U8, I16, U32, F32, F16}
 	if d0.Caps.F64 {
 		many = append(many, F64)
@@ -179,8 +185,11 @@ func TestCompactOnePass(t *testing.T) {
 		}
 		return false
 	}
-	for _, fk := range []int{1, 5, 16, 32} {
-		opencl.FilterK = fk
+	// pass, elements per work item, look-back window
+	// (and a fourth: 1 where every look-back walks to the first tile)
+	for _, pk := range [][4]int{{1, 1, 32, 1}, {1, 5, 1, 0}, {1, 16, 0, 1}, {1, 32, 3, 1}, {2, 16, 32, 0}, {2, 32, 1, 1}} {
+		fk := pk[1]
+		opencl.FilterPass, opencl.FilterK, opencl.FilterWindow, opencl.FilterWalkAll = pk[0], fk, pk[2], pk[3] == 1
 		d, err := OpenDevice(d0.Info, Config{NoCache: true, ScanLookBack: 1})
 		if err != nil {
 			t.Fatal(err)
@@ -190,7 +199,7 @@ func TestCompactOnePass(t *testing.T) {
 				k := compactTypes("compact", types, keep)
 				tile := 256 * fk
 				for _, n := range []int{1, 255, 256, 257, tile - 1, tile, tile + 1, 5*tile + 3, 70_001} {
-					t.Run(fmt.Sprintf("k%d/%d/%s/%d", fk, len(types), kname, n), func(t *testing.T) {
+					t.Run(fmt.Sprintf("pass%d/k%d/w%d/%d/%s/%d", pk[0], fk, pk[2], len(types), kname, n), func(t *testing.T) {
 						x := make([]int32, n)
 						var want []int
 						for i := range x {

@@ -251,6 +251,7 @@ func OpenDevice(info *cl.Device, cfg Config) (*Device, error) {
 			F64:          info.HasF64,
 			F16:          info.HasF16,
 			Int64Atomics: info.HasExtension("cl_khr_int64_base_atomics") && info.HasExtension("cl_khr_int64_extended_atomics"),
+			WarpVote:     info.Type&cl.TypeGPU != 0 && info.Platform != nil && strings.Contains(info.Platform.Name, "NVIDIA"),
 		},
 	}
 	// the pool keeps at most a quarter of the device's memory

@@ -158,6 +158,9 @@ func (l *launch) scan(s *kernel.Scan, L int64) error {
 			if need := (int64(opencl.TileElems(int(L), kk)) + L) * 4; need > int64(l.d.Info.LocalMem) {
 				return fmt.Errorf("runtime: kernel %s: a compaction's tile of %d·%d elements needs %d bytes of local memory; the device has %d (FUT_FILTER_K sets fewer per work item)", l.k.Name, L, kk, need, l.d.Info.LocalMem)
 			}
+			if l.c.gen.KeepWarp && L%32 != 0 {
+				return fmt.Errorf("runtime: kernel %s: a compaction ranked by warps needs work-groups of a multiple of 32 work items, not %d (FUT_FILTER_ONEPASS=1 ranks without)", l.k.Name, L)
+			}
 		}
 		tiles := ceilDiv(n, L*k)
 		state, counter, epoch, cbase, err := l.d.lookBack.next(l.d, tiles)
