@@ -9,36 +9,54 @@ import (
 )
 
 // FilterPass chooses a compaction's single-pass kernel: 0 computes each
-// element a second time after the look-back (keepTile, as before), 1
-// keeps each work item's elements in registers and ranks them through
-// local memory (genFilterLookBack), 2 keeps them in registers and ranks
-// them with warp ballots (NVIDIA's vote instruction, through inline
-// PTX; elsewhere emulated in local memory, slowly, so that its logic
-// runs on any device). FUT_FILTER_ONEPASS=0, 1 or 2 sets it; 1 unless
-// said.
+// element a second time after the look-back (keepTile), 1 keeps each
+// work item's elements in registers and ranks them through local
+// memory (genFilterLookBack), 2 keeps them in registers and ranks them
+// with warp ballots (NVIDIA's vote instruction, through inline PTX;
+// elsewhere emulated in local memory, slowly, so that its logic runs on
+// any device). FUT_FILTER_ONEPASS=0, 1 or 2 sets it; unless said
+// (FilterPass -1), 2 on an NVIDIA GPU (Caps.WarpVote) and 0 elsewhere,
+// where 1 and 2 are not measured. One H100, examples/bench/filter.fut
+// (2^27 f32, half kept), kernel / wall ms: 0: 0.559 / 0.628; 1 (16
+// elements): 0.602 / 0.634; 2 (16): 0.548 / 0.582; 1 (32): 0.521 /
+// 0.576; 2 (32): 0.502 / 0.538.
 var FilterPass = filterPass()
 
 func filterPass() int {
 	switch os.Getenv("FUT_FILTER_ONEPASS") {
 	case "0":
 		return 0
+	case "1":
+		return 1
 	case "2":
 		return 2
 	}
-	return 1
+	return -1
+}
+
+// filterPass is the pass this device's compactions take (FilterPass).
+func (g *gen) filterPass() int {
+	switch {
+	case FilterPass >= 0:
+		return FilterPass
+	case g.caps.WarpVote:
+		return 2
+	}
+	return 0
 }
 
 // FilterK is the elements each work item of the register-holding
 // compaction reads per tile, for a kept value of 4 bytes
 // (FUT_FILTER_K, 1 to 32, sets it, to compare); kept values of more
-// bytes take proportionally fewer, down to 4.
+// bytes take proportionally fewer, down to 4. 32 unless said: on an H100
+// 8, 16, 24 and 32 took 0.734, 0.548, 0.577 and 0.502 ms (FilterPass 2).
 var FilterK = filterK()
 
 func filterK() int {
 	if k, err := strconv.Atoi(os.Getenv("FUT_FILTER_K")); err == nil && k >= 1 && k <= 32 {
 		return k
 	}
-	return 16
+	return 32
 }
 
 // FilterWindow is how many earlier tiles' words a compaction's look-back
@@ -101,7 +119,7 @@ func keepK(s *kernel.Scan) int {
 // or computed twice.
 func (g *gen) genFilterLookBack(p *Program, s *kernel.Scan) {
 	K := keepK(s)
-	p.KeepK, p.KeepWarp = K, FilterPass == 2
+	p.KeepK, p.KeepWarp = K, g.filterPass() == 2
 	if p.KeepWarp {
 		g.ballotMacro()
 	}

@@ -1,6 +1,7 @@
 package opencl
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -39,16 +40,19 @@ func TestFilterPasses(t *testing.T) {
 		hasnt []string
 	}{
 		{0, Caps{Int64Atomics: true}, false, nil, []string{"FUT_BALLOT"}},
-		{1, Caps{Int64Atomics: true}, true, []string{"tile0[PAD(lid * 16 + q)]"}, []string{"FUT_BALLOT"}},
+		{1, Caps{Int64Atomics: true}, true, []string{fmt.Sprintf("tile0[PAD(lid * %d + q)]", FilterK)}, []string{"FUT_BALLOT"}},
 		{2, Caps{Int64Atomics: true}, true, []string{"fut_wb[w]", "popcount(b & ltmask)"}, []string{"vote.sync"}},
 		{2, Caps{Int64Atomics: true, WarpVote: true}, true, []string{"vote.sync.ballot.b32", "popcount(b & ltmask)"}, []string{"fut_wb"}},
+		// unless said, ballots on an NVIDIA GPU, the old pass elsewhere
+		{-1, Caps{Int64Atomics: true}, false, nil, []string{"FUT_BALLOT"}},
+		{-1, Caps{Int64Atomics: true, WarpVote: true}, true, []string{"vote.sync.ballot.b32"}, nil},
 	} {
 		FilterPass = c.pass
 		p, err := Generate(filterKernel(), c.caps)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !p.LookBack || (p.KeepK != 0) != c.keepK || p.KeepWarp != (c.pass == 2) {
+		if !p.LookBack || (p.KeepK != 0) != c.keepK || p.KeepWarp != (c.pass == 2 || c.pass < 0 && c.caps.WarpVote) {
 			t.Fatalf("pass %d: LookBack %v, KeepK %d, KeepWarp %v", c.pass, p.LookBack, p.KeepK, p.KeepWarp)
 		}
 		lb := p.Source[strings.Index(p.Source, "filter_scanlb"):]

@@ -49,7 +49,7 @@ func fromBits(t kernel.Type, w string) string {
 // 2^30-1: above every earlier one since the state was zeroed) and
 // "cbase".
 func (g *gen) genScanLookBack(p *Program, s *kernel.Scan) {
-	if s.Keep != nil && FilterPass > 0 {
+	if s.Keep != nil && g.filterPass() > 0 {
 		g.genFilterLookBack(p, s)
 		return
 	}
