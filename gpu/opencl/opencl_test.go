@@ -113,3 +113,36 @@ func TestMayFail(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadBarrier: on an NVIDIA GPU a map whose body starts with several
+// reads has the compiler barrier right after them, before any use;
+// elsewhere, or where the body starts with fewer than two reads, none.
+func TestLoadBarrier(t *testing.T) {
+	n := Scalar("n", I64)
+	x, y, out := Buf("x", F32, n.V()), Buf("y", F32, n.V()), Buf("out", F32, n.V())
+	i := NewVar("i", I64)
+	a, b := NewVar("a", F32), NewVar("b", F32)
+	two := &Kernel{Name: "m", Params: []*Param{n, x, y, out}, Shape: &Map{Dims: []Exp{n.V()}, Idx: []Var{i}, Body: []Stmt{
+		&Let{V: a, E: Rd(x, i)}, &Let{V: b, E: Rd(y, i)}, Wr(out, Call{Fn: "sqrt", Args: []Exp{Bin("+", a, b)}}, i)}}}
+	one := &Kernel{Name: "m1", Params: []*Param{n, x, out}, Shape: &Map{Dims: []Exp{n.V()}, Idx: []Var{i}, Body: []Stmt{
+		&Let{V: a, E: Rd(x, i)}, Wr(out, Call{Fn: "sqrt", Args: []Exp{a}}, i)}}}
+	const asm = `__asm__ __volatile__("" ::: "memory");`
+	for _, c := range []struct {
+		k      *Kernel
+		nvidia bool
+		want   bool
+	}{{two, true, true}, {two, false, false}, {one, true, false}} {
+		p, err := Generate(c.k, Caps{WarpVote: c.nvidia})
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := p.Source
+		at := strings.Index(src, asm)
+		if got := at >= 0; got != c.want {
+			t.Fatalf("%s on NVIDIA %v: barrier %v, want %v\n%s", c.k.Name, c.nvidia, got, c.want, src)
+		}
+		if c.want && (at < strings.LastIndex(src, "v_y[") || at > strings.Index(src, "sqrt(")) {
+			t.Errorf("the barrier is not between the reads and their use:\n%s", src)
+		}
+	}
+}
