@@ -159,7 +159,22 @@ func (p *projFn) call(t *thread, args []value.Value, pos syntax.Pos) (value.Valu
 	return v, nil
 }
 
-func (p *projFn) lanes(*fcomp, []*kval) (*kval, bool) { return nil, false }
+// lanes is the argument's fields that a path of fields selects, in their
+// registers: like call, it charges nothing. A path with indices does not
+// compile.
+func (p *projFn) lanes(_ *fcomp, args []*kval) (*kval, bool) {
+	v := args[0]
+	for _, el := range p.path {
+		if el.Field == "" || el.Indices != nil {
+			return nil, false
+		}
+		var ok bool
+		if v, ok = v.field(el.Field); !ok {
+			return nil, false
+		}
+	}
+	return v, true
+}
 
 func hasIndices(path []syntax.PathElem) bool {
 	for _, el := range path {

@@ -107,7 +107,7 @@ func (t *thread) flatFn(f value.Value, layouts []*kval) (*flatCall, bool) {
 		return nil, false
 	}
 	switch g := fn.Impl.(type) {
-	case *opFn, *rightSection, *intrinsic:
+	case *opFn, *rightSection, *projFn, *intrinsic:
 		return t.flatOther(f, layouts)
 	case *partial:
 		if _, ofClosure := g.f.(*closure); !ofClosure {
@@ -277,9 +277,10 @@ func (t *thread) compileFlat(c *closure, layouts []*kval) (*flatKernel, *fcomp) 
 	return fc.compile(layouts, func(args []*kval) (*kval, bool) { return fc.callClosure(c, args) }), fc
 }
 
-// flatOther compiles f, an operator, a section or an intrinsic, for
-// arguments of the given layouts. Such a function value is made anew
-// where it is written, so its kernel is not kept.
+// flatOther compiles f, an operator, a section (of an operator or a
+// projection) or an intrinsic, for arguments of the given layouts. Such
+// a function value is made anew where it is written, so its kernel is
+// not kept.
 func (t *thread) flatOther(f value.Value, layouts []*kval) (*flatCall, bool) {
 	fc := &fcomp{t: t, k: &flatKernel{wReg: -1, pkReg: -1}, consts: map[value.Prim]int{}, org: -1}
 	k := fc.compile(layouts, func(args []*kval) (*kval, bool) { return fc.call(f, args) })
