@@ -162,6 +162,7 @@ func (t *thread) fusedFlatLoop(op value.Value, margs []value.Value, held1 int64,
 		t.live -= held1 // the map's arguments are released, its result stays
 		t.soacStep(t.live, nn, 1, lg(nn)*rst.maxD, rst.maxS1, (nn+1)/2*rst.maxSP, value.Size(r))
 	}
+	t.in.flatRuns += 2 // the map and the reduction
 	return r, true, nil
 }
 

@@ -34,7 +34,8 @@
 //
 // SOACs over arrays of scalars and of records of scalars have faster
 // paths that charge exactly what the general path charges (TestKernelsAgree
-// against noFast, TestFlatAgrees), tried in this order by fast.go:
+// against noFast, TestFlatAgrees; TestFlatLambdas counts which SOACs ran
+// flat, flatRuns), tried in this order by fast.go:
 // native.go's typed Go loops where the operator is a built-in one
 // (reduce, scan, hist); else flat kernels (kernel_flat*.go, over the
 // layouts of kernel.go; soacs_flat.go) for functions of scalars, records
@@ -146,6 +147,7 @@ type Interp struct {
 	exprCode     map[syntax.Expr]*code      // compiled expressions by node (evalCached)
 
 	flatNodes map[syntax.Expr][]*flatShared // flat kernels of lambdas by body (kernel_flat_share.go)
+	flatRuns  int64                         // SOACs whose function ran as a flat kernel, each of a fused pair one (tests read it)
 
 	constMu      sync.Mutex
 	consts       map[*syntax.FunBind]*constRef // top-level and module constants, by declaration

@@ -138,6 +138,7 @@ func (t *thread) flatMap(f value.Value, xs *value.Array, pos syntax.Pos) (value.
 		rs := r.Words()
 		t.soacStep(base, int64(n), 1, st.maxD, rs+st.maxS1, rs+st.sumSP, rs)
 	}
+	t.in.flatRuns++
 	return r, true, nil
 }
 
@@ -187,5 +188,6 @@ func (t *thread) flatReduce(op value.Value, xs *value.Array, pos syntax.Pos) (va
 		t.W += st.w
 		t.soacStep(base, nn, 1, lg(nn)*st.maxD, st.maxS1, (nn+1)/2*st.maxSP, int64(m))
 	}
+	t.in.flatRuns++
 	return r, true, nil
 }
