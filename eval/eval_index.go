@@ -54,7 +54,7 @@ func (t *thread) evalIndicesBy(idxs []*syntax.DimIndex, shape []int64, evInt fun
 				return nil, err
 			}
 			out[k] = dimIdx{fix: true, i: i}
-			if i < 0 || i >= dim {
+			if !inBounds(i, dim) {
 				bad = true
 			}
 			continue
@@ -129,6 +129,17 @@ func (t *thread) evalIndicesBy(idxs []*syntax.DimIndex, shape []int64, evInt fun
 	return out, nil
 }
 
+// inBounds is whether a fixed index i is in bounds in a dimension of
+// n elements. The flat kernels' index (fcomp.index) checks each lane's
+// indices by it, as evalIndicesBy checks compiled code's.
+func inBounds(i, n int64) bool { return 0 <= i && i < n }
+
+// rowMajor is the offset of element i of the row at offset off in rows
+// of n elements: the offset of a[i0, …, ik] in a's data is rowMajor
+// applied to i0, …, ik in turn from 0, as compiled code (scalarOffset)
+// and the flat kernels' index (fcomp.index) compute it.
+func rowMajor(off, n, i int64) int64 { return off*n + i }
+
 // indexInt is the value v of the index expression x as an integer.
 func (t *thread) indexInt(x syntax.Expr, v value.Value) (int64, error) {
 	p, ok := primOf(v)
@@ -151,24 +162,29 @@ func (t *thread) indexBy(v value.Value, idxs []*syntax.DimIndex, evInt func(synt
 	return indexArray(a, ds), nil
 }
 
+// scalarOffset is the offset in the data of a, an array of scalars, of
+// the scalar that the checked indices ds select, all fixed, one for each
+// dimension; ok is false for any other a or ds.
+func scalarOffset(a *value.Array, ds []dimIdx) (off int64, ok bool) {
+	if a.Kind != value.KPrim || len(ds) != len(a.Shape) {
+		return 0, false
+	}
+	for k, d := range ds {
+		if !d.fix {
+			return 0, false
+		}
+		off = rowMajor(off, a.Shape[k], d.i)
+	}
+	return off, true
+}
+
 // indexArray applies checked indices.
 func indexArray(a *value.Array, ds []dimIdx) value.Value {
 	if len(ds) == 0 {
 		return a
 	}
-	if a.Kind == value.KPrim && len(ds) == len(a.Shape) {
-		// a scalar: compute the flat offset directly
-		off, all := int64(0), true
-		for k, d := range ds {
-			if !d.fix {
-				all = false
-				break
-			}
-			off = off*a.Shape[k] + d.i
-		}
-		if all {
-			return value.DataGet(a.T, a.Data, int(off))
-		}
+	if off, ok := scalarOffset(a, ds); ok {
+		return value.DataGet(a.T, a.Data, int(off))
 	}
 	d := ds[0]
 	if d.fix {
@@ -272,16 +288,8 @@ func writeAt(a *value.Array, ds []dimIdx, v value.Value) error {
 		if len(ds) == 1 {
 			return a.SetRow(d.i, v)
 		}
-		if a.Kind == value.KPrim && len(ds) == len(a.Shape) {
-			off, all := int64(0), true
-			for k, dd := range ds {
-				if !dd.fix {
-					all = false
-					break
-				}
-				off = off*a.Shape[k] + dd.i
-			}
-			if p, ok := v.(value.Prim); ok && all {
+		if off, ok := scalarOffset(a, ds); ok {
+			if p, ok := v.(value.Prim); ok {
 				value.DataSet(a.Data, int(off), p)
 				return nil
 			}

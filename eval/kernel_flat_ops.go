@@ -371,8 +371,10 @@ func (fc *fcomp) intrinsic(name string, args []*kval) (*kval, bool) {
 }
 
 // index compiles a[i] and a[i, j] of an array of scalars that the
-// function captures, charged as a step after the indices (kcomp.index);
-// an index out of bounds gives up the flat run (flatFail).
+// function captures, charged as a step after the indices (thread.indexStep),
+// with compiled code's bounds check and offset (inBounds, rowMajor): an
+// index out of bounds gives up the flat run (flatFail), and the general
+// path reports it (evalIndicesBy).
 func (fc *fcomp) index(x *syntax.Index, fr *kframe, e *env) (*kval, bool) {
 	v, ok := unparen(x.X).(*syntax.Var)
 	if !ok || len(v.Name.Quals) > 0 || len(x.Indices) > 2 {
@@ -407,7 +409,7 @@ func (fc *fcomp) index(x *syntax.Index, fr *kframe, e *env) (*kval, bool) {
 	d, n0 := fc.reg(), a.Shape[0]
 	if len(regs) == 1 {
 		fc.emit1(d, regs[0], func(x uint64) uint64 {
-			if i := int64(x); i >= 0 && i < n0 {
+			if i := int64(x); inBounds(i, n0) {
 				return get(i)
 			}
 			panic(flatFail{})
@@ -415,8 +417,8 @@ func (fc *fcomp) index(x *syntax.Index, fr *kframe, e *env) (*kval, bool) {
 	} else {
 		n1 := a.Shape[1]
 		fc.emit2(d, regs[0], regs[1], func(x, y uint64) uint64 {
-			if i, j := int64(x), int64(y); i >= 0 && i < n0 && j >= 0 && j < n1 {
-				return get(i*n1 + j)
+			if i, j := int64(x), int64(y); inBounds(i, n0) && inBounds(j, n1) {
+				return get(rowMajor(i, n1, j))
 			}
 			panic(flatFail{})
 		})

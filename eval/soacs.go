@@ -606,7 +606,7 @@ func indexAt(is *value.Array, j int64, d int, shape []int64, idx []dimIdx) bool 
 			p, _ = primOf(is.Fields[q].Index(j))
 		}
 		i := p.Int()
-		if i < 0 || q >= len(shape) || i >= shape[q] {
+		if q >= len(shape) || !inBounds(i, shape[q]) {
 			return false
 		}
 		idx[q] = dimIdx{fix: true, i: i}
