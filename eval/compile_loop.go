@@ -10,11 +10,12 @@ import (
 // binds the state into its slots instead of allocating one environment
 // node per name. Cost per COST_MODEL.md: W = W0 + Σ(Wk + 1), D likewise,
 // and the loop state is held while each iteration runs: S = max(S0,
-// max_k ‖state_k‖ + S_k). The steps, in order: the initial value, then the bound or the array; for each
-// iteration a tick, live reset to the state's size above the loop's
-// base, the body, and the iteration's own (1, 1); a while condition is
-// evaluated (and charged) with the state bound before each iteration and
-// once more at the end. A loop that binds sizes (loop [n] (xs: [n]t))
+// max_k ‖state_k‖ + S_k). The steps, in order: the initial value, then
+// the bound or the array; for each iteration a tick, live reset to the
+// state held (loopHeld, thread.go), the body, and the iteration's own
+// (1, 1); a while condition is evaluated (and charged) with the state
+// bound and held before each iteration and once more at the end; after
+// the loop, live is loopEnd's. A loop that binds sizes (loop [n] (xs: [n]t))
 // binds its state as bindLet does (walkedPat).
 
 // loop compiles x.
@@ -48,7 +49,7 @@ func (cc *ccomp) loop(x *syntax.Loop, sc *cscope) cexpr {
 			if err != nil {
 				return nil, err
 			}
-			initF := t.live - base
+			start := t.live
 			b, ok := primOf(bv)
 			if !ok || !b.T.IsInt() {
 				return nil, t.errf(form.Bound.Pos(), "loop bound is not an integer")
@@ -62,7 +63,7 @@ func (cc *ccomp) loop(x *syntax.Loop, sc *cscope) cexpr {
 				}
 				inSlots = ls.parts != nil
 			}
-			return ls.end(t, bp, base, initF, state, inSlots, n > 0), nil
+			return ls.end(t, bp, base, start, state, inSlots, n > 0), nil
 		}
 	case *syntax.ForIn:
 		arr := cc.expr(form.Arr, sc)
@@ -78,7 +79,7 @@ func (cc *ccomp) loop(x *syntax.Loop, sc *cscope) cexpr {
 			if err != nil {
 				return nil, err
 			}
-			initF := t.live - base
+			start := t.live
 			a, ok := av.(*value.Array)
 			if !ok {
 				return nil, t.errf(form.Arr.Pos(), "for-in over a value that is not an array")
@@ -94,7 +95,7 @@ func (cc *ccomp) loop(x *syntax.Loop, sc *cscope) cexpr {
 				}
 				inSlots = ls.parts != nil
 			}
-			return ls.end(t, bp, base, initF, state, inSlots, n > 0), nil
+			return ls.end(t, bp, base, start, state, inSlots, n > 0), nil
 		}
 	case *syntax.While:
 		ls := cc.loopState(x, sc)
@@ -105,13 +106,13 @@ func (cc *ccomp) loop(x *syntax.Loop, sc *cscope) cexpr {
 			if err != nil {
 				return nil, err
 			}
-			initF := t.live - base
+			start := t.live
 			inSlots, iters := false, 0
 			for {
-				var size int64
+				var held int64
 				if t.cost {
-					size = ls.size(t, bp, state, inSlots)
-					t.live = base + size
+					held = loopHeld(liveAt(base), ls.size(t, bp, state, inSlots)).c
+					t.live = held
 				}
 				if err := ls.bind(t, bp, state, inSlots); err != nil {
 					return nil, err
@@ -131,7 +132,7 @@ func (cc *ccomp) loop(x *syntax.Loop, sc *cscope) cexpr {
 					return nil, err
 				}
 				if t.cost {
-					t.live = base + size
+					t.live = held
 				}
 				if state, err = ls.run(t, bp); err != nil {
 					return nil, err
@@ -140,7 +141,7 @@ func (cc *ccomp) loop(x *syntax.Loop, sc *cscope) cexpr {
 				inSlots = ls.parts != nil
 				iters++
 			}
-			return ls.end(t, bp, base, initF, state, inSlots, iters > 0), nil
+			return ls.end(t, bp, base, start, state, inSlots, iters > 0), nil
 		}
 	}
 	return cc.cannot(x) // syntax has no other loop form
@@ -307,15 +308,15 @@ func (ls *loopState) run(t *thread, bp int) (value.Value, error) {
 	return ls.body(t, bp)
 }
 
-// iterate runs one iteration of a loop: a tick, live reset to the
-// state's size above base, the state bound, the body, and the
+// iterate runs one iteration of a loop: a tick, live reset to the state
+// held above base (loopHeld), the state bound, the body, and the
 // iteration's (1, 1); the new state is in *state or in the slots.
 func (ls *loopState) iterate(t *thread, bp int, pos syntax.Pos, base int64, state *value.Value, inSlots bool) error {
 	if err := t.tick(pos); err != nil {
 		return err
 	}
 	if t.cost {
-		t.live = base + ls.size(t, bp, *state, inSlots)
+		t.live = loopHeld(liveAt(base), ls.size(t, bp, *state, inSlots)).c
 	}
 	if err := ls.bind(t, bp, *state, inSlots); err != nil {
 		return err
@@ -329,20 +330,17 @@ func (ls *loopState) iterate(t *thread, bp int, pos syntax.Pos, base int64, stat
 	return nil
 }
 
-// end is the loop's value, left live: the final state's size above base
-// where an iteration ran, else the initial value's fresh size (initF).
-func (ls *loopState) end(t *thread, bp int, base, initF int64, state value.Value, inSlots, ran bool) value.Value {
+// end is the loop's value, left live as loopEnd says: the last state
+// held above base where an iteration ran, else what the initial value
+// (and the bound) left, start.
+func (ls *loopState) end(t *thread, bp int, base, start int64, state value.Value, inSlots, ran bool) value.Value {
 	if inSlots {
 		tu := make(value.Tuple, len(ls.parts))
 		copy(tu, t.slots[bp+ls.tmp:])
 		state = tu
 	}
 	if t.cost {
-		if ran {
-			t.live = base + value.Size(state)
-		} else {
-			t.live = base + initF
-		}
+		t.live = loopEnd(liveAt(base), liveAt(start), value.Size(state), ran).c
 	}
 	return state
 }

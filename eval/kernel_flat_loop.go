@@ -20,13 +20,15 @@ import (
 // once for each lane left (as compiled code ticks once an iteration) and
 // runs the body on them, until none is left.
 //
-// The charges are compiled loops' (compile_loop.go): the state is held while each iteration
-// runs (the condition and the body count from base + the state's size),
-// each iteration is one step more than its body, a while's last test is
-// charged, and after the loop the live space is the state's above base,
-// or, for a lane that did not iterate, what the initial value (and the
-// bound) left: the loop writes that into a register of its own (fOrg)
-// where the two differ.
+// The charges are compiled loops' (compile_loop.go), by the same rules:
+// the state is held while each iteration runs, the condition (its last
+// test too) and the body counting from loopHeld (thread.go); each
+// iteration is one step more than its body (meter.iteration); after the
+// loop the live space is loopEnd's, which differs from lane to lane
+// where a lane that did not iterate is left with another than one that
+// did: the loop then keeps it in a register of its own (fOrg), written
+// before the loop as if no iteration ran and after each iteration as
+// after one.
 
 // floop is what a loop instruction needs besides registers: where the
 // loop is (its ticks), the type of a for loop's counter, and the charges
@@ -89,7 +91,7 @@ func (fc *fcomp) loop(x *syntax.Loop, fr *kframe, e *env) (*kval, bool) {
 	default:
 		return nil, false
 	}
-	initF := fc.here()
+	start := fc.here()
 	state := fc.instantiate(init)
 	if state == nil {
 		return nil, false
@@ -100,11 +102,13 @@ func (fc *fcomp) loop(x *syntax.Loop, fr *kframe, e *env) (*kval, bool) {
 	}
 	k.dyn = true
 	fc.flush()
-	held := base.plus(int64(len(dst)))
+	size := int64(len(dst))
+	held := loopHeld(base, size)
+	ran, none := loopEnd(base, start, size, true), loopEnd(base, start, size, false)
 	end := -1 // the register of the live space after the loop, where it differs by lane
-	if initF != held {
+	if none != ran {
 		end = fc.reg()
-		k.code = append(k.code, finsn{op: fOrg, d: int32(end), a: int32(initF.org), b: -1, c: -1, k: initF.c})
+		k.code = append(k.code, finsn{op: fOrg, d: int32(end), a: int32(none.org), b: -1, c: -1, k: none.c})
 	}
 	in := finsn{op: fLoop, a: -1, b: -1, e: int32(fc.reg()), k: int64(len(k.loops))}
 	info := floop{pos: x.Pos()}
@@ -142,13 +146,14 @@ func (fc *fcomp) loop(x *syntax.Loop, fr *kframe, e *env) (*kval, bool) {
 	fc.moveState(dst, next.leaves(nil), int(k.code[at].c))
 	fc.flush()
 	if end >= 0 {
-		k.code = append(k.code, finsn{op: fOrg, d: int32(end), a: int32(held.org), b: -1, c: -1, k: held.c})
+		k.code = append(k.code, finsn{op: fOrg, d: int32(end), a: int32(ran.org), b: -1, c: -1, k: ran.c})
 	}
 	k.code[at].d = int32(len(k.code))
 	fc.foldCharges(at)
-	fc.moveTo(held)
 	if end >= 0 {
 		fc.moveTo(flive{end, 0})
+	} else {
+		fc.moveTo(ran)
 	}
 	return state, true
 }

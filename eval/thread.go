@@ -163,6 +163,34 @@ func (m *meter) iteration() {
 	m.D++
 }
 
+// The live space of a loop (COST_MODEL.md: S = max(S0, max_k
+// ‖state_k‖ + S_k)), for both back ends, which call these with their own
+// figures: compiled code (compile_loop.go) with its thread's live space,
+// counted from the start (liveAt), and the lane compiler
+// (kernel_flat_loop.go) with its own, which may count from a register
+// (flive).
+//
+// loopHeld is the live space while an iteration runs, a while loop's test
+// included (the one that ends the loop too, which is charged): the
+// state, of size state, held above base, the live space before the
+// loop.
+func loopHeld(base flive, state int64) flive { return base.plus(state) }
+
+// loopEnd is the live space after a loop: its last state held as
+// loopHeld holds it where an iteration ran, else what the initial value
+// and a for loop's bound left (start, the live space when the first
+// iteration or test begins).
+func loopEnd(base, start flive, state int64, ran bool) flive {
+	if ran {
+		return loopHeld(base, state)
+	}
+	return start
+}
+
+// liveAt is compiled code's live space c as an flive (counted from no
+// register).
+func liveAt(c int64) flive { return flive{-1, c} }
+
 // release ends the life of held words: a let's bound value after its
 // body, a call's arguments after the callee's body.
 func (m *meter) release(held int64) { m.live -= held }
