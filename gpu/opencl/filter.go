@@ -273,21 +273,8 @@ func (g *gen) ballotMacro() {
 // the last, and leaves the tile's offset in lb_pre.
 func (g *gen) lookBackCount(k *kernel.Keep) {
 	g.line("uint run = 0;")
-	g.line("if (grp > 0) {")
-	g.indent++
-	g.line("atom_xchg(&state[grp], (lb_agg << 32) | (ulong)agg);")
-	g.line("for (long j = grp - 1;;) {")
-	g.indent++
-	g.line("ulong sw = *(volatile __global ulong *)&state[j];")
-	g.line("ulong f = sw >> 32;")
-	g.line("if (f != lb_agg && f != lb_inc) continue;")
-	g.line("run += (uint)(sw & 0xffffffffUL);")
-	g.line("if (f == lb_inc) break;")
-	g.line("j--;")
-	g.indent--
-	g.line("}")
-	g.indent--
-	g.line("}")
+	// sw: the group's w is its warp
+	g.lookBackWalk("(ulong)agg", "sw", func(low string) { g.line("run += (uint)(%s);", low) })
 	g.line("%satom_xchg(&state[grp], (lb_inc << 32) | (ulong)(run + agg));", incGuard())
 	g.line("if (grp == groups - 1) %s[0] = (long)(run + agg);", g.name(k.Count.Name))
 	g.line("lb_pre = run;")

@@ -102,26 +102,10 @@ func (g *gen) genScanLookBack(p *Program, s *kernel.Scan) {
 	g.indent++
 	agg := g.declareFrom("ag", ts, g.loads(ts, idx(acc, "L - 1")))
 	run := g.declare("run", ts, s.Neutral)
-	g.line("if (grp > 0) {")
-	g.indent++
-	g.line("atom_xchg(&state[grp], (lb_agg << 32) | %s);", toBits(t, agg[0]))
-	g.line("for (long j = grp - 1;;) {")
-	g.indent++
-	// a volatile load, not an atomic read-modify-write: the word is
-	// written whole by atom_xchg and read whole (an aligned 64-bit
-	// load), from the cache level the atomics go to; on an H100 the scan
-	// of 2^27 i32 took 0.562 ms against 0.582 with atom_or
-	g.line("ulong w = *(volatile __global ulong *)&state[j];")
-	g.line("ulong f = w >> 32;")
-	g.line("if (f != lb_agg && f != lb_inc) continue;")
-	v := g.declareFrom("pv", ts, []string{fromBits(t, "w & 0xffffffffUL")})
-	g.applyOp(s.Op, run, v, run)
-	g.line("if (f == lb_inc) break;")
-	g.line("j--;")
-	g.indent--
-	g.line("}")
-	g.indent--
-	g.line("}")
+	g.lookBackWalk(toBits(t, agg[0]), "w", func(low string) {
+		v := g.declareFrom("pv", ts, []string{fromBits(t, low)})
+		g.applyOp(s.Op, run, v, run)
+	})
 	inc := g.declareFrom("inc", ts, run)
 	g.applyOp(s.Op, inc, inc, agg)
 	g.line("atom_xchg(&state[grp], (lb_inc << 32) | %s);", toBits(t, inc[0]))
@@ -165,4 +149,32 @@ func (g *gen) genScanLookBack(p *Program, s *kernel.Scan) {
 	}
 	g.line("#undef PAD")
 	g.end()
+}
+
+// lookBackWalk emits, for work item 0 of tile grp, the publication of
+// the tile's aggregate (the bits aggBits) and the walk back over the
+// earlier tiles' status words (each read into a variable named word):
+// take(low) combines a published value, the word's low 32 bits, into the
+// running prefix, nearest tile first, until a tile's inclusive prefix
+// has been taken. The caller then publishes the tile's own.
+func (g *gen) lookBackWalk(aggBits, word string, take func(low string)) {
+	g.line("if (grp > 0) {")
+	g.indent++
+	g.line("atom_xchg(&state[grp], (lb_agg << 32) | %s);", aggBits)
+	g.line("for (long j = grp - 1;;) {")
+	g.indent++
+	// a volatile load, not an atomic read-modify-write: the word is
+	// written whole by atom_xchg and read whole (an aligned 64-bit
+	// load), from the cache level the atomics go to; on an H100 the scan
+	// of 2^27 i32 took 0.562 ms against 0.582 with atom_or
+	g.line("ulong %s = *(volatile __global ulong *)&state[j];", word)
+	g.line("ulong f = %s >> 32;", word)
+	g.line("if (f != lb_agg && f != lb_inc) continue;")
+	take(word + " & 0xffffffffUL")
+	g.line("if (f == lb_inc) break;")
+	g.line("j--;")
+	g.indent--
+	g.line("}")
+	g.indent--
+	g.line("}")
 }
