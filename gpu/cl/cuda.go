@@ -101,6 +101,10 @@ var (
 	cuEventDestroy            func(e uintptr) int32
 	cuMemHostAlloc            func(p *unsafe.Pointer, n uintptr, flags uint32) int32
 	cuMemFreeHost             func(p unsafe.Pointer) int32
+	cuMemcpyPeerAsync         func(dst, dstCtx, src, srcCtx uintptr, n uintptr, s uintptr) int32
+	cuStreamWaitEvent         func(s, e uintptr, flags uint32) int32
+	cuDeviceCanAccessPeer     func(can *int32, dev, peer int32) int32
+	cuCtxEnablePeerAccess     func(peer uintptr, flags uint32) int32
 )
 
 var (
@@ -136,6 +140,8 @@ func loadCUDA() error {
 			{&cuEventCreate, "cuEventCreate"}, {&cuEventRecord, "cuEventRecord"}, {&cuEventSynchronize, "cuEventSynchronize"},
 			{&cuEventElapsedTime, "cuEventElapsedTime"}, {&cuEventDestroy, "cuEventDestroy_v2"},
 			{&cuMemHostAlloc, "cuMemHostAlloc"}, {&cuMemFreeHost, "cuMemFreeHost"},
+			{&cuMemcpyPeerAsync, "cuMemcpyPeerAsync"}, {&cuStreamWaitEvent, "cuStreamWaitEvent"},
+			{&cuDeviceCanAccessPeer, "cuDeviceCanAccessPeer"}, {&cuCtxEnablePeerAccess, "cuCtxEnablePeerAccess"},
 		} {
 			addr, err := purego.Dlsym(lib, s.name)
 			if err != nil {
@@ -362,6 +368,62 @@ func (c *cuCtx) copy(dst *Buffer, doff int, src *Buffer, soff, n int) error {
 	c.enter()
 	defer c.exit()
 	return cuCheck("cuMemcpyDtoDAsync", cuMemcpyDtoDAsync(dst.dptr+uintptr(doff), src.dptr+uintptr(soff), uintptr(n), c.stream))
+}
+
+// peerAccess remembers, for each pair of CUDA devices (the copying one
+// first), whether the first may read the second's memory directly.
+var peerAccess sync.Map // [2]int32 → bool
+
+// enablePeer lets c's device reach src's memory over the devices' own
+// link where the platform allows it (c entered), once per pair, and says
+// whether it does. Without it a peer copy still runs; the driver then
+// takes its own route (through the host).
+func (c *cuCtx) enablePeer(src *cuCtx) bool {
+	key := [2]int32{c.dev, src.dev}
+	if v, ok := peerAccess.Load(key); ok {
+		return v.(bool)
+	}
+	var can int32
+	ok := c.dev != src.dev && cuDeviceCanAccessPeer(&can, c.dev, src.dev) == 0 && can != 0
+	if ok {
+		code := cuCtxEnablePeerAccess(src.ctx, 0)
+		ok = code == 0 || code == 704 /* CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED */
+	}
+	peerAccess.Store(key, ok)
+	return ok
+}
+
+// copyPeer copies n bytes from src's buffer sb at soff to c's buffer db
+// at doff on c's stream, after every command queued on src's stream so
+// far; it says whether the copy goes directly between the devices.
+func (c *cuCtx) copyPeer(db *Buffer, doff int, src *cuCtx, sb *Buffer, soff, n int) (bool, error) {
+	if cudaTrace {
+		defer traceCall("copyPeer", time.Now())
+	}
+	src.enter()
+	ev, err := src.newEvent(false)
+	if err == nil {
+		err = cuCheck("cuEventRecord", cuEventRecord(ev, src.stream))
+	}
+	src.exit()
+	if err != nil {
+		return false, err
+	}
+	defer func() {
+		src.enter()
+		src.putEvent(ev, false)
+		src.exit()
+	}()
+	c.enter()
+	defer c.exit()
+	direct := c.dev == src.dev || c.enablePeer(src)
+	if err := cuCheck("cuStreamWaitEvent", cuStreamWaitEvent(c.stream, ev, 0)); err != nil {
+		return false, err
+	}
+	if c.ctx == src.ctx {
+		return direct, cuCheck("cuMemcpyDtoDAsync", cuMemcpyDtoDAsync(db.dptr+uintptr(doff), sb.dptr+uintptr(soff), uintptr(n), c.stream))
+	}
+	return direct, cuCheck("cuMemcpyPeerAsync", cuMemcpyPeerAsync(db.dptr+uintptr(doff), c.ctx, sb.dptr+uintptr(soff), src.ctx, uintptr(n), c.stream))
 }
 
 // fill sets n bytes at offset to repetitions of pattern: by a memset

@@ -182,3 +182,76 @@ func TestCUDARoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestCUDAPeerCopy copies between two contexts: on one GPU (two contexts
+// of the same device), and between the first two NVIDIA GPUs where there
+// are two. The bytes arrive, after a write queued on the source before
+// the copy; a copy out of bounds is refused.
+func TestCUDAPeerCopy(t *testing.T) {
+	first := nvidiaGPU(t)
+	devs := []*Device{first, first}
+	ds, _ := AllDevices()
+	for _, d := range ds {
+		if d != first && cudaWanted(d) {
+			devs = append(devs, d) // pairs: (first, first), (first, second)
+			break
+		}
+	}
+	for i := 1; i < len(devs); i++ {
+		src, err := NewContext(devs[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst, err := NewContext(devs[i])
+		if err != nil {
+			src.Release()
+			t.Fatal(err)
+		}
+		const n = 1 << 20
+		in := make([]byte, n)
+		for j := range in {
+			in[j] = byte(j*7 + i)
+		}
+		sb, err := src.CreateBuffer(0, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		db, err := dst.CreateBuffer(0, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := dst.Fill(db, []byte{0}, 0, n); err != nil {
+			t.Fatal(err)
+		}
+		// queued, not waited for: the copy must come after it
+		if err := src.cu.write(src.cu.stream, sb, 0, unsafe.Pointer(&in[0]), n, false); err != nil {
+			t.Fatal(err)
+		}
+		direct, err := CopyPeer(dst, db, 16, src, sb, 0, n-16)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := make([]byte, n)
+		if err := dst.Read(db, 0, unsafe.Pointer(&out[0]), n); err != nil {
+			t.Fatal(err)
+		}
+		for j := 0; j < n; j++ {
+			want := byte(0)
+			if j >= 16 {
+				want = in[j-16]
+			}
+			if out[j] != want {
+				t.Fatalf("pair %d: byte %d is %d, want %d", i, j, out[j], want)
+			}
+		}
+		if _, err := CopyPeer(dst, db, 1, src, sb, 0, n); err == nil {
+			t.Errorf("pair %d: a copy past the end was not refused", i)
+		}
+		t.Logf("pair %d (%s → %s): direct %v", i, devs[0].Name, devs[i].Name, direct)
+		src.Finish()
+		sb.Release()
+		db.Release()
+		dst.Release()
+		src.Release()
+	}
+}

@@ -1,6 +1,7 @@
 package cl
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"runtime"
@@ -246,6 +247,29 @@ func (c *Context) Copy(dst *Buffer, doff int, src *Buffer, soff int, n int) erro
 		return c.cu.copy(dst, doff, src, soff, n)
 	}
 	return check("clEnqueueCopyBuffer", clEnqueueCopyBuffer(c.queue, src.mem, dst.mem, uintptr(soff), uintptr(doff), uintptr(n), 0, nil, nil))
+}
+
+// ErrNoPeer: a copy between two contexts that cannot copy between
+// themselves (either runs on OpenCL, where buffers belong to one
+// context); the caller goes through the host.
+var ErrNoPeer = errors.New("cl: no copy between these contexts")
+
+// CopyPeer copies n bytes of src's buffer sb at soff to dst's buffer db
+// at doff, on dst's queue, after every command queued on src's so far.
+// Both contexts must run through CUDA (else ErrNoPeer). direct says
+// whether the bytes go straight between the devices (peer to peer, or
+// one device's own memory), rather than on a route the driver chooses.
+func CopyPeer(dst *Context, db *Buffer, doff int, src *Context, sb *Buffer, soff, n int) (direct bool, err error) {
+	if dst.cu == nil || src.cu == nil {
+		return false, ErrNoPeer
+	}
+	if doff < 0 || soff < 0 || n < 0 || doff+n > db.Size || soff+n > sb.Size {
+		return false, fmt.Errorf("cl: peer copy of %d bytes out of bounds (at %d of %d, from %d of %d)", n, doff, db.Size, soff, sb.Size)
+	}
+	if n == 0 {
+		return true, nil
+	}
+	return dst.cu.copyPeer(db, doff, src.cu, sb, soff, n)
 }
 
 // Fill sets n bytes at offset to repetitions of pattern (1, 2, 4, 8, … bytes).

@@ -725,6 +725,9 @@ func (r *runner) elemAt(name string, i int64) (value.Value, error) {
 // combineHists combines the devices' partial histograms by the operator,
 // on dev (on the host if the combination does not run there).
 func (s *splitRun) combineHists(ctx context.Context, dev *runtime.Device, dests []*slot) (value.Value, error) {
+	if v, ok, err := s.combineHistsOnDevice(ctx, dests); ok || err != nil {
+		return v, err
+	}
 	var parts []value.Value
 	for i, d := range dests {
 		if d == nil {
@@ -757,6 +760,75 @@ func (s *splitRun) combineHists(ctx context.Context, dev *runtime.Device, dests 
 		acc = a.Copy()
 	}
 	return acc, nil
+}
+
+// combineHistsOnDevice combines the devices' partial histograms on the
+// first device, the others' copied to it without the host where the
+// platform allows (runtime.CopyTo), and reads the whole back once; ok is
+// false, with nothing done, where a partial is not a plain array on its
+// device or the combination does not flatten.
+func (s *splitRun) combineHistsOnDevice(ctx context.Context, dests []*slot) (v value.Value, ok bool, err error) {
+	for _, d := range dests {
+		if d == nil || d.host != nil || d.dev == nil || d.f16 || d.scalar {
+			return nil, false, nil
+		}
+	}
+	plan, err := Flatten(s.sp.combine)
+	if err != nil || len(plan.Prog.Params) != 2 || len(plan.Prog.Body.Res) != 1 {
+		return nil, false, nil
+	}
+	dev := dests[0].dev.Device()
+	acc := dests[0].dev       // the first device's worker releases it
+	var mine []*runtime.Array // what this combination made, released at the end
+	defer func() {
+		for _, a := range mine {
+			a.Release()
+		}
+	}()
+	peer := true
+	for _, d := range dests[1:] {
+		x, direct, err := d.dev.CopyTo(dev)
+		if err != nil {
+			return nil, true, err
+		}
+		mine = append(mine, x)
+		peer = peer && direct
+		r := &runner{d: dev, env: map[string]*slot{
+			plan.Prog.Params[0].Name: {dev: acc},
+			plan.Prog.Params[1].Name: {dev: x},
+		}}
+		err = r.steps(ctx, plan.Steps)
+		mine = append(mine, r.owned...)
+		mine = append(mine, r.uploads...)
+		if err != nil {
+			return nil, true, err
+		}
+		res := plan.Prog.Body.Res[0]
+		if res.IsConst() {
+			return nil, true, fmt.Errorf("flatten: a histogram's combination gave a constant")
+		}
+		sl, err := r.slot(res.Name)
+		if err != nil {
+			return nil, true, err
+		}
+		if sl.dev == nil || sl.host != nil {
+			return nil, true, fmt.Errorf("flatten: a histogram's combination left no device array")
+		}
+		acc = sl.dev
+	}
+	if err := dev.Flush(); err != nil { // the combination's checks
+		return nil, true, err
+	}
+	r := &runner{d: dev, env: map[string]*slot{"h": {dev: acc}}}
+	if v, err = r.hostValue("h"); err != nil {
+		return nil, true, err
+	}
+	if peer {
+		s.mark("hists combined on device 0, copied peer to peer")
+	} else {
+		s.mark("hists combined on device 0, copied through the host")
+	}
+	return v, true, nil
 }
 
 // runSplitScatter runs a scatter split across devs: its destination in

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"errors"
 	"fmt"
 	"unsafe"
 
@@ -271,6 +272,43 @@ func (a *Array) Copy() (*Array, error) {
 		return nil, err
 	}
 	return b, nil
+}
+
+// CopyTo makes a copy of a on d: on a's device, a device-side copy; on
+// another, a copy between the two devices where both run through CUDA
+// (peer to peer where the platform allows, which direct says), else a
+// download and an upload through the host.
+func (a *Array) CopyTo(d *Device) (b *Array, direct bool, err error) {
+	if a.d == d {
+		b, err = a.Copy()
+		return b, true, err
+	}
+	a.d.mu.Lock()
+	err = a.d.flushLocked() // a's kernels' checks, before its bytes move
+	a.d.mu.Unlock()
+	if err != nil {
+		return nil, false, err
+	}
+	if b, err = d.Alloc(a.T, a.Shape...); err != nil {
+		return nil, false, err
+	}
+	d.mu.Lock()
+	direct, err = cl.CopyPeer(d.ctx, b.buf, 0, a.d.ctx, a.buf, 0, a.Bytes())
+	d.mu.Unlock()
+	if err == nil {
+		d.peerCopies.Add(1)
+		return b, direct, nil
+	}
+	b.Release()
+	if !errors.Is(err, cl.ErrNoPeer) {
+		return nil, false, err
+	}
+	data, err := a.Download()
+	if err != nil {
+		return nil, false, err
+	}
+	b, err = d.Upload(a.T, a.Shape, data)
+	return b, false, err
 }
 
 func makeData(t kernel.Type, n int) any {

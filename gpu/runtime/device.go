@@ -208,7 +208,14 @@ type Device struct {
 	host   hostMem // pinned host memory given for bulk transfers (host.go)
 	// the error flags of kernels launched and not yet checked (deferred.go)
 	deferred deferredChecks
+	// peerCopies counts arrays copied here from another device without
+	// the host (CopyTo)
+	peerCopies atomic.Int64
 }
+
+// PeerCopies is how many arrays were copied to d from another device
+// without passing through the host.
+func (d *Device) PeerCopies() int64 { return d.peerCopies.Load() }
 
 // Open chooses a device by cfg and opens it.
 func Open(cfg Config) (*Device, error) {

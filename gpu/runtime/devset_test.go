@@ -7,6 +7,7 @@ import (
 
 	"fut/eval/value"
 	"fut/gpu/cl"
+	"fut/gpu/kernel"
 )
 
 // TestChooseSet: --devices picks devices of the first one's type, in
@@ -97,5 +98,43 @@ func TestRows(t *testing.T) {
 	got, err := a.Download()
 	if err != nil || got.([]int32)[rows*cols-1] != rows*cols-1 {
 		t.Errorf("after the views: %v", err)
+	}
+}
+
+// TestCopyTo copies an array to its own device and to a second logical
+// device opened on the same one (two contexts: peer to peer on CUDA,
+// through the host on OpenCL); the elements arrive either way, and the
+// source is untouched.
+func TestCopyTo(t *testing.T) {
+	d0 := device(t)
+	d1, err := OpenDevice(d0.Info, Config{NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d1.Close()
+	xs := make([]int32, 1000)
+	for i := range xs {
+		xs[i] = int32(i*i - 7)
+	}
+	a := up(t, d0, kernel.I32, xs, 10, 100)
+	defer a.Release()
+	for _, to := range []*Device{d0, d1} {
+		b, direct, err := a.CopyTo(to)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.Device() != to || !reflect.DeepEqual(b.Shape, a.Shape) {
+			t.Errorf("copy on %p of shape %v; want %p, %v", b.Device(), b.Shape, to, a.Shape)
+		}
+		if got := down[int32](t, b); !reflect.DeepEqual(got, xs) {
+			t.Errorf("copy to the %s device (direct %v): %v…", map[bool]string{true: "same", false: "other"}[to == d0], direct, got[:5])
+		}
+		b.Release()
+	}
+	if got := down[int32](t, a); !reflect.DeepEqual(got, xs) {
+		t.Errorf("source changed: %v…", got[:5])
+	}
+	if d0.Info.Platform != nil && !strings.Contains(d0.Info.Platform.Name, "NVIDIA") && d1.PeerCopies() != 0 {
+		t.Errorf("%d peer copies on OpenCL", d1.PeerCopies())
 	}
 }
