@@ -13,7 +13,7 @@ import (
 
 // cmdBench times the datasets of every program's test blocks.
 func cmdBench(args []string) int {
-	const use = "bench [--backend NAME] [--check] [--runs N] [--timeout SECONDS] [--max-memory SIZE] [--json FILE] PATH..."
+	const use = "bench [--backend NAME] [--check] [--runs N] [--timeout SECONDS] [--max-memory SIZE] [--json FILE] [--compare FILE] PATH..."
 	fs := newFlagSet("bench", use)
 	backend := fs.String("backend", "interp", "where entry points run: interp, opencl or auto")
 	check := fs.Bool("check", false, "compare each dataset's result with the reference path's")
@@ -22,6 +22,8 @@ func cmdBench(args []string) int {
 	timeout := timeoutFlag(fs, "how long each program may run")
 	jsonFile := fs.String("json", "", "write the runtimes in futhark bench's JSON layout to this file")
 	maxMem := memoryFlag(fs)
+	var compare tagList
+	fs.Var(&compare, "compare", "print the peers' figures from this JSON file (shared/bench's gpu_peers.py or expert_cuda.py) beside each program's largest dataset; may be given several times")
 	paths, err := parseInterspersed(fs, args)
 	if err != nil {
 		return flagError("bench", use, err)
@@ -32,6 +34,11 @@ func cmdBench(args []string) int {
 	be, err := session.ParseBackend(*backend)
 	if err != nil {
 		return flagError("bench", use, err)
+	}
+	peers, err := loadPeers(compare)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "fut bench: --compare:", err)
+		return 2
 	}
 	files, err := testrun.Collect(paths)
 	if err != nil {
@@ -71,8 +78,12 @@ func cmdBench(args []string) int {
 				if !d.Resident {
 					where = "arguments uploaded each run"
 				}
-				extra = fmt.Sprintf(", wall time of the call, %s; kernels %s; %d kernels a run; upload %s, download %s",
-					where, ms(d.KernelMedian()), d.Launches, ms(d.Upload), ms(d.Download))
+				span := ""
+				if s := d.SpanMedian(); s > 0 {
+					span = "; device span " + ms(s)
+				}
+				extra = fmt.Sprintf(", wall time of the call, %s%s; kernels %s; %d kernels a run; upload %s, download %s",
+					where, span, ms(d.KernelMedian()), d.Launches, ms(d.Upload), ms(d.Download))
 			}
 			if d.Split != "" {
 				extra += "; " + d.Split
@@ -84,6 +95,9 @@ func cmdBench(args []string) int {
 				extra += ", checked against the reference"
 			}
 			fmt.Printf("  %-30s %12s (95%% CI: %s – %s, %d runs%s)\n", name, ms(d.Median()), ms(lo), ms(hi), len(d.Runtimes), extra)
+			if d == largest(r.Datasets) {
+				comparePeers(d, peersOf(peers, f, d.Entry))
+			}
 		}
 		if r.SkippedCompiled > 0 {
 			fmt.Printf("  (%d dataset%s tagged compiled left out on the reference path: run with --backend=opencl)\n", r.SkippedCompiled, plural(r.SkippedCompiled))

@@ -161,3 +161,38 @@ func TestCheckWarnings(t *testing.T) {
 		t.Errorf("fut test: %d %q", code, out)
 	}
 }
+
+// TestBenchCompare: --compare prints the peers' rows of both layouts
+// (gpu_peers.py's object, expert_cuda.py's list) beside the largest
+// dataset of the program named like the workload, fastest first, with
+// fut's ratio to the fastest; a file that cannot be read is an error.
+func TestBenchCompare(t *testing.T) {
+	dir := t.TempDir()
+	prog := "-- ==\n-- input { [1f32, 2f32] [3f32, 4f32] }\n-- output { [5f32, 8f32] }\n-- random input { [20000]f32 [20000]f32 }\n" +
+		"entry main [n] (xs: [n]f32) (ys: [n]f32) : [n]f32 = map2 (\\x y -> 2 * x + y) xs ys\n"
+	files := map[string]string{
+		"saxpy.fut":  prog,
+		"peers.json": `{"device": "GPU X", "rows": [{"bench": "saxpy", "peer": "torch", "ms": 5.0}, {"bench": "saxpy", "peer": "torch.compile", "ms": 2.5}, {"bench": "dotprod", "peer": "torch", "ms": 1}]}`,
+		"cuda.json":  `[{"bench": "saxpy", "peer": "hand CUDA", "ms": 4.0, "note": "expert"}]`,
+		"bad.json":   `{"rows": 3}`,
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, code := runFut(t, "bench -r 2 --compare "+filepath.Join(dir, "peers.json")+" --compare "+filepath.Join(dir, "cuda.json")+" "+filepath.Join(dir, "saxpy.fut"))
+	if code != 0 || strings.Count(out, "peers:") != 1 ||
+		!strings.Contains(out, "peers: torch.compile 2.500ms, hand CUDA 4.000ms, torch 5.000ms\n") ||
+		!strings.Contains(out, "fut / best peer (torch.compile on GPU X): wall ") || strings.Contains(out, "dotprod") {
+		t.Errorf("rc %d:\n%s", code, out)
+	}
+	// the peers' line follows the large dataset's
+	if i, j := strings.Index(out, "[20000]f32"), strings.Index(out, "peers:"); i < 0 || j < i {
+		t.Errorf("peers not beside the largest dataset:\n%s", out)
+	}
+	out, code = runFut(t, "bench --compare "+filepath.Join(dir, "bad.json")+" "+filepath.Join(dir, "saxpy.fut"))
+	if code != 2 || !strings.Contains(out, "--compare") || !strings.Contains(out, "bad.json") {
+		t.Errorf("a bad file: rc %d:\n%s", code, out)
+	}
+}

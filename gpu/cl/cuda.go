@@ -370,6 +370,35 @@ func (c *cuCtx) copy(dst *Buffer, doff int, src *Buffer, soff, n int) error {
 	return cuCheck("cuMemcpyDtoDAsync", cuMemcpyDtoDAsync(dst.dptr+uintptr(doff), src.dptr+uintptr(soff), uintptr(n), c.stream))
 }
 
+// stamp records a timed event on c's stream.
+func (c *cuCtx) stamp() (*Stamp, error) {
+	c.enter()
+	defer c.exit()
+	ev, err := c.newEvent(true)
+	if err != nil {
+		return nil, err
+	}
+	if err := cuCheck("cuEventRecord", cuEventRecord(ev, c.stream)); err != nil {
+		c.putEvent(ev, true)
+		return nil, err
+	}
+	return &Stamp{ev: ev, cu: c}, nil
+}
+
+// since waits for the event end and gives the time from start to it.
+func (c *cuCtx) since(start, end uintptr) (time.Duration, error) {
+	c.enter()
+	defer c.exit()
+	if err := cuCheck("cuEventSynchronize", cuEventSynchronize(end)); err != nil {
+		return 0, err
+	}
+	var ms float32
+	if err := cuCheck("cuEventElapsedTime", cuEventElapsedTime(&ms, start, end)); err != nil {
+		return 0, err
+	}
+	return time.Duration(float64(ms) * 1e6), nil
+}
+
 // peerAccess remembers, for each pair of CUDA devices (the copying one
 // first), whether the first may read the second's memory directly.
 var peerAccess sync.Map // [2]int32 → bool

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"strings"
 	"testing"
+	"time"
 	"unsafe"
 )
 
@@ -254,4 +255,51 @@ func TestCUDAPeerCopy(t *testing.T) {
 		dst.Release()
 		src.Release()
 	}
+}
+
+// TestStamps times a fill of 256 MiB between two stamps on CUDA (a span
+// that covers it: more than zero, and at least the fill's own bandwidth
+// allows), and finds no stamps on an OpenCL context.
+func TestStamps(t *testing.T) {
+	if d := firstDevice(t); !cudaWanted(d) {
+		c, err := NewContext(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Release()
+		if _, err := c.Stamp(); err != ErrNoStamp {
+			t.Errorf("a stamp on OpenCL: %v", err)
+		}
+		return
+	}
+	c, err := NewContext(nvidiaGPU(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Release()
+	const n = 256 << 20
+	b, err := c.CreateBuffer(0, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Release()
+	a, err := c.Stamp()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Release()
+	if err := c.Fill(b, []byte{1, 2, 3, 4}, 0, n); err != nil {
+		t.Fatal(err)
+	}
+	e, err := c.Stamp()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Release()
+	span, err := e.Since(a)
+	// no device writes 256 MiB in less than 20 µs (13 TB/s)
+	if err != nil || span < 20*time.Microsecond {
+		t.Errorf("span of a 256 MiB fill: %v, %v", span, err)
+	}
+	t.Logf("span of a 256 MiB fill: %v", span)
 }

@@ -594,6 +594,46 @@ func (c *Context) Marker() (*Event, error) {
 	return e, nil
 }
 
+// ErrNoStamp: the context cannot time a stretch of its queue by stamps
+// (OpenCL, whose markers on a plain queue carry no times).
+var ErrNoStamp = errors.New("cl: no timed stamps on this queue")
+
+// Stamp is a point in a context's queue, timed by the device when the
+// commands before it are done: two stamps around a call time it as a
+// library's pair of CUDA events does, every command and every gap
+// between them (host steps while the device waits) included.
+type Stamp struct {
+	ev uintptr
+	cu *cuCtx
+}
+
+// Stamp queues a stamp (through CUDA only; else ErrNoStamp).
+func (c *Context) Stamp() (*Stamp, error) {
+	if c.cu == nil {
+		return nil, ErrNoStamp
+	}
+	return c.cu.stamp()
+}
+
+// Since waits for s and gives the device time from earlier (a stamp of
+// the same context, queued first) to s.
+func (s *Stamp) Since(earlier *Stamp) (time.Duration, error) {
+	if s.cu == nil || earlier.cu != s.cu {
+		return 0, fmt.Errorf("cl: stamps of different contexts")
+	}
+	return s.cu.since(earlier.ev, s.ev)
+}
+
+// Release gives the stamp's event back.
+func (s *Stamp) Release() {
+	if s != nil && s.cu != nil && s.ev != 0 {
+		s.cu.enter()
+		s.cu.putEvent(s.ev, true)
+		s.cu.exit()
+		s.ev = 0
+	}
+}
+
 // Event is a queued command.
 type Event struct {
 	ev uintptr

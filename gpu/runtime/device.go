@@ -336,6 +336,14 @@ func (d *Device) SetKernelTiming(on bool) {
 	d.untimed.Store(!on)
 }
 
+// Stamp queues a timed point on d's queue (cl.Stamp; cl.ErrNoStamp
+// where the device cannot time one).
+func (d *Device) Stamp() (*cl.Stamp, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.ctx.Stamp()
+}
+
 // Policy says when the session offloads.
 type Policy int
 

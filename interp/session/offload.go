@@ -232,6 +232,32 @@ func (c *OffloadCall) SetKernelTiming(on bool) {
 	}
 }
 
+// StartSpan stamps the start of a call on its device's queue. The
+// function it returns stamps the end and gives the device time between:
+// from the first command to the last, with every gap between them, as a
+// pair of CUDA events around a library's call times it. ok is false
+// where the device cannot stamp (OpenCL) or the call runs on several.
+func (c *OffloadCall) StartSpan() func() (span time.Duration, ok bool) {
+	none := func() (time.Duration, bool) { return 0, false }
+	if len(c.devs) != 1 {
+		return none
+	}
+	a, err := c.devs[0].Stamp()
+	if err != nil {
+		return none
+	}
+	return func() (time.Duration, bool) {
+		defer a.Release()
+		b, err := c.devs[0].Stamp()
+		if err != nil {
+			return 0, false
+		}
+		defer b.Release()
+		t, err := b.Since(a)
+		return t, err == nil
+	}
+}
+
 // Values downloads a run's results and rebuilds the entry point's values.
 func (c *OffloadCall) Values(res *gpu.Results) ([]value.Value, error) {
 	vs, err := res.Download()

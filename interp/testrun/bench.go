@@ -50,7 +50,12 @@ type Dataset struct {
 	// same runs; Upload the copy of the arguments to the device (once;
 	// Resident says some stayed there between runs), Download that of the
 	// results from it.
-	KernelTimes      []time.Duration `json:"-"`
+	KernelTimes []time.Duration `json:"-"`
+	// Spans are the device's time of the call in further runs, from a
+	// timed stamp queued before it to one after it (every command and
+	// every gap between them, as a library's pair of CUDA events around
+	// a call times it); none where the device cannot stamp.
+	Spans            []time.Duration `json:"-"`
 	Upload, Download time.Duration   `json:"-"`
 	Resident         bool            `json:"-"`
 	// Split says how the runs went across devices (--devices), or why
@@ -62,6 +67,9 @@ type Dataset struct {
 func (d *Dataset) KernelMedian() time.Duration {
 	return median(d.KernelTimes)
 }
+
+// SpanMedian is the median of Spans (0: none).
+func (d *Dataset) SpanMedian() time.Duration { return median(d.Spans) }
 
 // Median returns the median runtime.
 func (d *Dataset) Median() time.Duration { return median(d.Runtimes) }
@@ -290,13 +298,34 @@ func benchOffload(ctx context.Context, s *session.Session, entry string, args []
 		}
 	}()
 	// runs 1..Runs time the wall without kernel events (whose profiling
-	// costs the call time of its own), runs Runs+1..2·Runs the kernels
+	// costs the call time of its own), runs Runs+1..2·Runs the kernels,
+	// runs 2·Runs+1..3·Runs the span between two stamps (where the
+	// device can stamp)
 	defer call.SetKernelTiming(true)
-	for i := 0; i <= 2*opts.Runs; i++ {
-		call.SetKernelTiming(i == 0 || i > opts.Runs)
+	spans := true
+	for i := 0; i <= 3*opts.Runs; i++ {
+		span := i > 2*opts.Runs
+		if span && !spans {
+			break
+		}
+		call.SetKernelTiming(i == 0 || (i > opts.Runs && !span))
+		var stop func() (time.Duration, bool)
+		if span {
+			stop = call.StartSpan()
+		}
 		t0 := time.Now()
 		res, off, why, err := call.Run(ctx, resident, true)
 		wall := time.Since(t0)
+		if span && err == nil && res != nil {
+			t, ok := stop()
+			if !ok {
+				spans = false
+			} else {
+				d.Spans = append(d.Spans, t)
+			}
+			res.Release()
+			continue
+		}
 		if err != nil {
 			d.Err = firstLine(s.FormatError(err))
 			return d
