@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -192,6 +193,16 @@ type cuCtx struct {
 	// took the host 5–30 µs of a launch on two H100s at once
 	evMu   sync.Mutex
 	events [2][]uintptr
+	// queued counts the commands queued on the stream; span holds the
+	// stamp queued before the latest wait for new commands while armed
+	// (Context.ArmStamps)
+	queued atomic.Uint64
+	span   struct {
+		sync.Mutex
+		armed bool
+		at    uint64  // queued when ev was recorded
+		ev    uintptr // 0: none
+	}
 }
 
 // newEvent is an event from the pool, or a new one (the context entered).
@@ -304,7 +315,33 @@ func (c *cuCtx) release() {
 }
 
 func (c *cuCtx) sync(s uintptr) error {
+	if s == c.stream {
+		c.beforeWait()
+	}
 	return cuCheck("cuStreamSynchronize", cuStreamSynchronize(s))
+}
+
+// beforeWait queues a stamp on the stream when armed and commands were
+// queued since the last one: the host is about to wait, and everything
+// the call queued so far is before it (the context entered).
+func (c *cuCtx) beforeWait() {
+	c.span.Lock()
+	defer c.span.Unlock()
+	if !c.span.armed || (c.span.ev != 0 && c.span.at == c.queued.Load()) {
+		return
+	}
+	ev, err := c.newEvent(true)
+	if err != nil {
+		return
+	}
+	if cuEventRecord(ev, c.stream) != 0 {
+		c.putEvent(ev, true)
+		return
+	}
+	if c.span.ev != 0 {
+		c.putEvent(c.span.ev, true)
+	}
+	c.span.ev, c.span.at = ev, c.queued.Load()
 }
 
 func (c *cuCtx) alloc(size int) (*Buffer, error) {
@@ -337,6 +374,7 @@ func (c *cuCtx) write(s uintptr, b *Buffer, offset int, p unsafe.Pointer, n int,
 	}
 	c.enter()
 	defer c.exit()
+	c.queued.Add(1)
 	if err := cuCheck("cuMemcpyHtoDAsync", cuMemcpyHtoDAsync(b.dptr+uintptr(offset), p, uintptr(n), s)); err != nil {
 		return err
 	}
@@ -352,6 +390,7 @@ func (c *cuCtx) read(s uintptr, b *Buffer, offset int, p unsafe.Pointer, n int, 
 	}
 	c.enter()
 	defer c.exit()
+	c.queued.Add(1)
 	if err := cuCheck("cuMemcpyDtoHAsync", cuMemcpyDtoHAsync(p, b.dptr+uintptr(offset), uintptr(n), s)); err != nil {
 		return err
 	}
@@ -367,6 +406,7 @@ func (c *cuCtx) copy(dst *Buffer, doff int, src *Buffer, soff, n int) error {
 	}
 	c.enter()
 	defer c.exit()
+	c.queued.Add(1)
 	return cuCheck("cuMemcpyDtoDAsync", cuMemcpyDtoDAsync(dst.dptr+uintptr(doff), src.dptr+uintptr(soff), uintptr(n), c.stream))
 }
 
@@ -383,6 +423,37 @@ func (c *cuCtx) stamp() (*Stamp, error) {
 		return nil, err
 	}
 	return &Stamp{ev: ev, cu: c}, nil
+}
+
+// armStamps starts keeping a stamp before each wait (beforeWait).
+func (c *cuCtx) armStamps() {
+	c.span.Lock()
+	defer c.span.Unlock()
+	if c.span.ev != 0 {
+		c.enter()
+		c.putEvent(c.span.ev, true)
+		c.exit()
+	}
+	c.span.armed, c.span.ev = true, 0
+}
+
+// endStamp stops keeping stamps and gives the stamp after the last
+// command queued: the one queued before the latest wait, or, where
+// commands were queued after it, a new one.
+func (c *cuCtx) endStamp() (*Stamp, error) {
+	c.span.Lock()
+	ev, at := c.span.ev, c.span.at
+	c.span.armed, c.span.ev = false, 0
+	c.span.Unlock()
+	if ev != 0 && at == c.queued.Load() {
+		return &Stamp{ev: ev, cu: c}, nil
+	}
+	if ev != 0 {
+		c.enter()
+		c.putEvent(ev, true)
+		c.exit()
+	}
+	return c.stamp()
 }
 
 // since waits for the event end and gives the time from start to it.
@@ -446,6 +517,7 @@ func (c *cuCtx) copyPeer(db *Buffer, doff int, src *cuCtx, sb *Buffer, soff, n i
 	c.enter()
 	defer c.exit()
 	direct := c.dev == src.dev || c.enablePeer(src)
+	c.queued.Add(1)
 	if err := cuCheck("cuStreamWaitEvent", cuStreamWaitEvent(c.stream, ev, 0)); err != nil {
 		return false, err
 	}
@@ -459,6 +531,7 @@ func (c *cuCtx) copyPeer(db *Buffer, doff int, src *cuCtx, sb *Buffer, soff, n i
 // where the pattern is one repeated byte, half-word or word, else by
 // writing it once and doubling it by copies.
 func (c *cuCtx) fill(b *Buffer, pattern []byte, offset, n int) error {
+	c.queued.Add(1)
 	if n%len(pattern) != 0 || offset < 0 || offset+n > b.Size {
 		return fmt.Errorf("cl: fill of %d bytes at %d with a pattern of %d, in a buffer of %d", n, offset, len(pattern), b.Size)
 	}
@@ -689,6 +762,7 @@ func (c *cuCtx) launch(k *Kernel, global, local []int, timed bool) (*Event, erro
 	if cudaTrace {
 		t1 = time.Now()
 	}
+	c.queued.Add(1)
 	code := cuLaunchKernel(ck.f, uint32(global[0]/local[0]), 1, 1, uint32(local[0]), 1, 1, uint32(shmem), c.stream, pp, nil)
 	runtime.KeepAlive(ck)
 	if cudaTrace {

@@ -270,6 +270,9 @@ func TestStamps(t *testing.T) {
 		if _, err := c.Stamp(); err != ErrNoStamp {
 			t.Errorf("a stamp on OpenCL: %v", err)
 		}
+		if err := c.ArmStamps(); err != ErrNoStamp {
+			t.Errorf("stamps armed on OpenCL: %v", err)
+		}
 		return
 	}
 	c, err := NewContext(nvidiaGPU(t))
@@ -302,4 +305,26 @@ func TestStamps(t *testing.T) {
 		t.Errorf("span of a 256 MiB fill: %v, %v", span, err)
 	}
 	t.Logf("span of a 256 MiB fill: %v", span)
+	// armed: the end is stamped before the host's wait, not after the
+	// sleep that follows it
+	if err := c.ArmStamps(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Fill(b, []byte{5, 6, 7, 8}, 0, n); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(20 * time.Millisecond)
+	end, err := c.EndStamp()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer end.Release()
+	armed, err := end.Since(a)
+	if err != nil || armed <= span || armed > 15*time.Millisecond {
+		t.Errorf("span of two fills, the end stamped before the wait: %v, %v (the first fill's: %v)", armed, err, span)
+	}
+	t.Logf("span of two fills: %v", armed)
 }

@@ -615,6 +615,28 @@ func (c *Context) Stamp() (*Stamp, error) {
 	return c.cu.stamp()
 }
 
+// ArmStamps starts keeping, before each time the host waits for the
+// queue, a stamp after the commands queued so far (CUDA only; else
+// ErrNoStamp). EndStamp gives the last: a call's end as a library's
+// second CUDA event, queued right after the call's last command, marks
+// it, not when the host got round to queueing one after its wait.
+func (c *Context) ArmStamps() error {
+	if c.cu == nil {
+		return ErrNoStamp
+	}
+	c.cu.armStamps()
+	return nil
+}
+
+// EndStamp stops keeping stamps (ArmStamps) and gives the one after the
+// last command queued.
+func (c *Context) EndStamp() (*Stamp, error) {
+	if c.cu == nil {
+		return nil, ErrNoStamp
+	}
+	return c.cu.endStamp()
+}
+
 // Since waits for s and gives the device time from earlier (a stamp of
 // the same context, queued first) to s.
 func (s *Stamp) Since(earlier *Stamp) (time.Duration, error) {
@@ -653,6 +675,7 @@ func (e *Event) Wait() error {
 		}
 		e.cu.enter()
 		defer e.cu.exit()
+		e.cu.beforeWait()
 		return cuCheck("cuEventSynchronize", cuEventSynchronize(e.cuEnd))
 	}
 	if e.ev == 0 {

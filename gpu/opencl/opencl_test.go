@@ -146,3 +146,36 @@ func TestLoadBarrier(t *testing.T) {
 		}
 	}
 }
+
+// TestUnrollFor: a reduction's element body that reads global memory
+// and runs no loop is unrolled by 8; one that reads nothing, or loops,
+// is not; FUT_RED_UNROLL (RedUnroll) overrides both.
+func TestUnrollFor(t *testing.T) {
+	defer func(u int) { RedUnroll = u }(RedUnroll)
+	RedUnroll = 0
+	n := Scalar("n", I64)
+	x := Buf("x", F32, n.V())
+	i, v, acc, j := NewVar("i", I64), NewVar("v", F32), NewVar("acc", I64), NewVar("j", I64)
+	read := []Stmt{L(v, Rd(x, i))}
+	arith := []Stmt{L(v, Cv(F32, Bin("+", i, I64C(1))))}
+	looping := []Stmt{&Loop{Params: []Var{acc}, Init: []Exp{I64C(0)}, I: j, N: I64C(4), Body: []Stmt{}, Next: []Exp{Bin("+", acc, j)}}, L(v, Rd(x, i))}
+	for _, c := range []struct {
+		name  string
+		body  []Stmt
+		elems []Exp
+		want  int
+	}{
+		{"a read in the body", read, []Exp{v}, 8},
+		{"a read in the element", nil, []Exp{Rd(x, i)}, 8},
+		{"arithmetic", arith, []Exp{v}, 1},
+		{"a loop", looping, []Exp{v}, 1},
+	} {
+		if got := unrollFor(c.body, c.elems); got != c.want {
+			t.Errorf("%s: unroll %d, want %d", c.name, got, c.want)
+		}
+	}
+	RedUnroll = 3
+	if got := unrollFor(arith, []Exp{v}); got != 3 {
+		t.Errorf("FUT_RED_UNROLL=3: unroll %d", got)
+	}
+}

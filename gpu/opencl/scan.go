@@ -2,6 +2,8 @@ package opencl
 
 import (
 	"fmt"
+	"os"
+	"strconv"
 
 	"fut/gpu/kernel"
 )
@@ -9,7 +11,15 @@ import (
 // MaxScanK is the most elements each work item scans per tile ("scank",
 // an i64 argument the runtime chooses so that the "tile<k>" extras of
 // TileElems(L, k) elements fit in local memory). 24 was best on an H100.
-var MaxScanK = 24
+var MaxScanK = maxScanK()
+
+// maxScanK is 24, or FUT_SCAN_K (1 to 64) to compare others on a device.
+func maxScanK() int {
+	if k, err := strconv.Atoi(os.Getenv("FUT_SCAN_K")); err == nil && k >= 1 && k <= 64 {
+		return k
+	}
+	return 24
+}
 
 // TileElems is the local memory (in elements) of one tile of L work items
 // with k elements each, padded against bank conflicts.
@@ -50,7 +60,7 @@ func (g *gen) genScan(p *Program, s *kernel.Scan) {
 	g.groupVars()
 	chunk()
 	x := g.declare("x", ts, s.Neutral)
-	g.accumulate(s.Op, s.Comm, x, "start", "end", func(j string) []string {
+	g.accumulate(s.Op, s.Comm, x, "start", "end", unrollFor(s.Body, s.Elems), func(j string) []string {
 		return g.element(s.I, j, s.Body, s.Elems)
 	})
 	g.stores(ts, idx(acc, "lid"), x)

@@ -243,6 +243,13 @@ func OpenDevice(info *cl.Device, cfg Config) (*Device, error) {
 	if cfg.Options == "" {
 		cfg.Options = os.Getenv("FUT_CL_OPTIONS")
 	}
+	// to compare launch shapes on a device (docs/hacking.md)
+	if g, err := strconv.Atoi(os.Getenv("FUT_GROUP_SIZE")); err == nil && cfg.GroupSize == 0 && g > 0 && g&(g-1) == 0 {
+		cfg.GroupSize = g
+	}
+	if g, err := strconv.Atoi(os.Getenv("FUT_GROUPS_PER_CU")); err == nil && cfg.GroupsPerCU == 0 && g > 0 {
+		cfg.GroupsPerCU = g
+	}
 	if info.RoundedDivSqrt {
 		// the reference path divides and takes square roots of f32
 		// correctly rounded; OpenCL allows 2.5 and 3 ulp unless asked
@@ -342,6 +349,21 @@ func (d *Device) Stamp() (*cl.Stamp, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.ctx.Stamp()
+}
+
+// ArmStamps and EndStamp stamp the end of a call on d's queue right
+// after its last command, before the host's wait for it (cl.Context).
+func (d *Device) ArmStamps() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.ctx.ArmStamps()
+}
+
+// EndStamp: see ArmStamps.
+func (d *Device) EndStamp() (*cl.Stamp, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.ctx.EndStamp()
 }
 
 // Policy says when the session offloads.

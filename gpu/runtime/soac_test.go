@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"fmt"
 	"math"
 
 	"fut/eval/value"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	. "fut/gpu/kernel"
+	"fut/gpu/opencl"
 )
 
 func TestReduce(t *testing.T) {
@@ -411,6 +413,58 @@ func TestScanLookBack(t *testing.T) {
 					t.Fatalf("%v %s n=%d: out[%d] = %v, want %v", c.ty, c.op, n, i, gf, want[i])
 				}
 			}
+		}
+	}
+}
+
+// TestReduceUnrolled: a commutative reduction whose work items read u
+// elements an iteration (opencl.RedUnroll) gives the exact sum and
+// minimum for lengths around multiples of the group size, and the same
+// f32 dot product as one at a time (the elements are combined in the
+// plain loop's order).
+func TestReduceUnrolled(t *testing.T) {
+	d := device(t)
+	defer func(u int) { opencl.RedUnroll = u }(opencl.RedUnroll)
+	rng := rand.New(rand.NewSource(7))
+	const n = 300_007
+	x := make([]int64, n)
+	xf, yf := make([]float32, n), make([]float32, n)
+	for i := range x {
+		x[i] = int64(rng.Intn(1<<20) - 1<<19)
+		xf[i], yf[i] = rng.Float32(), rng.Float32()
+	}
+	ax, axf, ayf := up(t, d, I64, x, n), up(t, d, F32, xf, n), up(t, d, F32, yf, n)
+	var dot1 float32
+	for _, u := range []int{1, 2, 4, 7, 8, 0} {
+		opencl.RedUnroll = u
+		for _, m := range []int64{0, 1, 255, 256, 1023, 4 * 256 * 3, n} {
+			var sum, lo int64 = 0, math.MaxInt64
+			for _, v := range x[:m] {
+				sum, lo = sum+v, min(lo, v)
+			}
+			for _, c := range []struct {
+				op   string
+				ne   Exp
+				want int64
+			}{{"+", Int(I64, 0), sum}, {"min", MaxValue(I64), lo}} {
+				out := alloc(t, d, I64, 1)
+				if err := d.Run(mapReduceKernel(fmt.Sprintf("r%d", u), I64, c.op, c.ne, true, false), m, ax, out); err != nil {
+					t.Fatal(err)
+				}
+				if got := down[int64](t, out)[0]; got != c.want {
+					t.Errorf("unroll %d, %s of %d: %d, want %d", u, c.op, m, got, c.want)
+				}
+			}
+		}
+		out := alloc(t, d, F32, 1)
+		if err := d.Run(mapReduceKernel(fmt.Sprintf("dot%d", u), F32, "+", Float(F32, 0), true, true), int64(n), axf, ayf, out); err != nil {
+			t.Fatal(err)
+		}
+		got := down[float32](t, out)[0]
+		if u == 1 {
+			dot1 = got
+		} else if got != dot1 {
+			t.Errorf("unroll %d: dot %v, one at a time %v", u, got, dot1)
 		}
 	}
 }

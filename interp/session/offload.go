@@ -233,22 +233,28 @@ func (c *OffloadCall) SetKernelTiming(on bool) {
 }
 
 // StartSpan stamps the start of a call on its device's queue. The
-// function it returns stamps the end and gives the device time between:
-// from the first command to the last, with every gap between them, as a
-// pair of CUDA events around a library's call times it. ok is false
+// function it returns gives the device time from it to a stamp queued
+// right after the call's last command, before the host waited for it:
+// every command and every gap between them, as a pair of CUDA events
+// around a library's call times it. ok is false
 // where the device cannot stamp (OpenCL) or the call runs on several.
 func (c *OffloadCall) StartSpan() func() (span time.Duration, ok bool) {
 	none := func() (time.Duration, bool) { return 0, false }
 	if len(c.devs) != 1 {
 		return none
 	}
-	a, err := c.devs[0].Stamp()
+	d := c.devs[0]
+	a, err := d.Stamp()
 	if err != nil {
+		return none
+	}
+	if err := d.ArmStamps(); err != nil {
+		a.Release()
 		return none
 	}
 	return func() (time.Duration, bool) {
 		defer a.Release()
-		b, err := c.devs[0].Stamp()
+		b, err := d.EndStamp()
 		if err != nil {
 			return 0, false
 		}
