@@ -316,15 +316,18 @@ func benchOffload(ctx context.Context, s *session.Session, entry string, args []
 		t0 := time.Now()
 		res, off, why, err := call.Run(ctx, resident, true)
 		wall := time.Since(t0)
-		if span && err == nil && res != nil {
+		if span {
+			// stopped whatever the run gave: the device keeps no stamps
 			t, ok := stop()
-			if !ok {
-				spans = false
-			} else {
-				d.Spans = append(d.Spans, t)
+			if err == nil && res != nil {
+				if !ok {
+					spans = false
+				} else {
+					d.Spans = append(d.Spans, t)
+				}
+				res.Release()
+				continue
 			}
-			res.Release()
-			continue
 		}
 		if err != nil {
 			d.Err = firstLine(s.FormatError(err))
