@@ -7,6 +7,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"fut/eval/value"
@@ -79,6 +80,12 @@ func init() {
 	}
 }
 
+// combinePlan is the flattened plan of sp.combine, made on first use.
+func (sp *splitting) combinePlan() (*Plan, error) {
+	sp.combineOnce.Do(func() { sp.combined, sp.combineErr = Flatten(sp.combine) })
+	return sp.combined, sp.combineErr
+}
+
 // splitting is a plan's split form for a number of devices.
 type splitting struct {
 	ndev       int
@@ -96,6 +103,12 @@ type splitting struct {
 	// first, and the elementwise combination of two partial histograms
 	neutral *ir.Prog
 	combine *ir.Prog
+	// the combination's plan, flattened once (combinePlan): flattened on
+	// every run, its kernels were new values each time, and found again
+	// only by their sources' hash
+	combineOnce sync.Once
+	combined    *Plan
+	combineErr  error
 	// a scatter's: the destination in parts, one per device
 	dest *chunking
 	// aligned: every chunk starts at rows that a view of a resident

@@ -741,7 +741,7 @@ func (s *splitRun) combineHists(ctx context.Context, dev *runtime.Device, dests 
 		parts = append(parts, v)
 	}
 	acc := parts[0]
-	plan, ferr := Flatten(s.sp.combine)
+	plan, ferr := s.sp.combinePlan()
 	for _, x := range parts[1:] {
 		var vs []value.Value
 		err := ferr
@@ -773,7 +773,7 @@ func (s *splitRun) combineHistsOnDevice(ctx context.Context, dests []*slot) (v v
 			return nil, false, nil
 		}
 	}
-	plan, err := Flatten(s.sp.combine)
+	plan, err := s.sp.combinePlan()
 	if err != nil || len(plan.Prog.Params) != 2 || len(plan.Prog.Body.Res) != 1 {
 		return nil, false, nil
 	}
