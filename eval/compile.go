@@ -280,25 +280,9 @@ func (cc *ccomp) expr1(x syntax.Expr, sc *cscope) cexpr {
 		if isLiteral(x.X) {
 			return cc.literal(x, sc)
 		}
-		a := cc.expr(x.X, sc)
-		return func(t *thread, bp int) (value.Value, error) {
-			base := t.live
-			v, err := a(t, bp)
-			if err != nil {
-				return nil, err
-			}
-			return t.negate(v, x.Pos(), base)
-		}
+		return cc.unary(x, sc, (*thread).negate)
 	case *syntax.Not:
-		a := cc.expr(x.X, sc)
-		return func(t *thread, bp int) (value.Value, error) {
-			base := t.live
-			v, err := a(t, bp)
-			if err != nil {
-				return nil, err
-			}
-			return t.not(v, x.Pos(), base)
-		}
+		return cc.unary(x, sc, (*thread).not)
 	case *syntax.Binary:
 		return cc.binary(x, sc)
 	case *syntax.Apply:
@@ -341,49 +325,9 @@ func (cc *ccomp) expr1(x syntax.Expr, sc *cscope) cexpr {
 			return mkFun(c), nil
 		}
 	case *syntax.If:
-		c, th, el := cc.prim(x.Cond, sc), cc.expr(x.Then, sc), cc.expr(x.Else, sc)
-		return func(t *thread, bp int) (value.Value, error) {
-			base := t.live
-			b, v, err := c(t, bp)
-			if err != nil {
-				return nil, err
-			}
-			if v != nil || b.T != value.Bool {
-				return nil, t.errf(x.Cond.Pos(), "if condition is not a bool")
-			}
-			t.controlStep(base)
-			if b.B != 0 {
-				return th(t, bp)
-			}
-			return el(t, bp)
-		}
+		return cc.ifExpr(x, sc)
 	case *syntax.LetIn:
-		var bind cbind
-		var sc2 *cscope
-		if len(x.Sizes) > 0 {
-			bind, sc2 = cc.walkedPat(x.Sizes, x.Pat, sc)
-		} else {
-			bind, sc2 = cc.pat(x.Pat, sc)
-		}
-		val := cc.expr(x.Value, sc)
-		body := cc.expr(x.Body, sc2)
-		return func(t *thread, bp int) (value.Value, error) {
-			base := t.live
-			v, err := val(t, bp)
-			if err != nil {
-				return nil, err
-			}
-			f0 := t.live - base
-			if err := bind(t, bp, v); err != nil {
-				return nil, err
-			}
-			r, err := body(t, bp)
-			if err != nil {
-				return nil, err
-			}
-			t.meter.release(f0) // the bound value was live for the whole body
-			return r, nil
-		}
+		return cc.letIn(x, sc)
 	case *syntax.OpSection:
 		return cc.opSection(x, sc)
 	case *syntax.Index:
@@ -480,7 +424,8 @@ func (cc *ccomp) emptyArray(x *syntax.ArrayLit, sc *cscope) cexpr {
 	}
 }
 
-// literal is a literal's value, boxed once: step (1, 1, 1), fresh 1.
+// literal is a literal's value, boxed once, charged as its form says
+// (a scalar step).
 func (cc *ccomp) literal(x syntax.Expr, sc *cscope) cexpr {
 	p, err := cc.t.literalValue(x)
 	if err != nil {
@@ -492,8 +437,9 @@ func (cc *ccomp) literal(x syntax.Expr, sc *cscope) cexpr {
 	}
 	cc.noteLit(x, p)
 	var v value.Value = p
+	f, _ := formOf(x)
 	return func(t *thread, bp int) (value.Value, error) {
-		t.scalarStep(t.live)
+		t.after(f.rule, t.live)
 		return v, nil
 	}
 }

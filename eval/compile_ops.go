@@ -93,14 +93,16 @@ func (cc *ccomp) binary(x *syntax.Binary, sc *cscope) cexpr {
 	}
 }
 
-// primBinary compiles a built-in operator other than && and || (the
-// operands, then binop); nil for any other binary.
+// primBinary compiles a built-in operator other than && and || by its
+// form (opForm): the operands, then binop, then the form's rule; nil for
+// any other binary.
 func (cc *ccomp) primBinary(x *syntax.Binary, sc *cscope) pexpr {
 	op, ok := cc.builtinOp(x, sc)
 	if !ok || op == value.OpLogAnd || op == value.OpLogOr {
 		return nil
 	}
-	l, r := cc.prim(x.L, sc), cc.prim(x.R, sc)
+	f := opForm(x)
+	l, r := cc.prim(f.ops[0], sc), cc.prim(f.ops[1], sc)
 	pos := x.OpSpan.Start
 	return func(t *thread, bp int) (value.Prim, value.Value, error) {
 		base := t.live
@@ -117,7 +119,7 @@ func (cc *ccomp) primBinary(x *syntax.Binary, sc *cscope) pexpr {
 			if err != nil {
 				return value.Prim{}, nil, err
 			}
-			t.scalarStep(base)
+			t.after(f.rule, base)
 			return p, nil, nil
 		}
 		if lv == nil {
@@ -130,7 +132,7 @@ func (cc *ccomp) primBinary(x *syntax.Binary, sc *cscope) pexpr {
 		if err != nil {
 			return value.Prim{}, nil, err
 		}
-		t.scalarStep(base)
+		t.after(f.rule, base)
 		if p, ok := v.(value.Prim); ok {
 			return p, nil, nil // a comparison of duals
 		}

@@ -53,20 +53,3 @@ func (cc *ccomp) letWith(x *syntax.LetWith, sc *cscope) cexpr {
 		return body(t, bp)
 	}
 }
-
-// assert compiles assert c e.
-func (cc *ccomp) assert(x *syntax.Assert, sc *cscope) cexpr {
-	cond, body := cc.expr(x.Cond, sc), cc.expr(x.X, sc)
-	return func(t *thread, bp int) (value.Value, error) {
-		base := t.live
-		c, err := cond(t, bp)
-		if err != nil {
-			return nil, err
-		}
-		if b, ok := c.(value.Prim); !ok || b.B == 0 {
-			return nil, t.errf(x.Pos(), "Assertion is false: %s", t.sourceText(unparen(x.Cond)))
-		}
-		t.controlStep(base)
-		return body(t, bp)
-	}
-}

@@ -36,18 +36,17 @@ func (t *thread) qualEnv(x *syntax.QualParen, e *env) (*env, error) {
 	return e2, nil
 }
 
-// negate is the step of -v, v held above base.
-func (t *thread) negate(v value.Value, pos syntax.Pos, base int64) (value.Value, error) {
+// negate is -v; its step is its form's (form.go), but for a dual the
+// chain rule's steps are charged here.
+func (t *thread) negate(v value.Value, pos syntax.Pos) (value.Value, error) {
 	p, ok := v.(value.Prim)
 	if !ok {
 		if d, isD := v.(value.Dual); isD {
 			t.tangentStep(1, d)
-			t.scalarStep(base)
 			return value.DualNeg(d), nil
 		}
 		return nil, t.errf(pos, "negating a value that is not a number")
 	}
-	t.scalarStep(base)
 	return value.Neg(p), nil
 }
 
@@ -202,12 +201,11 @@ func unparen(x syntax.Expr) syntax.Expr {
 	}
 }
 
-// not is !v, charged as one scalar step from the live size base.
-func (t *thread) not(v value.Value, pos syntax.Pos, base int64) (value.Value, error) {
+// not is !v; its step is its form's (form.go).
+func (t *thread) not(v value.Value, pos syntax.Pos) (value.Value, error) {
 	p, ok := v.(value.Prim)
 	if !ok {
 		return nil, t.errf(pos, "! applied to a value that is not a scalar")
 	}
-	t.scalarStep(base)
 	return value.Not(p), nil
 }

@@ -346,10 +346,59 @@ func (fc *fcomp) emit2(d, a, b int, f func(a, b uint64) uint64) {
 
 // step charges a scalar step (meter.scalar) after operands held above
 // base.
-func (fc *fcomp) step(base flive) {
-	fc.m.scalar(base.c)
-	fc.setLive(base.plus(1)) // flushes first where base counts from another register
+func (fc *fcomp) step(base flive) { fc.after(stepScalar, base) }
+
+// after charges rule r after operands held above base (meter.after):
+// the live space then counts from base's register, which flushes the
+// pending charges first where the operands left it counting from
+// another.
+func (fc *fcomp) after(r stepRule, base flive) {
+	if r == stepNone {
+		return
+	}
+	fc.m.after(r, base.c)
+	fc.setLive(flive{base.org, fc.m.live})
 }
+
+// construct compiles a construct by its form f (form.go): its operands
+// in order from the live space now (base), the rule's charge above
+// base, the construct's own code on the operands' values (own: an
+// operator's instruction, the check of a condition, a let's binding),
+// then, where f has arms, arm on own's value and the arms compiled on
+// demand (an if's branch, a let's body), and where f holds its
+// operands, their release. A kernel's charge is the compiler's, so it
+// comes before own's code, which compiled code runs before it: they do
+// not meet at run time.
+func (fc *fcomp) construct(f form, fr *kframe, e *env, own func(vals []*kval) (*kval, bool), arm func(v *kval, arms []func() (*kval, bool)) (*kval, bool)) (*kval, bool) {
+	base := fc.here()
+	vals := make([]*kval, len(f.ops))
+	for i, x := range f.ops {
+		var ok bool
+		if vals[i], ok = fc.value(x, fr, e); !ok {
+			return nil, false
+		}
+	}
+	held := fc.here()
+	fc.after(f.rule, base)
+	v, ok := own(vals)
+	if !ok {
+		return nil, false
+	}
+	if len(f.arms) > 0 {
+		arms := make([]func() (*kval, bool), len(f.arms))
+		for i, x := range f.arms {
+			arms[i] = func() (*kval, bool) { return fc.value(x, fr, e) }
+		}
+		v, ok = arm(v, arms)
+	}
+	if f.hold {
+		fc.release(base, held)
+	}
+	return v, ok
+}
+
+// body is the arm of a form with one, compiled.
+func body(_ *kval, arms []func() (*kval, bool)) (*kval, bool) { return arms[0]() }
 
 // here is the live space now.
 func (fc *fcomp) here() flive { return flive{fc.org, fc.m.live} }
@@ -417,7 +466,7 @@ func (fc *fcomp) constVal(v value.Value) (*kval, bool) {
 // value compiles x; the result's scalars are in the kval's registers.
 func (fc *fcomp) value(x syntax.Expr, fr *kframe, e *env) (*kval, bool) {
 	if p, ok := fr.res.lits[x]; ok {
-		return fc.literal(p)
+		return fc.literal(x, p, fr, e)
 	}
 	switch x := x.(type) {
 	case *syntax.Paren:
@@ -432,9 +481,9 @@ func (fc *fcomp) value(x syntax.Expr, fr *kframe, e *env) (*kval, bool) {
 	case *syntax.Var:
 		return fc.varVal(x, fr, e)
 	case *syntax.Negate:
-		return fc.unary(x.X, value.Neg, fr, e)
+		return fc.unary(x, value.Neg, fr, e)
 	case *syntax.Not:
-		return fc.unary(x.X, value.Not, fr, e)
+		return fc.unary(x, value.Not, fr, e)
 	case *syntax.Binary:
 		return fc.binary(x, fr, e)
 	case *syntax.If:
@@ -463,18 +512,10 @@ func (fc *fcomp) value(x syntax.Expr, fr *kframe, e *env) (*kval, bool) {
 		if len(x.Sizes) > 0 {
 			return nil, false
 		}
-		base := fc.here()
-		v, ok := fc.value(x.Value, fr, e)
-		if !ok {
-			return nil, false
-		}
-		bound := fc.here()
-		if !fr.bindPat(x.Pat, v) {
-			return nil, false
-		}
-		r, ok := fc.value(x.Body, fr, e)
-		fc.release(base, bound) // the bound value was live for the whole body
-		return r, ok
+		f, _ := formOf(x)
+		return fc.construct(f, fr, e, func(vals []*kval) (*kval, bool) {
+			return nil, fr.bindPat(x.Pat, vals[0])
+		}, body)
 	}
 	return nil, false
 }
@@ -501,14 +542,14 @@ func (fc *fcomp) varVal(x *syntax.Var, fr *kframe, e *env) (*kval, bool) {
 	return fc.constVal(c)
 }
 
-// literal is a literal of value p, as ccomp found it (a negated literal
-// is one): a scalar step.
-func (fc *fcomp) literal(p value.Prim) (*kval, bool) {
-	if p.T == value.NoPrim {
+// literal is x, a literal of value p as ccomp found it (a negated
+// literal is one), charged by its form.
+func (fc *fcomp) literal(x syntax.Expr, p value.Prim, fr *kframe, e *env) (*kval, bool) {
+	f, ok := formOf(x)
+	if !ok || p.T == value.NoPrim {
 		return nil, false
 	}
-	fc.step(fc.here())
-	return fc.konst(p), true
+	return fc.construct(f, fr, e, func([]*kval) (*kval, bool) { return fc.konst(p), true }, nil)
 }
 
 // fnValue resolves the function of an application at compile time: a

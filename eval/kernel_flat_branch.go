@@ -79,38 +79,39 @@ func (fc *fcomp) flush() {
 	fc.setPending(0, noPeak)
 }
 
-// ifExpr compiles if c then a else b.
+// ifExpr compiles if c then a else b by its form: the arms are a
+// branch on c.
 func (fc *fcomp) ifExpr(x *syntax.If, fr *kframe, e *env) (*kval, bool) {
-	base := fc.here()
-	c, ok := fc.value(x.Cond, fr, e)
-	if !ok || !c.scalar() || c.typ != value.Bool {
-		return nil, false
-	}
-	fc.m.control(base.c) // the if's own step releases the condition
-	fc.setLive(base)
-	return fc.branch(c.reg,
-		func() (*kval, bool) { return fc.value(x.Then, fr, e) },
-		func() (*kval, bool) { return fc.value(x.Else, fr, e) })
+	f, _ := formOf(x)
+	return fc.construct(f, fr, e, boolCond, func(c *kval, arms []func() (*kval, bool)) (*kval, bool) {
+		return fc.branch(c.reg, arms[0], arms[1])
+	})
 }
 
-// assert compiles assert c x: an element whose c is false gives up the
-// flat run (flatFail), and the general path reports the assertion; the
-// assert's own step releases c (thread.controlStep), as an if's does.
+// boolCond is the condition of an if or an assert, a scalar bool.
+func boolCond(vals []*kval) (*kval, bool) {
+	c := vals[0]
+	return c, c.scalar() && c.typ == value.Bool
+}
+
+// assert compiles assert c x by its form: an element whose c is false
+// gives up the flat run (flatFail), and the general path reports the
+// assertion.
 func (fc *fcomp) assert(x *syntax.Assert, fr *kframe, e *env) (*kval, bool) {
-	base := fc.here()
-	c, ok := fc.value(x.Cond, fr, e)
-	if !ok || !c.scalar() || c.typ != value.Bool {
-		return nil, false
-	}
-	fc.emit1(fc.reg(), c.reg, func(b uint64) uint64 {
-		if b == 0 {
-			panic(flatFail{})
+	f, _ := formOf(x)
+	return fc.construct(f, fr, e, func(vals []*kval) (*kval, bool) {
+		c, ok := boolCond(vals)
+		if !ok {
+			return nil, false
 		}
-		return b
-	})
-	fc.m.control(base.c)
-	fc.setLive(base)
-	return fc.value(x.X, fr, e)
+		fc.emit1(fc.reg(), c.reg, func(b uint64) uint64 {
+			if b == 0 {
+				panic(flatFail{})
+			}
+			return b
+		})
+		return c, true
+	}, body)
 }
 
 // logic compiles a && b and a || b: b runs on the elements whose a does

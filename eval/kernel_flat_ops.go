@@ -204,21 +204,22 @@ func regPrim(ty value.PrimType, x uint64) value.Prim {
 func f32(x uint64) float32 { return math.Float32frombits(uint32(x)) }
 func b32(x float32) uint64 { return uint64(math.Float32bits(x)) }
 
-// unary compiles -x and !x on a computed operand.
+// unary compiles -x and !x on a computed operand, by x's form.
 func (fc *fcomp) unary(x syntax.Expr, f func(value.Prim) value.Prim, fr *kframe, e *env) (*kval, bool) {
-	base := fc.here()
-	a, ok := fc.value(x, fr, e)
-	if !ok || !a.scalar() || a.typ == value.NoPrim {
-		return nil, false
-	}
-	fc.step(base)
-	d, ar, ty := fc.reg(), a.reg, a.typ
-	fc.emit1(d, ar, func(x uint64) uint64 { return regBits(f(regPrim(ty, x))) })
-	return &kval{reg: d, typ: ty}, true
+	fm, _ := formOf(x)
+	return fc.construct(fm, fr, e, func(vals []*kval) (*kval, bool) {
+		a := vals[0]
+		if !a.scalar() || a.typ == value.NoPrim {
+			return nil, false
+		}
+		d, ar, ty := fc.reg(), a.reg, a.typ
+		fc.emit1(d, ar, func(x uint64) uint64 { return regBits(f(regPrim(ty, x))) })
+		return &kval{reg: d, typ: ty}, true
+	}, nil)
 }
 
-// binary compiles an operator application: a built-in operator as a
-// step after its operands, any other as a call.
+// binary compiles an operator application: a built-in operator by its
+// form (opForm), any other as a call.
 func (fc *fcomp) binary(x *syntax.Binary, fr *kframe, e *env) (*kval, bool) {
 	t := fc.t
 	how, known := fr.res.ops[x]
@@ -237,28 +238,27 @@ func (fc *fcomp) binary(x *syntax.Binary, fr *kframe, e *env) (*kval, bool) {
 	if op == value.OpLogAnd || op == value.OpLogOr {
 		return fc.logic(x, op, fr, e) // the right operand is evaluated only when needed
 	}
-	base := fc.here()
-	l, ok1 := fc.value(x.L, fr, e)
-	if !ok1 {
-		return nil, false
-	}
-	r, ok2 := fc.value(x.R, fr, e)
-	if !ok2 {
-		return nil, false
-	}
-	return fc.binop(op, l, r, base)
+	return fc.construct(opForm(x), fr, e, func(vals []*kval) (*kval, bool) {
+		return fc.opCode(op, vals[0], vals[1])
+	}, nil)
 }
 
-// binop compiles a built-in operator on two scalars of one known type,
-// charged as a step above base: the lane instruction where it has one
-// (flatOp), else the general operator (binPrim), which gives up the flat
-// run where it fails (flatFail).
+// binop compiles a built-in operator on two scalars, charged as a step
+// above base (an operator applied as a function: opFn, intrinsics).
 func (fc *fcomp) binop(op value.BinOp, l, r *kval, base flive) (*kval, bool) {
+	fc.step(base)
+	return fc.opCode(op, l, r)
+}
+
+// opCode is the code of a built-in operator on two scalars of one known
+// type: the lane instruction where it has one (flatOp), else the general
+// operator (binPrim), which gives up the flat run where it fails
+// (flatFail).
+func (fc *fcomp) opCode(op value.BinOp, l, r *kval) (*kval, bool) {
 	if !l.scalar() || !r.scalar() || l.typ != r.typ || l.typ == value.NoPrim {
 		return nil, false
 	}
 	ty := l.typ
-	fc.step(base)
 	d, a, b := fc.reg(), l.reg, r.reg
 	rty := ty
 	if op.IsComparison() {

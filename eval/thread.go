@@ -139,12 +139,8 @@ type meter struct {
 func (m *meter) scalar(base int64) {
 	m.W++
 	m.D++
-	if x := m.live + 1; x > m.pk1 {
-		m.pk1 = x
-	}
-	if x := m.live + 1; x > m.pkP {
-		m.pkP = x
-	}
+	x := m.live + 1
+	m.pk1, m.pkP = max(m.pk1, x), max(m.pkP, x)
 	m.live = base + 1
 }
 

@@ -1,0 +1,92 @@
+package eval
+
+import "fut/interp/syntax"
+
+// The evaluation order of a construct and the points where it charges,
+// stated once (formOf) for the two compilers of expressions: the closure
+// compiler (ccomp, compile*.go), whose code applies the charges to the
+// thread as it runs, and the flat kernels' compiler (fcomp,
+// kernel_flat*.go), which applies them to a meter of its own while it
+// emits a kernel. Each reads a construct's form and runs it by the one
+// skeleton below: the kernels' compiler through one function
+// (fcomp.construct), compiled code in each construct's closure (so that
+// an operator's operands stay unboxed and no phase is a call), taking
+// from the form which operands come in which order, the rule, the arms
+// and the release. What is left to each is the construct's own
+// operation (negating a value, binding a pattern, choosing an arm), on
+// values at run time in compiled code and on registers in a kernel.
+//
+// The skeleton: the operands, evaluated in order from the live space
+// where the construct begins (its base) and held above it; the
+// construct's own operation on their values; the step rule charged after
+// the operands, above base (meter.after); then the arm the construct
+// goes on with, if it has arms (an if's then or else, as its condition
+// chooses; an assert's or a let's body); and where the form holds its
+// operands, their release after the arm (a let's bound value, live for
+// the whole body).
+
+// stepRule is the charge of a construct's own step, a method of meter.
+type stepRule uint8
+
+const (
+	stepNone    stepRule = iota // no step of its own
+	stepScalar                  // meter.scalar
+	stepControl                 // meter.control: it releases the operands
+)
+
+// form is a construct's operands in the order they are evaluated, the
+// rule charged after them, the arms it may go on with, and whether its
+// operands stay live until the arm is done.
+type form struct {
+	ops  []syntax.Expr
+	rule stepRule
+	arms []syntax.Expr
+	hold bool
+}
+
+// formOf is x's form; false for a construct whose order is still written
+// in each compiler (a call, an index, a loop, a match, && and ||).
+func formOf(x syntax.Expr) (form, bool) {
+	switch x := x.(type) {
+	case *syntax.IntLit, *syntax.FloatLit, *syntax.CharLit, *syntax.BoolLit:
+		return form{rule: stepScalar}, true
+	case *syntax.Negate:
+		if isLiteral(x.X) {
+			return form{rule: stepScalar}, true // a negated literal is a literal
+		}
+		return form{ops: []syntax.Expr{x.X}, rule: stepScalar}, true
+	case *syntax.Not:
+		return form{ops: []syntax.Expr{x.X}, rule: stepScalar}, true
+	case *syntax.If:
+		return form{ops: []syntax.Expr{x.Cond}, rule: stepControl, arms: []syntax.Expr{x.Then, x.Else}}, true
+	case *syntax.Assert:
+		return form{ops: []syntax.Expr{x.Cond}, rule: stepControl, arms: []syntax.Expr{x.X}}, true
+	case *syntax.LetIn:
+		return form{ops: []syntax.Expr{x.Value}, arms: []syntax.Expr{x.Body}, hold: true}, true
+	}
+	return form{}, false
+}
+
+// opForm is the form of a built-in operator other than && and || (which
+// evaluate their right operand only where the left does not decide).
+func opForm(x *syntax.Binary) form {
+	return form{ops: []syntax.Expr{x.L, x.R}, rule: stepScalar}
+}
+
+// after charges rule r after operands held above base.
+func (m *meter) after(r stepRule, base int64) {
+	switch r {
+	case stepScalar:
+		m.scalar(base)
+	case stepControl:
+		m.control(base)
+	}
+}
+
+// after charges rule r after operands held above base (meter.after), as
+// scalarStep and controlStep do.
+func (t *thread) after(r stepRule, base int64) {
+	if t.cost {
+		t.meter.after(r, base)
+	}
+}
