@@ -288,32 +288,11 @@ func (cc *ccomp) expr1(x syntax.Expr, sc *cscope) cexpr {
 	case *syntax.Apply:
 		return cc.apply(x, sc)
 	case *syntax.TupleLit:
-		if len(x.Elems) == 0 {
-			return func(*thread, int) (value.Value, error) { return value.Tuple(nil), nil }
-		}
-		els := cc.exprs(x.Elems, sc)
-		return func(t *thread, bp int) (value.Value, error) {
-			out := make(value.Tuple, len(els))
-			for i, el := range els {
-				v, err := el(t, bp)
-				if err != nil {
-					return nil, err
-				}
-				out[i] = v
-			}
-			return out, nil
-		}
+		return cc.tuple(x, sc)
 	case *syntax.RecordLit:
 		return cc.record(x, sc)
 	case *syntax.Project:
-		a := cc.expr(x.X, sc)
-		return func(t *thread, bp int) (value.Value, error) {
-			v, err := a(t, bp)
-			if err != nil {
-				return nil, err
-			}
-			return t.field(v, x.Field, x.Pos())
-		}
+		return cc.project(x, sc)
 	case *syntax.Lambda:
 		var k *code // compiled on the first call of the first closure
 		return func(t *thread, bp int) (value.Value, error) {
@@ -560,8 +539,11 @@ func needsUseSite(v value.Value) bool {
 	return false
 }
 
+// apply compiles a call by its form: the function, the arguments, the
+// application, the form's rule, then the arguments' release.
 func (cc *ccomp) apply(x *syntax.Apply, sc *cscope) cexpr {
-	fn, args := cc.expr(x.Fn, sc), cc.exprs(x.Args, sc)
+	fm, _ := formOf(x)
+	fn, args := cc.expr(fm.fn, sc), cc.exprs(fm.ops, sc)
 	var fuse []cexpr // the parts fusedMapReduceBy asks for
 	var inner *syntax.Apply
 	if mayFuse(x) {
@@ -607,7 +589,10 @@ func (cc *ccomp) apply(x *syntax.Apply, sc *cscope) cexpr {
 		vs := t.slots[bp+a0 : bp+a0+len(args) : bp+a0+len(args)]
 		v, err := t.apply(f, vs, x.Pos())
 		clear(vs)
-		t.meter.release(held)
+		t.after(fm.rule, base)
+		if fm.hold {
+			t.meter.release(held)
+		}
 		if a, ok := v.(*value.Array); ok && a.Untyped {
 			prev := t.enterWalk(wcEmpty)
 			v = t.fixEmpty(a, x, t.envAt(bp, sc))
@@ -653,42 +638,4 @@ func fieldOrder(names []string) (sorted []string, order []int, tuple bool) {
 		order[v.(value.Prim).Int()] = k
 	}
 	return layout.Names, order, len(names) > 1 && value.IsTupleRecord(names)
-}
-
-// record builds a record literal as value.NewRecord would, with the
-// fields' order worked out once: the names are shared, and the record
-// and its fields are one allocation.
-func (cc *ccomp) record(x *syntax.RecordLit, sc *cscope) cexpr {
-	names := make([]string, len(x.Fields))
-	vals := make([]syntax.Expr, len(x.Fields))
-	for i, f := range x.Fields {
-		names[i], vals[i] = f.Name, f.Value
-	}
-	fs := cc.exprs(vals, sc)
-	sorted, order, tuple := fieldOrder(names)
-	return func(t *thread, bp int) (value.Value, error) {
-		var r *value.Record
-		var vs []value.Value
-		if len(fs) <= 4 {
-			rb := &struct {
-				r   value.Record
-				buf [4]value.Value
-			}{}
-			r, vs = &rb.r, rb.buf[:len(fs):len(fs)]
-		} else {
-			r, vs = &value.Record{}, make([]value.Value, len(fs))
-		}
-		for i, f := range fs {
-			v, err := f(t, bp)
-			if err != nil {
-				return nil, err
-			}
-			vs[order[i]] = v
-		}
-		if tuple {
-			return value.Tuple(vs), nil
-		}
-		r.Names, r.Fields = sorted, vs
-		return r, nil
-	}
 }

@@ -105,3 +105,84 @@ func (cc *ccomp) letIn(x *syntax.LetIn, sc *cscope) cexpr {
 		return r, nil
 	}
 }
+
+// tuple compiles (a, b, …) by its form: the elements in order.
+func (cc *ccomp) tuple(x *syntax.TupleLit, sc *cscope) cexpr {
+	fm, _ := formOf(x)
+	if len(fm.ops) == 0 {
+		return func(*thread, int) (value.Value, error) { return value.Tuple(nil), nil }
+	}
+	els := cc.exprs(fm.ops, sc)
+	return func(t *thread, bp int) (value.Value, error) {
+		base := t.live
+		out := make(value.Tuple, len(els))
+		for i, el := range els {
+			v, err := el(t, bp)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = v
+		}
+		t.after(fm.rule, base)
+		return out, nil
+	}
+}
+
+// record builds a record literal by its form (the fields in the order
+// written) as value.NewRecord would, with the fields' order worked out
+// once: the names are shared, and the record
+// and its fields are one allocation.
+func (cc *ccomp) record(x *syntax.RecordLit, sc *cscope) cexpr {
+	fm, _ := formOf(x)
+	names := make([]string, len(x.Fields))
+	for i, f := range x.Fields {
+		names[i] = f.Name
+	}
+	fs := cc.exprs(fm.ops, sc)
+	sorted, order, tuple := fieldOrder(names)
+	return func(t *thread, bp int) (value.Value, error) {
+		base := t.live
+		var r *value.Record
+		var vs []value.Value
+		if len(fs) <= 4 {
+			rb := &struct {
+				r   value.Record
+				buf [4]value.Value
+			}{}
+			r, vs = &rb.r, rb.buf[:len(fs):len(fs)]
+		} else {
+			r, vs = &value.Record{}, make([]value.Value, len(fs))
+		}
+		for i, f := range fs {
+			v, err := f(t, bp)
+			if err != nil {
+				return nil, err
+			}
+			vs[order[i]] = v
+		}
+		t.after(fm.rule, base)
+		if tuple {
+			return value.Tuple(vs), nil
+		}
+		r.Names, r.Fields = sorted, vs
+		return r, nil
+	}
+}
+
+// project compiles x.f by its form: x, then the field.
+func (cc *ccomp) project(x *syntax.Project, sc *cscope) cexpr {
+	fm, _ := formOf(x)
+	a := cc.expr(fm.ops[0], sc)
+	return func(t *thread, bp int) (value.Value, error) {
+		base := t.live
+		v, err := a(t, bp)
+		if err != nil {
+			return nil, err
+		}
+		if v, err = t.field(v, x.Field, x.Pos()); err != nil {
+			return nil, err
+		}
+		t.after(fm.rule, base)
+		return v, nil
+	}
+}

@@ -119,11 +119,13 @@ func (cc *ccomp) opVar(q syntax.QualName, pos syntax.Pos, sc *cscope) cexpr {
 	return cc.variable(&syntax.Var{Loc: syntax.Loc{Span: syntax.Span{Start: pos, End: pos}}, Name: q}, sc)
 }
 
-// userBinary compiles l op r where op is not the built-in operator: its
-// value, then the operands, then the application.
+// userBinary compiles l op r where op is not the built-in operator, by
+// its form (userOpForm): the operator's value, then the operands, then
+// the application, the form's rule and the operands' release.
 func (cc *ccomp) userBinary(x *syntax.Binary, sc *cscope) cexpr {
 	pos := x.OpSpan.Start
-	f, l, r := cc.opVar(x.Op, pos, sc), cc.expr(x.L, sc), cc.expr(x.R, sc)
+	fm := userOpForm(x)
+	f, l, r := cc.opVar(x.Op, pos, sc), cc.expr(fm.ops[0], sc), cc.expr(fm.ops[1], sc)
 	return func(t *thread, bp int) (value.Value, error) {
 		base := t.live
 		fv, err := f(t, bp)
@@ -140,7 +142,10 @@ func (cc *ccomp) userBinary(x *syntax.Binary, sc *cscope) cexpr {
 		}
 		held := t.live - base
 		v, err := t.apply2(fv, lv, rv, pos)
-		t.meter.release(held)
+		t.after(fm.rule, base)
+		if fm.hold {
+			t.meter.release(held)
+		}
 		return v, err
 	}
 }

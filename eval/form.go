@@ -34,10 +34,12 @@ const (
 	stepControl                 // meter.control: it releases the operands
 )
 
-// form is a construct's operands in the order they are evaluated, the
-// rule charged after them, the arms it may go on with, and whether its
-// operands stay live until the arm is done.
+// form is a construct's operands in the order they are evaluated (after
+// a call's function), the rule charged after them and the construct's
+// own operation (for a call, the callee's body), the arms it may go on
+// with, and whether its operands stay live until it is done.
 type form struct {
+	fn   syntax.Expr // a call's function, evaluated first and not held (in a kernel a name, resolved as it compiles)
 	ops  []syntax.Expr
 	rule stepRule
 	arms []syntax.Expr
@@ -45,7 +47,7 @@ type form struct {
 }
 
 // formOf is x's form; false for a construct whose order is still written
-// in each compiler (a call, an index, a loop, a match, && and ||).
+// in each compiler (an index, a loop, a match, && and ||).
 func formOf(x syntax.Expr) (form, bool) {
 	switch x := x.(type) {
 	case *syntax.IntLit, *syntax.FloatLit, *syntax.CharLit, *syntax.BoolLit:
@@ -63,6 +65,18 @@ func formOf(x syntax.Expr) (form, bool) {
 		return form{ops: []syntax.Expr{x.Cond}, rule: stepControl, arms: []syntax.Expr{x.X}}, true
 	case *syntax.LetIn:
 		return form{ops: []syntax.Expr{x.Value}, arms: []syntax.Expr{x.Body}, hold: true}, true
+	case *syntax.Apply:
+		return form{fn: x.Fn, ops: x.Args, hold: true}, true // the arguments are released after the body
+	case *syntax.TupleLit:
+		return form{ops: x.Elems}, true // building it is free
+	case *syntax.RecordLit:
+		vals := make([]syntax.Expr, len(x.Fields))
+		for i, f := range x.Fields {
+			vals[i] = f.Value
+		}
+		return form{ops: vals}, true // in the order written; building it is free
+	case *syntax.Project:
+		return form{ops: []syntax.Expr{x.X}}, true // selecting a field is free
 	}
 	return form{}, false
 }
@@ -71,6 +85,12 @@ func formOf(x syntax.Expr) (form, bool) {
 // evaluate their right operand only where the left does not decide).
 func opForm(x *syntax.Binary) form {
 	return form{ops: []syntax.Expr{x.L, x.R}, rule: stepScalar}
+}
+
+// userOpForm is the form of any other operator, a call of the function
+// the operator names (looked up, not evaluated) on both operands.
+func userOpForm(x *syntax.Binary) form {
+	return form{ops: []syntax.Expr{x.L, x.R}, hold: true}
 }
 
 // after charges rule r after operands held above base.

@@ -361,14 +361,12 @@ func (fc *fcomp) after(r stepRule, base flive) {
 }
 
 // construct compiles a construct by its form f (form.go): its operands
-// in order from the live space now (base), the rule's charge above
-// base, the construct's own code on the operands' values (own: an
-// operator's instruction, the check of a condition, a let's binding),
-// then, where f has arms, arm on own's value and the arms compiled on
-// demand (an if's branch, a let's body), and where f holds its
-// operands, their release. A kernel's charge is the compiler's, so it
-// comes before own's code, which compiled code runs before it: they do
-// not meet at run time.
+// in order from the live space now (base), the construct's own code on
+// their values (own: an operator's instruction, the check of a
+// condition, a let's binding, a call's inlined body), the rule's charge
+// above base, then, where f has arms, arm on own's value and the arms
+// compiled on demand (an if's branch, a let's body), and where f holds
+// its operands, their release.
 func (fc *fcomp) construct(f form, fr *kframe, e *env, own func(vals []*kval) (*kval, bool), arm func(v *kval, arms []func() (*kval, bool)) (*kval, bool)) (*kval, bool) {
 	base := fc.here()
 	vals := make([]*kval, len(f.ops))
@@ -379,11 +377,11 @@ func (fc *fcomp) construct(f form, fr *kframe, e *env, own func(vals []*kval) (*
 		}
 	}
 	held := fc.here()
-	fc.after(f.rule, base)
 	v, ok := own(vals)
 	if !ok {
 		return nil, false
 	}
+	fc.after(f.rule, base)
 	if len(f.arms) > 0 {
 		arms := make([]func() (*kval, bool), len(f.arms))
 		for i, x := range f.arms {
@@ -493,21 +491,19 @@ func (fc *fcomp) value(x syntax.Expr, fr *kframe, e *env) (*kval, bool) {
 	case *syntax.Assert:
 		return fc.assert(x, fr, e)
 	case *syntax.Apply:
-		f, ok := fc.fnValue(x.Fn, fr, e)
+		fm, _ := formOf(x)
+		f, ok := fc.fnValue(fm.fn, fr, e)
 		if !ok {
 			return nil, false
 		}
-		return fc.apply(f, x.Args, fr, e)
+		return fc.apply(f, fm, fr, e)
 	case *syntax.RecordLit, *syntax.TupleLit:
 		return fc.record(x, fr, e)
 	case *syntax.Index:
 		return fc.index(x, fr, e)
 	case *syntax.Project:
-		v, ok := fc.value(x.X, fr, e)
-		if !ok {
-			return nil, false
-		}
-		return v.field(x.Field)
+		fm, _ := formOf(x)
+		return fc.construct(fm, fr, e, func(vals []*kval) (*kval, bool) { return vals[0].field(x.Field) }, nil)
 	case *syntax.LetIn:
 		if len(x.Sizes) > 0 {
 			return nil, false
@@ -566,21 +562,10 @@ func (fc *fcomp) fnValue(fn syntax.Expr, fr *kframe, e *env) (value.Value, bool)
 	return f, err == nil
 }
 
-// apply compiles f applied to args: the arguments are live while the
-// body runs and released after it (closure.call).
-func (fc *fcomp) apply(f value.Value, argx []syntax.Expr, fr *kframe, e *env) (*kval, bool) {
-	base := fc.here()
-	args := make([]*kval, len(argx))
-	for i, a := range argx {
-		var ok bool
-		if args[i], ok = fc.value(a, fr, e); !ok {
-			return nil, false
-		}
-	}
-	held := fc.here()
-	r, ok := fc.call(f, args)
-	fc.release(base, held)
-	return r, ok
+// apply compiles a call of f, resolved as it compiles, by the call's
+// form fm: its own operation is f's body on the arguments (call).
+func (fc *fcomp) apply(f value.Value, fm form, fr *kframe, e *env) (*kval, bool) {
+	return fc.construct(fm, fr, e, func(args []*kval) (*kval, bool) { return fc.call(f, args) }, nil)
 }
 
 // call compiles f applied to arguments in registers, as many as it
@@ -619,41 +604,34 @@ func (fc *fcomp) callClosure(c *closure, args []*kval) (*kval, bool) {
 	return fc.value(c.body, fr, c.env)
 }
 
-// record compiles a record or tuple literal: building it is free, and
-// its fields are laid out as compiled code lays them out (fieldOrder).
+// record compiles a record or tuple literal by its form, its fields
+// laid out as compiled code lays them out (fieldOrder).
 func (fc *fcomp) record(x syntax.Expr, fr *kframe, e *env) (*kval, bool) {
+	fm, _ := formOf(x)
 	var names []string
-	var vals []syntax.Expr
 	if r, ok := x.(*syntax.RecordLit); ok {
 		for _, f := range r.Fields {
-			names, vals = append(names, f.Name), append(vals, f.Value)
+			names = append(names, f.Name)
 		}
-	} else {
-		vals = x.(*syntax.TupleLit).Elems
 	}
-	if len(vals) < 2 && names == nil {
+	if len(fm.ops) < 2 && names == nil {
 		return nil, false // () and (e) are not tuples of scalars
 	}
-	if len(vals) == 0 {
+	if len(fm.ops) == 0 {
 		return nil, false
 	}
-	fs := make([]*kval, len(vals))
-	for i, fx := range vals {
-		var ok bool
-		if fs[i], ok = fc.value(fx, fr, e); !ok {
-			return nil, false
+	return fc.construct(fm, fr, e, func(fs []*kval) (*kval, bool) {
+		if names == nil {
+			return &kval{reg: -1, fields: fs}, true
 		}
-	}
-	if names == nil {
-		return &kval{reg: -1, fields: fs}, true
-	}
-	sorted, order, tuple := fieldOrder(names)
-	if tuple {
-		return &kval{reg: -1, fields: fs}, true
-	}
-	out := &kval{reg: -1, rec: true, names: sorted, fields: make([]*kval, len(fs))}
-	for i, f := range fs {
-		out.fields[order[i]] = f
-	}
-	return out, true
+		sorted, order, tuple := fieldOrder(names)
+		if tuple {
+			return &kval{reg: -1, fields: fs}, true
+		}
+		out := &kval{reg: -1, rec: true, names: sorted, fields: make([]*kval, len(fs))}
+		for i, f := range fs {
+			out.fields[order[i]] = f
+		}
+		return out, true
+	}, nil)
 }

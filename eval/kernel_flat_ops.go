@@ -233,7 +233,7 @@ func (fc *fcomp) binary(x *syntax.Binary, fr *kframe, e *env) (*kval, bool) {
 		if err != nil {
 			return nil, false
 		}
-		return fc.apply(fv, []syntax.Expr{x.L, x.R}, fr, e)
+		return fc.apply(fv, userOpForm(x), fr, e)
 	}
 	if op == value.OpLogAnd || op == value.OpLogOr {
 		return fc.logic(x, op, fr, e) // the right operand is evaluated only when needed
