@@ -69,7 +69,20 @@ func (cc *ccomp) binary(x *syntax.Binary, sc *cscope) cexpr {
 			return p, nil
 		}
 	}
-	l, r := cc.expr(x.L, sc), cc.expr(x.R, sc)
+	return cc.logic(x, logicForm(x, op == value.OpLogAnd), sc)
+}
+
+// logic compiles && and || by their form: the left operand, a bool,
+// then the arm it chooses (the right operand, or none: its own value
+// stands), then the form's rule, which is late.
+func (cc *ccomp) logic(x *syntax.Binary, f form, sc *cscope) cexpr {
+	l := cc.expr(f.ops[0], sc)
+	var arms [2]cexpr
+	for i, a := range f.arms {
+		if a != nil {
+			arms[i] = cc.expr(a, sc)
+		}
+	}
 	return func(t *thread, bp int) (value.Value, error) {
 		base := t.live
 		lv, err := l(t, bp)
@@ -80,15 +93,19 @@ func (cc *ccomp) binary(x *syntax.Binary, sc *cscope) cexpr {
 		if !ok || lp.T != value.Bool {
 			return nil, t.errf(x.L.Pos(), "operand of %s is not a bool", x.Op.Name)
 		}
-		if (lp.B != 0) == (op == value.OpLogOr) {
-			t.scalarStep(base)
+		arm := arms[1]
+		if lp.B != 0 {
+			arm = arms[0]
+		}
+		if arm == nil {
+			t.after(f.rule, base)
 			return lp, nil
 		}
-		rv, err := r(t, bp)
+		rv, err := arm(t, bp)
 		if err != nil {
 			return nil, err
 		}
-		t.scalarStep(base)
+		t.after(f.rule, base)
 		return rv, nil
 	}
 }

@@ -23,7 +23,9 @@ import "fut/interp/syntax"
 // goes on with, if it has arms (an if's then or else, as its condition
 // chooses; an assert's or a let's body); and where the form holds its
 // operands, their release after the arm (a let's bound value, live for
-// the whole body).
+// the whole body). A late form charges its rule after the arm instead
+// (&& and ||: the operator's step comes after whichever operand gives
+// its value, the right one where the left does not decide).
 
 // stepRule is the charge of a construct's own step, a method of meter.
 type stepRule uint8
@@ -42,12 +44,14 @@ type form struct {
 	fn   syntax.Expr // a call's function, evaluated first and not held (in a kernel a name, resolved as it compiles)
 	ops  []syntax.Expr
 	rule stepRule
-	arms []syntax.Expr
+	arms []syntax.Expr // chosen by the first operand's truth where there are two; nil where that operand's value stands
 	hold bool
+	late bool // the rule is charged after the arm
 }
 
 // formOf is x's form; false for a construct whose order is still written
-// in each compiler (an index, a loop, a match, && and ||).
+// in each compiler (an index, a loop, a match) or that needs its
+// operator's resolution (a binary: opForm, logicForm, userOpForm).
 func formOf(x syntax.Expr) (form, bool) {
 	switch x := x.(type) {
 	case *syntax.IntLit, *syntax.FloatLit, *syntax.CharLit, *syntax.BoolLit:
@@ -85,6 +89,16 @@ func formOf(x syntax.Expr) (form, bool) {
 // evaluate their right operand only where the left does not decide).
 func opForm(x *syntax.Binary) form {
 	return form{ops: []syntax.Expr{x.L, x.R}, rule: stepScalar}
+}
+
+// logicForm is the form of && (and) or || (or): the left operand, then
+// the right one where the left does not decide, then the operator's step.
+func logicForm(x *syntax.Binary, and bool) form {
+	arms := []syntax.Expr{nil, x.R}
+	if and {
+		arms = []syntax.Expr{x.R, nil}
+	}
+	return form{ops: []syntax.Expr{x.L}, rule: stepScalar, arms: arms, late: true}
 }
 
 // userOpForm is the form of any other operator, a call of the function

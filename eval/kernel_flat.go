@@ -365,8 +365,9 @@ func (fc *fcomp) after(r stepRule, base flive) {
 // their values (own: an operator's instruction, the check of a
 // condition, a let's binding, a call's inlined body), the rule's charge
 // above base, then, where f has arms, arm on own's value and the arms
-// compiled on demand (an if's branch, a let's body), and where f holds
-// its operands, their release.
+// compiled on demand (an if's branch, a let's body; a late form's rule
+// charged at the end of each), and where f holds its operands, their
+// release.
 func (fc *fcomp) construct(f form, fr *kframe, e *env, own func(vals []*kval) (*kval, bool), arm func(v *kval, arms []func() (*kval, bool)) (*kval, bool)) (*kval, bool) {
 	base := fc.here()
 	vals := make([]*kval, len(f.ops))
@@ -376,16 +377,32 @@ func (fc *fcomp) construct(f form, fr *kframe, e *env, own func(vals []*kval) (*
 			return nil, false
 		}
 	}
+	return fc.rest(f, fr, e, base, vals, own, arm)
+}
+
+// rest is construct after the operands, compiled from base into vals.
+func (fc *fcomp) rest(f form, fr *kframe, e *env, base flive, vals []*kval, own func(vals []*kval) (*kval, bool), arm func(v *kval, arms []func() (*kval, bool)) (*kval, bool)) (*kval, bool) {
 	held := fc.here()
 	v, ok := own(vals)
 	if !ok {
 		return nil, false
 	}
-	fc.after(f.rule, base)
+	if !f.late {
+		fc.after(f.rule, base)
+	}
 	if len(f.arms) > 0 {
 		arms := make([]func() (*kval, bool), len(f.arms))
 		for i, x := range f.arms {
-			arms[i] = func() (*kval, bool) { return fc.value(x, fr, e) }
+			arms[i] = func() (*kval, bool) {
+				r, ok := v, true // an arm that is none: own's value stands
+				if x != nil {
+					r, ok = fc.value(x, fr, e)
+				}
+				if ok && f.late {
+					fc.after(f.rule, base)
+				}
+				return r, ok
+			}
 		}
 		v, ok = arm(v, arms)
 	}

@@ -80,12 +80,10 @@ func (fc *fcomp) flush() {
 }
 
 // ifExpr compiles if c then a else b by its form: the arms are a
-// branch on c.
+// branch on c (choose).
 func (fc *fcomp) ifExpr(x *syntax.If, fr *kframe, e *env) (*kval, bool) {
 	f, _ := formOf(x)
-	return fc.construct(f, fr, e, boolCond, func(c *kval, arms []func() (*kval, bool)) (*kval, bool) {
-		return fc.branch(c.reg, arms[0], arms[1])
-	})
+	return fc.construct(f, fr, e, boolCond, fc.choose)
 }
 
 // boolCond is the condition of an if or an assert, a scalar bool.
@@ -114,36 +112,17 @@ func (fc *fcomp) assert(x *syntax.Assert, fr *kframe, e *env) (*kval, bool) {
 	}, body)
 }
 
-// logic compiles a && b and a || b: b runs on the elements whose a does
-// not decide, and either way the operator is a step after its operands.
-func (fc *fcomp) logic(x *syntax.Binary, op value.BinOp, fr *kframe, e *env) (*kval, bool) {
-	base := fc.here()
-	l, ok := fc.value(x.L, fr, e)
-	if !ok || !l.scalar() || l.typ != value.Bool {
-		return nil, false
-	}
-	return fc.logicRest(x, op, base, l, fr, e)
+// logic compiles a && b and a || b by their form (logicForm): the
+// arms are a branch on a, where b runs on the elements whose a does not
+// decide, and either way the operator's step comes after.
+func (fc *fcomp) logic(f form, fr *kframe, e *env) (*kval, bool) {
+	return fc.construct(f, fr, e, boolCond, fc.choose)
 }
 
-// logicRest compiles the rest of a && b or a || b, whose left operand l
-// is compiled from the live space base.
-func (fc *fcomp) logicRest(x *syntax.Binary, op value.BinOp, base flive, l *kval, fr *kframe, e *env) (*kval, bool) {
-	right := func() (*kval, bool) {
-		r, ok := fc.value(x.R, fr, e)
-		if !ok || !r.scalar() || r.typ != value.Bool {
-			return nil, false
-		}
-		fc.step(base)
-		return r, true
-	}
-	left := func() (*kval, bool) {
-		fc.step(base)
-		return l, true
-	}
-	if op == value.OpLogAnd {
-		return fc.branch(l.reg, right, left)
-	}
-	return fc.branch(l.reg, left, right)
+// choose is the arm of a form with two, chosen by its condition c: a
+// branch on c's register.
+func (fc *fcomp) choose(c *kval, arms []func() (*kval, bool)) (*kval, bool) {
+	return fc.branch(c.reg, arms[0], arms[1])
 }
 
 // branch compiles then for the lanes whose register cond is true and els

@@ -160,7 +160,10 @@ func (fc *fcomp) loop(x *syntax.Loop, fr *kframe, e *env) (*kval, bool) {
 
 // whileCond compiles a while loop's condition, c1 && c2 with a test
 // after c1 (floop) where c1 leaves the live space counted from where it
-// started (else as logic compiles it).
+// started (else as logic compiles it). Either way the charges are the
+// form's (logicForm): a lane leaving at the test is charged the rule, as
+// the arm where c1's value stands charges it, and the others c2, then the
+// rule.
 func (fc *fcomp) whileCond(x syntax.Expr, fr *kframe, e *env) (*kval, bool) {
 	b, ok := unparen(x).(*syntax.Binary)
 	if !ok {
@@ -170,25 +173,28 @@ func (fc *fcomp) whileCond(x syntax.Expr, fr *kframe, e *env) (*kval, bool) {
 		return fc.value(x, fr, e)
 	}
 	fc.resolved(b.Op.Name, e)
+	f := logicForm(b, true)
 	base := fc.here()
-	l, ok := fc.value(b.L, fr, e)
-	if !ok || !l.scalar() || l.typ != value.Bool {
+	l, ok := fc.value(f.ops[0], fr, e)
+	if !ok {
 		return nil, false
 	}
-	if fc.org != base.org {
-		return fc.logicRest(b, value.OpLogAnd, base, l, fr, e)
+	if fc.org != base.org || f.arms[1] != nil || !f.late {
+		return fc.rest(f, fr, e, base, []*kval{l}, boolCond, fc.choose)
+	}
+	if _, ok := boolCond([]*kval{l}); !ok {
+		return nil, false
 	}
 	fc.flush() // c1's charges, on every lane
-	// a lane leaving here is charged the step of logic's else arm
 	start := fc.here()
 	leave := meter{live: start.c, pk1: noPeak, pkP: noPeak}
-	leave.scalar(base.c)
+	leave.after(f.rule, base.c)
 	fc.k.code = append(fc.k.code, finsn{op: fTest, a: int32(l.reg), b: int32(start.org), c: int32(leave.W), k: leave.pk1})
-	r, ok := fc.value(b.R, fr, e)
+	r, ok := fc.value(f.arms[0], fr, e)
 	if !ok || !r.scalar() || r.typ != value.Bool {
 		return nil, false
 	}
-	fc.step(base)
+	fc.after(f.rule, base)
 	return r, true
 }
 

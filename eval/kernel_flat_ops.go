@@ -236,7 +236,7 @@ func (fc *fcomp) binary(x *syntax.Binary, fr *kframe, e *env) (*kval, bool) {
 		return fc.apply(fv, userOpForm(x), fr, e)
 	}
 	if op == value.OpLogAnd || op == value.OpLogOr {
-		return fc.logic(x, op, fr, e) // the right operand is evaluated only when needed
+		return fc.logic(logicForm(x, op == value.OpLogAnd), fr, e) // the right operand is evaluated only when needed
 	}
 	return fc.construct(opForm(x), fr, e, func(vals []*kval) (*kval, bool) {
 		return fc.opCode(op, vals[0], vals[1])
