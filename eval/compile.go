@@ -543,7 +543,7 @@ func needsUseSite(v value.Value) bool {
 // application, the form's rule, then the arguments' release.
 func (cc *ccomp) apply(x *syntax.Apply, sc *cscope) cexpr {
 	fm, _ := formOf(x)
-	fn, args := cc.expr(fm.fn, sc), cc.exprs(fm.ops, sc)
+	fn, args := cc.expr(fm.head, sc), cc.exprs(fm.ops, sc)
 	var fuse []cexpr // the parts fusedMapReduceBy asks for
 	var inner *syntax.Apply
 	if mayFuse(x) {

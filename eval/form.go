@@ -34,14 +34,15 @@ const (
 	stepNone    stepRule = iota // no step of its own
 	stepScalar                  // meter.scalar
 	stepControl                 // meter.control: it releases the operands
+	stepIndex                   // thread.indexStep: for a scalar (all that a kernel indexes), meter.scalar
 )
 
 // form is a construct's operands in the order they are evaluated (after
-// a call's function), the rule charged after them and the construct's
+// its head, a call's function or an indexed array), the rule charged after them and the construct's
 // own operation (for a call, the callee's body), the arms it may go on
 // with, and whether its operands stay live until it is done.
 type form struct {
-	fn   syntax.Expr // a call's function, evaluated first and not held (in a kernel a name, resolved as it compiles)
+	head syntax.Expr // a call's function or an indexed array: the first operand, which a kernel resolves as it compiles (a name)
 	ops  []syntax.Expr
 	rule stepRule
 	arms []syntax.Expr // chosen by the first operand's truth where there are two; nil where that operand's value stands
@@ -50,7 +51,7 @@ type form struct {
 }
 
 // formOf is x's form; false for a construct whose order is still written
-// in each compiler (an index, a loop, a match) or that needs its
+// in each compiler (a loop, a match) or that needs its
 // operator's resolution (a binary: opForm, logicForm, userOpForm).
 func formOf(x syntax.Expr) (form, bool) {
 	switch x := x.(type) {
@@ -70,7 +71,7 @@ func formOf(x syntax.Expr) (form, bool) {
 	case *syntax.LetIn:
 		return form{ops: []syntax.Expr{x.Value}, arms: []syntax.Expr{x.Body}, hold: true}, true
 	case *syntax.Apply:
-		return form{fn: x.Fn, ops: x.Args, hold: true}, true // the arguments are released after the body
+		return form{head: x.Fn, ops: x.Args, hold: true}, true // the arguments are released after the body
 	case *syntax.TupleLit:
 		return form{ops: x.Elems}, true // building it is free
 	case *syntax.RecordLit:
@@ -81,6 +82,8 @@ func formOf(x syntax.Expr) (form, bool) {
 		return form{ops: vals}, true // in the order written; building it is free
 	case *syntax.Project:
 		return form{ops: []syntax.Expr{x.X}}, true // selecting a field is free
+	case *syntax.Index:
+		return form{head: x.X, ops: indexParts(x.Indices), rule: stepIndex}, true
 	}
 	return form{}, false
 }
@@ -89,6 +92,21 @@ func formOf(x syntax.Expr) (form, bool) {
 // evaluate their right operand only where the left does not decide).
 func opForm(x *syntax.Binary) form {
 	return form{ops: []syntax.Expr{x.L, x.R}, rule: stepScalar}
+}
+
+// indexParts are the expressions of an index's dimensions in the order
+// they are evaluated: each dimension's fixed index, or its stride, start
+// and end.
+func indexParts(ds []*syntax.DimIndex) []syntax.Expr {
+	var xs []syntax.Expr
+	for _, d := range ds {
+		for _, x := range []syntax.Expr{d.Fix, d.Stride, d.Start, d.End} {
+			if x != nil {
+				xs = append(xs, x)
+			}
+		}
+	}
+	return xs
 }
 
 // logicForm is the form of && (and) or || (or): the left operand, then
@@ -110,7 +128,7 @@ func userOpForm(x *syntax.Binary) form {
 // after charges rule r after operands held above base.
 func (m *meter) after(r stepRule, base int64) {
 	switch r {
-	case stepScalar:
+	case stepScalar, stepIndex:
 		m.scalar(base)
 	case stepControl:
 		m.control(base)

@@ -509,7 +509,7 @@ func (fc *fcomp) value(x syntax.Expr, fr *kframe, e *env) (*kval, bool) {
 		return fc.assert(x, fr, e)
 	case *syntax.Apply:
 		fm, _ := formOf(x)
-		f, ok := fc.fnValue(fm.fn, fr, e)
+		f, ok := fc.fnValue(fm.head, fr, e)
 		if !ok {
 			return nil, false
 		}

@@ -371,12 +371,14 @@ func (fc *fcomp) intrinsic(name string, args []*kval) (*kval, bool) {
 }
 
 // index compiles a[i] and a[i, j] of an array of scalars that the
-// function captures, charged as a step after the indices (thread.indexStep),
-// with compiled code's bounds check and offset (inBounds, rowMajor): an
-// index out of bounds gives up the flat run (flatFail), and the general
-// path reports it (evalIndicesBy).
+// function captures (the form's head, resolved as it compiles), by its
+// form: the indices, then the lane's read, charged by the form's rule
+// (for a scalar, a scalar step), with compiled code's bounds check and
+// offset (inBounds, rowMajor): an index out of bounds gives up the flat
+// run (flatFail), and the general path reports it (evalIndicesBy).
 func (fc *fcomp) index(x *syntax.Index, fr *kframe, e *env) (*kval, bool) {
-	v, ok := unparen(x.X).(*syntax.Var)
+	fm, _ := formOf(x)
+	v, ok := unparen(fm.head).(*syntax.Var)
 	if !ok || len(v.Name.Quals) > 0 || len(x.Indices) > 2 {
 		return nil, false
 	}
@@ -392,38 +394,37 @@ func (fc *fcomp) index(x *syntax.Index, fr *kframe, e *env) (*kval, bool) {
 	if !ok || a.Kind != value.KPrim || len(a.Shape) != len(x.Indices) || a.T == value.NoPrim {
 		return nil, false
 	}
-	base := fc.here()
-	var regs []int
 	for _, d := range x.Indices {
 		if d.Fix == nil {
-			return nil, false
+			return nil, false // a slice: fm.ops are not the fixed indices
 		}
-		iv, ok := fc.value(d.Fix, fr, e)
-		if !ok || !iv.scalar() || !iv.typ.IsInt() {
-			return nil, false
+	}
+	return fc.construct(fm, fr, e, func(is []*kval) (*kval, bool) {
+		for _, iv := range is {
+			if !iv.scalar() || !iv.typ.IsInt() {
+				return nil, false
+			}
 		}
-		regs = append(regs, iv.reg)
-	}
-	fc.step(base)
-	get := elemBits(a)
-	d, n0 := fc.reg(), a.Shape[0]
-	if len(regs) == 1 {
-		fc.emit1(d, regs[0], func(x uint64) uint64 {
-			if i := int64(x); inBounds(i, n0) {
-				return get(i)
-			}
-			panic(flatFail{})
-		})
-	} else {
-		n1 := a.Shape[1]
-		fc.emit2(d, regs[0], regs[1], func(x, y uint64) uint64 {
-			if i, j := int64(x), int64(y); inBounds(i, n0) && inBounds(j, n1) {
-				return get(rowMajor(i, n1, j))
-			}
-			panic(flatFail{})
-		})
-	}
-	return &kval{reg: d, typ: a.T}, true
+		get := elemBits(a)
+		d, n0 := fc.reg(), a.Shape[0]
+		if len(is) == 1 {
+			fc.emit1(d, is[0].reg, func(x uint64) uint64 {
+				if i := int64(x); inBounds(i, n0) {
+					return get(i)
+				}
+				panic(flatFail{})
+			})
+		} else {
+			n1 := a.Shape[1]
+			fc.emit2(d, is[0].reg, is[1].reg, func(x, y uint64) uint64 {
+				if i, j := int64(x), int64(y); inBounds(i, n0) && inBounds(j, n1) {
+					return get(rowMajor(i, n1, j))
+				}
+				panic(flatFail{})
+			})
+		}
+		return &kval{reg: d, typ: a.T}, true
+	}, nil)
 }
 
 // elemBits reads element i of a's data as register bits.
