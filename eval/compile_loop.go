@@ -212,11 +212,13 @@ func (cc *ccomp) tupleInto(x syntax.Expr, k, dst int, sc *cscope) cstore {
 	case *syntax.Paren:
 		return cc.tupleInto(x.X, k, dst, sc)
 	case *syntax.TupleLit:
-		if len(x.Elems) != k {
+		f, _ := formOf(x)
+		if len(f.ops) != k {
 			return nil
 		}
-		els := cc.exprs(x.Elems, sc)
-		return func(t *thread, bp int) error {
+		els := cc.exprs(f.ops, sc)
+		return func(t *thread, bp int) error { // by its form, as ccomp.tuple
+			base := t.live
 			for i, el := range els {
 				v, err := el(t, bp)
 				if err != nil {
@@ -224,40 +226,46 @@ func (cc *ccomp) tupleInto(x syntax.Expr, k, dst int, sc *cscope) cstore {
 				}
 				t.slots[bp+dst+i] = v
 			}
+			t.after(f.rule, base)
 			return nil
 		}
 	case *syntax.LetIn:
 		if len(x.Sizes) > 0 {
 			return nil
 		}
-		val := cc.expr(x.Value, sc)
+		f, _ := formOf(x)
+		val := cc.expr(f.ops[0], sc)
 		bind, sc2 := cc.pat(x.Pat, sc)
-		body := cc.tupleInto(x.Body, k, dst, sc2)
+		body := cc.tupleInto(f.arms[0], k, dst, sc2)
 		if body == nil {
 			return nil
 		}
-		return func(t *thread, bp int) error { // as expr's LetIn
+		return func(t *thread, bp int) error { // by its form, as ccomp.letIn
 			base := t.live
 			v, err := val(t, bp)
 			if err != nil {
 				return err
 			}
-			f0 := t.live - base
+			held := t.live - base
 			if err := bind(t, bp, v); err != nil {
 				return err
 			}
+			t.after(f.rule, base)
 			if err := body(t, bp); err != nil {
 				return err
 			}
-			t.meter.release(f0)
+			if f.hold {
+				t.meter.release(held)
+			}
 			return nil
 		}
 	case *syntax.If:
-		c, th, el := cc.prim(x.Cond, sc), cc.tupleInto(x.Then, k, dst, sc), cc.tupleInto(x.Else, k, dst, sc)
+		f, _ := formOf(x)
+		c, th, el := cc.prim(f.ops[0], sc), cc.tupleInto(f.arms[0], k, dst, sc), cc.tupleInto(f.arms[1], k, dst, sc)
 		if th == nil || el == nil {
 			return nil
 		}
-		return func(t *thread, bp int) error { // as expr's If
+		return func(t *thread, bp int) error { // by its form, as ccomp.ifExpr
 			base := t.live
 			b, v, err := c(t, bp)
 			if err != nil {
@@ -266,7 +274,7 @@ func (cc *ccomp) tupleInto(x syntax.Expr, k, dst int, sc *cscope) cstore {
 			if v != nil || b.T != value.Bool {
 				return t.errf(x.Cond.Pos(), "if condition is not a bool")
 			}
-			t.controlStep(base)
+			t.after(f.rule, base)
 			if b.B != 0 {
 				return th(t, bp)
 			}
