@@ -18,11 +18,14 @@ import (
 // the loop, live is loopEnd's. A loop that binds sizes (loop [n] (xs: [n]t))
 // binds its state as bindLet does (walkedPat).
 
-// loop compiles x.
+// loop compiles x by its form: the initial state, then a for loop's
+// bound or array; each iteration a while loop's condition, then the
+// body, then the form's rule.
 func (cc *ccomp) loop(x *syntax.Loop, sc *cscope) cexpr {
+	f, _ := formOf(x)
 	var init cexpr
-	if x.Init != nil {
-		init = cc.expr(x.Init, sc)
+	if f.ops[0] != nil {
+		init = cc.expr(f.ops[0], sc)
 	} else {
 		wc := walkReason("loop without an initial value")
 		init = func(t *thread, bp int) (value.Value, error) {
@@ -35,10 +38,10 @@ func (cc *ccomp) loop(x *syntax.Loop, sc *cscope) cexpr {
 	pos := x.Pos()
 	switch form := x.Form.(type) {
 	case *syntax.For:
-		bound := cc.expr(form.Bound, sc)
+		bound := cc.expr(f.ops[1], sc)
 		is := cc.slot()
 		cc.noteCounter(form, is)
-		ls := cc.loopState(x, &cscope{name: form.I.Name, slot: is, next: sc})
+		ls := cc.loopState(x, f, &cscope{name: form.I.Name, slot: is, next: sc})
 		return func(t *thread, bp int) (value.Value, error) {
 			base := t.live
 			state, err := init(t, bp)
@@ -66,9 +69,9 @@ func (cc *ccomp) loop(x *syntax.Loop, sc *cscope) cexpr {
 			return ls.end(t, bp, base, start, state, inSlots, n > 0), nil
 		}
 	case *syntax.ForIn:
-		arr := cc.expr(form.Arr, sc)
+		arr := cc.expr(f.ops[1], sc)
 		ebind, esc := cc.pat(form.Pat, sc)
-		ls := cc.loopState(x, esc)
+		ls := cc.loopState(x, f, esc)
 		return func(t *thread, bp int) (value.Value, error) {
 			base := t.live
 			state, err := init(t, bp)
@@ -98,8 +101,8 @@ func (cc *ccomp) loop(x *syntax.Loop, sc *cscope) cexpr {
 			return ls.end(t, bp, base, start, state, inSlots, n > 0), nil
 		}
 	case *syntax.While:
-		ls := cc.loopState(x, sc)
-		cond := cc.prim(form.Cond, ls.sc)
+		ls := cc.loopState(x, f, sc)
+		cond := cc.prim(f.arms[0], ls.sc)
 		return func(t *thread, bp int) (value.Value, error) {
 			base := t.live
 			state, err := init(t, bp)
@@ -137,7 +140,7 @@ func (cc *ccomp) loop(x *syntax.Loop, sc *cscope) cexpr {
 				if state, err = ls.run(t, bp); err != nil {
 					return nil, err
 				}
-				t.iterationStep()
+				t.after(f.rule, t.live)
 				inSlots = ls.parts != nil
 				iters++
 			}
@@ -155,8 +158,9 @@ func (cc *ccomp) loop(x *syntax.Loop, sc *cscope) cexpr {
 // The charges are the same, since a tuple literal costs nothing and the
 // size of a tuple is the sum of its components' sizes.
 type loopState struct {
-	sc    *cscope // the body's scope
-	all   cbind   // binds a whole state value
+	rule  stepRule // charged after each iteration's body (its form's)
+	sc    *cscope  // the body's scope
+	all   cbind    // binds a whole state value
 	body  cexpr
 	parts []cbind
 	tmp   int
@@ -166,10 +170,11 @@ type loopState struct {
 // cstore evaluates a tuple-valued expression into slots.
 type cstore func(t *thread, bp int) error
 
-func (cc *ccomp) loopState(x *syntax.Loop, sc *cscope) *loopState {
+func (cc *ccomp) loopState(x *syntax.Loop, f form, sc *cscope) *loopState {
+	body := f.arms[len(f.arms)-1]
 	if len(x.Sizes) > 0 {
 		all, bsc := cc.walkedPat(x.Sizes, x.Pat, sc)
-		return &loopState{sc: bsc, all: all, body: cc.expr(x.Body, bsc)}
+		return &loopState{rule: f.rule, sc: bsc, all: all, body: cc.expr(body, bsc)}
 	}
 	if tp, ok := tuplePatOf(x.Pat); ok {
 		psc := sc
@@ -180,18 +185,18 @@ func (cc *ccomp) loopState(x *syntax.Loop, sc *cscope) *loopState {
 		n := len(parts)
 		cc.noteParts(x.Pat, pTuple, nil, tp.Elems)
 		all := tupleBinder(tp.Pos(), parts)
-		ls := &loopState{sc: psc, all: all}
+		ls := &loopState{rule: f.rule, sc: psc, all: all}
 		tmp := cc.nslots
 		cc.nslots += n
-		if ls.into = cc.tupleInto(x.Body, n, tmp, psc); ls.into != nil {
+		if ls.into = cc.tupleInto(body, n, tmp, psc); ls.into != nil {
 			ls.parts, ls.tmp = parts, tmp
 		} else {
-			ls.body = cc.expr(x.Body, psc)
+			ls.body = cc.expr(body, psc)
 		}
 		return ls
 	}
 	all, bsc := cc.pat(x.Pat, sc)
-	return &loopState{sc: bsc, all: all, body: cc.expr(x.Body, bsc)}
+	return &loopState{rule: f.rule, sc: bsc, all: all, body: cc.expr(body, bsc)}
 }
 
 // tuplePatOf returns a tuple pattern (p1, …, pk), in parentheses or not.
@@ -317,8 +322,8 @@ func (ls *loopState) run(t *thread, bp int) (value.Value, error) {
 }
 
 // iterate runs one iteration of a loop: a tick, live reset to the state
-// held above base (loopHeld), the state bound, the body, and the
-// iteration's (1, 1); the new state is in *state or in the slots.
+// held above base (loopHeld), the state bound, the body, and the form's
+// rule; the new state is in *state or in the slots.
 func (ls *loopState) iterate(t *thread, bp int, pos syntax.Pos, base int64, state *value.Value, inSlots bool) error {
 	if err := t.tick(pos); err != nil {
 		return err
@@ -333,7 +338,7 @@ func (ls *loopState) iterate(t *thread, bp int, pos syntax.Pos, base int64, stat
 	if err != nil {
 		return err
 	}
-	t.iterationStep()
+	t.after(ls.rule, t.live)
 	*state = nv
 	return nil
 }

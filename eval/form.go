@@ -9,12 +9,14 @@ import "fut/interp/syntax"
 // kernel_flat*.go), which applies them to a meter of its own while it
 // emits a kernel. Each reads a construct's form and runs it by the one
 // skeleton below: the kernels' compiler through one function
-// (fcomp.construct), compiled code in each construct's closure (so that
-// an operator's operands stay unboxed and no phase is a call), taking
-// from the form which operands come in which order, the rule, the arms
-// and the release. What is left to each is the construct's own
-// operation (negating a value, binding a pattern, choosing an arm), on
-// values at run time in compiled code and on registers in a kernel.
+// (fcomp.construct; a loop in fcomp.loop), compiled code in each
+// construct's closure (so that an operator's operands stay unboxed and
+// no phase is a call), taking from the form which operands come in which
+// order, the rule, the arms and the release. What is left to each is the
+// construct's own operation (negating a value, binding a pattern,
+// choosing an arm, running a loop's lanes), on values at run time in
+// compiled code and on registers in a kernel. A match is compiled by
+// ccomp only (the kernels refuse it), so its order is written once.
 //
 // The skeleton: the operands, evaluated in order from the live space
 // where the construct begins (its base) and held above it; the
@@ -25,22 +27,28 @@ import "fut/interp/syntax"
 // operands, their release after the arm (a let's bound value, live for
 // the whole body). A late form charges its rule after the arm instead
 // (&& and ||: the operator's step comes after whichever operand gives
-// its value, the right one where the left does not decide).
+// its value, the right one where the left does not decide). A loop's
+// form runs its arms in turn once per iteration (a while loop's
+// condition, then the body), each iteration from the state held above
+// base (loopHeld), its rule charged after each body; after the loop the
+// live space is loopEnd's (thread.go).
 
 // stepRule is the charge of a construct's own step, a method of meter.
 type stepRule uint8
 
 const (
-	stepNone    stepRule = iota // no step of its own
-	stepScalar                  // meter.scalar
-	stepControl                 // meter.control: it releases the operands
-	stepIndex                   // thread.indexStep: for a scalar (all that a kernel indexes), meter.scalar
+	stepNone      stepRule = iota // no step of its own
+	stepScalar                    // meter.scalar
+	stepControl                   // meter.control: it releases the operands
+	stepIndex                     // thread.indexStep: a scalar result is a scalar step (all a kernel indexes: fcomp.after), a slice a step of no space
+	stepIteration                 // meter.iteration, after each iteration's body: the live space stays
 )
 
 // form is a construct's operands in the order they are evaluated (after
-// its head, a call's function or an indexed array), the rule charged after them and the construct's
-// own operation (for a call, the callee's body), the arms it may go on
-// with, and whether its operands stay live until it is done.
+// its head, a call's function or an indexed array), the rule charged
+// after them and the construct's own operation (for a call, the callee's
+// body), the arms it may go on with, and whether its operands stay live
+// until it is done.
 type form struct {
 	head syntax.Expr // a call's function or an indexed array: the first operand, which a kernel resolves as it compiles (a name)
 	ops  []syntax.Expr
@@ -50,9 +58,9 @@ type form struct {
 	late bool // the rule is charged after the arm
 }
 
-// formOf is x's form; false for a construct whose order is still written
-// in each compiler (a loop, a match) or that needs its
-// operator's resolution (a binary: opForm, logicForm, userOpForm).
+// formOf is x's form; false for a construct that has none (a match, a
+// name, a lambda, …) or whose form depends on its operator's resolution
+// (a binary: opForm, logicForm, userOpForm).
 func formOf(x syntax.Expr) (form, bool) {
 	switch x := x.(type) {
 	case *syntax.IntLit, *syntax.FloatLit, *syntax.CharLit, *syntax.BoolLit:
@@ -84,6 +92,20 @@ func formOf(x syntax.Expr) (form, bool) {
 		return form{ops: []syntax.Expr{x.X}}, true // selecting a field is free
 	case *syntax.Index:
 		return form{head: x.X, ops: indexParts(x.Indices), rule: stepIndex}, true
+	case *syntax.Loop:
+		// the initial state (nil: the pattern's names give it), then a
+		// for loop's bound or array; a while loop's condition, then the
+		// body, each iteration
+		f := form{ops: []syntax.Expr{x.Init}, rule: stepIteration, arms: []syntax.Expr{x.Body}}
+		switch l := x.Form.(type) {
+		case *syntax.For:
+			f.ops = append(f.ops, l.Bound)
+		case *syntax.ForIn:
+			f.ops = append(f.ops, l.Arr)
+		case *syntax.While:
+			f.arms = []syntax.Expr{l.Cond, x.Body}
+		}
+		return f, true
 	}
 	return form{}, false
 }
@@ -125,13 +147,16 @@ func userOpForm(x *syntax.Binary) form {
 	return form{ops: []syntax.Expr{x.L, x.R}, hold: true}
 }
 
-// after charges rule r after operands held above base.
+// after charges rule r after operands held above base (an index's is
+// the thread's, indexStep, or a kernel's, fcomp.after).
 func (m *meter) after(r stepRule, base int64) {
 	switch r {
-	case stepScalar, stepIndex:
+	case stepScalar:
 		m.scalar(base)
 	case stepControl:
 		m.control(base)
+	case stepIteration:
+		m.iteration()
 	}
 }
 

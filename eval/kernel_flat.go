@@ -356,6 +356,9 @@ func (fc *fcomp) after(r stepRule, base flive) {
 	if r == stepNone {
 		return
 	}
+	if r == stepIndex {
+		r = stepScalar // a kernel indexes scalars only: indexStep's scalar step
+	}
 	fc.m.after(r, base.c)
 	fc.setLive(flive{base.org, fc.m.live})
 }

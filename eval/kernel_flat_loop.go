@@ -23,7 +23,7 @@ import (
 // The charges are compiled loops' (compile_loop.go), by the same rules:
 // the state is held while each iteration runs, the condition (its last
 // test too) and the body counting from loopHeld (thread.go); each
-// iteration is one step more than its body (meter.iteration); after the
+// iteration is its form's rule more than its body (form.go); after the
 // loop the live space is loopEnd's, which differs from lane to lane
 // where a lane that did not iterate is left with another than one that
 // did: the loop then keeps it in a register of its own (fOrg), written
@@ -66,14 +66,17 @@ func (l *floop) leave(w, pk []uint64, j uint64, t int, it int64) {
 	}
 }
 
-// loop compiles a for or while loop.
+// loop compiles a for or while loop by its form: the initial state, a
+// for loop's bound; each iteration a while loop's condition, then the
+// body, then the form's rule.
 func (fc *fcomp) loop(x *syntax.Loop, fr *kframe, e *env) (*kval, bool) {
-	if x.Init == nil || len(x.Sizes) > 0 || fc.depth > 16 {
+	fm, _ := formOf(x)
+	if fm.ops[0] == nil || len(x.Sizes) > 0 || fc.depth > 16 {
 		return nil, false
 	}
 	k := fc.k
 	base := fc.here()
-	init, ok := fc.value(x.Init, fr, e)
+	init, ok := fc.value(fm.ops[0], fr, e)
 	if !ok {
 		return nil, false
 	}
@@ -82,12 +85,12 @@ func (fc *fcomp) loop(x *syntax.Loop, fr *kframe, e *env) (*kval, bool) {
 	var cond syntax.Expr
 	switch f := x.Form.(type) {
 	case *syntax.For:
-		if bound, ok = fc.value(f.Bound, fr, e); !ok || !bound.scalar() || !bound.typ.IsInt() {
+		if bound, ok = fc.value(fm.ops[1], fr, e); !ok || !bound.scalar() || !bound.typ.IsInt() {
 			return nil, false
 		}
 		form = f
 	case *syntax.While:
-		cond = f.Cond
+		cond = fm.arms[0]
 	default:
 		return nil, false
 	}
@@ -138,11 +141,11 @@ func (fc *fcomp) loop(x *syntax.Loop, fr *kframe, e *env) (*kval, bool) {
 	}
 	k.code[at].c = int32(len(k.code))
 	fc.moveTo(held)
-	next, ok := fc.value(x.Body, fr, e)
+	next, ok := fc.value(fm.arms[len(fm.arms)-1], fr, e)
 	if !ok || !next.sameTypes(state) {
 		return nil, false
 	}
-	fc.m.iteration()
+	fc.after(fm.rule, fc.here())
 	fc.moveState(dst, next.leaves(nil), int(k.code[at].c))
 	fc.flush()
 	if end >= 0 {

@@ -208,13 +208,6 @@ func (t *thread) scalarStep(base int64) {
 	}
 }
 
-// iterationStep charges a loop iteration's own step (meter.iteration).
-func (t *thread) iterationStep() {
-	if t.cost {
-		t.meter.iteration()
-	}
-}
-
 // tanFactor is what a step costs under t.tan derivatives: 2 for one (the
 // step and the same step on the tangents), doubled for each nesting.
 func (t *thread) tanFactor() int64 { return int64(1) << min(t.tan, 16) }
