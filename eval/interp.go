@@ -22,7 +22,8 @@
 // Snapshot.
 //
 // Layout: compile*.go compile expressions and patterns (compile.go's
-// comment says how); eval_*.go hold declarations and modules (eval_decl.go)
+// comment says how), each construct by its form (form.go: its operands'
+// order and its charges, which the flat kernels read too); eval_*.go hold declarations and modules (eval_decl.go)
 // and the helpers compiled code calls: pattern binding in an environment
 // (bindPat, bindLet, matchPat, for sizes), the checks of indices, ranges
 // and coercions, operators, literals and empty arrays (FUT_WALKSTATS,

@@ -14,11 +14,12 @@ import (
 // state (kernel_flat_loop.go) is compiled once into a list of
 // instructions over a register file of scalar bits, each register of a
 // type known at compile time. Straight-line code charges the same steps
-// on every application that succeeds: the compiler applies the step
-// rules that compiled code applies to the thread (thread.go's meter: a
-// literal or an operator is a scalar step, a call releases its arguments
-// after the body, a let its bound value after its body) to a meter of
-// its own while it emits the code, and the code itself charges nothing.
+// on every application that succeeds: the compiler evaluates each
+// construct by its form (form.go: the operands in order, the step rule
+// after them, a let's value or a call's arguments released after the
+// body), as compiled code does, applying the rules (thread.go's meter)
+// to a meter of its own while it emits the code (fcomp.construct), and
+// the code itself charges nothing.
 // A SOAC that runs a kernel without branches n times charges n times its
 // one figure, which is what n measured applications would have summed
 // to, once they have all succeeded; a kernel with branches or loops adds
