@@ -31,13 +31,15 @@ func (cc *ccomp) rangeExpr(x *syntax.Range, sc *cscope) cexpr {
 	}
 }
 
-// coerce compiles e :> t: e, then its sizes checked against t's, which
-// checkType works out in the frame's environment (a size may be any
-// expression, evaluated there).
+// coerce compiles e :> t by its form: e, then its sizes checked against
+// t's, which checkType works out in the frame's environment (a size may
+// be any expression, evaluated there), then the form's rule.
 func (cc *ccomp) coerce(x *syntax.Coerce, sc *cscope) cexpr {
-	a := cc.expr(x.X, sc)
+	fm, _ := formOf(x)
+	a := cc.expr(fm.ops[0], sc)
 	wc := walkReason("sizes of a coercion's type")
 	return func(t *thread, bp int) (value.Value, error) {
+		base := t.live
 		v, err := a(t, bp)
 		if err != nil {
 			return nil, err
@@ -48,6 +50,7 @@ func (cc *ccomp) coerce(x *syntax.Coerce, sc *cscope) cexpr {
 		if err != nil {
 			return nil, err
 		}
+		t.after(fm.rule, base)
 		return v, nil
 	}
 }

@@ -90,6 +90,8 @@ func formOf(x syntax.Expr) (form, bool) {
 		return form{ops: vals}, true // in the order written; building it is free
 	case *syntax.Project:
 		return form{ops: []syntax.Expr{x.X}}, true // selecting a field is free
+	case *syntax.Coerce:
+		return form{ops: []syntax.Expr{x.X}}, true // checking its sizes is free
 	case *syntax.Index:
 		return form{head: x.X, ops: indexParts(x.Indices), rule: stepIndex}, true
 	case *syntax.Loop:

@@ -525,6 +525,11 @@ func (fc *fcomp) value(x syntax.Expr, fr *kframe, e *env) (*kval, bool) {
 	case *syntax.Project:
 		fm, _ := formOf(x)
 		return fc.construct(fm, fr, e, func(vals []*kval) (*kval, bool) { return vals[0].field(x.Field) }, nil)
+	case *syntax.Coerce:
+		// checkType checks the shapes of arrays only: a value of scalars
+		// passes any coercion the checker let through
+		fm, _ := formOf(x)
+		return fc.construct(fm, fr, e, func(vals []*kval) (*kval, bool) { return vals[0], true }, nil)
 	case *syntax.LetIn:
 		if len(x.Sizes) > 0 {
 			return nil, false
