@@ -6,13 +6,16 @@ import (
 )
 
 // Compiled in-place updates (a with [i].f = v, let a[i] = v in e:
-// the array, the value, updatePathBy, then a step of (1, 1)) and
+// by its form, the array, the value, updatePathBy, then its step) and
 // assertions, so that a loop body that updates its state in place runs
 // without an environment built each iteration.
 
-// update compiles a with path = v.
+// update compiles a with path = v by its form: a, v, the update (which
+// evaluates the path's indices as updatePathBy asks for them), then the
+// form's rule.
 func (cc *ccomp) update(x *syntax.Update, sc *cscope) cexpr {
-	arr, val := cc.expr(x.X, sc), cc.expr(x.Value, sc)
+	fm, _ := formOf(x)
+	arr, val := cc.expr(fm.ops[0], sc), cc.expr(fm.ops[1], sc)
 	var parts cindices
 	for _, el := range x.Path {
 		parts = cc.indices(parts, el.Indices, sc)
@@ -31,8 +34,10 @@ func (cc *ccomp) update(x *syntax.Update, sc *cscope) cexpr {
 		if err != nil {
 			return nil, err
 		}
-		if t.cost {
-			t.step(base, 1, 1, 0, 0)
+		if fm.rule == stepUpdate {
+			t.updateStep(base)
+		} else {
+			t.after(fm.rule, base)
 		}
 		return r, nil
 	}

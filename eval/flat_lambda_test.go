@@ -108,12 +108,15 @@ var lambdaCases = []struct {
 	{`map (\x -> x :> i64) (iota 3)`, 1},
 	{`map (\(x: i64) -> (x + 1, f64.i64 x) :> (i64, f64)) (iota 3)`, 1},
 	{`map (\p -> (p :> {x: f64, y: f64}).y * 2) pts`, 1},
-	// outside the kernels' subset today (kernel_flat.go): a record
-	// update, a local or immediately applied lambda, a function passed
-	// to a function (|>), an application of an application; and scan,
-	// filter and hist, which have no flat path. A change that makes one
-	// of these run flat updates its count.
-	{`map (\p -> p with x = 1) pts`, 0},
+	// updates of a record's fields
+	{`map (\p -> p with x = 1) pts`, 1},
+	{`map (\p -> (p with y = p.x * 2).y + 1) pts`, 1},
+	{`map (\p -> let q = {a = p, b = 1f64} in (q with a.x = q.b + 3).a.x + q.a.x) pts`, 1},
+	// outside the kernels' subset today (kernel_flat.go): a local or
+	// immediately applied lambda, a function passed to a function (|>),
+	// an application of an application; and scan, filter and hist, which
+	// have no flat path. A change that makes one of these run flat
+	// updates its count.
 	{`map (\x -> let g = \y -> y * 2 in g x + 1) (iota 5)`, 0},
 	{`map (\x -> (\y -> y + 1) x) (iota 3)`, 0},
 	{`map (\x -> f32.i64 x |> f32.sqrt) (iota 3)`, 0},

@@ -42,6 +42,7 @@ const (
 	stepControl                   // meter.control: it releases the operands
 	stepIndex                     // thread.indexStep: a scalar result is a scalar step (all a kernel indexes: fcomp.after), a slice a step of no space
 	stepIteration                 // meter.iteration, after each iteration's body: the live space stays
+	stepUpdate                    // thread.updateStep: (1, 1), no space of its own, nothing fresh
 )
 
 // form is a construct's operands in the order they are evaluated (after
@@ -90,6 +91,10 @@ func formOf(x syntax.Expr) (form, bool) {
 		return form{ops: vals}, true // in the order written; building it is free
 	case *syntax.Project:
 		return form{ops: []syntax.Expr{x.X}}, true // selecting a field is free
+	case *syntax.Update:
+		// the path's indices are the update's own operation's, taken in
+		// its order (updatePathBy)
+		return form{ops: []syntax.Expr{x.X, x.Value}, rule: stepUpdate}, true
 	case *syntax.Coerce:
 		return form{ops: []syntax.Expr{x.X}}, true // checking its sizes is free
 	case *syntax.Index:

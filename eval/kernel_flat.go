@@ -354,13 +354,16 @@ func (fc *fcomp) step(base flive) { fc.after(stepScalar, base) }
 // pending charges first where the operands left it counting from
 // another.
 func (fc *fcomp) after(r stepRule, base flive) {
-	if r == stepNone {
+	switch r {
+	case stepNone:
 		return
+	case stepIndex:
+		fc.m.after(stepScalar, base.c) // a kernel indexes scalars only: indexStep's scalar step
+	case stepUpdate:
+		fc.m.step(base.c, updW, updD, updS, updF) // updateStep's, as no derivative is taken in a kernel
+	default:
+		fc.m.after(r, base.c)
 	}
-	if r == stepIndex {
-		r = stepScalar // a kernel indexes scalars only: indexStep's scalar step
-	}
-	fc.m.after(r, base.c)
 	fc.setLive(flive{base.org, fc.m.live})
 }
 
@@ -525,6 +528,8 @@ func (fc *fcomp) value(x syntax.Expr, fr *kframe, e *env) (*kval, bool) {
 	case *syntax.Project:
 		fm, _ := formOf(x)
 		return fc.construct(fm, fr, e, func(vals []*kval) (*kval, bool) { return vals[0].field(x.Field) }, nil)
+	case *syntax.Update:
+		return fc.update(x, fr, e)
 	case *syntax.Coerce:
 		// checkType checks the shapes of arrays only: a value of scalars
 		// passes any coercion the checker let through
@@ -660,4 +665,52 @@ func (fc *fcomp) record(x syntax.Expr, fr *kframe, e *env) (*kval, bool) {
 		}
 		return out, true
 	}, nil)
+}
+
+// update compiles r with .f.g = v, a record or tuple of scalars with a
+// field of it replaced by a value of the same layout, by its form: no
+// code, the result's registers are r's with v's in place of the field's.
+// A path with indices (an array's element) is refused.
+func (fc *fcomp) update(x *syntax.Update, fr *kframe, e *env) (*kval, bool) {
+	for _, el := range x.Path {
+		if el.Field == "" {
+			return nil, false
+		}
+	}
+	fm, _ := formOf(x)
+	return fc.construct(fm, fr, e, func(vals []*kval) (*kval, bool) {
+		return vals[0].with(x.Path, vals[1])
+	}, nil)
+}
+
+// with is v with the field that path names replaced by w, which must
+// have the field's layout.
+func (v *kval) with(path []syntax.PathElem, w *kval) (*kval, bool) {
+	if len(path) == 0 {
+		return w, v.sameTypes(w)
+	}
+	if v.scalar() {
+		return nil, false
+	}
+	k := -1
+	if v.rec {
+		for i, n := range v.names {
+			if n == path[0].Field {
+				k = i
+			}
+		}
+	} else if i, ok := tupleIndex(path[0].Field); ok && i < len(v.fields) {
+		k = i
+	}
+	if k < 0 {
+		return nil, false
+	}
+	nf, ok := v.fields[k].with(path[1:], w)
+	if !ok {
+		return nil, false
+	}
+	out := *v
+	out.fields = append([]*kval(nil), v.fields...)
+	out.fields[k] = nf
+	return &out, true
 }

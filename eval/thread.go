@@ -77,15 +77,18 @@ func (t *thread) step(base, w, d, s, f int64) {
 	if t.tan > 0 {
 		w, d = w*t.tanFactor(), d*t.tanFactor()
 	}
-	t.W += w
-	t.D += d
-	if x := t.live + s; x > t.pk1 {
-		t.pk1 = x
+	t.meter.step(base, w, d, s, f)
+}
+
+// An in-place update's step (stepUpdate): (1, 1) with no space of its
+// own and nothing fresh, so the live space goes back to base.
+const updW, updD, updS, updF = 1, 1, 0, 0
+
+// updateStep charges an in-place update's step.
+func (t *thread) updateStep(base int64) {
+	if t.cost {
+		t.step(base, updW, updD, updS, updF)
 	}
-	if x := t.live + s; x > t.pkP {
-		t.pkP = x
-	}
-	t.live = base + f
 }
 
 // step2 is step with different S1 and S∞.
@@ -131,6 +134,17 @@ type meter struct {
 	W, D     int64
 	live     int64
 	pk1, pkP int64
+}
+
+// step is a step of cost (w, d, s) after operands held above base that
+// leaves a result of fresh size f (thread.step charges it, scaled under
+// a derivative).
+func (m *meter) step(base, w, d, s, f int64) {
+	m.W += w
+	m.D += d
+	x := m.live + s
+	m.pk1, m.pkP = max(m.pk1, x), max(m.pkP, x)
+	m.live = base + f
 }
 
 // scalar is the step of a scalar operator, a literal, a math function,
