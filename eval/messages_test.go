@@ -38,3 +38,39 @@ func TestErrorMessages(t *testing.T) {
 		t.Errorf("index error at %v", err)
 	}
 }
+
+// TestSliceOrder pins the order in which a slice's parts are evaluated
+// (indexParts and evalIndicesBy state it, for every back end): its
+// stride, then its start, then its end, dimension by dimension; the
+// first part that fails is the one reported. An index reads the order
+// from its form (indexParts), an update's path from evalIndicesBy:
+// swapping the stride and the start in either fails a case.
+func TestSliceOrder(t *testing.T) {
+	s := newSession(t, false)
+	if _, _, err := s.run(`def xs = [1, 2, 3, 4, 5i32]`); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		src  string
+		part string // the part whose failure is reported
+	}{
+		{"let z = 0i64 in xs[1/z : 5 : 1%z]", "1%z"},
+		{"let z = 0i64 in xs[1/z : 5%z]", "1/z"},
+		{"let z = 0i64 in xs[0 : 5%z : 1/z]", "1/z"},
+		{"let z = 0i64 in xs[0 : 5%z]", "5%z"},
+		{"let z = 0i64 in [[1,2],[3,4]][0 : 4/z, 1%z : 2]", "4/z"},
+		{"let z = 0i64 in copy xs with [1/z : 5 : 1%z] = [1, 2]", "1%z"},
+		{"let z = 0i64 in copy xs with [0 : 5%z : 1/z] = [1, 2]", "1/z"},
+	} {
+		_, _, err := s.run(c.src)
+		re, ok := err.(*RuntimeError)
+		if !ok {
+			t.Errorf("%s: %v", c.src, err)
+			continue
+		}
+		// a division by zero is placed at its operator
+		if col, want := s.fset.Position(re.Pos).Col, strings.Index(c.src, c.part)+2; col != want {
+			t.Errorf("%s: the failure reported at column %d, want %s's operator (%d)", c.src, col, c.part, want)
+		}
+	}
+}
