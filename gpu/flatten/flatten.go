@@ -117,6 +117,9 @@ type Plan struct {
 	// splitLen is the least chunk length of the split for splitKey that
 	// earlier runs measured to be worth its chunk's costs (adapt)
 	splitLen int64
+	// probe: whether the split for splitKey pays against one device
+	// (split_probe.go)
+	probe splitProbe
 	// src is the program before streams were inlined, which chunked runs
 	// divide (a stream's chunks are its own)
 	src *ir.Prog

@@ -211,6 +211,7 @@ func (p *Plan) splitFor(devs []*runtime.Device, args []value.Value) (*splitting,
 	}
 	if p.splitKey != key {
 		p.splitLen = 0
+		p.probe = splitProbe{}
 	}
 	sp, why := p.makeSplit(devs, budget, args, sizes, p.splitLen)
 	p.split, p.splitWhy, p.splitKey = sp, why, key
@@ -549,9 +550,21 @@ func (p *Plan) RunSplit(ctx context.Context, devs []*runtime.Device, args []valu
 	if sp.dest != nil {
 		return p.runSplitScatter(ctx, devs, sp, args)
 	}
+	if single, why := p.probeSingle(); single {
+		// the split does not pay, or this run measures one device (if
+		// that fails, the split runs, and is kept)
+		t0 := time.Now()
+		res, st, err := p.RunOn(ctx, devs[0], args, resident, keep)
+		p.noteOne(time.Since(t0), err)
+		if err == nil || ctx.Err() != nil {
+			st.Split.Why = why
+			return res, st, err
+		}
+	}
 	res, st, err := p.runSplit(ctx, devs, sp, args, perDev, keep)
 	if err == nil {
 		p.adapt(sp, st.Split.Wall)
+		p.noteSplit(st.Split.Wall)
 	}
 	return res, st, err
 }

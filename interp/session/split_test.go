@@ -234,9 +234,10 @@ func splitSession(t *testing.T, src string) *Session {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { SetDevices("") })
-	oldMin, oldFill := flatten.SplitMin, flatten.ThreadsPerUnit
-	flatten.SplitMin, flatten.ThreadsPerUnit = 1, 0
-	t.Cleanup(func() { flatten.SplitMin, flatten.ThreadsPerUnit = oldMin, oldFill })
+	oldMin, oldFill, oldProbe := flatten.SplitMin, flatten.ThreadsPerUnit, flatten.SplitProbe
+	// tiny nests, split on purpose: one device would be measured faster
+	flatten.SplitMin, flatten.ThreadsPerUnit, flatten.SplitProbe = 1, 0, false
+	t.Cleanup(func() { flatten.SplitMin, flatten.ThreadsPerUnit, flatten.SplitProbe = oldMin, oldFill, oldProbe })
 	s, _ := fileSession(t, "p.fut", src, Options{})
 	return s
 }
@@ -283,5 +284,57 @@ func TestSplitAdapts(t *testing.T) {
 	}
 	if launches[0] != 2*flatten.ChunksPerDevice || launches[1] != launches[0] || launches[2] != 2 || launches[3] != 2 {
 		t.Errorf("kernels launched by run: %v, want %d, %d, then one per device", launches, 2*flatten.ChunksPerDevice, 2*flatten.ChunksPerDevice)
+	}
+}
+
+// TestSplitProbeRuns: with the measurement of a split against one device
+// on, runs 3 and 4 of a split plan take one device (-v says so) and give
+// the reference path's results, as does every later run, whichever way
+// the measurement went.
+func TestSplitProbeRuns(t *testing.T) {
+	s := splitSession(t, "entry idx [n] (xs: [n]f32) = map2 (\\i x -> x * 3 + f32.i64 (i % 5)) (iota n) xs\n")
+	oldProbe, oldAfter := flatten.SplitProbe, flatten.SplitProbeAfter
+	flatten.SplitProbe, flatten.SplitProbeAfter = true, 1
+	t.Cleanup(func() { flatten.SplitProbe, flatten.SplitProbeAfter = oldProbe, oldAfter })
+	ctx := context.Background()
+	const n = 1000
+	xs := make([]float32, n)
+	for i := range xs {
+		xs[i] = float32(i) / 4
+	}
+	args := []value.Value{value.NewPrimArrayData(value.F32, []int64{n}, xs)}
+	want, _, err := s.CallEntry(ctx, "idx", copyArrays(args))
+	if err != nil {
+		t.Fatal(err)
+	}
+	call, why := s.PrepareOffload(BackendOpenCL, "idx", copyArrays(args))
+	if call == nil {
+		t.Fatalf("not offloaded: %s", why)
+	}
+	var said []string
+	for run := 1; run <= 6; run++ {
+		res, out, why, err := call.Run(ctx, nil, false)
+		if err != nil || out == nil {
+			t.Fatalf("run %d: %v %s", run, err, why)
+		}
+		vs, err := call.Values(res)
+		res.Release()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !value.Equal(want[0], vs[0], 0) {
+			t.Fatalf("run %d differs from the reference path", run)
+		}
+		said = append(said, out.Split)
+	}
+	for i, s := range said {
+		probe := strings.Contains(s, "measuring one device against the split")
+		if probe != (i == 2 || i == 3) {
+			t.Errorf("run %d: %q", i+1, s)
+		}
+	}
+	t.Logf("after the measurement: %s", said[5])
+	if last := said[5]; !strings.HasPrefix(last, "split across 2 devices") && !strings.Contains(last, "the split") {
+		t.Errorf("after the measurement: %q", last)
 	}
 }
