@@ -12,6 +12,8 @@ import (
 // when the second took less than SplitProbeMargin of the fastest split
 // run, and splits on otherwise, or when a probe run failed.
 func TestSplitProbe(t *testing.T) {
+	defer func(on bool) { SplitProbe = on }(SplitProbe)
+	SplitProbe = true
 	ms := time.Millisecond
 	for _, c := range []struct {
 		name   string
@@ -57,9 +59,7 @@ func TestSplitProbe(t *testing.T) {
 			t.Errorf("%s: the decision moved", c.name)
 		}
 	}
-	old := SplitProbe
 	SplitProbe = false
-	defer func() { SplitProbe = old }()
 	p := &Plan{}
 	for range 10 {
 		p.noteSplit(time.Second)
