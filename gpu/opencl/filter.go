@@ -3,7 +3,6 @@ package opencl
 import (
 	"fmt"
 	"os"
-	"strconv"
 
 	"fut/gpu/kernel"
 )
@@ -50,27 +49,13 @@ func (g *gen) filterPass() int {
 // (FUT_FILTER_K, 1 to 32, sets it, to compare); kept values of more
 // bytes take proportionally fewer, down to 4. 32 unless said: on an H100
 // 8, 16, 24 and 32 took 0.734, 0.548, 0.577 and 0.502 ms (FilterPass 2).
-var FilterK = filterK()
-
-func filterK() int {
-	if k, err := strconv.Atoi(os.Getenv("FUT_FILTER_K")); err == nil && k >= 1 && k <= 32 {
-		return k
-	}
-	return 32
-}
+var FilterK = envInt("FUT_FILTER_K", 1, 32, 32)
 
 // FilterWindow is how many earlier tiles' words a compaction's look-back
 // reads at once (lookBackWindow), 1 to 32; 0: one at a time, by work
 // item 0 alone (lookBackCount, as genScanLookBack). FUT_FILTER_WINDOW
 // sets it, to compare; 32 unless said.
-var FilterWindow = filterWindow()
-
-func filterWindow() int {
-	if w, err := strconv.Atoi(os.Getenv("FUT_FILTER_WINDOW")); err == nil && w >= 0 && w <= 32 {
-		return w
-	}
-	return 32
-}
+var FilterWindow = envInt("FUT_FILTER_WINDOW", 0, 32, 32)
 
 // FilterWalkAll (for tests) makes every tile but the first publish only
 // its count, never its inclusive count, so that each look-back walks

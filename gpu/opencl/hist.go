@@ -2,8 +2,6 @@ package opencl
 
 import (
 	"fmt"
-	"os"
-	"strconv"
 	"strings"
 
 	"fut/gpu/kernel"
@@ -14,14 +12,7 @@ import (
 // HistUnroll is how many elements a work item of a histogram in local
 // memory computes before it applies their updates (FUT_HIST_UNROLL,
 // 1 to 16).
-var HistUnroll = histUnroll()
-
-func histUnroll() int {
-	if n, err := strconv.Atoi(os.Getenv("FUT_HIST_UNROLL")); err == nil && n >= 1 && n <= 16 {
-		return n
-	}
-	return 4
-}
+var HistUnroll = envInt("FUT_HIST_UNROLL", 1, 16, 4)
 
 func (g *gen) atomicUpdate(h *kernel.Hist, dst, v string) string {
 	return g.atomicIn("__global", h, dst, v)

@@ -2,8 +2,6 @@ package opencl
 
 import (
 	"fmt"
-	"os"
-	"strconv"
 
 	"fut/gpu/kernel"
 )
@@ -164,15 +162,6 @@ func (g *gen) genScanLookBack(p *Program, s *kernel.Scan) {
 // local memory (1: 4 and 8 gained nothing). FUT_SCAN_UNROLL and
 // FUT_SCAN_UNROLL_LOCAL set them, to compare on a device.
 var ScanUnroll, ScanUnrollLocal = envInt("FUT_SCAN_UNROLL", 1, 64, 8), envInt("FUT_SCAN_UNROLL_LOCAL", 1, 64, 1)
-
-// envInt is the environment variable name's value, an integer in [lo,
-// hi], or def.
-func envInt(name string, lo, hi, def int) int {
-	if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n >= lo && n <= hi {
-		return n
-	}
-	return def
-}
 
 // unrollHint emits a request to unroll the next loop u times (none for
 // u < 2).

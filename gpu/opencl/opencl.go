@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"fut/gpu/kernel"
@@ -304,4 +305,13 @@ func (g *gen) genScatter(p *Program, s *kernel.Scatter) {
 		g.line("if (%s >= 0 && %s < %s) %s", ix, ix, ln, g.put(d.T, at(g.name(d.Name), ix), v))
 	}
 	g.end()
+}
+
+// envInt is the environment variable name's value, an integer in [lo,
+// hi], or def.
+func envInt(name string, lo, hi, def int) int {
+	if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n >= lo && n <= hi {
+		return n
+	}
+	return def
 }

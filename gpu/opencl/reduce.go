@@ -2,8 +2,6 @@ package opencl
 
 import (
 	"fmt"
-	"os"
-	"strconv"
 
 	"fut/gpu/kernel"
 )
@@ -179,14 +177,7 @@ func (g *gen) accumulate(op kernel.Lambda, comm bool, x []string, start, end str
 // RedUnroll, when set (FUT_RED_UNROLL, 1 to 16), is how many elements
 // a work item of every commutative reduction reads an iteration before
 // it combines them; 0 leaves the choice to unrollFor.
-var RedUnroll = redUnroll()
-
-func redUnroll() int {
-	if n, err := strconv.Atoi(os.Getenv("FUT_RED_UNROLL")); err == nil && n >= 1 && n <= 16 {
-		return n
-	}
-	return 0
-}
+var RedUnroll = envInt("FUT_RED_UNROLL", 1, 16, 0)
 
 // unrollFor is how many elements a work item reads an iteration in a
 // commutative reduction of the element body: RedUnroll where set; else

@@ -2,8 +2,6 @@ package opencl
 
 import (
 	"fmt"
-	"os"
-	"strconv"
 
 	"fut/gpu/kernel"
 )
@@ -14,15 +12,8 @@ import (
 // tile's loops between global and local memory unrolled by 8 (ScanUnroll)
 // scanned 2^27 i32 in 0.424–0.429 ms, against 0.436–0.448 at 24 (either
 // way) and 0.449 at 32 not unrolled.
-var MaxScanK = maxScanK()
-
-// maxScanK is 32, or FUT_SCAN_K (1 to 64) to compare others on a device.
-func maxScanK() int {
-	if k, err := strconv.Atoi(os.Getenv("FUT_SCAN_K")); err == nil && k >= 1 && k <= 64 {
-		return k
-	}
-	return 32
-}
+// FUT_SCAN_K (1 to 64) sets it, to compare others on a device.
+var MaxScanK = envInt("FUT_SCAN_K", 1, 64, 32)
 
 // TileElems is the local memory (in elements) of one tile of L work items
 // with k elements each, padded against bank conflicts.

@@ -2,8 +2,6 @@ package opencl
 
 import (
 	"fmt"
-	"os"
-	"strconv"
 
 	"fut/gpu/kernel"
 )
@@ -673,7 +671,7 @@ func (g *gen) tileFetchBy(t *kernel.Tiled, roles map[*kernel.Param]*tileRole, pr
 // else TileReg×TileReg, to stay within the registers. FUT_TILE_REG (1 to
 // 8) overrides it, to compare.
 func tileReg(ts []kernel.Type) int {
-	if r, err := strconv.Atoi(os.Getenv("FUT_TILE_REG")); err == nil && r >= 1 && r <= 8 {
+	if r := envInt("FUT_TILE_REG", 1, 8, 0); r > 0 {
 		return r
 	}
 	bytes := 0

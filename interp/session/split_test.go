@@ -251,35 +251,8 @@ func TestSplitAdapts(t *testing.T) {
 	old := flatten.SplitChunkTime
 	flatten.SplitChunkTime = time.Hour
 	t.Cleanup(func() { flatten.SplitChunkTime = old })
-	ctx := context.Background()
-	const n = 1000
-	xs := make([]float32, n)
-	for i := range xs {
-		xs[i] = float32(i) / 8
-	}
-	args := []value.Value{value.NewPrimArrayData(value.F32, []int64{n}, xs)}
-	want, _, err := s.CallEntry(ctx, "idx", copyArrays(args))
-	if err != nil {
-		t.Fatal(err)
-	}
-	call, why := s.PrepareOffload(BackendOpenCL, "idx", copyArrays(args))
-	if call == nil {
-		t.Fatalf("not offloaded: %s", why)
-	}
 	var launches []int
-	for range 4 {
-		res, out, why, err := call.Run(ctx, nil, false)
-		if err != nil || out == nil {
-			t.Fatalf("run: %v %s", err, why)
-		}
-		vs, err := call.Values(res)
-		res.Release()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !value.Equal(want[0], vs[0], 0) {
-			t.Fatalf("run %d: the split run differs from the reference path", len(launches)+1)
-		}
+	for _, out := range offloadRuns(t, s, "idx", 8, 4) {
 		launches = append(launches, out.Launches)
 	}
 	if launches[0] != 2*flatten.ChunksPerDevice || launches[1] != launches[0] || launches[2] != 2 || launches[3] != 2 {
@@ -296,35 +269,8 @@ func TestSplitProbeRuns(t *testing.T) {
 	oldProbe, oldAfter := flatten.SplitProbe, flatten.SplitProbeAfter
 	flatten.SplitProbe, flatten.SplitProbeAfter = true, 1
 	t.Cleanup(func() { flatten.SplitProbe, flatten.SplitProbeAfter = oldProbe, oldAfter })
-	ctx := context.Background()
-	const n = 1000
-	xs := make([]float32, n)
-	for i := range xs {
-		xs[i] = float32(i) / 4
-	}
-	args := []value.Value{value.NewPrimArrayData(value.F32, []int64{n}, xs)}
-	want, _, err := s.CallEntry(ctx, "idx", copyArrays(args))
-	if err != nil {
-		t.Fatal(err)
-	}
-	call, why := s.PrepareOffload(BackendOpenCL, "idx", copyArrays(args))
-	if call == nil {
-		t.Fatalf("not offloaded: %s", why)
-	}
 	var said []string
-	for run := 1; run <= 6; run++ {
-		res, out, why, err := call.Run(ctx, nil, false)
-		if err != nil || out == nil {
-			t.Fatalf("run %d: %v %s", run, err, why)
-		}
-		vs, err := call.Values(res)
-		res.Release()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !value.Equal(want[0], vs[0], 0) {
-			t.Fatalf("run %d differs from the reference path", run)
-		}
+	for _, out := range offloadRuns(t, s, "idx", 4, 6) {
 		said = append(said, out.Split)
 	}
 	for i, s := range said {
@@ -337,4 +283,43 @@ func TestSplitProbeRuns(t *testing.T) {
 	if last := said[5]; !strings.HasPrefix(last, "split across 2 devices") && !strings.Contains(last, "the split") {
 		t.Errorf("after the measurement: %q", last)
 	}
+}
+
+// offloadRuns runs entry (of one [1000]f32 parameter, element i being
+// i/div) offloaded runs times, each result checked against the reference
+// path's, and gives what each run said.
+func offloadRuns(t *testing.T, s *Session, entry string, div float32, runs int) []*Offloaded {
+	t.Helper()
+	ctx := context.Background()
+	const n = 1000
+	xs := make([]float32, n)
+	for i := range xs {
+		xs[i] = float32(i) / div
+	}
+	args := []value.Value{value.NewPrimArrayData(value.F32, []int64{n}, xs)}
+	want, _, err := s.CallEntry(ctx, entry, copyArrays(args))
+	if err != nil {
+		t.Fatal(err)
+	}
+	call, why := s.PrepareOffload(BackendOpenCL, entry, copyArrays(args))
+	if call == nil {
+		t.Fatalf("not offloaded: %s", why)
+	}
+	var outs []*Offloaded
+	for run := 1; run <= runs; run++ {
+		res, out, why, err := call.Run(ctx, nil, false)
+		if err != nil || out == nil {
+			t.Fatalf("run %d: %v %s", run, err, why)
+		}
+		vs, err := call.Values(res)
+		res.Release()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !value.Equal(want[0], vs[0], 0) {
+			t.Fatalf("run %d: the split run differs from the reference path", run)
+		}
+		outs = append(outs, out)
+	}
+	return outs
 }
