@@ -51,6 +51,22 @@ func (g *gen) filterPass() int {
 // 8, 16, 24 and 32 took 0.734, 0.548, 0.577 and 0.502 ms (FilterPass 2).
 var FilterK = envInt("FUT_FILTER_K", 1, 32, 32)
 
+// FilterStage makes the ballot-ranking compaction (FilterPass 2) write
+// its kept values through local memory: each goes to its rank in the
+// tile's staging area, and then the group writes the tile's kept values
+// out in order, work item lid the values lid, lid + L, …, so that each
+// warp's writes are whole runs of consecutive elements, where otherwise
+// each row's kept values, about half a warp's, are written where their
+// ranks fall. FUT_FILTER_STAGE=0 turns it off, to compare. One H100,
+// examples/bench/filter.fut (2^27 f32, half kept), kernel ms, two
+// rounds: 0.502 / 0.500 without, 0.483 / 0.479 with. Also measured and
+// not kept: staging before the look-back (to overlap it; 0.478 /
+// 0.481), and computing each kept value again where it is staged rather
+// than holding the tile's values in registers from the first reads
+// (0.592 / 0.598, though 79 registers a work item where the values
+// took 128).
+var FilterStage = envInt("FUT_FILTER_STAGE", 0, 1, 1) == 1
+
 // FilterWindow is how many earlier tiles' words a compaction's look-back
 // reads at once (lookBackWindow), 1 to 32; 0: one at a time, by work
 // item 0 alone (lookBackCount, as genScanLookBack). FUT_FILTER_WINDOW
@@ -124,6 +140,7 @@ func (g *gen) genFilterLookBack(p *Program, s *kernel.Scan) {
 	g.line("uint keep = 0;")
 	vals := make([][]string, K)
 	elems := append([]kernel.Exp{s.Elems[0]}, k.Vals...)
+
 	// an element past the end is computed as the last one (n > 0: the
 	// runtime launches nothing for none) and not kept, so that no branch
 	// separates the reads (the last element is computed anyway, so a
@@ -146,6 +163,11 @@ func (g *gen) genFilterLookBack(p *Program, s *kernel.Scan) {
 	} else {
 		g.localRanks(K)
 	}
+	stage := g.stageLayout(p, k, K)
+	if stage != nil {
+		g.line("__local uint lb_cnt;")
+		g.line("if (lid == 0) lb_cnt = agg;")
+	}
 	if FilterWindow > 0 {
 		g.lookBackWindow(k, FilterWindow)
 	} else {
@@ -157,6 +179,14 @@ func (g *gen) genFilterLookBack(p *Program, s *kernel.Scan) {
 	}
 	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
 	g.line("long pre = (long)lb_pre;")
+	if stage != nil {
+		st := g.stagePut(k, K, vals, stage)
+		g.line("barrier(CLK_LOCAL_MEM_FENCE);")
+		g.stageCopy(k, st)
+		g.line("#undef PAD")
+		g.end()
+		return
+	}
 	for q := range K {
 		rank := fmt.Sprintf("tile0[PAD(%d * L + lid)]", q)
 		if p.KeepWarp {
@@ -174,6 +204,111 @@ func (g *gen) genFilterLookBack(p *Program, s *kernel.Scan) {
 	}
 	g.line("#undef PAD")
 	g.end()
+}
+
+// stageSize is the bytes a kept value of type t takes in local memory:
+// its local C type's (a bool as a uchar).
+func (g *gen) stageSize(t kernel.Type) int {
+	switch {
+	case t == kernel.Bool:
+		return 1
+	case g.emu(t):
+		return 4
+	}
+	return t.Size()
+}
+
+// stageLayout is where each kept value's staging area starts, in bytes
+// per tile element after the ranks' counts (the widest values first,
+// so that each area is aligned for its type), or nil where the values
+// are not staged (FilterStage off, ranks not by warps, or more than 128
+// bytes a work item). It sets p.KeepStage.
+func (g *gen) stageLayout(p *Program, k *kernel.Keep, K int) []int {
+	if !FilterStage || !p.KeepWarp {
+		return nil
+	}
+	total := 0
+	for _, v := range k.Vals {
+		total += g.stageSize(v.Type())
+	}
+	if total*K > 128 {
+		return nil
+	}
+	off := make([]int, len(k.Vals))
+	at := 0
+	for _, size := range []int{8, 4, 2, 1} {
+		for c, v := range k.Vals {
+			if g.stageSize(v.Type()) == size {
+				off[c] = at
+				at += size
+			}
+		}
+	}
+	p.KeepStage = total
+	return off
+}
+
+// KeepLocal is the bytes of tile0 of a compaction's single pass
+// (genFilterLookBack) with work groups of L: TileElems(L, KeepK) uints,
+// or with staging, the ranks' counts (KeepK·L/32 uints, rounded up to 8
+// bytes) and KeepStage bytes for each of the tile's elements, whichever
+// is more.
+func (p *Program) KeepLocal(L int) int {
+	n := TileElems(L, p.KeepK) * 4
+	if p.KeepStage > 0 {
+		n = max(n, (p.KeepK*L/32*4+7)&^7+p.KeepK*L*p.KeepStage)
+	}
+	return n
+}
+
+// stagePut emits the staging of a tile's kept values (stageLayout gave
+// off): each work item puts its kept values at their ranks in the
+// staging areas, whose names it returns (for stageCopy, after a
+// barrier).
+func (g *gen) stagePut(k *kernel.Keep, K int, vals [][]string, off []int) []string {
+	g.line("__local uchar *fut_st = (__local uchar *)tile0 + ((%d * W * 4 + 7) & ~7);", K)
+	st := make([]string, len(k.Vals))
+	for c, v := range k.Vals {
+		st[c] = g.fresh("st")
+		ty := g.ctype(v.Type())
+		if v.Type() == kernel.Bool {
+			ty = "uchar"
+		}
+		g.line("__local %s *%s = (__local %s *)(fut_st + %d * %d * L);", ty, st[c], ty, off[c], K)
+	}
+	for q := range K {
+		g.line("FUT_BALLOT(b, (keep >> %d) & 1);", q)
+		g.line("if (keep & %#xu) {", uint32(1)<<q)
+		g.indent++
+		g.line("uint r = acc0[%d] + tile0[%d * W + w] + popcount(b & ltmask);", q, q)
+		for c, v := range k.Vals {
+			if v.Type() == kernel.Bool {
+				g.line("%s[r] = (uchar)%s;", st[c], vals[q][c])
+			} else {
+				g.line("%s[r] = %s;", st[c], vals[q][c])
+			}
+		}
+		g.indent--
+		g.line("}")
+	}
+	return st
+}
+
+// stageCopy emits the copy of a tile's lb_cnt staged values (in the
+// areas st) to their destinations from pre on, consecutive work items
+// taking consecutive values.
+func (g *gen) stageCopy(k *kernel.Keep, st []string) {
+	g.line("for (uint i = lid, cnt = lb_cnt; i < cnt; i += L) {")
+	g.indent++
+	for c, d := range k.Dest {
+		v := fmt.Sprintf("%s[i]", st[c])
+		if d.T == kernel.Bool {
+			v = fmt.Sprintf("(%s[i] != 0)", st[c])
+		}
+		g.line("%s", g.put(d.T, at(g.name(d.Name), "pre + i"), v))
+	}
+	g.indent--
+	g.line("}")
 }
 
 // localRanks emits the ranks of scheme 1: the flags go to local memory

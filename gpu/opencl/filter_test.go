@@ -27,9 +27,10 @@ func filterKernel() *Kernel {
 // TestFilterPasses: FilterPass chooses the compaction's single pass (0:
 // the one that computes its elements again, no KeepK; 1: ranks in local
 // memory; 2: ranks by warp ballots, the vote instruction where
-// Caps.WarpVote, else emulated), each element read once where KeepK is
-// set. Where clang can compile OpenCL C for nvptx64, the vote variant's
-// inline PTX is compiled too.
+// Caps.WarpVote, else emulated; its kept values staged in local memory,
+// FilterStage), each element read once where KeepK is set. Where clang
+// can compile OpenCL C for nvptx64, the vote variant's inline PTX is
+// compiled too.
 func TestFilterPasses(t *testing.T) {
 	defer func(v int) { FilterPass = v }(FilterPass)
 	for _, c := range []struct {
@@ -42,7 +43,7 @@ func TestFilterPasses(t *testing.T) {
 		{0, Caps{Int64Atomics: true}, false, nil, []string{"FUT_BALLOT"}},
 		{1, Caps{Int64Atomics: true}, true, []string{fmt.Sprintf("tile0[PAD(lid * %d + q)]", FilterK)}, []string{"FUT_BALLOT"}},
 		{2, Caps{Int64Atomics: true}, true, []string{"fut_wb[w]", "popcount(b & ltmask)"}, []string{"vote.sync"}},
-		{2, Caps{Int64Atomics: true, WarpVote: true}, true, []string{"vote.sync.ballot.b32", "popcount(b & ltmask)"}, []string{"fut_wb"}},
+		{2, Caps{Int64Atomics: true, WarpVote: true}, true, []string{"vote.sync.ballot.b32", "popcount(b & ltmask)", "fut_st"}, []string{"fut_wb"}},
 		// unless said, ballots on an NVIDIA GPU, the old pass elsewhere
 		{-1, Caps{Int64Atomics: true}, false, nil, []string{"FUT_BALLOT"}},
 		{-1, Caps{Int64Atomics: true, WarpVote: true}, true, []string{"vote.sync.ballot.b32"}, nil},

@@ -44,6 +44,11 @@ type Program struct {
 	// (FilterPass 2): work groups of a multiple of 32 work items, tile0
 	// of KeepK·L/32 uints.
 	KeepWarp bool
+	// KeepStage (with KeepWarp): where not 0, the kept values of a tile
+	// go through local memory on their way out (FilterStage), KeepStage
+	// bytes for each of the tile's KeepK·L elements, after the ranks'
+	// counts in tile0 (KeepLocal says how many bytes tile0 then takes).
+	KeepStage int
 	// TileBlock (Tiled, two dimensions): the points of a work-group's
 	// block along each dimension.
 	TileBlock int

@@ -161,9 +161,9 @@ func TestCompactOnePass(t *testing.T) {
 	if !d0.Caps.Int64Atomics {
 		t.Skip("the single pass needs 64-bit atomics")
 	}
-	defer func(v, k, w int, all bool) {
-		opencl.FilterPass, opencl.FilterK, opencl.FilterWindow, opencl.FilterWalkAll = v, k, w, all
-	}(opencl.FilterPass, opencl.FilterK, opencl.FilterWindow, opencl.FilterWalkAll)
+	defer func(v, k, w int, all, stage bool) {
+		opencl.FilterPass, opencl.FilterK, opencl.FilterWindow, opencl.FilterWalkAll, opencl.FilterStage = v, k, w, all, stage
+	}(opencl.FilterPass, opencl.FilterK, opencl.FilterWindow, opencl.FilterWalkAll, opencl.FilterStage)
 	many := []Type{I32, I64, Bool, U8, I16, U32, F32, F16}
 	if d0.Caps.F64 {
 		many = append(many, F64)
@@ -185,11 +185,12 @@ func TestCompactOnePass(t *testing.T) {
 		}
 		return false
 	}
-	// pass, elements per work item, look-back window
-	// (and a fourth: 1 where every look-back walks to the first tile)
-	for _, pk := range [][4]int{{1, 1, 32, 1}, {1, 5, 1, 0}, {1, 16, 0, 1}, {1, 32, 3, 1}, {2, 16, 32, 0}, {2, 32, 1, 1}} {
+	// pass, elements per work item, look-back window (and a fourth: 1
+	// where every look-back walks to the first tile; a fifth: 1 where the
+	// kept values go out through local memory, opencl.FilterStage)
+	for _, pk := range [][5]int{{1, 1, 32, 1, 0}, {1, 5, 1, 0, 0}, {1, 16, 0, 1, 0}, {1, 32, 3, 1, 0}, {2, 16, 32, 0, 0}, {2, 32, 1, 1, 0}, {2, 16, 32, 0, 1}, {2, 5, 0, 1, 1}, {2, 32, 3, 1, 1}} {
 		fk := pk[1]
-		opencl.FilterPass, opencl.FilterK, opencl.FilterWindow, opencl.FilterWalkAll = pk[0], fk, pk[2], pk[3] == 1
+		opencl.FilterPass, opencl.FilterK, opencl.FilterWindow, opencl.FilterWalkAll, opencl.FilterStage = pk[0], fk, pk[2], pk[3] == 1, pk[4] == 1
 		d, err := OpenDevice(d0.Info, Config{NoCache: true, ScanLookBack: 1})
 		if err != nil {
 			t.Fatal(err)
@@ -199,7 +200,7 @@ func TestCompactOnePass(t *testing.T) {
 				k := compactTypes("compact", types, keep)
 				tile := 256 * fk
 				for _, n := range []int{1, 255, 256, 257, tile - 1, tile, tile + 1, 5*tile + 3, 70_001} {
-					t.Run(fmt.Sprintf("pass%d/k%d/w%d/%d/%s/%d", pk[0], fk, pk[2], len(types), kname, n), func(t *testing.T) {
+					t.Run(fmt.Sprintf("pass%d/k%d/w%d/s%d/%d/%s/%d", pk[0], fk, pk[2], pk[4], len(types), kname, n), func(t *testing.T) {
 						x := make([]int32, n)
 						var want []int
 						for i := range x {

@@ -155,12 +155,16 @@ func (l *launch) scan(s *kernel.Scan, L int64) error {
 		tsize := ts[0].Size()
 		if kk := l.c.gen.KeepK; kk > 0 { // the compaction's own tiles, of uint ranks
 			k, tsize = int64(kk), 4
-			if need := (int64(opencl.TileElems(int(L), kk)) + L) * 4; need > int64(l.d.Info.LocalMem) {
+			if need := int64(l.c.gen.KeepLocal(int(L))) + L*4; need > int64(l.d.Info.LocalMem) {
 				return fmt.Errorf("runtime: kernel %s: a compaction's tile of %d·%d elements needs %d bytes of local memory; the device has %d (FUT_FILTER_K sets fewer per work item)", l.k.Name, L, kk, need, l.d.Info.LocalMem)
 			}
 			if l.c.gen.KeepWarp && L%32 != 0 {
 				return fmt.Errorf("runtime: kernel %s: a compaction ranked by warps needs work-groups of a multiple of 32 work items, not %d (FUT_FILTER_ONEPASS=1 ranks without)", l.k.Name, L)
 			}
+		}
+		tile0 := opencl.TileElems(int(L), int(k)) * tsize
+		if l.c.gen.KeepK > 0 {
+			tile0 = l.c.gen.KeepLocal(int(L))
 		}
 		tiles := ceilDiv(n, L*k)
 		state, counter, epoch, cbase, err := l.d.lookBack.next(l.d, tiles)
@@ -170,7 +174,7 @@ func (l *launch) scan(s *kernel.Scan, L int64) error {
 		err = l.enqueue(3, map[string]any{
 			"state": state, "counter": counter, "groups": tiles, "scank": k, "epoch": epoch, "cbase": cbase,
 			"local0": cl.LocalMem{Size: int(L) * tsize},
-			"tile0":  cl.LocalMem{Size: opencl.TileElems(int(L), int(k)) * tsize},
+			"tile0":  cl.LocalMem{Size: tile0},
 		}, tiles*L)
 		if err != nil {
 			l.d.lookBack.failed()
