@@ -17,11 +17,18 @@ import (
 // its kernels); if the second took less than SplitProbeMargin of the
 // fastest split run, later runs stay on one device, and -v says why.
 
-// SplitProbe turns the measurement on: FUT_SPLIT_PROBE=1, off by
-// default until it is measured on several GPUs (its two runs on one
-// device are among a benchmark's timed runs). The tests of split plans
-// on tiny nests keep it off: one device wins there.
-var SplitProbe = os.Getenv("FUT_SPLIT_PROBE") == "1"
+// SplitProbe turns the measurement on (FUT_SPLIT_PROBE=0 turns it
+// off). Two H100s, fut bench, medians of 15 runs (matmul 7), two rounds,
+// one device / split / split with the probe, ms: mandelbrot 8192² 1.463
+// / 0.789 / 0.783 and 1.490 / 0.765 / 0.795; n-body 2^16 8.769 / 4.531
+// / 4.534 and 8.824 / 4.513 / 4.533; matmul 8192² 26.178 / 13.329 /
+// 13.548 and 26.207 / 13.404 / 13.430; blackscholes 2^27 1.053 / 0.554
+// / 0.558 and 1.041 / 0.551 / 0.575 (all four kept the split); a
+// histogram of 2^27 i32 0.212 / 0.251 / 0.205 and 0.201 / 0.236 / 0.211
+// (back on one device). Its two runs on one device are among a
+// benchmark's timed runs. The tests of split plans on tiny nests keep
+// it off: one device wins there.
+var SplitProbe = os.Getenv("FUT_SPLIT_PROBE") != "0"
 
 // SplitProbeAfter is how many measured split runs come before the probe.
 var SplitProbeAfter = 3
