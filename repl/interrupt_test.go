@@ -43,7 +43,7 @@ func TestInterruptOnDevice(t *testing.T) {
 	// the probe's least time of two runs after the first (which builds
 	// the kernels): a run slowed by a load that then goes away would make
 	// the long kernel too short to see both messages
-	var took time.Duration
+	var took, first time.Duration
 	for i := 0; i < 3; i++ {
 		start := time.Now()
 		res, why, err := sess.EvalOn(context.Background(), session.BackendOpenCL, long(probe))
@@ -53,7 +53,9 @@ func TestInterruptOnDevice(t *testing.T) {
 		if !strings.HasPrefix(res.RanOn, "opencl") {
 			t.Fatalf("the probe ran on %s", res.RanOn)
 		}
-		if d := time.Since(start); i == 1 || i > 1 && d < took {
+		if d := time.Since(start); i == 0 {
+			first = d
+		} else if i == 1 || d < took {
 			took = d
 		}
 	}
@@ -84,7 +86,11 @@ func TestInterruptOnDevice(t *testing.T) {
 		}
 	}
 	waitUntil("the kernel", 60*time.Second, sess.OnDevice)
-	time.Sleep(50 * time.Millisecond)
+	// the session is on the device while it builds the kernel (n is a
+	// constant of its source, so it is built anew), and a build is
+	// interrupted at once: wait as long as the probe's first run took,
+	// which built its kernel, twice over (the kernel runs 10 s)
+	time.Sleep(max(50*time.Millisecond, min(4*time.Second, 2*first)))
 	sent := time.Now()
 	syscall.Kill(os.Getpid(), syscall.SIGINT)
 	waitUntil("the message that fut waits", 2*time.Second, func() bool {
