@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -158,6 +159,16 @@ func loadCUDA() error {
 	})
 	return cudaErr
 }
+
+// cudaMaxReg (FUT_CUDA_MAXREG, 16 to 255) bounds the registers of a
+// thread in every kernel the JIT compiles, to compare occupancies.
+var cudaMaxReg = func() int {
+	n, err := strconv.Atoi(os.Getenv("FUT_CUDA_MAXREG"))
+	if err != nil || n < 16 || n > 255 {
+		return 0
+	}
+	return n
+}()
 
 // cudaDirect makes the calls of a launch and a wait (direct) go through
 // purego.SyscallN rather than the functions purego.RegisterFunc makes,
@@ -706,6 +717,10 @@ func (p *Program) loadModule() error {
 	log := make([]byte, 8<<10)
 	opts := []int32{5 /* CU_JIT_ERROR_LOG_BUFFER */, 6 /* CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES */}
 	vals := []uintptr{uintptr(unsafe.Pointer(&log[0])), uintptr(len(log))}
+	if cudaMaxReg > 0 {
+		opts = append(opts, 0 /* CU_JIT_MAX_REGISTERS */)
+		vals = append(vals, uintptr(cudaMaxReg))
+	}
 	code := cuModuleLoadDataEx(&p.mod, unsafe.Pointer(&img[0]), uint32(len(opts)), &opts[0], &vals[0])
 	runtime.KeepAlive(img)
 	runtime.KeepAlive(log)
