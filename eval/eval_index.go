@@ -261,7 +261,7 @@ func (t *thread) updatePathBy(c value.Value, path []syntax.PathElem, v value.Val
 	if err != nil {
 		return nil, err
 	}
-	if a.Frozen {
+	if a.IsFrozen() {
 		if err := t.checkCopy(pos, a); err != nil {
 			return nil, err
 		}

@@ -308,7 +308,7 @@ func (t *thread) scatterN(args []value.Value, pos syntax.Pos, d int) (value.Valu
 	if vs.Len() != n {
 		return nil, t.errf(pos, "scatter: %d indices but %d values", n, vs.Len())
 	}
-	if dest.Frozen {
+	if dest.IsFrozen() {
 		if err := t.checkCopy(pos, dest); err != nil {
 			return nil, err
 		}
@@ -350,7 +350,7 @@ func (t *thread) histN(op value.Value, dest *value.Array, isv, vsv value.Value, 
 	if vs.Len() != n {
 		return nil, t.errf(pos, "hist: %d indices but %d values", n, vs.Len())
 	}
-	if dest.Frozen {
+	if dest.IsFrozen() {
 		if err := t.checkCopy(pos, dest); err != nil {
 			return nil, err
 		}

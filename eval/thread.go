@@ -325,11 +325,27 @@ func (t *thread) checkCopy(pos syntax.Pos, v value.Value) error {
 	return t.checkAlloc(pos, scalarCount(v), bytesPerScalar(v))
 }
 
-// freeze marks arrays inside v as shared (bound at the top level).
+// freeze marks arrays inside v as shared (bound at the top level): every
+// array v holds, the components of an array of tuples or records and the
+// arrays inside a sum's payload or a boxed array's elements too, since
+// each of them can be taken out (unzip, a field, a match) and consumed
+// on its own. Nothing writes into a frozen array's buffer (value's
+// package comment): a consumption copies it first (value.Array.IsFrozen),
+// which the offload path's cache of arrays on the device relies on.
 func freeze(v value.Value) {
 	switch v := v.(type) {
 	case *value.Array:
 		v.Frozen = true
+		for _, f := range v.Fields {
+			freeze(f)
+		}
+		for _, x := range v.Boxed {
+			freeze(x)
+		}
+	case *value.Sum:
+		for _, x := range v.Payload {
+			freeze(x)
+		}
 	case value.Tuple:
 		for _, x := range v {
 			freeze(x)

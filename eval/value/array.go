@@ -38,6 +38,23 @@ type Array struct {
 	Untyped bool
 }
 
+// IsFrozen reports whether a's buffers may be shared with a frozen array:
+// a is marked Frozen, or one of its components is (an array of tuples
+// that zip made of frozen arrays is not marked itself). A consumption of
+// a (an in-place update, a scatter's or a histogram's destination)
+// copies it first when it is.
+func (a *Array) IsFrozen() bool {
+	if a.Frozen {
+		return true
+	}
+	for _, f := range a.Fields {
+		if f.IsFrozen() {
+			return true
+		}
+	}
+	return false
+}
+
 // NewPrimArray allocates a zeroed primitive array.
 func NewPrimArray(t PrimType, shape []int64) *Array {
 	return &Array{Shape: shape, T: t, Data: MakeData(t, int(prod(shape)))}
