@@ -92,6 +92,11 @@ type (
 	// TooLarge says that a plan needs more device memory than the
 	// budget and cannot run in chunks.
 	TooLarge = flatten.TooLarge
+	// Resident is a device's cache of arguments kept there between
+	// calls (the REPL's repeated calls on the same values).
+	Resident = flatten.Resident
+	// ResidentStats says what a call found on the device and kept there.
+	ResidentStats = flatten.ResidentStats
 	// Caps are the capabilities (f64, f16, 64-bit atomics) kernels are
 	// generated for.
 	Caps = opencl.Caps
@@ -100,6 +105,17 @@ type (
 // Flatten turns a fused program (the output of ir.Run) into a plan, or
 // says why it cannot.
 func Flatten(p *ir.Prog) (*Plan, error) { return flatten.Flatten(p) }
+
+// NewResident makes d's cache of arguments kept between calls, holding
+// at most limit bytes (< 0: a quarter of the device's budget; 0: none);
+// why, when not empty, is said in place of its stats.
+func NewResident(d *Device, limit int64, why string) *Resident {
+	return flatten.NewResident(d, limit, why)
+}
+
+// ResidentLimit is the limit FUT_RESIDENT_BYTES sets (-1: the default),
+// and why the variable was not understood.
+func ResidentLimit() (int64, string) { return flatten.ResidentLimit() }
 
 // KernelSource is the OpenCL C of one kernel of a plan (Plan.Kernels),
 // generated for caps.

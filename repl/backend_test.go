@@ -177,3 +177,39 @@ func TestSetDevices(t *testing.T) {
 		t.Errorf("devices %q after :set devices default", session.Devices())
 	}
 }
+
+// :time on the device says what its last run found there: a value of the
+// session given to the device again is not uploaded again.
+func TestBackendResident(t *testing.T) {
+	if _, err := session.OffloadDevice(); err != nil {
+		t.Skipf("no OpenCL device (%v)", err)
+	}
+	sess, err := session.NewSession(session.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	input := strings.Join([]string{
+		":backend opencl",
+		"let xs = map f32.i64 (iota 100000)",
+		"reduce (+) 0 (map (*2) xs)",
+		`:time 2 reduce (+) 0 (map (*2) xs)`,
+		`:time reduce (+) 0 (map (*2) (map f32.i64 (iota 1000)))`,
+	}, "\n") + "\n"
+	var out bytes.Buffer
+	r, err := New(sess, Config{In: strings.NewReader(input), Out: &out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	r.Run(context.Background())
+	got := out.String()
+	if strings.Count(got, "9.999901e9") != 2 {
+		t.Errorf("expected the sum twice:\n%s", got)
+	}
+	if !strings.Contains(got, "; 1 argument on the device already (390.6 KiB))") {
+		t.Errorf(":time does not say that xs was on the device already:\n%s", got)
+	}
+	if strings.Contains(got, "uploaded") {
+		t.Errorf("a call of no arguments says it uploaded some:\n%s", got)
+	}
+}

@@ -374,6 +374,11 @@ func (r *REPL) timeOffloaded(ctx context.Context, runs int, src string) bool {
 	if runs > 1 {
 		what = fmt.Sprintf("median of %d", runs)
 	}
-	r.printf("(%s: %s on %s)\n", what, r.pal.num(formatDuration(med)), res.RanOn)
+	transfers := ""
+	if res.Transfers != "" {
+		// what the last run copied to the device, and found there
+		transfers = "; " + res.Transfers
+	}
+	r.printf("(%s: %s on %s%s)\n", what, r.pal.num(formatDuration(med)), res.RanOn, transfers)
 	return true
 }

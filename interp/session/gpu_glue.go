@@ -29,6 +29,8 @@ var offloadDevice struct {
 	set    []*gpu.Device
 	setOK  bool
 	setErr error
+	// each device's arguments kept there between calls (residentFor)
+	resident map[*gpu.Device]*gpu.Resident
 }
 
 // SetDeviceConfig chooses the device and the kernel cache of the offload
@@ -63,6 +65,10 @@ func SetDevices(spec string) error {
 	offloadDevice.config.Devices = spec
 	for _, d := range offloadDevice.set {
 		if d != offloadDevice.d {
+			if c := offloadDevice.resident[d]; c != nil {
+				c.Clear()
+				delete(offloadDevice.resident, d)
+			}
 			d.Close()
 		}
 	}
@@ -128,6 +134,32 @@ func OffloadDevices() ([]*gpu.Device, error) {
 	}()
 	offloadDevice.set, offloadDevice.setErr = set, err
 	return set, err
+}
+
+// residentFor is d's cache of the arguments kept there between calls,
+// made on first use with the limit FUT_RESIDENT_BYTES sets.
+func residentFor(d *gpu.Device) *gpu.Resident {
+	offloadDevice.mu.Lock()
+	defer offloadDevice.mu.Unlock()
+	if c := offloadDevice.resident[d]; c != nil {
+		return c
+	}
+	if offloadDevice.resident == nil {
+		offloadDevice.resident = map[*gpu.Device]*gpu.Resident{}
+	}
+	limit, why := gpu.ResidentLimit()
+	c := gpu.NewResident(d, limit, why)
+	offloadDevice.resident[d] = c
+	return c
+}
+
+// ResidentHeld is the number of arrays the offload device keeps between
+// calls and their bytes (0, 0 when no device was opened).
+func ResidentHeld() (arrays int, bytes int64) {
+	if !offloadDevice.opened || offloadDevice.d == nil {
+		return 0, 0
+	}
+	return residentFor(offloadDevice.d).Held()
 }
 
 // SetDeviceMemory sets the offload path's device-memory budget (0: the
@@ -197,7 +229,8 @@ func (s *Session) EvalOffload(ctx context.Context, src string) (v value.Value, o
 	if err != nil || why != "" {
 		return nil, false, why, err
 	}
-	return s.runPlan(ctx, plan, args, t)
+	v, _, why, err = s.runPlan(ctx, plan, args, t)
+	return v, v != nil, why, err
 }
 
 // DeviceBound says how the expression would use the offload device's
@@ -225,38 +258,75 @@ func (s *Session) DeviceBound(src string) string {
 
 // runPlan runs a flattened plan on the offload device and rebuilds the
 // value of type t from its flat results.
-func (s *Session) runPlan(ctx context.Context, plan *gpu.Plan, args []value.Value, t types.Type) (v value.Value, offloaded bool, why string, err error) {
+// transfers says what the run copied to the device and found there
+// (runStats.transfers); v is nil where it did not run there.
+func (s *Session) runPlan(ctx context.Context, plan *gpu.Plan, args []value.Value, t types.Type) (v value.Value, transfers, why string, err error) {
 	if n, ok := flatResults(types.Resolve(t)); !ok || n != len(plan.Prog.Ret) {
-		return nil, false, fmt.Sprintf("a result of type %s is not rebuilt from the flat results yet", t), nil
+		return nil, "", fmt.Sprintf("a result of type %s is not rebuilt from the flat results yet", t), nil
 	}
 	devs, err := OffloadDevices()
 	if err != nil {
-		return nil, false, "no OpenCL device: " + err.Error(), nil
+		return nil, "", "no OpenCL device: " + err.Error(), nil
 	}
 	s.onDevice.Add(1)
-	vs, _, err := runOn(ctx, plan, devs, args)
+	vs, stats, err := runOn(ctx, plan, devs, args)
 	s.onDevice.Add(-1)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, false, "", ctx.Err()
+			return nil, "", "", ctx.Err()
 		}
 		why, err := planFailure(err)
-		return nil, false, why, err
+		return nil, "", why, err
 	}
 	v, _, _ = rebuild(types.Resolve(t), vs)
-	return v, true, "", nil
+	return v, stats.transfers(), "", nil
+}
+
+// runStats are what a run did and what it found on the device.
+type runStats struct {
+	gpu.Stats
+	resident gpu.ResidentStats
+}
+
+// transfers says what the run copied to the device and what was there
+// already ("" when it copied nothing).
+func (st runStats) transfers() string {
+	var parts []string
+	if st.Uploads > 0 {
+		parts = append(parts, fmt.Sprintf("%d uploaded for the call", st.Uploads))
+	}
+	if r := st.resident.String(); r != "" {
+		parts = append(parts, r)
+	}
+	return strings.Join(parts, "; ")
 }
 
 // runOn runs a plan on devs (split across them where it can be) and
-// brings its results back.
-func runOn(ctx context.Context, plan *gpu.Plan, devs []*gpu.Device, args []value.Value) ([]value.Value, gpu.Stats, error) {
-	res, stats, err := plan.RunSplit(ctx, devs, args, nil, false)
+// brings its results back. Its array arguments that were frozen by the
+// evaluator (the REPL's values) stay on the device between calls, but
+// for a run split across devices, whose chunks take each device's
+// budget (it gets none of them, and the devices give up the arrays they
+// keep).
+func runOn(ctx context.Context, plan *gpu.Plan, devs []*gpu.Device, args []value.Value) ([]value.Value, runStats, error) {
+	var st runStats
+	var resident []*gpu.Array
+	done := func() {}
+	if len(devs) > 1 && plan.Splits(devs, args) {
+		for _, d := range devs {
+			residentFor(d).Clear()
+		}
+	} else {
+		resident, st.resident, done = residentFor(devs[0]).Acquire(plan, args)
+	}
+	defer done()
+	res, stats, err := plan.RunSplit(ctx, devs, args, resident, false)
+	st.Stats = stats
 	if err != nil {
-		return nil, stats, err
+		return nil, st, err
 	}
 	out, err := res.Download()
 	res.Release()
-	return out, stats, err
+	return out, st, err
 }
 
 // rebuild takes the values of type t from the IR's flat results: a

@@ -99,6 +99,10 @@ type Result struct {
 	// then not computed (costs are the program's, from the reference
 	// path: ReferenceCost).
 	Src string
+	// Transfers says, where it ran on the device, what the call uploaded
+	// and which arguments were there already ("2 uploaded for the call;
+	// 1 argument on the device already (4 MiB)"; "" for none).
+	Transfers string
 }
 
 // Offloaded reports whether the result was computed on the device (its

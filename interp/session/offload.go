@@ -198,6 +198,15 @@ func (c *OffloadCall) Upload() ([]*gpu.Array, error) {
 // is to run it), or a located error of the program.
 func (c *OffloadCall) Run(ctx context.Context, resident []*gpu.Array, keep bool) (res *gpu.Results, out *Offloaded, why string, err error) {
 	d := c.d
+	// the arrays kept on the devices for the REPL's calls give up the
+	// room this run needs
+	if len(c.devs) > 1 && c.plan.Splits(c.devs, c.args) {
+		for _, d := range c.devs {
+			residentFor(d).Clear()
+		}
+	} else {
+		residentFor(d).Yield(c.plan, c.args)
+	}
 	before := kernelTime(c.devs...)
 	untimedBefore, _ := d.Profile.Untimed()
 	res, stats, err := c.plan.RunSplit(ctx, c.devs, c.args, resident, keep)
@@ -400,12 +409,12 @@ func (s *Session) tryOffload(ctx context.Context, b Backend, src string) (res *R
 			return nil, fmt.Sprintf("auto: about %d elements, below the offload threshold of %d", n, AutoThreshold), nil
 		}
 	}
-	v, ok, why, err := s.runPlan(ctx, plan, args, t)
-	if err != nil || !ok {
+	v, transfers, why, err := s.runPlan(ctx, plan, args, t)
+	if err != nil || v == nil {
 		return nil, why, err
 	}
 	d, _ := OffloadDevice()
-	return &Result{Value: v, Type: t.String(), RanOn: "opencl (" + d.Name() + ")", Src: src}, "", nil
+	return &Result{Value: v, Type: t.String(), RanOn: "opencl (" + d.Name() + ")", Src: src, Transfers: transfers}, "", nil
 }
 
 // OpenCLSource is the offload path's last stage, for :ir: the OpenCL C of
