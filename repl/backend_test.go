@@ -194,6 +194,7 @@ func TestBackendResident(t *testing.T) {
 		"reduce (+) 0 (map (*2) xs)",
 		`:time 2 reduce (+) 0 (map (*2) xs)`,
 		`:time reduce (+) 0 (map (*2) (map f32.i64 (iota 1000)))`,
+		":backend",
 	}, "\n") + "\n"
 	var out bytes.Buffer
 	r, err := New(sess, Config{In: strings.NewReader(input), Out: &out})
@@ -208,6 +209,9 @@ func TestBackendResident(t *testing.T) {
 	}
 	if !strings.Contains(got, "; 1 argument on the device already (390.6 KiB))") {
 		t.Errorf(":time does not say that xs was on the device already:\n%s", got)
+	}
+	if !strings.Contains(got, "of values given to the device stay") {
+		t.Errorf(":backend does not say what stays on the device:\n%s", got)
 	}
 	if strings.Contains(got, "uploaded") {
 		t.Errorf("a call of no arguments says it uploaded some:\n%s", got)

@@ -240,6 +240,13 @@ func (r *REPL) cmdBackend(_ context.Context, arg string) {
 		default:
 			r.printf("expressions run on the OpenCL device when they flatten into kernels and have at least %d elements\n", session.AutoThreshold)
 		}
+		if n, bytes := session.ResidentHeld(); n > 0 {
+			arrays := "1 array of values given to the device stays"
+			if n > 1 {
+				arrays = fmt.Sprintf("%d arrays of values given to the device stay", n)
+			}
+			r.printf("%s there for later calls (%s; FUT_RESIDENT_BYTES sets the most)\n", arrays, gpu.FormatBytes(bytes))
+		}
 		return
 	}
 	b, err := session.ParseBackend(arg)

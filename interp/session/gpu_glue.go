@@ -293,7 +293,11 @@ type runStats struct {
 func (st runStats) transfers() string {
 	var parts []string
 	if st.Uploads > 0 {
-		parts = append(parts, fmt.Sprintf("%d uploaded for the call", st.Uploads))
+		arrays := "1 array"
+		if st.Uploads > 1 {
+			arrays = fmt.Sprintf("%d arrays", st.Uploads)
+		}
+		parts = append(parts, arrays+" uploaded by the run")
 	}
 	if r := st.resident.String(); r != "" {
 		parts = append(parts, r)
