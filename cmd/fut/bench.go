@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -13,10 +14,11 @@ import (
 
 // cmdBench times the datasets of every program's test blocks.
 func cmdBench(args []string) int {
-	const use = "bench [--backend NAME] [--check] [--runs N] [--timeout SECONDS] [--max-memory SIZE] [--json FILE] [--compare FILE] PATH..."
+	const use = "bench [--backend NAME] [--check] [-v] [--runs N] [--timeout SECONDS] [--max-memory SIZE] [--json FILE] [--compare FILE] PATH..."
 	fs := newFlagSet("bench", use)
 	backend := fs.String("backend", "interp", "where entry points run: interp, opencl or auto")
 	check := fs.Bool("check", false, "compare each dataset's result with the reference path's")
+	verbose := fs.Bool("v", false, "say which tile sizes the tiled kernels run with, and how they were chosen")
 	runs := fs.Int("runs", 10, "timed runs per dataset, after one warm-up")
 	fs.IntVar(runs, "r", 10, "timed runs per dataset (as --runs)")
 	timeout := timeoutFlag(fs, "how long each program may run")
@@ -99,6 +101,9 @@ func cmdBench(args []string) int {
 				comparePeers(d, peersOf(peers, f, d.Entry))
 			}
 		}
+		if *verbose && be != session.BackendInterp {
+			printTileNotes(os.Stdout, "  ")
+		}
 		if r.SkippedCompiled > 0 {
 			fmt.Printf("  (%d dataset%s tagged compiled left out on the reference path: run with --backend=opencl)\n", r.SkippedCompiled, plural(r.SkippedCompiled))
 		}
@@ -111,6 +116,19 @@ func cmdBench(args []string) int {
 		}
 	}
 	return status
+}
+
+// printTileNotes prints what the offload device chose for its tiled
+// kernels since the last call (gpu.Device.TileNotes), each line after
+// indent.
+func printTileNotes(w io.Writer, indent string) {
+	d, err := session.OffloadDevice()
+	if err != nil {
+		return
+	}
+	for _, n := range d.TileNotes() {
+		fmt.Fprintf(w, "%s%s\n", indent, n)
+	}
 }
 
 func ms(d time.Duration) string {

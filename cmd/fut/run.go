@@ -135,6 +135,7 @@ func runMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			if off.Untimed > 0 {
 				fmt.Fprintf(stderr, "fut: %d of the launches have no device time (profiling failed: %v)\n", off.Untimed, off.UntimedWhy)
 			}
+			printTileNotes(stderr, "fut: ")
 		}
 	} else {
 		if *verbose || be == session.BackendOpenCL {

@@ -8,6 +8,9 @@ import (
 	"testing"
 
 	"fut/eval/value"
+	"fut/gpu/kernel"
+	"fut/gpu/opencl"
+	"fut/interp/session"
 )
 
 // TestTiling: map nests over folds whose reads rows and columns share
@@ -183,6 +186,88 @@ func TestTilingSplit(t *testing.T) {
 				}
 				if !value.Equal(ref.Value, v, 0) {
 					t.Errorf("body %d: the device differs from the reference path: %.300s\n%.300s", bi, value.String(v), value.String(ref.Value))
+				}
+			}
+		})
+	}
+}
+
+// TestTileCandidates: every candidate of the tile search (each forced in
+// turn by FUT_TILE) gives the reference path's result, on products and
+// all-pairs folds of sizes that are not multiples of the blocks, the
+// steps or the groups, and the candidates give one another's results bit
+// for bit where the fold cannot contract (they fold in the same order).
+func TestTileCandidates(t *testing.T) {
+	device(t)
+	d, _ := session.OffloadDevice()
+	s := newSession(t)
+	ctx := context.Background()
+	for _, def := range []string{
+		`def ca = tabulate_2d 130 100 (\i j -> f32.i64 ((i * 7 + j * 3) % 11) - 5.25)`,
+		`def cb = tabulate_2d 100 70 (\i j -> f32.i64 ((i * 5 + j) % 13) / 4)`,
+		`def qa = tabulate_2d 97 45 (\i j -> (i * 7 + j * 3) % 19 - 9)`,
+		`def qb = tabulate_2d 45 131 (\i j -> (i * 5 + j * 11) % 23 - 11)`,
+		`def qv = map (\i -> i % 5) (iota 45)`,
+		`def sx = map (\i -> (i * 37) % 101 - 50) (iota 4103)`,
+		`def px = map (\i -> f64.i64 (i % 97) / 7) (iota 4099)`,
+	} {
+		if _, err := s.Enter(ctx, def); err != nil {
+			t.Fatalf("%s: %v", def, err)
+		}
+	}
+	for _, c := range []struct {
+		name, src string
+		exact     bool // the candidates agree bit for bit
+		split     string
+	}{
+		{"matmul_f32", `map (\r -> map (\c -> f32.sum (map2 (*) r c)) (transpose cb)) ca`, false, ""},
+		{"by_column_vector", `tabulate_2d 97 131 (\i j -> reduce (+) 0 (map (\k -> qa[i, k] * qb[k, j] + qv[k]) (iota 45)))`, true, ""},
+		// 16 bytes a point: the candidates of 4×4 points a thread
+		{"last_max", `let rs = tabulate_2d 97 131 (\i j -> reduce (\(x, a) (y, b) -> if y >= x then (y, b) else (x, a)) (i64.lowest, -1) (map (\k -> (qa[i, k] + qb[k, j], k)) (iota 45))) in (map (map (.0)) rs, map (map (.1)) rs)`, true, ""},
+		{"pairs", `map (\x -> reduce (+) 0 (map (\y -> i64.abs (x - y)) sx)) sx`, true, ""},
+		{"pairs_split", `map (\x -> reduce (+) 0 (map (\y -> i64.abs (x - y)) sx)) sx`, true, "8"},
+		{"pairs_f64_split", `map (\x -> 2 * reduce (+) 0 (map (\y -> f64.abs (x - y)) px) + x) px`, true, "4"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Setenv("FUT_TILE_SPLIT", c.split)
+			plan, _, _, why, err := s.OffloadPlan(c.src)
+			if err != nil || why != "" {
+				t.Fatalf("not flattened: %v %s", err, why)
+			}
+			var tiled *kernel.Tiled
+			for _, k := range plan.Kernels() {
+				if tl, ok := k.Shape.(*kernel.Tiled); ok {
+					tiled = tl
+				}
+			}
+			if tiled == nil {
+				t.Fatalf("not tiled: %s", shapes(plan))
+			}
+			ref, err := s.EvalExpr(ctx, c.src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cands := opencl.TileCandidates(tiled)
+			if len(cands) < 4 {
+				t.Errorf("only %d candidates: %v", len(cands), cands)
+			}
+			var first value.Value
+			for _, tc := range cands {
+				t.Setenv("FUT_TILE", tc.String())
+				v, off, why, err := s.EvalOffload(ctx, c.src)
+				if err != nil || !off {
+					t.Fatalf("%s: not offloaded: %v %s", tc, err, why)
+				}
+				if got := d.LastTile(); got != tc {
+					t.Errorf("FUT_TILE=%s ran %s", tc, got)
+				}
+				if !value.Equal(ref.Value, v, 1e-9) {
+					t.Errorf("%s: the device differs from the reference path: %.200s\n%.200s", tc, value.String(v), value.String(ref.Value))
+				}
+				if first == nil {
+					first = v
+				} else if c.exact && !value.Equal(first, v, 0) {
+					t.Errorf("%s differs from %s", tc, cands[0])
 				}
 			}
 		})

@@ -26,6 +26,10 @@ type gen struct {
 	// tiles gives the local memory reads that replace reads of the tiled
 	// buffers of a Tiled kernel (tile.go)
 	tiles map[*kernel.Param]func(kernel.Read) (string, bool)
+	// tile is the sizes asked of a Tiled kernel (the zero value: its
+	// default), tsh the sizes it is being generated with
+	tile TileConfig
+	tsh  *tileShape
 	// below maps the index variables of a map or scatter to their
 	// bound (kernel.ExpString): the kernel's threads hold 0 <= i < bound
 	// (genMap), so an index of a dimension of that very bound needs no

@@ -49,9 +49,10 @@ type Program struct {
 	// bytes for each of the tile's KeepK·L elements, after the ranks'
 	// counts in tile0 (KeepLocal says how many bytes tile0 then takes).
 	KeepStage int
-	// TileBlock (Tiled, two dimensions): the points of a work-group's
-	// block along each dimension.
-	TileBlock int
+	// Tile (Tiled): the sizes the kernel was generated with (never the
+	// zero value); TileLocal the bytes of local memory it declares.
+	Tile      TileConfig
+	TileLocal int
 	// MayFail says whether the program's kernels can record an error
 	// (a failed bounds check, division by zero, assertion): false where
 	// nothing in their code writes the error buffer or passes it on, so
@@ -70,12 +71,21 @@ type Entry struct {
 	Extra []string
 }
 
-// Generate produces the OpenCL C of k.
+// Generate produces the OpenCL C of k (a Tiled kernel with its default
+// sizes).
 func Generate(k *kernel.Kernel, caps Caps) (*Program, error) {
+	return GenerateTile(k, caps, TileConfig{})
+}
+
+// GenerateTile produces the OpenCL C of k, a Tiled kernel with the sizes
+// tile (the zero value: its default; see TileCandidates), any other
+// kernel as Generate does.
+func GenerateTile(k *kernel.Kernel, caps Caps, tile TileConfig) (*Program, error) {
 	if err := kernel.Verify(k); err != nil {
 		return nil, fmt.Errorf("opencl: %w", err)
 	}
 	g := newGen(k, caps)
+	g.tile = tile
 	p := &Program{Kernel: k}
 	for _, prm := range k.Params {
 		g.checkType(prm.T)

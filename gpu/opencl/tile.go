@@ -9,15 +9,19 @@ import (
 // Block and register tiling of a Tiled kernel (a map over one or two
 // dimensions of in-order folds over T < K).
 //
-// Two dimensions: a work-group of TileThreads×TileThreads threads computes
-// a block of points, each thread R×R of them (tileReg): along each
-// dimension runs of V neighbours (tileVec), TileThreads·V apart, so that
-// neighbouring threads write neighbouring outputs. T runs in steps of
-// TileK: for each tiled buffer indexed by a point's coordinate the group
-// holds a block×TileK tile (its rows the block's rows or columns) in
-// local memory, stored by step (a row of the block's points for each
-// element of the step, padded by V), and for a buffer indexed by T alone
-// its TileK elements. Each thread reads the step after the one it folds
+// The sizes below (threads, points a thread, the step of T, the group of
+// one dimension) are a TileConfig (tile_config.go): the defaults are
+// TileThreads, defaultReg, TileK and TileGroup, and the runtime may
+// choose others by measuring TileCandidates on the device.
+//
+// Two dimensions: a work-group of TT×TT threads computes a block of
+// points, each thread RY×RX of them: along each dimension runs of V
+// neighbours (tileVec), TT·V apart, so that neighbouring threads write
+// neighbouring outputs. T runs in steps of tk: for each tiled buffer
+// indexed by a point's coordinate the group holds a block×tk tile (its
+// rows the block's rows or columns) in local memory, stored by step (a
+// row of the block's points for each element of the step, padded by V),
+// and for a buffer indexed by T alone its tk elements. Each thread reads the step after the one it folds
 // from global memory into registers, coalesced along the buffer's
 // contiguous dimension, so that those reads are in flight while it
 // folds; then it writes them into local memory between the barriers of
@@ -30,15 +34,15 @@ import (
 // two halves of local memory (one barrier a step) 5.39 ms, with steps of
 // 32 5.33 ms.
 //
-// One dimension: a work-group of TileGroup threads stages the buffers
-// indexed by T alone, TileGroup elements at a time (the all-pairs pattern
+// One dimension: a work-group of G threads stages the buffers indexed
+// by T alone, G elements at a time (the all-pairs pattern
 // of n-body); reads indexed by the point are the thread's own and stay in
 // global memory. The launch chooses nsplit (a power of two up to 32, the
 // kernel's last argument): with fewer points than the device runs threads
 // at once, nsplit threads share a point, each folding one of nsplit
-// consecutive ranges of T (the group: P = TileGroup/nsplit points, each
-// range staging E = P·M of its elements a step, M = tileStepM where P
-// is below tileStep1, else 1), and the first folds the others' results
+// consecutive ranges of T (the group: P = G/nsplit points, each range
+// staging E = P·M of its elements a step, M = tileStepM where P is
+// below tileStep1, else 1, or the TileConfig's), and the first folds the others' results
 // into its own in the ranges' order, so a reduction needs only to be
 // associative, as the source's requires. (n-body 2^15 on an H100: 1.52
 // ms of kernel time with E = P, 1.47 with 64 elements between barriers
@@ -47,13 +51,44 @@ import (
 // Every fold runs in the order of T (within a range), as the source's
 // reduction would run sequentially; points outside Dims take part in the
 // loads and barriers only.
+//
+// These are the defaults (DefaultTile); a kernel's sizes are a
+// TileConfig (tile_config.go), which the runtime may choose by
+// measurement. TileBlock and TileK are the smallest block and step of
+// the defaults, on which the flattener's rule for tiling rests.
 const (
 	TileThreads = 16
-	TileReg     = 4 // at least; see tileReg
+	TileReg     = 4 // at least; see defaultReg
 	TileBlock   = TileThreads * TileReg
 	TileK       = 16
 	TileGroup   = 256 // threads of a work-group of a tiled kernel
 )
+
+// tileShape is a kernel's TileConfig as the generator uses it.
+type tileShape struct {
+	G   int    // work items of a group
+	TT  int    // two dimensions: threads along each dimension
+	R   [2]int // two dimensions: points of a thread along each
+	V   [2]int // runs of neighbouring points (tileVec)
+	blk [2]int // two dimensions: points of a block along each
+	tk  int    // elements of T a step (one dimension: G, the most)
+	M   int    // one dimension: elements a thread stages a step (0: the rule)
+}
+
+func newTileShape(c TileConfig, two bool) tileShape {
+	if !two {
+		return tileShape{G: c.Threads, TT: c.Threads, R: [2]int{1, 1}, V: [2]int{1, 1}, blk: [2]int{c.Threads, 1}, tk: c.Threads, M: c.Step}
+	}
+	s := tileShape{G: c.Group(), TT: c.Threads, R: [2]int{c.RegY, c.RegX}, tk: c.Step}
+	for d := range 2 {
+		s.V[d] = tileVec(two, s.R[d])
+		s.blk[d] = c.Block(d)
+	}
+	return s
+}
+
+// S is the padded row of a step's tile of a buffer read along dim.
+func (s *tileShape) S(dim int) int { return s.blk[dim] + s.V[dim] }
 
 // tileRole is how Body reads a tiled buffer: indexed by T alone (dim
 // -1), or by Idx[dim] and T, with T last (kLast) or first.
@@ -137,56 +172,62 @@ func (g *gen) genTiled(p *Program, t *kernel.Tiled) {
 		ts = g.checkOp(t.Op, t.Elems, t.Neutral, t.Out)
 	}
 	roles := g.tileRoles(t)
+	two := len(t.Dims) == 2
+	tc := resolveTile(t, g.tile)
+	if !tc.Fits(t) {
+		g.fail("tile sizes %s are not of a kernel of %d dimensions", tc, len(t.Dims))
+	}
 	if g.err != nil {
 		return
 	}
-	two := len(t.Dims) == 2
+	p.Tile = tc
+	sh := newTileShape(tc, two)
+	g.tsh = &sh
+	G := sh.G
 	extra, decls := []string{"nsplit"}, []string{"int nsplit"}
 	if two {
 		extra, decls = []string{"nbj"}, []string{"long nbj"}
-		p.TileBlock = TileThreads * tileReg(ts)
 	}
-	name := cident(g.k.Name) + "_tiled"
-	g.b.WriteString(fmt.Sprintf("__attribute__((reqd_work_group_size(%d, 1, 1)))\n", TileGroup))
+	g.b.WriteString(fmt.Sprintf("__attribute__((reqd_work_group_size(%d, 1, 1)))\n", G))
 	g.header(p, "_tiled", extra, decls)
-	_ = name
 	dims := make([]string, len(t.Dims))
 	for i, d := range t.Dims {
 		dims[i] = g.long("d", d)
 	}
 	K := g.long("k", t.K)
 	g.line("int lid = get_local_id(0); long grp = get_group_id(0);")
-	R, TT, blk, tk := 1, TileGroup, TileGroup, TileGroup
+	mMax := tileStepM // one dimension: the most elements a thread stages
 	if two {
-		R = tileReg(ts)
-		TT, blk, tk = TileThreads, TileThreads*R, TileK
-		g.line("int lx = lid %% %d, ly = lid / %d;", TT, TT)
-		g.line("long b0 = (grp / nbj) * %d, b1 = (grp %% nbj) * %d;", blk, blk)
+		g.line("int lx = lid %% %d, ly = lid / %d;", sh.TT, sh.TT)
+		g.line("long b0 = (grp / nbj) * %d, b1 = (grp %% nbj) * %d;", sh.blk[0], sh.blk[1])
 	} else {
 		// nsplit threads share a point, each folding one of nsplit
 		// consecutive ranges [k0, k1) of T (split sp; the point's lp)
 		// a step stages E = M·P elements of each range, M ≥ 1 of them
 		// per thread, so that a range of many splits still folds 64 or
-		// more elements between barriers
-		g.line("int P = %d / nsplit, sp = lid / P, lp = lid %% P, M = nsplit > %d ? %d : 1, E = P * M;", TileGroup, TileGroup/tileStep1, tileStepM)
+		// more elements between barriers (or M = sh.M where given)
+		m := fmt.Sprintf("nsplit > %d ? %d : 1", max(1, G/tileStep1), tileStepM)
+		if sh.M > 0 {
+			m, mMax = fmt.Sprint(sh.M), sh.M
+		}
+		g.line("int P = %d / nsplit, sp = lid / P, lp = lid %% P, M = %s, E = P * M;", G, m)
 		g.line("long b0 = grp * P;")
 		g.line("long ks = (%s + nsplit - 1) / nsplit, k0 = sp * ks, k1 = min(%s, k0 + ks);", K, K)
 	}
 	// local memory: one array per tiled buffer, in the order of Tiles;
-	// in two dimensions a block×TileK tile is stored by step, tk rows
-	// of the block's blk points padded to S (see tileVec)
-	V := tileVec(two, R)
-	S := blk + V
+	// in two dimensions a block×tk tile is stored by step, tk rows of
+	// the block's points padded to S (see tileVec)
 	for _, buf := range t.Tiles {
 		r := roles[buf]
 		r.local = g.fresh("tile")
-		size := tk
+		size := sh.tk
 		if !two {
-			size = TileGroup * tileStepM
+			size = G * mMax
 		}
 		if r.dim >= 0 {
-			size = tk * S
+			size = sh.tk * sh.S(r.dim)
 		}
+		p.TileLocal += size * buf.T.Size()
 		g.line("__local %s %s[%d] __attribute__((aligned(16)));", btype(buf.T), r.local, size)
 	}
 	// accumulators: component k of point (ry, rx)
@@ -204,14 +245,16 @@ func (g *gen) genTiled(p *Program, t *kernel.Tiled) {
 			if ty == kernel.Bool {
 				ct = "uchar"
 			}
-			g.line("__local %s %s[%d];", ct, part[k], TileGroup)
+			p.TileLocal += G * max(1, ty.Size())
+			g.line("__local %s %s[%d];", ct, part[k], G)
 		}
 	}
 	g.flushPre()
+	RY, RX := sh.R[0], sh.R[1]
 	for k, ty := range ts {
 		acc[k] = g.fresh("acc")
-		g.line("%s %s[%d][%d];", g.ctype(ty), acc[k], R, R)
-		g.line("for (int ry = 0; ry < %d; ry++) for (int rx = 0; rx < %d; rx++) %s[ry][rx] = %s;", R, R, acc[k], nes[k])
+		g.line("%s %s[%d][%d];", g.ctype(ty), acc[k], RY, RX)
+		g.line("for (int ry = 0; ry < %d; ry++) for (int rx = 0; rx < %d; rx++) %s[ry][rx] = %s;", RY, RX, acc[k], nes[k])
 	}
 	var pre map[*kernel.Param]string
 	if two {
@@ -222,17 +265,17 @@ func (g *gen) genTiled(p *Program, t *kernel.Tiled) {
 		pre = map[*kernel.Param]string{}
 		for _, buf := range t.Tiles {
 			pre[buf] = g.fresh("pre")
-			g.line("%s %s[%d];", btype(buf.T), pre[buf], (tileSize(roles[buf], blk, tk)+TileGroup-1)/TileGroup)
+			g.line("%s %s[%d];", btype(buf.T), pre[buf], (sh.tileSize(roles[buf])+G-1)/G)
 		}
-		g.tileLanes(t, roles, dims, K, blk, tk, S)
-		g.tileFetch(t, roles, pre, dims, K, blk, tk, "0")
-		g.line("for (long t0 = 0; t0 < %s; t0 += %d) {", K, tk)
+		g.tileLanes(t, roles, dims, K)
+		g.tileFetch(t, roles, pre, dims, K, "0")
+		g.line("for (long t0 = 0; t0 < %s; t0 += %d) {", K, sh.tk)
 		g.indent++
-		g.tileStore(t, roles, pre, blk, tk, S)
+		g.tileStore(t, roles, pre)
 		g.line("barrier(CLK_LOCAL_MEM_FENCE);")
-		g.line("if (t0 + %d < %s) {", tk, K)
+		g.line("if (t0 + %d < %s) {", sh.tk, K)
 		g.indent++
-		g.tileFetch(t, roles, pre, dims, K, blk, tk, fmt.Sprintf("t0 + %d", tk))
+		g.tileFetch(t, roles, pre, dims, K, fmt.Sprintf("t0 + %d", sh.tk))
 		g.indent--
 		g.line("}")
 	} else {
@@ -277,6 +320,7 @@ func (g *gen) genTiled(p *Program, t *kernel.Tiled) {
 				if r.dim < 0 {
 					continue
 				}
+				R, V, S := sh.R[r.dim], sh.V[r.dim], sh.S(r.dim)
 				r.reg = g.fresh("treg")
 				bt := btype(buf.T)
 				g.line("%s %s[%d];", bt, r.reg, R)
@@ -289,7 +333,7 @@ func (g *gen) genTiled(p *Program, t *kernel.Tiled) {
 					w = 16 / buf.T.Size() // one 16-byte load
 				}
 				for q := 0; q < R; q += w {
-					at := fmt.Sprintf("%s[tt * %d + %s * %d + %d]", r.local, S, l, V, (q/V)*TT*V+q%V)
+					at := fmt.Sprintf("%s[tt * %d + %s * %d + %d]", r.local, S, l, V, (q/V)*sh.TT*V+q%V)
 					if w == 1 {
 						g.line("%s[%d] = %s;", r.reg, q, at)
 						continue
@@ -307,7 +351,7 @@ func (g *gen) genTiled(p *Program, t *kernel.Tiled) {
 	// constant trip count (the compiler unrolls and keeps the tile
 	// values in registers); otherwise each point is checked
 	if two {
-		g.line("if (b0 + %d <= %s && b1 + %d <= %s && t0 + %d <= %s) {", blk, dims[0], blk, dims[1], tk, K)
+		g.line("if (b0 + %d <= %s && b1 + %d <= %s && t0 + %d <= %s) {", sh.blk[0], dims[0], sh.blk[1], dims[1], sh.tk, K)
 	} else {
 		g.line("if (b0 + P <= %s && k0 + t0 + E <= k1) {", dims[0])
 	}
@@ -316,26 +360,26 @@ func (g *gen) genTiled(p *Program, t *kernel.Tiled) {
 		// unrolled, a step's loads from local memory for one element
 		// overlap the folds of the one before (H100, matmul 4096² f32:
 		// 4.74 ms rolled, 4.47 unrolled by 4, 4.13 whole); only a small
-		// fold, as a product's sum is: the unrolled step holds R²·TileK
+		// fold, as a product's sum is: the unrolled step holds RY·RX·tk
 		// copies of the fold, which a large one makes slow to compile
 		// (PoCL)
 		if foldSize(t) <= unrollFold {
 			g.line("#pragma unroll")
 		}
-		g.foldStep(t, ts, acc, dims, R, TT, V, two, fmt.Sprint(tk), false, regs)
+		g.foldStep(t, ts, acc, dims, two, fmt.Sprint(sh.tk), false, regs)
 	} else {
 		g.line("#pragma unroll 8")
-		g.foldStep(t, ts, acc, dims, R, TT, V, two, "E", false, nil)
+		g.foldStep(t, ts, acc, dims, two, "E", false, nil)
 	}
 	g.indent--
 	g.line("} else {")
 	g.indent++
 	if two {
-		g.line("int tn = (int)min((long)%d, %s - t0);", tk, K)
+		g.line("int tn = (int)min((long)%d, %s - t0);", sh.tk, K)
 	} else {
 		g.line("int tn = (int)min((long)E, k1 - k0 - t0);")
 	}
-	g.foldStep(t, ts, acc, dims, R, TT, V, two, "tn", true, regs)
+	g.foldStep(t, ts, acc, dims, two, "tn", true, regs)
 	g.indent--
 	g.line("}")
 	g.tiles = saved
@@ -370,10 +414,10 @@ func (g *gen) genTiled(p *Program, t *kernel.Tiled) {
 		g.line("}")
 	}
 	// the results
-	g.line("for (int ry = 0; ry < %d; ry++) {", R)
-	g.line("for (int rx = 0; rx < %d; rx++) {", R)
+	g.line("for (int ry = 0; ry < %d; ry++) {", RY)
+	g.line("for (int rx = 0; rx < %d; rx++) {", RX)
 	g.indent++
-	point := g.pointVars(t, dims, TT, V, two)
+	point := g.pointVars(t, dims, two)
 	if !two {
 		point = "sp == 0 && " + point
 	}
@@ -412,7 +456,7 @@ func (g *gen) genTiled(p *Program, t *kernel.Tiled) {
 // foldStep emits the fold of one step of T (tt < tn) into the
 // accumulators of the thread's points, checking that each lies inside
 // Dims when guarded.
-func (g *gen) foldStep(t *kernel.Tiled, ts []kernel.Type, acc, dims []string, R, TT, V int, two bool, tn string, guarded bool, regs func()) {
+func (g *gen) foldStep(t *kernel.Tiled, ts []kernel.Type, acc, dims []string, two bool, tn string, guarded bool, regs func()) {
 	g.line("for (int tt = 0; tt < %s; tt++) {", tn)
 	g.indent++
 	if contractible(t, ts) {
@@ -421,10 +465,10 @@ func (g *gen) foldStep(t *kernel.Tiled, ts []kernel.Type, acc, dims []string, R,
 	if regs != nil {
 		regs()
 	}
-	g.line("for (int ry = 0; ry < %d; ry++) {", R)
-	g.line("for (int rx = 0; rx < %d; rx++) {", R)
+	g.line("for (int ry = 0; ry < %d; ry++) {", g.tsh.R[0])
+	g.line("for (int rx = 0; rx < %d; rx++) {", g.tsh.R[1])
 	g.indent++
-	point := g.pointVars(t, dims, TT, V, two)
+	point := g.pointVars(t, dims, two)
 	if guarded {
 		g.line("if (%s) {", point)
 	} else {
@@ -455,24 +499,24 @@ func (g *gen) foldStep(t *kernel.Tiled, ts []kernel.Type, acc, dims []string, R,
 // pointVars declares the point (ry, rx) of the thread and returns the
 // condition that it lies inside Dims. In two dimensions the thread's
 // points along each are runs of V neighbours, TT·V apart.
-func (g *gen) pointVars(t *kernel.Tiled, dims []string, TT, V int, two bool) string {
+func (g *gen) pointVars(t *kernel.Tiled, dims []string, two bool) string {
 	i := g.name(t.Idx[0].Name)
 	if !two {
 		g.line("long %s = b0 + lp;", i)
 		return fmt.Sprintf("%s < %s", i, dims[0])
 	}
 	j := g.name(t.Idx[1].Name)
+	TT, V0, V1 := g.tsh.TT, g.tsh.V[0], g.tsh.V[1]
 	g.line("long %s = b0 + ly * %d + ry %% %d + (ry / %d) * %d, %s = b1 + lx * %d + rx %% %d + (rx / %d) * %d;",
-		i, V, V, V, TT*V, j, V, V, V, TT*V)
+		i, V0, V0, V0, TT*V0, j, V1, V1, V1, TT*V1)
 	return fmt.Sprintf("%s < %s && %s < %s", i, dims[0], j, dims[1])
 }
 
-// tileVec is V, the neighbouring points a thread computes along each
-// dimension of a two-dimensional tiled kernel: 4 where its R points a
-// dimension are a multiple of 4, so that a step reads the tile values
-// of four points with one 16-byte load from local memory (an 8×8
-// thread's step reads 4 loads for 64 folds, not 16); else 1 (points TT
-// apart).
+// tileVec is V, the neighbouring points a thread computes along a
+// dimension of a two-dimensional tiled kernel: 4 where its R points
+// along it are a multiple of 4, so that a step reads the tile values of
+// four points with one 16-byte load from local memory (an 8×8 thread's
+// step reads 4 loads for 64 folds, not 16); else 1 (points TT apart).
 func tileVec(two bool, R int) int {
 	if two && R%4 == 0 {
 		return 4
@@ -480,9 +524,10 @@ func tileVec(two bool, R int) int {
 	return 1
 }
 
-// A one-dimensional tiled kernel of nsplit > TileGroup/tileStep1 splits
-// stages tileStepM·TileGroup/nsplit elements of each range a step, not
-// TileGroup/nsplit (64 between barriers at nsplit 8, not 32).
+// A one-dimensional tiled kernel of nsplit > G/tileStep1 splits
+// stages tileStepM·G/nsplit elements of each range a step, not
+// G/nsplit (64 between barriers at nsplit 8 of 256, not 32), unless its
+// TileConfig says how many.
 const (
 	tileStep1 = 64
 	tileStepM = 2
@@ -518,24 +563,27 @@ func countStmts(ss []kernel.Stmt) int {
 // tileStore writes the registers pre of each tiled buffer into its
 // local memory: a step of T by row, each of the blk points of the block
 // padded to S.
-func (g *gen) tileStore(t *kernel.Tiled, roles map[*kernel.Param]*tileRole, pre map[*kernel.Param]string, blk, tk, S int) {
+func (g *gen) tileStore(t *kernel.Tiled, roles map[*kernel.Param]*tileRole, pre map[*kernel.Param]string) {
+	sh := g.tsh
+	G, tk := sh.G, sh.tk
 	for _, buf := range t.Tiles {
 		r := roles[buf]
-		n := tileSize(r, blk, tk)
+		n := sh.tileSize(r)
 		if r.ptr != "" {
-			g.line("for (int q = 0; q < %d; q++) %s[q * %d] = %s[q];", n/TileGroup, r.slot, r.sstep, pre[buf])
+			g.line("for (int q = 0; q < %d; q++) %s[q * %d] = %s[q];", n/G, r.slot, r.sstep, pre[buf])
 			continue
 		}
-		g.line("for (int q = 0; q < %d; q++) {", (n+TileGroup-1)/TileGroup)
+		g.line("for (int q = 0; q < %d; q++) {", (n+G-1)/G)
 		g.indent++
-		g.line("int e = lid + q * %d;", TileGroup)
+		g.line("int e = lid + q * %d;", G)
 		switch {
 		case r.dim < 0:
 			g.line("if (e < %d) %s[e] = %s[q];", n, r.local, pre[buf])
 		case r.kLast:
-			g.line("if (e < %d) %s[(e %% %d) * %d + e / %d] = %s[q];", n, r.local, tk, S, tk, pre[buf])
+			g.line("if (e < %d) %s[(e %% %d) * %d + e / %d] = %s[q];", n, r.local, tk, sh.S(r.dim), tk, pre[buf])
 		default:
-			g.line("if (e < %d) %s[(e / %d) * %d + e %% %d] = %s[q];", n, r.local, blk, S, blk, pre[buf])
+			blk := sh.blk[r.dim]
+			g.line("if (e < %d) %s[(e / %d) * %d + e %% %d] = %s[q];", n, r.local, blk, sh.S(r.dim), blk, pre[buf])
 		}
 		g.indent--
 		g.line("}")
@@ -543,32 +591,32 @@ func (g *gen) tileStore(t *kernel.Tiled, roles map[*kernel.Param]*tileRole, pre 
 }
 
 // tileSize is the elements of a step's tile of a buffer in r's role.
-func tileSize(r *tileRole, blk, tk int) int {
+func (sh *tileShape) tileSize(r *tileRole) int {
 	if r.dim < 0 {
-		return tk
+		return sh.tk
 	}
-	return blk * tk
+	return sh.blk[r.dim] * sh.tk
 }
 
 // tileFetch reads the step at t0 (a C expression) of each tiled buffer
-// from global memory into its registers pre: element e = lid + q·TileGroup
-// of the step's tile into pre[q], coalesced along the buffer's
-// contiguous dimension, 0 outside the buffer.
-func (g *gen) tileFetch(t *kernel.Tiled, roles map[*kernel.Param]*tileRole, pre map[*kernel.Param]string, dims []string, K string, blk, tk int, t0 string) {
+// from global memory into its registers pre: element e = lid + q·G of
+// the step's tile into pre[q], coalesced along the buffer's contiguous
+// dimension, 0 outside the buffer.
+func (g *gen) tileFetch(t *kernel.Tiled, roles map[*kernel.Param]*tileRole, pre map[*kernel.Param]string, dims []string, K string, t0 string) {
 	// a whole step of a block inside Dims: the loads of lanes unchecked
 	lanes := false
 	for _, buf := range t.Tiles {
 		lanes = lanes || roles[buf].ptr != ""
 	}
 	if lanes {
-		g.line("if (tin && %s + %d <= %s) {", t0, tk, K)
+		g.line("if (tin && %s + %d <= %s) {", t0, g.tsh.tk, K)
 		g.indent++
-		g.tileFetchBy(t, roles, pre, dims, K, blk, tk, t0, true)
+		g.tileFetchBy(t, roles, pre, dims, K, t0, true)
 		g.indent--
 		g.line("} else {")
 		g.indent++
 	}
-	g.tileFetchBy(t, roles, pre, dims, K, blk, tk, t0, false)
+	g.tileFetchBy(t, roles, pre, dims, K, t0, false)
 	if lanes {
 		g.indent--
 		g.line("}")
@@ -577,19 +625,25 @@ func (g *gen) tileFetch(t *kernel.Tiled, roles map[*kernel.Param]*tileRole, pre 
 
 // tileLanes sets the lanes of the tiled buffers whose loads keep their
 // places in the tile from step to step, and declares them: where a
-// work-group's loads of a step cover whole rows of the tile (kLast:
-// TileGroup a multiple of tk; else of blk) and the tile is a whole
-// number of such loads. A load is then a pointer plus a constant
-// distance per q plus the step's, not an element number taken apart by
-// division and remainder each step: on an H100, fut bench's 4096² f32
-// product took 3.35 ms of kernel time against 4.13 (cuBLAS 2.70 in the
-// same lease). Capping its registers at 128 (FUT_CL_OPTIONS=
-// -cl-nv-maxrregcount=128) changed nothing.
-func (g *gen) tileLanes(t *kernel.Tiled, roles map[*kernel.Param]*tileRole, dims []string, K string, blk, tk, S int) {
+// work-group's loads of a step cover whole rows of the tile (kLast: G a
+// multiple of tk; else of the block's points along the buffer's
+// dimension) and the tile is a whole number of such loads. A load is
+// then a pointer plus a constant distance per q plus the step's, not an
+// element number taken apart by division and remainder each step: on an
+// H100, fut bench's 4096² f32 product took 3.35 ms of kernel time
+// against 4.13 (cuBLAS 2.70 in the same lease). Capping its registers at
+// 128 (FUT_CL_OPTIONS= -cl-nv-maxrregcount=128) changed nothing.
+func (g *gen) tileLanes(t *kernel.Tiled, roles map[*kernel.Param]*tileRole, dims []string, K string) {
+	sh := g.tsh
+	G, tk := sh.G, sh.tk
 	for _, buf := range t.Tiles {
 		r := roles[buf]
-		n := tileSize(r, blk, tk)
-		if r.dim < 0 || n%TileGroup != 0 || (r.kLast && TileGroup%tk != 0) || (!r.kLast && TileGroup%blk != 0) {
+		if r.dim < 0 {
+			continue
+		}
+		blk := sh.blk[r.dim]
+		n := sh.tileSize(r)
+		if n%G != 0 || (r.kLast && G%tk != 0) || (!r.kLast && G%blk != 0) {
 			continue
 		}
 		bn, bt := g.name(buf.Name), btype(buf.T)
@@ -597,27 +651,29 @@ func (g *gen) tileLanes(t *kernel.Tiled, roles map[*kernel.Param]*tileRole, dims
 		o, c := r.lo, r.lk
 		extent := dims[r.dim]
 		r.ptr, r.stride, r.slot = g.fresh("lp"), g.fresh("ls"), g.fresh("lt")
-		if r.kLast { // buf[o][k]: TileGroup/tk rows of the block a load
-			r.rows, r.cols = TileGroup/tk, 0
+		if r.kLast { // buf[o][k]: G/tk rows of the block a load
+			r.rows, r.cols = G/tk, 0
 			r.sstep = r.rows
 			g.line("int %s = lid / %d, %s = lid %% %d;", o, tk, c, tk)
 			g.line("__global const %s *%s = %s + (b%d + %s) * %s + %s;", bt, r.ptr, bn, r.dim, o, K, c)
 			g.line("long %s = %d * %s;", r.stride, r.rows, K)
-		} else { // buf[k][o]: TileGroup/blk steps of T a load
-			r.rows, r.cols = 0, TileGroup/blk
-			r.sstep = r.cols * S
+		} else { // buf[k][o]: G/blk steps of T a load
+			r.rows, r.cols = 0, G/blk
+			r.sstep = r.cols * sh.S(r.dim)
 			g.line("int %s = lid %% %d, %s = lid / %d;", o, blk, c, blk)
 			g.line("__global const %s *%s = %s + %s * %s + b%d + %s;", bt, r.ptr, bn, c, extent, r.dim, o)
 			g.line("long %s = %d * %s;", r.stride, r.cols, extent)
 		}
-		g.line("__local %s *%s = &%s[%s * %d + %s];", bt, r.slot, r.local, c, S, o)
+		g.line("__local %s *%s = &%s[%s * %d + %s];", bt, r.slot, r.local, c, sh.S(r.dim), o)
 	}
-	g.line("bool tin = b0 + %d <= %s && b1 + %d <= %s;", blk, dims[0], blk, dims[1])
+	g.line("bool tin = b0 + %d <= %s && b1 + %d <= %s;", sh.blk[0], dims[0], sh.blk[1], dims[1])
 }
 
 // tileFetchBy is tileFetch's loads: of the lanes unchecked (whole) or
 // checked, and of the other buffers as their elements e.
-func (g *gen) tileFetchBy(t *kernel.Tiled, roles map[*kernel.Param]*tileRole, pre map[*kernel.Param]string, dims []string, K string, blk, tk int, t0 string, whole bool) {
+func (g *gen) tileFetchBy(t *kernel.Tiled, roles map[*kernel.Param]*tileRole, pre map[*kernel.Param]string, dims []string, K string, t0 string, whole bool) {
+	sh := g.tsh
+	G, tk := sh.G, sh.tk
 	for _, buf := range t.Tiles {
 		r := roles[buf]
 		if r.ptr != "" {
@@ -628,7 +684,7 @@ func (g *gen) tileFetchBy(t *kernel.Tiled, roles map[*kernel.Param]*tileRole, pr
 				at = fmt.Sprintf("(%s) * %s", t0, dims[r.dim])
 			}
 			src := fmt.Sprintf("%s[q * %s + %s]", r.ptr, r.stride, at)
-			n := tileSize(r, blk, tk) / TileGroup
+			n := sh.tileSize(r) / G
 			if whole {
 				g.line("for (int q = 0; q < %d; q++) %s[q] = %s;", n, pre[buf], src)
 			} else {
@@ -637,10 +693,10 @@ func (g *gen) tileFetchBy(t *kernel.Tiled, roles map[*kernel.Param]*tileRole, pr
 			continue
 		}
 		bn := g.name(buf.Name)
-		n := tileSize(r, blk, tk)
-		g.line("for (int q = 0; q < %d; q++) {", (n+TileGroup-1)/TileGroup)
+		n := sh.tileSize(r)
+		g.line("for (int q = 0; q < %d; q++) {", (n+G-1)/G)
 		g.indent++
-		g.line("int e = lid + q * %d;", TileGroup)
+		g.line("int e = lid + q * %d;", G)
 		if r.dim < 0 {
 			g.line("long kk = %s + e;", t0)
 			g.line("%s[q] = (e < %d && kk < %s) ? %s[kk] : 0;", pre[buf], n, K, bn)
@@ -648,6 +704,7 @@ func (g *gen) tileFetchBy(t *kernel.Tiled, roles map[*kernel.Param]*tileRole, pr
 			g.line("}")
 			continue
 		}
+		blk := sh.blk[r.dim]
 		if r.kLast { // buf[o][k]: consecutive threads along k
 			g.line("int c = e %% %d, rr = e / %d;", tk, tk)
 		} else { // buf[k][o]: consecutive threads along o
@@ -663,25 +720,6 @@ func (g *gen) tileFetchBy(t *kernel.Tiled, roles map[*kernel.Param]*tileRole, pr
 		g.indent--
 		g.line("}")
 	}
-}
-
-// tileReg is the points a thread computes along each dimension: 8×8
-// where the accumulators of a point take at most 8 bytes (on an H100, a
-// 4096² f32 product took 17.2 ms with 2×2, 11.5 with 4×4, 7.9 with 8×8),
-// else TileReg×TileReg, to stay within the registers. FUT_TILE_REG (1 to
-// 8) overrides it, to compare.
-func tileReg(ts []kernel.Type) int {
-	if r := envInt("FUT_TILE_REG", 1, 8, 0); r > 0 {
-		return r
-	}
-	bytes := 0
-	for _, t := range ts {
-		bytes += t.Size()
-	}
-	if bytes <= 8 {
-		return 8
-	}
-	return TileReg
 }
 
 // contractible reports whether a tiled kernel's fold may contract a*b+c

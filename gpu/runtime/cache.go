@@ -111,6 +111,9 @@ type compiled struct {
 	prog    *cl.Program
 	kernels map[string]*cl.Kernel
 	group   int // work-group size usable by every kernel of the program
+	// maxGroup is the largest work-group every kernel of the program
+	// takes (a tiled kernel's own size is its TileConfig's)
+	maxGroup int
 	// BuildTime is how long generation and build (or the disk cache load) took.
 	BuildTime time.Duration
 	FromDisk  bool
@@ -149,22 +152,35 @@ func (d *Device) CacheDir() string {
 	return filepath.Join(dir, "fut", "kernels")
 }
 
+// kernMemo is a kernel value with the tile sizes it is built with (the
+// zero value for every kernel but a Tiled one of chosen sizes).
+type kernMemo struct {
+	k    *kernel.Kernel
+	tile opencl.TileConfig
+}
+
 // Compile generates and builds k (memoised per kernel value, per source
 // in memory, and per source hash on disk). Callers hold d.mu.
 func (d *Device) compile(k *kernel.Kernel) (*compiled, error) {
+	return d.compileTile(k, opencl.TileConfig{})
+}
+
+// compileTile is compile of a Tiled kernel with the sizes tile.
+func (d *Device) compileTile(k *kernel.Kernel, tile opencl.TileConfig) (*compiled, error) {
 	d.uses++
-	if c, ok := d.byKern[k]; ok {
+	m := kernMemo{k, tile}
+	if c, ok := d.byKern[m]; ok {
 		d.lastUse[c.key] = d.uses
 		return c, nil
 	}
 	t0 := time.Now()
-	gen, err := opencl.Generate(k, d.Caps)
+	gen, err := opencl.GenerateTile(k, d.Caps, tile)
 	if err != nil {
 		return nil, err
 	}
 	key := d.cacheKey(gen.Source, d.cfg.Options)
 	if c, ok := d.bySrc[key]; ok {
-		d.remember(k, c)
+		d.remember(m, c)
 		return c, nil
 	}
 	if err := d.admitLoaded(key); err != nil {
@@ -200,7 +216,7 @@ func (d *Device) compile(k *kernel.Kernel) (*compiled, error) {
 			}
 		}
 	}
-	c.group = d.group
+	c.group, c.maxGroup = d.group, d.Info.MaxWorkGroup
 	for _, e := range gen.Entries {
 		kr, err := c.prog.Kernel(e.Name)
 		if err != nil {
@@ -211,22 +227,23 @@ func (d *Device) compile(k *kernel.Kernel) (*compiled, error) {
 		for c.group > 1 && c.group > kr.WorkGroupSize() {
 			c.group /= 2
 		}
+		c.maxGroup = min(c.maxGroup, kr.WorkGroupSize())
 	}
 	d.noteLoaded(key)
 	c.BuildTime = time.Since(t0)
 	d.Profile.addBuild(k.Name, c.BuildTime, c.FromDisk)
 	d.evict()
 	d.bySrc[key] = c
-	d.remember(k, c)
+	d.remember(m, c)
 	return c, nil
 }
 
-// remember notes that kernel k is built as c.
-func (d *Device) remember(k *kernel.Kernel, c *compiled) {
+// remember notes that kernel m.k is built with m.tile as c.
+func (d *Device) remember(m kernMemo, c *compiled) {
 	if len(d.byKern) >= d.maxKernels {
 		clear(d.byKern) // only a memo: the programs stay in bySrc
 	}
-	d.byKern[k] = c
+	d.byKern[m] = c
 	d.lastUse[c.key] = d.uses
 }
 

@@ -36,7 +36,7 @@ func TestDiskCache(t *testing.T) {
 	if _, err := d2.Prepare(k); err != nil {
 		t.Fatal(err)
 	}
-	if !d2.byKern[k].FromDisk {
+	if !d2.byKern[kernMemo{k: k}].FromDisk {
 		t.Fatal("second device did not load the kernel from the disk cache")
 	}
 	if !strings.Contains(d2.Profile.Table(), "(disk cache)") {
@@ -58,7 +58,7 @@ func TestDiskCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d3.Close()
-	if _, err := d3.Prepare(k); err != nil || d3.byKern[k].FromDisk {
+	if _, err := d3.Prepare(k); err != nil || d3.byKern[kernMemo{k: k}].FromDisk {
 		t.Fatalf("corrupt cache: %v", err)
 	}
 	// --no-cache has no directory

@@ -22,7 +22,6 @@ import (
 	"sync/atomic"
 
 	"fut/gpu/cl"
-	"fut/gpu/kernel"
 	"fut/gpu/opencl"
 )
 
@@ -175,9 +174,9 @@ type Device struct {
 	cfg     Config
 	ctx     *cl.Context
 	mu      sync.Mutex
-	byKern  map[*kernel.Kernel]*compiled // a memo of bySrc, cleared when it fills
-	bySrc   map[string]*compiled         // built programs by source hash, at most maxPrograms
-	lastUse map[string]int64             // when each program of bySrc was last used
+	byKern  map[kernMemo]*compiled // a memo of bySrc, cleared when it fills
+	bySrc   map[string]*compiled   // built programs by source hash, at most maxPrograms
+	lastUse map[string]int64       // when each program of bySrc was last used
 	uses    int64
 	// maxPrograms bounds the programs kept built (the least recently
 	// used go first); maxKernels bounds byKern. Each offloaded call makes
@@ -211,6 +210,8 @@ type Device struct {
 	// peerCopies counts arrays copied here from another device without
 	// the host (CopyTo)
 	peerCopies atomic.Int64
+	// the tiled kernels' sizes chosen on d (tile_search.go), under mu
+	tiles tileState
 }
 
 // PeerCopies is how many arrays were copied to d from another device
@@ -259,7 +260,7 @@ func OpenDevice(info *cl.Device, cfg Config) (*Device, error) {
 	}
 	d := &Device{
 		Info: info, cfg: cfg, ctx: ctx, Profile: NewProfile(),
-		byKern: map[*kernel.Kernel]*compiled{}, bySrc: map[string]*compiled{}, lastUse: map[string]int64{},
+		byKern: map[kernMemo]*compiled{}, bySrc: map[string]*compiled{}, lastUse: map[string]int64{},
 		maxPrograms: defaultMaxPrograms, maxKernels: 1024, keepsKernels: keepsKernelsLoaded(info),
 		Caps: opencl.Caps{
 			F64:          info.HasF64,

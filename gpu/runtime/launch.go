@@ -365,11 +365,19 @@ func toInt64(v any) int64 {
 	return 0
 }
 
-// tiled launches a Tiled kernel: one work-group of opencl.TileGroup work
-// items per block of points.
+// tiled launches a Tiled kernel: one work-group of its TileConfig's
+// work items per block of points.
 func (l *launch) tiled(s *kernel.Tiled) error {
-	if int64(l.c.group) < opencl.TileGroup {
-		return fmt.Errorf("runtime: kernel %s: tiled kernels need work-groups of %d work items; the device allows %d", l.k.Name, opencl.TileGroup, l.c.group)
+	tc := l.c.gen.Tile
+	G := int64(tc.Group())
+	if G <= 0 || !tc.Fits(s) {
+		return fmt.Errorf("runtime: kernel %s: a tiled program without its sizes", l.k.Name)
+	}
+	if G > int64(l.c.maxGroup) {
+		return fmt.Errorf("runtime: kernel %s: tiled with %s, in work-groups of %d work items; the device allows %d", l.k.Name, tc, G, l.c.maxGroup)
+	}
+	if lm := l.c.gen.TileLocal; lm > int(l.d.Info.LocalMem) {
+		return fmt.Errorf("runtime: kernel %s: tiled with %s, it needs %d bytes of local memory; the device has %d", l.k.Name, tc, lm, l.d.Info.LocalMem)
 	}
 	dims := make([]int64, len(s.Dims))
 	points := int64(1)
@@ -394,16 +402,14 @@ func (l *launch) tiled(s *kernel.Tiled) error {
 		return nil
 	}
 	if len(dims) == 1 {
-		ns := l.tileSplit(dims[0], k)
-		per := opencl.TileGroup / ns
-		return l.enqueueLocal(0, map[string]any{"nsplit": int32(ns)}, ceilDiv(dims[0], per)*opencl.TileGroup, opencl.TileGroup)
+		// nsplit is the launch's, of the device and the sizes alone:
+		// every TileConfig folds the same ranges (opencl's tile_config.go)
+		ns := min(l.tileSplit(dims[0], k), G)
+		per := G / ns
+		return l.enqueueLocal(0, map[string]any{"nsplit": int32(ns)}, ceilDiv(dims[0], per)*G, G)
 	}
-	blk := int64(l.c.gen.TileBlock)
-	if blk <= 0 {
-		return fmt.Errorf("runtime: kernel %s: a tiled program without its block size", l.k.Name)
-	}
-	nbi, nbj := ceilDiv(dims[0], blk), ceilDiv(dims[1], blk)
-	return l.enqueueLocal(0, map[string]any{"nbj": nbj}, nbi*nbj*opencl.TileGroup, opencl.TileGroup)
+	nbi, nbj := ceilDiv(dims[0], int64(tc.Block(0))), ceilDiv(dims[1], int64(tc.Block(1)))
+	return l.enqueueLocal(0, map[string]any{"nbj": nbj}, nbi*nbj*G, G)
 }
 
 // TileSplitMax is the most threads that share a point of a one-dimensional

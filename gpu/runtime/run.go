@@ -100,9 +100,15 @@ func (d *Device) run(k *kernel.Kernel, args []any, mode checkMode) error {
 	if len(args) != len(k.Params) {
 		return fmt.Errorf("runtime: kernel %s takes %d arguments, given %d", k.Name, len(k.Params), len(args))
 	}
-	c, err := d.compile(k)
-	if err != nil {
-		return err
+	// a tiled kernel is built once its sizes are chosen (tile_search.go),
+	// which needs its scalar arguments
+	tiled, isTiled := k.Shape.(*kernel.Tiled)
+	var c *compiled
+	var err error
+	if !isTiled {
+		if c, err = d.compile(k); err != nil {
+			return err
+		}
 	}
 	l := &launch{d: d, c: c, k: k, sizes: map[string]int64{}}
 	l.args = make([]any, len(args))
@@ -142,6 +148,17 @@ func (d *Device) run(k *kernel.Kernel, args []any, mode checkMode) error {
 			return fmt.Errorf("runtime: kernel %s argument %s: %d elements needed, the array has %d", k.Name, p.Name, need, a.NumElems())
 		}
 		l.args[i] = a.buf
+	}
+	if isTiled {
+		tile, err := d.tileFor(k, tiled, l)
+		if err != nil {
+			return err
+		}
+		if c, err = d.compileTile(k, tile); err != nil {
+			return err
+		}
+		l.c = c
+		d.tiles.last = c.gen.Tile
 	}
 	// a kernel that cannot record an error (nothing in its code writes
 	// the error buffer) needs no check: it is only waited for
