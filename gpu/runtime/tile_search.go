@@ -199,10 +199,11 @@ func (d *Device) tileFor(k *kernel.Kernel, s *kernel.Tiled, l *launch) (opencl.T
 }
 
 // tileKey names a choice: the device, its driver, the build options, the
-// kernel's source with its default sizes and the run's sizes.
+// kernel's source with its default sizes and the run's sizes (with
+// FUT_TILE_SPLIT, which changes a one-dimensional kernel's launch).
 func (d *Device) tileKey(source string, sizes []int64) string {
 	h := sha256.New()
-	for _, s := range []string{tileFormat, source, d.cfg.Options, d.Info.Platform.Name, d.Info.Name, d.Info.Version, d.Info.DriverVersion, sizeList(sizes)} {
+	for _, s := range []string{tileFormat, source, d.cfg.Options, d.Info.Platform.Name, d.Info.Name, d.Info.Version, d.Info.DriverVersion, sizeList(sizes), os.Getenv("FUT_TILE_SPLIT")} {
 		h.Write([]byte(s))
 		h.Write([]byte{0})
 	}
