@@ -146,7 +146,11 @@ func (d *Device) tileFor(k *kernel.Kernel, s *kernel.Tiled, l *launch) (opencl.T
 			return opencl.TileConfig{}, err
 		}
 		sizes = append(sizes, n)
-		work *= max(n, 1)
+		if n = max(n, 1); work > (1<<62)/n {
+			work = 1 << 62
+		} else {
+			work *= n
+		}
 	}
 	if work < tileSearchMinWork && mode != "always" {
 		return opencl.TileConfig{}, nil
@@ -176,6 +180,8 @@ func (d *Device) tileFor(k *kernel.Kernel, s *kernel.Tiled, l *launch) (opencl.T
 		return opencl.TileConfig{}, err
 	}
 	if why != "" {
+		// the default for the process, not measured again each call
+		d.keepTile(key, opencl.TileConfig{})
 		d.tileNote("%s: tile %s (the default): %s", what, def, why)
 		return opencl.TileConfig{}, nil
 	}

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -202,5 +203,40 @@ func TestTileSearchSmall(t *testing.T) {
 	_, tl := matmulTiled()
 	if s := d.TileSearches(); s != 0 || d.LastTile() != opencl.DefaultTile(tl) {
 		t.Errorf("%d searches, %v", s, d.LastTile())
+	}
+}
+
+// TestTileSearchFails: a search whose kernel fails a bounds check keeps
+// no choice on disk, the run reports the failure as the reference path
+// would, and the next run does not measure again.
+func TestTileSearchFails(t *testing.T) {
+	t.Setenv("FUT_TILE_SEARCH", "always")
+	t.Setenv("FUT_TILE", "")
+	t.Setenv("FUT_TILE_REG", "")
+	dir := t.TempDir()
+	d := tileDevice(t, dir, 0)
+	kern, tl := matmulTiled()
+	c := Buf("c", I64, kern.Params[2].V())
+	kern.Params = append(kern.Params, c)
+	e := tl.Body[0].(*Let)
+	e.E = Bin("+", e.E, Rd(c, Bin("+", tl.T, Int(I64, 5)))) // past c's end for the last 5
+	const n, m, k = 70, 65, 20
+	a, b, out, cb := alloc(t, d, I64, n, k), alloc(t, d, I64, k, m), alloc(t, d, I64, n, m), alloc(t, d, I64, k)
+	defer func() { a.Release(); b.Release(); out.Release(); cb.Release() }()
+	for run := 0; run < 2; run++ {
+		err := d.Run(kern, int64(n), int64(m), int64(k), a, b, out, cb)
+		var ke *KernelError
+		if !errors.As(err, &ke) || !strings.Contains(err.Error(), "out of bounds") {
+			t.Fatalf("run %d: %v, want an index out of bounds", run, err)
+		}
+		if s := d.TileSearches(); s != 1 {
+			t.Errorf("run %d: %d searches, want 1", run, s)
+		}
+	}
+	if files, _ := filepath.Glob(filepath.Join(dir, "*.tile")); len(files) != 0 {
+		t.Errorf("a failed search kept %v", files)
+	}
+	if notes := strings.Join(d.TileNotes(), "\n"); !strings.Contains(notes, "the kernel failed while its sizes were measured") {
+		t.Errorf("notes: %s", notes)
 	}
 }
