@@ -2,6 +2,7 @@ package cl
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"fmt"
 	"os"
@@ -717,9 +718,9 @@ func (p *Program) loadModule() error {
 	log := make([]byte, 8<<10)
 	opts := []int32{5 /* CU_JIT_ERROR_LOG_BUFFER */, 6 /* CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES */}
 	vals := []uintptr{uintptr(unsafe.Pointer(&log[0])), uintptr(len(log))}
-	if cudaMaxReg > 0 {
+	if n := cmp.Or(cudaMaxReg, p.maxRegs); n > 0 {
 		opts = append(opts, 0 /* CU_JIT_MAX_REGISTERS */)
-		vals = append(vals, uintptr(cudaMaxReg))
+		vals = append(vals, uintptr(n))
 	}
 	code := cuModuleLoadDataEx(&p.mod, unsafe.Pointer(&img[0]), uint32(len(opts)), &opts[0], &vals[0])
 	runtime.KeepAlive(img)

@@ -287,10 +287,17 @@ func (c *Context) Fill(b *Buffer, pattern []byte, offset, n int) error {
 
 // Program is a built OpenCL program.
 type Program struct {
-	c    *Context
-	prog uintptr
-	mod  uintptr // its CUDA module (cuda.go)
+	c       *Context
+	prog    uintptr
+	mod     uintptr // its CUDA module (cuda.go)
+	maxRegs int     // SetMaxRegisters
 }
+
+// SetMaxRegisters bounds the registers a thread of the program's kernels
+// may take where they run through CUDA (the JIT's CU_JIT_MAX_REGISTERS;
+// FUT_CUDA_MAXREG overrides it), n 0 leaving the JIT free; it has effect
+// before the program's first kernel is taken, and none on OpenCL.
+func (p *Program) SetMaxRegisters(n int) { p.maxRegs = n }
 
 // BuildProgram compiles source with options. A compile error is an *Error
 // with code CL_BUILD_PROGRAM_FAILURE whose Log holds the build log.

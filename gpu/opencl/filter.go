@@ -47,9 +47,22 @@ func (g *gen) filterPass() int {
 // FilterK is the elements each work item of the register-holding
 // compaction reads per tile, for a kept value of 4 bytes
 // (FUT_FILTER_K, 1 to 32, sets it, to compare); kept values of more
-// bytes take proportionally fewer, down to 4. 32 unless said: on an H100
-// 8, 16, 24 and 32 took 0.734, 0.548, 0.577 and 0.502 ms (FilterPass 2).
-var FilterK = envInt("FUT_FILTER_K", 1, 32, 32)
+// bytes take proportionally fewer, down to 4. On an H100 (FilterPass
+// 2), without a bound on registers: 8, 16, 24 and 32 took 0.734, 0.548,
+// 0.577 and 0.502 ms; 32 took 128 registers a work item (two work
+// groups of 256 a multiprocessor). With FilterMaxRegs, kernel ms in one
+// call, two rounds: 32 unbounded 0.482 / 0.481; 16 and 40 registers
+// 0.496 / 0.494; 24 and 64 0.441 / 0.446; 24 and 72 0.460 / 0.457; 28
+// and 72 0.442 / 0.442; 28 and 80 0.426 / 0.427; 32 and 96 0.534 /
+// 0.535.
+var FilterK = envInt("FUT_FILTER_K", 1, 32, 28)
+
+// FilterMaxRegs bounds the registers of a work item of the compaction
+// ranked by warps (FilterPass 2; Program.MaxRegs), where the device
+// compiles through CUDA: 80 unless FUT_FILTER_MAXREG says (0: no
+// bound), with FilterK's 28 elements three work groups of 256 a
+// multiprocessor of an H100.
+var FilterMaxRegs = envInt("FUT_FILTER_MAXREG", 0, 255, 80)
 
 // FilterStage makes the ballot-ranking compaction (FilterPass 2) write
 // its kept values through local memory: each goes to its rank in the
@@ -123,6 +136,7 @@ func (g *gen) genFilterLookBack(p *Program, s *kernel.Scan) {
 	p.KeepK, p.KeepWarp = K, g.filterPass() == 2
 	if p.KeepWarp {
 		g.ballotMacro()
+		p.MaxRegs = FilterMaxRegs
 	}
 	k := s.Keep
 	g.header(p, "_scanlb", []string{"state", "counter", "local0", "tile0", "groups", "scank", "epoch", "cbase"},

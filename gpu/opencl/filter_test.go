@@ -56,6 +56,10 @@ func TestFilterPasses(t *testing.T) {
 		if !p.LookBack || (p.KeepK != 0) != c.keepK || p.KeepWarp != (c.pass == 2 || c.pass < 0 && c.caps.WarpVote) {
 			t.Fatalf("pass %d: LookBack %v, KeepK %d, KeepWarp %v", c.pass, p.LookBack, p.KeepK, p.KeepWarp)
 		}
+		// the ballots' pass bounds its registers on CUDA, no other
+		if want := map[bool]int{true: FilterMaxRegs}[p.KeepWarp]; p.MaxRegs != want {
+			t.Errorf("pass %d %+v: MaxRegs %d, want %d", c.pass, c.caps, p.MaxRegs, want)
+		}
 		lb := p.Source[strings.Index(p.Source, "filter_scanlb"):]
 		for _, s := range c.has {
 			if !strings.Contains(p.Source, s) {

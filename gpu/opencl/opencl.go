@@ -49,6 +49,11 @@ type Program struct {
 	// bytes for each of the tile's KeepK·L elements, after the ranks'
 	// counts in tile0 (KeepLocal says how many bytes tile0 then takes).
 	KeepStage int
+	// MaxRegs, where not 0, bounds the registers a work item of the
+	// program's kernels takes where the device compiles through CUDA
+	// (cl.Program.SetMaxRegisters): more work groups fit a
+	// multiprocessor, at the cost of spilling some.
+	MaxRegs int
 	// Tile (Tiled): the sizes the kernel was generated with (never the
 	// zero value); TileLocal the bytes of local memory it declares.
 	Tile      TileConfig

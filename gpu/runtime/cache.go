@@ -216,6 +216,7 @@ func (d *Device) compileTile(k *kernel.Kernel, tile opencl.TileConfig) (*compile
 			}
 		}
 	}
+	c.prog.SetMaxRegisters(gen.MaxRegs)
 	c.group, c.maxGroup = d.group, d.Info.MaxWorkGroup
 	for _, e := range gen.Entries {
 		kr, err := c.prog.Kernel(e.Name)
