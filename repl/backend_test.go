@@ -18,7 +18,7 @@ func TestBackendOpenCL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	input := strings.Join([]string{
+	got := runLines(t, sess,
 		":devices",
 		":backend opencl",
 		`reduce (+) 0 (map (\x -> x * 2) (iota 100000))`,
@@ -27,15 +27,7 @@ func TestBackendOpenCL(t *testing.T) {
 		":backend",
 		":backend interp",
 		`reduce (+) 0 (map (\x -> x * 2) (iota 100000))`,
-	}, "\n") + "\n"
-	var out bytes.Buffer
-	r, err := New(sess, Config{In: strings.NewReader(input), Out: &out})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	r.Run(context.Background())
-	got := out.String()
+	)
 	if strings.Count(got, "9999900000") != 3 {
 		t.Errorf("expected the sum three times (device, :time, reference):\n%s", got)
 	}
@@ -68,14 +60,7 @@ func TestOffloadedCosts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var out bytes.Buffer
-		r, err := New(sess, Config{In: strings.NewReader(strings.Join(lines, "\n") + "\n"), Out: &out})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer r.Close()
-		r.Run(context.Background())
-		return out.String()
+		return runLines(t, sess, lines...)
 	}
 	expr := `reduce (+) 0 (map (\x -> x * 2) (iota 100000))`
 	dev := run(":set cost on", ":backend opencl", expr)
@@ -110,8 +95,7 @@ func TestSetDeviceMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out bytes.Buffer
-	in := strings.Join([]string{
+	got := runLines(t, sess,
 		":set device-memory 256K",
 		":set device-memory",
 		":backend opencl",
@@ -119,14 +103,7 @@ func TestSetDeviceMemory(t *testing.T) {
 		":set device-memory 12Q",
 		"def xs = map f32.i64 (iota 1000000)",
 		":cost f32.sum (map (*2) xs)",
-	}, "\n") + "\n"
-	r, err := New(sess, Config{In: strings.NewReader(in), Out: &out})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	r.Run(context.Background())
-	got := out.String()
+	)
 	for _, want := range []string{"device-memory 256 KiB", "1499998500000", `want a size such as 512M or 8G, or default, not "12Q"`,
 		"on the device: streamed in 31 chunks of 32768 of its 1000000 elements; a chunk's arrays take 256 KiB at once"} {
 		if !strings.Contains(got, want) {
@@ -150,8 +127,7 @@ func TestSetDevices(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out bytes.Buffer
-	in := strings.Join([]string{
+	got := runLines(t, sess,
 		":set devices 2",
 		":set devices",
 		":backend opencl",
@@ -160,14 +136,7 @@ func TestSetDevices(t *testing.T) {
 		":set devices two",
 		":set devices default",
 		":set devices",
-	}, "\n") + "\n"
-	r, err := New(sess, Config{In: strings.NewReader(in), Out: &out})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	r.Run(context.Background())
-	got := out.String()
+	)
 	for _, want := range []string{"devices 2", "14999850000", "2997", `a count from 1 to 64, or indices #i,#j, not "two"`, "devices 1"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the session does not show %q:\n%s", want, got)
@@ -188,22 +157,14 @@ func TestBackendResident(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	input := strings.Join([]string{
+	got := runLines(t, sess,
 		":backend opencl",
 		"let xs = map f32.i64 (iota 100000)",
 		"reduce (+) 0 (map (*2) xs)",
 		`:time 2 reduce (+) 0 (map (*2) xs)`,
 		`:time reduce (+) 0 (map (*2) (map f32.i64 (iota 1000)))`,
 		":backend",
-	}, "\n") + "\n"
-	var out bytes.Buffer
-	r, err := New(sess, Config{In: strings.NewReader(input), Out: &out})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	r.Run(context.Background())
-	got := out.String()
+	)
 	if strings.Count(got, "9.999901e9") != 2 {
 		t.Errorf("expected the sum twice:\n%s", got)
 	}
@@ -216,4 +177,17 @@ func TestBackendResident(t *testing.T) {
 	if strings.Contains(got, "uploaded") {
 		t.Errorf("a call of no arguments says it uploaded some:\n%s", got)
 	}
+}
+
+// runLines runs the lines in a REPL on sess and returns what it wrote.
+func runLines(t *testing.T, sess *session.Session, lines ...string) string {
+	t.Helper()
+	var out bytes.Buffer
+	r, err := New(sess, Config{In: strings.NewReader(strings.Join(lines, "\n") + "\n"), Out: &out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	r.Run(context.Background())
+	return out.String()
 }
