@@ -59,10 +59,22 @@ var FilterK = envInt("FUT_FILTER_K", 1, 32, 28)
 
 // FilterMaxRegs bounds the registers of a work item of the compaction
 // ranked by warps (FilterPass 2; Program.MaxRegs), where the device
-// compiles through CUDA: 80 unless FUT_FILTER_MAXREG says (0: no
-// bound), with FilterK's 28 elements three work groups of 256 a
-// multiprocessor of an H100.
-var FilterMaxRegs = envInt("FUT_FILTER_MAXREG", 0, 255, 80)
+// compiles through CUDA, as FUT_FILTER_MAXREG says (0: no bound); -1,
+// unless said: 64 where the values are staged as read (FilterStage 2,
+// four work groups of 256 a multiprocessor of an H100), 80 where they
+// are held in registers (three).
+var FilterMaxRegs = envInt("FUT_FILTER_MAXREG", 0, 255, -1)
+
+// filterMaxRegs is FilterMaxRegs resolved.
+func filterMaxRegs() int {
+	switch {
+	case FilterMaxRegs >= 0:
+		return FilterMaxRegs
+	case FilterStage == 2:
+		return 64
+	}
+	return 80
+}
 
 // FilterStage makes the ballot-ranking compaction (FilterPass 2) write
 // its kept values through local memory: each goes to its rank in the
@@ -70,15 +82,32 @@ var FilterMaxRegs = envInt("FUT_FILTER_MAXREG", 0, 255, 80)
 // out in order, work item lid the values lid, lid + L, …, so that each
 // warp's writes are whole runs of consecutive elements, where otherwise
 // each row's kept values, about half a warp's, are written where their
-// ranks fall. FUT_FILTER_STAGE=0 turns it off, to compare. One H100,
+// ranks fall. FUT_FILTER_STAGE=0 turns it off, to compare; 1 stages the
+// values held in registers once the look-back is done. One H100,
 // examples/bench/filter.fut (2^27 f32, half kept), kernel ms, two
-// rounds: 0.502 / 0.500 without, 0.483 / 0.479 with. Also measured and
+// rounds: 0.502 / 0.500 without, 0.483 / 0.479 with 1. Also measured and
 // not kept: staging before the look-back (to overlap it; 0.478 /
 // 0.481), and computing each kept value again where it is staged rather
 // than holding the tile's values in registers from the first reads
 // (0.592 / 0.598, though 79 registers a work item where the values
 // took 128).
-var FilterStage = envInt("FUT_FILTER_STAGE", 0, 1, 1) == 1
+//
+// 2 (the default) stages the values as they are read instead, each at
+// its place in the tile, so that no work item holds its values in
+// registers across the ranks and the look-back; after the look-back the
+// staging area is compacted in place, stageRows rows at a time
+// (stageInPlace). One H100, one call, two rounds, kernel ms: 1 with 28
+// elements and 80 registers 0.425 / 0.425; 2 with 28 and 64 registers
+// 0.410 / 0.411 (wall 0.457 / 0.447), unbounded (72) 0.444 / 0.442, 48
+// registers 0.655 / 0.660 (spilled); 2 with 32 elements unbounded 0.418
+// / 0.419.
+var FilterStage = envInt("FUT_FILTER_STAGE", 0, 2, 2)
+
+// stageRows is the rows of a tile that the in-place compaction of
+// FilterStage 2 moves between two barriers (each work item holding one
+// value of each row in registers): a row's kept values go to ranks
+// below the end of the row, so no write reaches a row not yet read.
+const stageRows = 8
 
 // FilterWindow is how many earlier tiles' words a compaction's look-back
 // reads at once (lookBackWindow), 1 to 32; 0: one at a time, by work
@@ -136,7 +165,7 @@ func (g *gen) genFilterLookBack(p *Program, s *kernel.Scan) {
 	p.KeepK, p.KeepWarp = K, g.filterPass() == 2
 	if p.KeepWarp {
 		g.ballotMacro()
-		p.MaxRegs = FilterMaxRegs
+		p.MaxRegs = filterMaxRegs()
 	}
 	k := s.Keep
 	g.header(p, "_scanlb", []string{"state", "counter", "local0", "tile0", "groups", "scank", "epoch", "cbase"},
@@ -150,10 +179,17 @@ func (g *gen) genFilterLookBack(p *Program, s *kernel.Scan) {
 	n := g.long("n", s.N)
 	g.line("long base = grp * L * %d, end = min(base + L * %d, %s);", K, K, n)
 	g.line("#define PAD(i) ((i) + ((i) >> 5))")
-	// the elements, into registers
+	// the elements, into registers (or, staged as read, into the
+	// tile's staging area)
 	g.line("uint keep = 0;")
 	vals := make([][]string, K)
 	elems := append([]kernel.Exp{s.Elems[0]}, k.Vals...)
+	stage := g.stageLayout(p, k, K)
+	var st []string
+	early := stage != nil && FilterStage == 2
+	if early {
+		st = g.stageAreas(k, K, stage, "(L >> 5)")
+	}
 
 	// an element past the end is computed as the last one (n > 0: the
 	// runtime launches nothing for none) and not kept, so that no branch
@@ -162,13 +198,23 @@ func (g *gen) genFilterLookBack(p *Program, s *kernel.Scan) {
 	for q := range K {
 		vals[q] = make([]string, len(k.Vals))
 		for c, v := range k.Vals {
+			if early {
+				break
+			}
 			vals[q][c] = g.fresh("kv")
 			g.line("%s %s;", g.ctype(v.Type()), vals[q][c])
 		}
 		es := g.element(s.I, fmt.Sprintf("min(base + %d * L + lid, %s - 1)", q, n), s.Body, elems)
 		g.line("if (%s != 0 && base + %d * L + lid < end) keep |= %#xu;", es[0], q, uint32(1)<<q)
-		for c := range k.Vals {
-			g.line("%s = %s;", vals[q][c], es[1+c])
+		for c, v := range k.Vals {
+			switch {
+			case early && v.Type() == kernel.Bool:
+				g.line("%s[%d * L + lid] = (uchar)%s;", st[c], q, es[1+c])
+			case early:
+				g.line("%s[%d * L + lid] = %s;", st[c], q, es[1+c])
+			default:
+				g.line("%s = %s;", vals[q][c], es[1+c])
+			}
 		}
 		g.close()
 	}
@@ -177,7 +223,6 @@ func (g *gen) genFilterLookBack(p *Program, s *kernel.Scan) {
 	} else {
 		g.localRanks(K)
 	}
-	stage := g.stageLayout(p, k, K)
 	if stage != nil {
 		g.line("__local uint lb_cnt;")
 		g.line("if (lid == 0) lb_cnt = agg;")
@@ -194,8 +239,13 @@ func (g *gen) genFilterLookBack(p *Program, s *kernel.Scan) {
 	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
 	g.line("long pre = (long)lb_pre;")
 	if stage != nil {
-		st := g.stagePut(k, K, vals, stage)
-		g.line("barrier(CLK_LOCAL_MEM_FENCE);")
+		if early {
+			g.stageInPlace(k, K, st)
+		} else {
+			st = g.stageAreas(k, K, stage, "W")
+			g.stagePut(k, K, vals, st)
+			g.line("barrier(CLK_LOCAL_MEM_FENCE);")
+		}
 		g.stageCopy(k, st)
 		g.line("#undef PAD")
 		g.end()
@@ -238,7 +288,7 @@ func (g *gen) stageSize(t kernel.Type) int {
 // are not staged (FilterStage off, ranks not by warps, or more than 128
 // bytes a work item). It sets p.KeepStage.
 func (g *gen) stageLayout(p *Program, k *kernel.Keep, K int) []int {
-	if !FilterStage || !p.KeepWarp {
+	if FilterStage == 0 || !p.KeepWarp {
 		return nil
 	}
 	total := 0
@@ -275,21 +325,64 @@ func (p *Program) KeepLocal(L int) int {
 	return n
 }
 
-// stagePut emits the staging of a tile's kept values (stageLayout gave
-// off): each work item puts its kept values at their ranks in the
-// staging areas, whose names it returns (for stageCopy, after a
-// barrier).
-func (g *gen) stagePut(k *kernel.Keep, K int, vals [][]string, off []int) []string {
-	g.line("__local uchar *fut_st = (__local uchar *)tile0 + ((%d * W * 4 + 7) & ~7);", K)
+// stageAreas declares the staging areas of a tile's kept values
+// (stageLayout gave off; warps the expression of the group's warps) and
+// returns their names.
+func (g *gen) stageAreas(k *kernel.Keep, K int, off []int, warps string) []string {
+	g.line("__local uchar *fut_st = (__local uchar *)tile0 + ((%d * %s * 4 + 7) & ~7);", K, warps)
 	st := make([]string, len(k.Vals))
 	for c, v := range k.Vals {
 		st[c] = g.fresh("st")
-		ty := g.ctype(v.Type())
-		if v.Type() == kernel.Bool {
-			ty = "uchar"
-		}
+		ty := g.stageType(v.Type())
 		g.line("__local %s *%s = (__local %s *)(fut_st + %d * %d * L);", ty, st[c], ty, off[c], K)
 	}
+	return st
+}
+
+// stageType is the C type of a kept value of type t in local memory.
+func (g *gen) stageType(t kernel.Type) string {
+	if t == kernel.Bool {
+		return "uchar"
+	}
+	return g.ctype(t)
+}
+
+// stageInPlace emits the compaction of the tile's values staged as read
+// (FilterStage 2) within their area: stageRows rows at a time, each
+// work item reads its value of each row, and after a barrier writes
+// the kept ones at their ranks (below the end of their row, never in a
+// row not yet read), a barrier closing each round.
+func (g *gen) stageInPlace(k *kernel.Keep, K int, st []string) {
+	for q0 := 0; q0 < K; q0 += stageRows {
+		q1 := min(q0+stageRows, K)
+		held := make([][]string, q1-q0)
+		for q := q0; q < q1; q++ {
+			held[q-q0] = make([]string, len(k.Vals))
+			for c, v := range k.Vals {
+				held[q-q0][c] = g.fresh("sv")
+				g.line("%s %s = %s[%d * L + lid];", g.stageType(v.Type()), held[q-q0][c], st[c], q)
+			}
+		}
+		g.line("barrier(CLK_LOCAL_MEM_FENCE);")
+		for q := q0; q < q1; q++ {
+			g.line("FUT_BALLOT(b, (keep >> %d) & 1);", q)
+			g.line("if (keep & %#xu) {", uint32(1)<<q)
+			g.indent++
+			g.line("uint r = acc0[%d] + tile0[%d * W + w] + popcount(b & ltmask);", q, q)
+			for c := range k.Vals {
+				g.line("%s[r] = %s;", st[c], held[q-q0][c])
+			}
+			g.indent--
+			g.line("}")
+		}
+		g.line("barrier(CLK_LOCAL_MEM_FENCE);")
+	}
+}
+
+// stagePut emits the staging of a tile's kept values held in registers
+// (vals) into the areas st: each work item puts its kept values at
+// their ranks (for stageCopy, after a barrier).
+func (g *gen) stagePut(k *kernel.Keep, K int, vals [][]string, st []string) {
 	for q := range K {
 		g.line("FUT_BALLOT(b, (keep >> %d) & 1);", q)
 		g.line("if (keep & %#xu) {", uint32(1)<<q)
@@ -305,7 +398,6 @@ func (g *gen) stagePut(k *kernel.Keep, K int, vals [][]string, off []int) []stri
 		g.indent--
 		g.line("}")
 	}
-	return st
 }
 
 // stageCopy emits the copy of a tile's lb_cnt staged values (in the

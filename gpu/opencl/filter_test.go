@@ -57,7 +57,7 @@ func TestFilterPasses(t *testing.T) {
 			t.Fatalf("pass %d: LookBack %v, KeepK %d, KeepWarp %v", c.pass, p.LookBack, p.KeepK, p.KeepWarp)
 		}
 		// the ballots' pass bounds its registers on CUDA, no other
-		if want := map[bool]int{true: FilterMaxRegs}[p.KeepWarp]; p.MaxRegs != want {
+		if want := map[bool]int{true: filterMaxRegs()}[p.KeepWarp]; p.MaxRegs != want {
 			t.Errorf("pass %d %+v: MaxRegs %d, want %d", c.pass, c.caps, p.MaxRegs, want)
 		}
 		lb := p.Source[strings.Index(p.Source, "filter_scanlb"):]

@@ -161,7 +161,7 @@ func TestCompactOnePass(t *testing.T) {
 	if !d0.Caps.Int64Atomics {
 		t.Skip("the single pass needs 64-bit atomics")
 	}
-	defer func(v, k, w int, all, stage bool) {
+	defer func(v, k, w int, all bool, stage int) {
 		opencl.FilterPass, opencl.FilterK, opencl.FilterWindow, opencl.FilterWalkAll, opencl.FilterStage = v, k, w, all, stage
 	}(opencl.FilterPass, opencl.FilterK, opencl.FilterWindow, opencl.FilterWalkAll, opencl.FilterStage)
 	many := []Type{I32, I64, Bool, U8, I16, U32, F32, F16}
@@ -187,10 +187,11 @@ func TestCompactOnePass(t *testing.T) {
 	}
 	// pass, elements per work item, look-back window (and a fourth: 1
 	// where every look-back walks to the first tile; a fifth: 1 where the
-	// kept values go out through local memory, opencl.FilterStage)
-	for _, pk := range [][5]int{{1, 1, 32, 1, 0}, {1, 5, 1, 0, 0}, {1, 16, 0, 1, 0}, {1, 32, 3, 1, 0}, {2, 16, 32, 0, 0}, {2, 32, 1, 1, 0}, {2, 16, 32, 0, 1}, {2, 5, 0, 1, 1}, {2, 32, 3, 1, 1}} {
+	// kept values go out through local memory, 2 where they are staged
+	// as read: opencl.FilterStage)
+	for _, pk := range [][5]int{{1, 1, 32, 1, 0}, {1, 5, 1, 0, 0}, {1, 16, 0, 1, 0}, {1, 32, 3, 1, 0}, {2, 16, 32, 0, 0}, {2, 32, 1, 1, 0}, {2, 16, 32, 0, 1}, {2, 5, 0, 1, 1}, {2, 32, 3, 1, 1}, {2, 28, 32, 0, 2}, {2, 5, 0, 1, 2}, {2, 32, 3, 1, 2}} {
 		fk := pk[1]
-		opencl.FilterPass, opencl.FilterK, opencl.FilterWindow, opencl.FilterWalkAll, opencl.FilterStage = pk[0], fk, pk[2], pk[3] == 1, pk[4] == 1
+		opencl.FilterPass, opencl.FilterK, opencl.FilterWindow, opencl.FilterWalkAll, opencl.FilterStage = pk[0], fk, pk[2], pk[3] == 1, pk[4]
 		d, err := OpenDevice(d0.Info, Config{NoCache: true, ScanLookBack: 1})
 		if err != nil {
 			t.Fatal(err)
