@@ -153,9 +153,9 @@ func compactTypes(name string, types []Type, keep func(x, i Exp) Exp) *Kernel {
 // TestCompactOnePass: the register-holding compactions (opencl.FilterPass
 // 1 and 2) with 1, 5, 16 and 32 elements per work item (opencl.FilterK)
 // and look-back windows of 0, 1, 3 and 32 (opencl.FilterWindow), keeping
-// one value or one of each type, at sizes around its tiles' edges, with
-// none, all, some or runs of the elements kept, gives the kept values
-// in order and their count.
+// one value, three of different sizes, or one of each type, at sizes
+// around its tiles' edges, with none, all, some or runs of the elements
+// kept, gives the kept values in order and their count.
 func TestCompactOnePass(t *testing.T) {
 	d0 := device(t)
 	if !d0.Caps.Int64Atomics {
@@ -196,7 +196,8 @@ func TestCompactOnePass(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, types := range [][]Type{{F32}, many} {
+		// {I64, Bool, F32}: staged in areas of three sizes and alignments
+		for _, types := range [][]Type{{F32}, {I64, Bool, F32}, many} {
 			for kname, keep := range keeps {
 				k := compactTypes("compact", types, keep)
 				tile := 256 * fk
