@@ -42,3 +42,22 @@ func TestBasics(t *testing.T) {
 		}
 	}
 }
+
+// TestZipShares: zip's result is unique but holds its arguments'
+// buffers, so the checker lets a program consume the result and go on
+// using an argument, or the other way round; either consumption copies
+// (both are marked shared), and the other keeps its elements.
+func TestZipShares(t *testing.T) {
+	s := newSession(t, true)
+	for _, c := range []struct{ src, want string }{
+		{"let a = iota 3 in let z = zip a a in (z with [0] = (9, 9), a)", "([(9i64, 9i64), (1i64, 1i64), (2i64, 2i64)], [0i64, 1i64, 2i64])"},
+		{"let a = iota 3 in let z = zip a a in let a2 = a with [0] = 9 in (z, a2)", "([(0i64, 0i64), (1i64, 1i64), (2i64, 2i64)], [9i64, 1i64, 2i64])"},
+		{"let a = iota 3 in let z = zip3 a a a in (scatter z [1] [(7, 7, 7)], a)", "([(0i64, 0i64, 0i64), (7i64, 7i64, 7i64), (2i64, 2i64, 2i64)], [0i64, 1i64, 2i64])"},
+		{"let a = iota 3 in let z = zip a a in let h = reduce_by_index a (+) 0 [0] [5] in (z, h)", "([(0i64, 0i64), (1i64, 1i64), (2i64, 2i64)], [5i64, 1i64, 2i64])"},
+		{"let a = iota 3 in let z = zip a a in let b = loop b = a for i < 3 do b with [i] = 7 in (z, b)", "([(0i64, 0i64), (1i64, 1i64), (2i64, 2i64)], [7i64, 7i64, 7i64])"},
+	} {
+		if got := s.val(c.src); got != c.want {
+			t.Errorf("%s = %s, want %s", c.src, got, c.want)
+		}
+	}
+}

@@ -338,6 +338,18 @@ func intrZip(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error)
 		}
 		fs[i] = a
 	}
+	// zip's result is unique, yet its components are its arguments'
+	// buffers: the checker lets a program consume the result and go on
+	// using an argument, or consume an argument and go on using the
+	// result. Both are marked shared (value.Array.Frozen), so that either
+	// consumption copies first (an in-place update, a scatter's or a
+	// histogram's destination; eval_index.go, soacs.go) and the other
+	// keeps its elements. Before, let z = zip a a in (z with [0] = (9, 9),
+	// a) gave a = [9, …]. A slice of an argument taken before the zip is
+	// not marked.
+	for _, a := range fs {
+		a.Frozen = true
+	}
 	return &value.Array{Shape: []int64{fs[0].Len()}, Kind: value.KTuple, Fields: fs}, nil
 }
 
