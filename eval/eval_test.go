@@ -45,8 +45,9 @@ func TestBasics(t *testing.T) {
 
 // TestZipShares: zip's result is unique but holds its arguments'
 // buffers, so the checker lets a program consume the result and go on
-// using an argument, or the other way round; either consumption copies
-// (both are marked shared), and the other keeps its elements.
+// using an argument (or a view of one), or the other way round; either
+// consumption copies (both are marked shared, and every view is), and
+// the other keeps its elements.
 func TestZipShares(t *testing.T) {
 	s := newSession(t, true)
 	for _, c := range []struct{ src, want string }{
@@ -55,6 +56,10 @@ func TestZipShares(t *testing.T) {
 		{"let a = iota 3 in let z = zip3 a a a in (scatter z [1] [(7, 7, 7)], a)", "([(0i64, 0i64, 0i64), (7i64, 7i64, 7i64), (2i64, 2i64, 2i64)], [0i64, 1i64, 2i64])"},
 		{"let a = iota 3 in let z = zip a a in let h = reduce_by_index a (+) 0 [0] [5] in (z, h)", "([(0i64, 0i64), (1i64, 1i64), (2i64, 2i64)], [5i64, 1i64, 2i64])"},
 		{"let a = iota 3 in let z = zip a a in let b = loop b = a for i < 3 do b with [i] = 7 in (z, b)", "([(0i64, 0i64), (1i64, 1i64), (2i64, 2i64)], [7i64, 7i64, 7i64])"},
+		// a view of an argument taken before the zip, consumed
+		{"let a = iota 3 in let v = a[0:2] in let z = zip a a in let v2 = v with [0] = 7 in (z, v2)", "([(0i64, 0i64), (1i64, 1i64), (2i64, 2i64)], [7i64, 1i64])"},
+		{"let m = [[1, 2], [3, 4]] in let r = m[1] in let z = zip m m in let r2 = r with [0] = 9 in (z[1], r2)", "(([3i32, 4i32], [3i32, 4i32]), [9i32, 4i32])"},
+		{"let a = iota 4 in let u = unflatten (a :> [2*2]i64) in let z = zip a a in let u2 = u with [0, 0] = 7 in (z[0], u2)", "((0i64, 0i64), [[7i64, 1i64], [2i64, 3i64]])"},
 	} {
 		if got := s.val(c.src); got != c.want {
 			t.Errorf("%s = %s, want %s", c.src, got, c.want)

@@ -345,8 +345,9 @@ func intrZip(t *thread, pos syntax.Pos, args []value.Value) (value.Value, error)
 	// consumption copies first (an in-place update, a scatter's or a
 	// histogram's destination; eval_index.go, soacs.go) and the other
 	// keeps its elements. Before, let z = zip a a in (z with [0] = (9, 9),
-	// a) gave a = [9, …]. A slice of an argument taken before the zip is
-	// not marked.
+	// a) gave a = [9, …]. A view of an argument taken before the zip (a
+	// slice, a row, a reshape) is marked as every view is (value.Array's
+	// Index, Slice, Reshape), so consuming it copies too.
 	for _, a := range fs {
 		a.Frozen = true
 	}

@@ -29,8 +29,12 @@ type Array struct {
 	Fields []*Array
 	Names  []string
 	Boxed  []Value
-	// Frozen marks an array bound at the top level (or otherwise shared):
-	// consuming it copies the buffer first.
+	// Frozen marks an array whose buffer may be shared: bound at the top
+	// level, an argument of zip (whose unique result holds it), or a view
+	// (Index, Slice and Reshape make every view frozen: the checker lets a
+	// view of a zip's argument be consumed while the zip is live).
+	// Consuming it copies the buffer first, so a frozen buffer is never
+	// written.
 	Frozen bool
 	// Untyped marks an empty array whose element type nobody knew when it
 	// was made (a map over nothing): [0]i32 stands in until a caller that
@@ -113,7 +117,8 @@ func (a *Array) Words() int64 {
 // rowSize is the number of flat elements in one row.
 func (a *Array) rowSize() int { return int(prod(a.Shape[1:])) }
 
-// Index returns element or row i (0 ≤ i < Len, not checked). Rows are views.
+// Index returns element or row i (0 ≤ i < Len, not checked). Rows are
+// views, frozen (Array.Frozen).
 func (a *Array) Index(i int64) Value {
 	switch a.Kind {
 	case KPrim:
@@ -121,7 +126,7 @@ func (a *Array) Index(i int64) Value {
 			return DataGet(a.T, a.Data, int(i))
 		}
 		rs := a.rowSize()
-		return &Array{Shape: a.Shape[1:], T: a.T, Data: DataSlice(a.Data, int(i)*rs, int(i+1)*rs), Frozen: a.Frozen}
+		return &Array{Shape: a.Shape[1:], T: a.T, Data: DataSlice(a.Data, int(i)*rs, int(i+1)*rs), Frozen: true}
 	case KTuple, KRecord:
 		if len(a.Shape) == 1 && a.Kind == KRecord && len(a.Fields) <= 4 {
 			// a small record and its fields in one allocation
@@ -146,13 +151,13 @@ func (a *Array) Index(i int64) Value {
 			}
 			return &Record{Names: a.Names, Fields: fs}
 		}
-		return &Array{Shape: a.Shape[1:], Kind: a.Kind, Names: a.Names, Fields: arrays(fs), Frozen: a.Frozen}
+		return &Array{Shape: a.Shape[1:], Kind: a.Kind, Names: a.Names, Fields: arrays(fs), Frozen: true}
 	}
 	if len(a.Shape) == 1 {
 		return a.Boxed[i]
 	}
 	rs := a.rowSize()
-	return &Array{Shape: a.Shape[1:], Kind: KBoxed, Boxed: a.Boxed[int(i)*rs : int(i+1)*rs : int(i+1)*rs], Frozen: a.Frozen}
+	return &Array{Shape: a.Shape[1:], Kind: KBoxed, Boxed: a.Boxed[int(i)*rs : int(i+1)*rs : int(i+1)*rs], Frozen: true}
 }
 
 func arrays(vs []Value) []*Array {
@@ -163,22 +168,22 @@ func arrays(vs []Value) []*Array {
 	return out
 }
 
-// Slice returns rows [lo, hi) as a view.
+// Slice returns rows [lo, hi) as a view, frozen (Array.Frozen).
 func (a *Array) Slice(lo, hi int64) *Array {
 	shape := append([]int64{hi - lo}, a.Shape[1:]...)
 	switch a.Kind {
 	case KPrim:
 		rs := int64(a.rowSize())
-		return &Array{Shape: shape, T: a.T, Data: DataSlice(a.Data, int(lo*rs), int(hi*rs)), Frozen: a.Frozen}
+		return &Array{Shape: shape, T: a.T, Data: DataSlice(a.Data, int(lo*rs), int(hi*rs)), Frozen: true}
 	case KTuple, KRecord:
 		fs := make([]*Array, len(a.Fields))
 		for k, f := range a.Fields {
 			fs[k] = f.Slice(lo, hi)
 		}
-		return &Array{Shape: shape, Kind: a.Kind, Names: a.Names, Fields: fs, Frozen: a.Frozen}
+		return &Array{Shape: shape, Kind: a.Kind, Names: a.Names, Fields: fs, Frozen: true}
 	}
 	rs := int64(a.rowSize())
-	return &Array{Shape: shape, Kind: KBoxed, Boxed: a.Boxed[lo*rs : hi*rs : hi*rs], Frozen: a.Frozen}
+	return &Array{Shape: shape, Kind: KBoxed, Boxed: a.Boxed[lo*rs : hi*rs : hi*rs], Frozen: true}
 }
 
 // Gather returns the rows at idx (a fresh array); used for strided slices.
@@ -562,15 +567,15 @@ func Concat(as []*Array) (*Array, error) {
 func (a *Array) Reshape(shape []int64) *Array {
 	switch a.Kind {
 	case KPrim:
-		return &Array{Shape: shape, T: a.T, Data: a.Data, Frozen: a.Frozen}
+		return &Array{Shape: shape, T: a.T, Data: a.Data, Frozen: true}
 	case KTuple, KRecord:
 		fs := make([]*Array, len(a.Fields))
 		for k, f := range a.Fields {
 			fs[k] = f.Reshape(append(append([]int64(nil), shape...), f.Shape[len(a.Shape):]...))
 		}
-		return &Array{Shape: shape, Kind: a.Kind, Names: a.Names, Fields: fs, Frozen: a.Frozen}
+		return &Array{Shape: shape, Kind: a.Kind, Names: a.Names, Fields: fs, Frozen: true}
 	}
-	return &Array{Shape: shape, Kind: KBoxed, Boxed: a.Boxed, Frozen: a.Frozen}
+	return &Array{Shape: shape, Kind: KBoxed, Boxed: a.Boxed, Frozen: true}
 }
 
 // Transpose swaps the two outer dimensions (a fresh array).
