@@ -1,6 +1,8 @@
 package gpu
 
 import (
+	"io"
+
 	"fut/gpu/cl"
 	"fut/gpu/flatten"
 	"fut/gpu/kernel"
@@ -35,6 +37,13 @@ const (
 	TypeGPU         = cl.TypeGPU
 	TypeAccelerator = cl.TypeAccelerator
 )
+
+// TraceMark records a mark in the host's timeline of the CUDA calls
+// (FUT_CUDA_TRACE=2); TraceDump prints that timeline and empties it.
+func TraceMark(op string) { cl.TraceMark(op) }
+
+// TraceDump: see TraceMark.
+func TraceDump(w io.Writer) { cl.TraceDump(w) }
 
 // Platforms lists the OpenCL platforms; an error when there is no
 // OpenCL library or no platform.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"time"
 
+	"fut/gpu"
 	"fut/interp/session"
 	"fut/interp/testrun"
 )
@@ -115,6 +116,7 @@ func cmdBench(args []string) int {
 			return 2
 		}
 	}
+	gpu.TraceDump(os.Stderr)
 	return status
 }
 

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"crypto/sha256"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -235,11 +236,75 @@ var cudaErrorNames = map[int32]string{
 
 // cudaTrace (FUT_CUDA_TRACE=1) prints each call on CUDA that took the
 // host more than 2 µs, with its time: where a launch's host time goes.
-var cudaTrace = os.Getenv("FUT_CUDA_TRACE") == "1"
+// FUT_CUDA_TRACE=2 records every call instead, with when it started,
+// and TraceDump prints them, with the marks of TraceMark among them: a
+// timeline of the host's side of a call, without the cost of printing
+// inside it.
+var (
+	cudaTrace    = os.Getenv("FUT_CUDA_TRACE") == "1" || cudaTimeline
+	cudaTimeline = os.Getenv("FUT_CUDA_TRACE") == "2"
+)
+
+// timeline holds the calls FUT_CUDA_TRACE=2 records, at most
+// maxTimeline (later ones are dropped).
+var timeline struct {
+	sync.Mutex
+	origin time.Time
+	e      []timedCall
+}
+
+const maxTimeline = 1 << 16
+
+type timedCall struct {
+	op        string
+	at, taken time.Duration // since the origin; the host's time in it
+}
+
+func record(op string, t0 time.Time, taken time.Duration) {
+	timeline.Lock()
+	defer timeline.Unlock()
+	if timeline.origin.IsZero() {
+		timeline.origin = t0
+	}
+	if len(timeline.e) < maxTimeline {
+		timeline.e = append(timeline.e, timedCall{op, t0.Sub(timeline.origin), taken})
+	}
+}
+
+// TraceMark records a mark in the timeline of FUT_CUDA_TRACE=2 (the
+// start and end of a call, say); nothing otherwise.
+func TraceMark(op string) {
+	if cudaTimeline {
+		record(op, time.Now(), 0)
+	}
+}
+
+// TraceDump prints the timeline of FUT_CUDA_TRACE=2 to w (a line a call
+// or mark: when, relative to the mark or call before, and the host's
+// time in it) and empties it; nothing otherwise.
+func TraceDump(w io.Writer) {
+	if !cudaTimeline {
+		return
+	}
+	timeline.Lock()
+	defer timeline.Unlock()
+	var last time.Duration
+	for _, c := range timeline.e {
+		fmt.Fprintf(w, "cuda: %10.1f µs (+%7.1f) %-40s %8.1f µs\n", us(c.at), us(c.at-last), c.op, us(c.taken))
+		last = c.at
+	}
+	timeline.e = timeline.e[:0]
+}
+
+func us(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e3 }
 
 func traceCall(op string, t0 time.Time) {
-	if d := time.Since(t0); d > 2*time.Microsecond {
-		fmt.Fprintf(os.Stderr, "cuda: %s %.1f µs\n", op, float64(d.Nanoseconds())/1e3)
+	d := time.Since(t0)
+	switch {
+	case cudaTimeline:
+		record(op, t0, d)
+	case d > 2*time.Microsecond:
+		fmt.Fprintf(os.Stderr, "cuda: %s %.1f µs\n", op, us(d))
 	}
 }
 

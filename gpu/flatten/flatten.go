@@ -123,6 +123,8 @@ type Plan struct {
 	// src is the program before streams were inlined, which chunked runs
 	// divide (a stream's chunks are its own)
 	src *ir.Prog
+	// hosts memoises the plan's scalar host statements (run.go)
+	hosts hostMemo
 }
 
 // Step is one statement of the program's top level: a kernel launch

@@ -1,6 +1,8 @@
 package runtime
 
 import (
+	"fut/gpu/cl"
+
 	"fmt"
 	"sort"
 	"strings"
@@ -140,3 +142,7 @@ func (p *Profile) Table() string {
 func fmtDur(d time.Duration) string {
 	return fmt.Sprintf("%.3f ms", float64(d)/1e6)
 }
+
+// TraceMark records a mark in the host's timeline of CUDA calls
+// (FUT_CUDA_TRACE=2, cl.TraceMark).
+func TraceMark(op string) { cl.TraceMark(op) }

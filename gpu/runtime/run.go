@@ -174,6 +174,7 @@ func (d *Device) run(k *kernel.Kernel, args []any, mode checkMode) error {
 			return err
 		}
 	}
+	TraceMark("l.run")
 	err = l.run()
 	if err == nil && (mode == checkUnchecked || mode == checkDeferred && safe) {
 		d.deferred.pending = append(d.deferred.pending, deferredLaunch{k: k, events: l.events, evName: l.evName, safe: safe})

@@ -80,19 +80,8 @@ func run(ctx context.Context, p *Prog, args []value.Value, o EvalOptions) (vs []
 // it: what a plan's host steps mostly are (sizes, conversions, checks).
 // ok is false, and nothing evaluated, for any other statement.
 func EvalScalarStm(ctx context.Context, s *Stm, get func(name string) (value.Value, error)) (vs []value.Value, ok bool, err error) {
-	var atoms []Atom
-	switch e := s.E.(type) {
-	case *AtomE:
-		atoms = []Atom{e.X}
-	case *BinOpE:
-		atoms = []Atom{e.X, e.Y}
-	case *UnOpE:
-		atoms = e.Args
-	case *ConvE:
-		atoms = []Atom{e.X}
-	case *AssertE:
-		atoms = []Atom{e.Cond}
-	default:
+	atoms, ok := ScalarStmAtoms(s)
+	if !ok {
 		return nil, false, nil
 	}
 	m := &machine{ctx: ctx, env: make(map[string]value.Value, len(atoms))}
@@ -111,6 +100,25 @@ func EvalScalarStm(ctx context.Context, s *Stm, get func(name string) (value.Val
 	}
 	vs, _, err = m.exp(s.E)
 	return vs, true, err
+}
+
+// ScalarStmAtoms is the atoms that s reads where EvalScalarStm can
+// evaluate it (an atom, an operator, a conversion or an assertion; its
+// result is then a function of their values), and whether it can.
+func ScalarStmAtoms(s *Stm) ([]Atom, bool) {
+	switch e := s.E.(type) {
+	case *AtomE:
+		return []Atom{e.X}, true
+	case *BinOpE:
+		return []Atom{e.X, e.Y}, true
+	case *UnOpE:
+		return e.Args, true
+	case *ConvE:
+		return []Atom{e.X}, true
+	case *AssertE:
+		return []Atom{e.Cond}, true
+	}
+	return nil, false
 }
 
 type machine struct {

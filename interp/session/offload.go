@@ -209,7 +209,9 @@ func (c *OffloadCall) Run(ctx context.Context, resident []*gpu.Array, keep bool)
 	}
 	before := kernelTime(c.devs...)
 	untimedBefore, _ := d.Profile.Untimed()
+	gpu.TraceMark("run")
 	res, stats, err := c.plan.RunSplit(ctx, c.devs, c.args, resident, keep)
+	gpu.TraceMark("ran")
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, nil, "interrupted", nil
