@@ -125,6 +125,8 @@ type Plan struct {
 	src *ir.Prog
 	// hosts memoises the plan's scalar host statements (run.go)
 	hosts hostMemo
+	// fp memoises the footprint of the last arguments (chunk.go)
+	fp footprintMemo
 }
 
 // Step is one statement of the program's top level: a kernel launch
