@@ -335,7 +335,7 @@ func (t *thread) checkCopy(pos syntax.Pos, v value.Value) error {
 func freeze(v value.Value) {
 	switch v := v.(type) {
 	case *value.Array:
-		v.Frozen = true
+		v.Frozen, v.Bound = true, true
 		for _, f := range v.Fields {
 			freeze(f)
 		}

@@ -36,6 +36,11 @@ type Array struct {
 	// Consuming it copies the buffer first, so a frozen buffer is never
 	// written.
 	Frozen bool
+	// Bound marks a frozen array bound at the top level (by a name, or
+	// inside a value bound to one), whose header lives as long as the
+	// binding: the REPL's cache of arrays on the device keeps only these
+	// (a view made by an evaluation is a new header each time).
+	Bound bool
 	// Untyped marks an empty array whose element type nobody knew when it
 	// was made (a map over nothing): [0]i32 stands in until a caller that
 	// knows the type replaces it.

@@ -8,7 +8,9 @@ package flatten
 // checked on every hit against what the copy was made from (the
 // buffer's address, its length, its element type and its shape).
 //
-// Why a copy stays right: it is made only of an array marked Frozen,
+// Why a copy stays right: it is made only of an array marked Frozen
+// (and Bound: a header that lives as long as its top-level name, not a
+// view or a zip's argument an evaluation made, which would only churn),
 // whose buffer nothing writes once it is frozen (eval/value's package
 // comment; eval copies a frozen array before any in-place update,
 // scatter or histogram into it, value.Array.IsFrozen), and only for a
@@ -198,7 +200,7 @@ func (c *Resident) Acquire(p *Plan, args []value.Value) (res []*runtime.Array, s
 	var misses []miss
 	for i, prm := range p.Prog.Params {
 		a, ok := args[i].(*value.Array)
-		if !safe || !ok || a.Kind != value.KPrim || !a.Frozen || updated[prm.Name] || a.NumElems() == 0 {
+		if !safe || !ok || a.Kind != value.KPrim || !a.Frozen || !a.Bound || updated[prm.Name] || a.NumElems() == 0 {
 			continue
 		}
 		id, ok := idOf(a)

@@ -154,7 +154,7 @@ func residentPlan(t *testing.T, s *Session, n int) (*gpu.Plan, func(frozen bool,
 			d[i] = k + int32(i)
 		}
 		a := value.NewPrimArrayData(value.I32, []int64{int64(n)}, d)
-		a.Frozen = frozen
+		a.Frozen, a.Bound = frozen, frozen // as a value bound at the top level
 		return a
 	}
 }
@@ -162,7 +162,7 @@ func residentPlan(t *testing.T, s *Session, n int) (*gpu.Plan, func(frozen bool,
 // TestResidentEvicts: a cache of room for two arrays keeps the two used
 // last, releasing the least recently used first, never one a run holds
 // (a run still gets its values right from it); an array that is not
-// frozen is not kept; a run that takes nothing from the cache makes it
+// frozen, or frozen and bound to no name, is not kept; a run that takes nothing from the cache makes it
 // give up room only when it needs it (all for a run in chunks); a cache
 // of limit 0 keeps nothing.
 func TestResidentEvicts(t *testing.T) {
@@ -224,6 +224,14 @@ func TestResidentEvicts(t *testing.T) {
 	res, done := acquire(mk(false, 4), 0, 0, 0)
 	if res != nil {
 		t.Errorf("an array that is not frozen was kept")
+	}
+	done()
+	// frozen but not bound to a name (a view or a zip's argument that an
+	// evaluation made, a new header each time)
+	view := mk(true, 5)
+	view.Bound = false
+	if res, done = acquire(view, 0, 0, 0); res != nil {
+		t.Errorf("a frozen array bound to no name was kept")
 	}
 	done()
 	// a run that takes nothing from the cache: room for it beside what is
