@@ -153,18 +153,15 @@ func (l *launch) scan(s *kernel.Scan, L int64) error {
 	k := l.scanK(ts, L)
 	if l.useLookBack() {
 		tsize := ts[0].Size()
+		tile0 := opencl.TileElems(int(L), int(k)) * tsize
 		if kk := l.c.gen.KeepK; kk > 0 { // the compaction's own tiles, of uint ranks
-			k, tsize = int64(kk), 4
-			if need := int64(l.c.gen.KeepLocal(int(L))) + L*4; need > int64(l.d.Info.LocalMem) {
+			k, tsize, tile0 = int64(kk), 4, l.c.gen.KeepLocal(int(L))
+			if need := int64(tile0) + L*4; need > int64(l.d.Info.LocalMem) {
 				return fmt.Errorf("runtime: kernel %s: a compaction's tile of %d·%d elements needs %d bytes of local memory; the device has %d (FUT_FILTER_K sets fewer per work item)", l.k.Name, L, kk, need, l.d.Info.LocalMem)
 			}
 			if l.c.gen.KeepWarp && L%32 != 0 {
 				return fmt.Errorf("runtime: kernel %s: a compaction ranked by warps needs work-groups of a multiple of 32 work items, not %d (FUT_FILTER_ONEPASS=1 ranks without)", l.k.Name, L)
 			}
-		}
-		tile0 := opencl.TileElems(int(L), int(k)) * tsize
-		if l.c.gen.KeepK > 0 {
-			tile0 = l.c.gen.KeepLocal(int(L))
 		}
 		tiles := ceilDiv(n, L*k)
 		state, counter, epoch, cbase, err := l.d.lookBack.next(l.d, tiles)
