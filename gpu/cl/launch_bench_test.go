@@ -1,0 +1,75 @@
+package cl
+
+import (
+	"testing"
+	"time"
+)
+
+// BenchmarkLaunchFloor measures what one kernel launch costs the host
+// on the first device (an NVIDIA GPU through CUDA where FUT_CUDA allows
+// it, else OpenCL): "sync" is a launch of one work group of an empty
+// kernel and the wait for it, the floor of any offloaded call's wall
+// time; "queue" only the launch, the host's time in it (the queue is
+// drained every 256 launches, so that it never fills). Compare a call's
+// wall time with these, not with zero.
+func BenchmarkLaunchFloor(b *testing.B) {
+	ds, err := AllDevices()
+	if err != nil || len(ds) == 0 {
+		b.Skip("no OpenCL device")
+	}
+	c, err := NewContext(ds[0])
+	if err != nil {
+		b.Skip(err)
+	}
+	defer c.Release()
+	p, err := c.BuildProgram(`__kernel void nop(__global int *x, long n) { if (get_global_id(0) >= n) x[0] = 1; }`, "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer p.Release()
+	k, err := p.Kernel("nop")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer k.Release()
+	buf, err := c.CreateBuffer(MemReadWrite, 64)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer buf.Release()
+	if err := k.SetArg(0, buf); err != nil {
+		b.Fatal(err)
+	}
+	if err := k.SetArg(1, int64(1<<20)); err != nil {
+		b.Fatal(err)
+	}
+	global, local := []int{32}, []int{32}
+	b.Run("sync", func(b *testing.B) {
+		for b.Loop() {
+			if err := c.LaunchUntimed(k, global, local); err != nil {
+				b.Fatal(err)
+			}
+			if err := c.Finish(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("queue", func(b *testing.B) {
+		var host time.Duration
+		i := 0
+		for b.Loop() {
+			t0 := time.Now()
+			if err := c.LaunchUntimed(k, global, local); err != nil {
+				b.Fatal(err)
+			}
+			host += time.Since(t0)
+			if i++; i%256 == 0 {
+				if err := c.Finish(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		b.ReportMetric(float64(host.Nanoseconds())/float64(b.N), "host-ns/launch")
+		c.Finish()
+	})
+}
