@@ -63,6 +63,14 @@ type Program struct {
 	// nothing in their code writes the error buffer or passes it on, so
 	// that the runtime need not read the flag after them.
 	MayFail bool
+	// MapK (Map only): where above 1, each work item computes MapK
+	// elements (genMapK), so that the launch takes a MapK-th of the
+	// map's elements in work items.
+	MapK int
+	// Interleaved (Reduce only): the groups of a segment take
+	// interleaved blocks of its elements (RedLayout), with fewer groups
+	// than contiguous chunks need.
+	Interleaved bool
 }
 
 // Entry is one OpenCL kernel of a program. Extra lists its arguments after
@@ -232,21 +240,19 @@ func (g *gen) genMap(p *Program, m *kernel.Map) {
 		g.transpose(out, in, dims[0], dims[1])
 		return
 	}
-	g.line("long gtid = get_global_id(0);")
-	g.line("if (gtid >= %s) return;", strings.Join(dims, " * "))
 	// the runtime launches no thread where a dimension is negative
 	// (launch.size), so each index lies in [0, its dimension)
 	g.below = map[string]string{}
 	for i, x := range m.Idx {
 		g.below[x.Name] = kernel.ExpString(m.Dims[i])
 	}
-	for i := len(m.Idx) - 1; i >= 0; i-- {
-		if i == 0 {
-			g.line("long %s = gtid;", g.name(m.Idx[i].Name))
-		} else {
-			g.line("long %s = gtid %% %s; gtid /= %s;", g.name(m.Idx[i].Name), dims[i], dims[i])
-		}
+	if tail, ok := mapKFits(m.Body); ok && MapK > 1 {
+		g.genMapK(p, m, dims, m.Body, tail, MapK)
+		return
 	}
+	g.line("long gtid = get_global_id(0);")
+	g.line("if (gtid >= %s) return;", strings.Join(dims, " * "))
+	g.splitIndex(m.Idx, dims, "gtid")
 	body := m.Body
 	if barrier := g.loadBarrier(); barrier == "asm" || barrier == "fence" {
 		// the reads the body starts with, then a barrier the compiler
@@ -274,6 +280,19 @@ func (g *gen) genMap(p *Program, m *kernel.Map) {
 	}
 	g.stmts(body)
 	g.end()
+}
+
+// splitIndex declares the index variables idx of the element number gt
+// (a long variable, which it changes) of a map of dimensions dims, the
+// last varying fastest.
+func (g *gen) splitIndex(idx []kernel.Var, dims []string, gt string) {
+	for i := len(idx) - 1; i >= 0; i-- {
+		if i == 0 {
+			g.line("long %s = %s;", g.name(idx[i].Name), gt)
+		} else {
+			g.line("long %s = %s %% %s; %s /= %s;", g.name(idx[i].Name), gt, dims[i], gt, dims[i])
+		}
+	}
 }
 
 // transpose emits a tiled transpose (kernel.TransposeOf): out[r, c] =

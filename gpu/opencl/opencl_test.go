@@ -118,6 +118,8 @@ func TestMayFail(t *testing.T) {
 // reads has the compiler barrier right after them, before any use;
 // elsewhere, or where the body starts with fewer than two reads, none.
 func TestLoadBarrier(t *testing.T) {
+	defer func(k int) { MapK = k }(MapK)
+	MapK = 1 // one element a work item (genMapK has the barrier after the reads of all)
 	n := Scalar("n", I64)
 	x, y, out := Buf("x", F32, n.V()), Buf("y", F32, n.V()), Buf("out", F32, n.V())
 	i := NewVar("i", I64)

@@ -39,6 +39,9 @@ func (l *launch) run() error {
 			}
 			total *= n
 		}
+		if k := int64(l.c.gen.MapK); k > 1 {
+			total = ceilDiv(total, k)
+		}
 		return l.enqueue(0, nil, total)
 	case *kernel.Scatter:
 		n, err := l.size(s.N, 0)
@@ -97,7 +100,11 @@ func (l *launch) reduce(s *kernel.Reduce, L int64) error {
 			return fmt.Errorf("runtime: kernel %s: output %s holds %d of %d segments", l.k.Name, o.Name, a, segs)
 		}
 	}
-	groups := max(1, min(ceilDiv(n, L), ceilDiv(l.targetGroups(32), segs)))
+	per := int64(32)
+	if l.c.gen.Interleaved {
+		per = 8
+	}
+	groups := max(1, min(ceilDiv(n, L), ceilDiv(l.targetGroups(per), segs)))
 	ex, err := l.tupleExtras(types(s.Elems), segs*groups, L, groups)
 	if err != nil {
 		return err

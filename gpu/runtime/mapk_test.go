@@ -1,0 +1,97 @@
+package runtime
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	. "fut/gpu/kernel"
+	"fut/gpu/opencl"
+)
+
+// TestMapK: map kernels that compute several elements a work item
+// (opencl.MapK) give every element, for sizes that are no multiple of
+// the elements a work group covers: one dimension, two (the indices
+// split from the element's number), a body with a branch, and results
+// of several types; a body with a loop keeps one element a work item.
+func TestMapK(t *testing.T) {
+	d := device(t)
+	defer func(k int) { opencl.MapK = k }(opencl.MapK)
+	const n, rows, cols = 100_003, 37, 1001
+	x, y := make([]float32, n), make([]float32, n)
+	for i := range x {
+		x[i], y[i] = float32(i%1000)*0.5, float32(n-i)
+	}
+	for _, K := range []int{2, 3, 8} {
+		opencl.MapK = K
+		t.Run(fmt.Sprint(K), func(t *testing.T) {
+			ax, ay := up(t, d, F32, x, n), up(t, d, F32, y, n)
+			out, big := alloc(t, d, F32, n), alloc(t, d, Bool, n)
+			k := saxpyKernel(F32)
+			k.Name = fmt.Sprintf("saxpy_k%d", K)
+			// and a second result: x > 200 (if x > 400 then x - 400 else y)
+			b := Buf("big", Bool, k.Params[0].V())
+			k.Params = append(k.Params, b)
+			m := k.Shape.(*Map)
+			i := m.Idx[0]
+			v := NewVar("v", F32)
+			m.Body = append([]Stmt{&If{Cond: Bin(">", Rd(k.Params[2], i), Float(F32, 400.0)),
+				Then: nil, ThenRes: []Exp{Bin("-", Rd(k.Params[2], i), Float(F32, 400.0))},
+				Else: nil, ElseRes: []Exp{Rd(k.Params[3], i)}, Res: []Var{v}}},
+				append(m.Body, Wr(b, Bin(">", v, Float(F32, 200.0)), i))...)
+			if err := d.Run(k, n, float32(2), ax, ay, out, big); err != nil {
+				t.Fatal(err)
+			}
+			p, err := opencl.Generate(k, d.Caps)
+			if err != nil || p.MapK != K {
+				t.Fatalf("MapK %d, want %d (%v)", p.MapK, K, err)
+			}
+			// sizes that NVIDIA's PTX reads from registers a CUDA launch
+			// does not set
+			for _, f := range []string{"get_global_size", "get_num_groups"} {
+				if strings.Contains(p.Source, f) {
+					t.Errorf("the kernel calls %s", f)
+				}
+			}
+			got, gotB := down[float32](t, out), down[bool](t, big)
+			for i := range got {
+				w := y[i]
+				if x[i] > 400 {
+					w = x[i] - 400
+				}
+				if got[i] != 2*x[i]+y[i] || gotB[i] != (w > 200) {
+					t.Fatalf("element %d: %v %v, want %v %v", i, got[i], gotB[i], 2*x[i]+y[i], w > 200)
+				}
+			}
+			// two dimensions: out[r, c] = x[r] * y[c]
+			r, c := NewVar("r", I64), NewVar("c", I64)
+			R, C := Scalar("R", I64), Scalar("C", I64)
+			xr, yc, o2 := Buf("x", F32, R.V()), Buf("y", F32, C.V()), Buf("o", F32, R.V(), C.V())
+			k2 := &Kernel{Name: fmt.Sprintf("outer_k%d", K), Params: []*Param{R, C, xr, yc, o2}, Shape: &Map{
+				Dims: []Exp{R.V(), C.V()}, Idx: []Var{r, c},
+				Body: []Stmt{Wr(o2, Bin("*", Rd(xr, r), Rd(yc, c)), r, c)}}}
+			o := alloc(t, d, F32, rows, cols)
+			if err := d.Run(k2, int64(rows), int64(cols), ax, ay, o); err != nil {
+				t.Fatal(err)
+			}
+			g2 := down[float32](t, o)
+			for e := range g2 {
+				if want := x[e/cols] * y[e%cols]; g2[e] != want {
+					t.Fatalf("[%d, %d] = %v, want %v", e/cols, e%cols, g2[e], want)
+				}
+			}
+		})
+	}
+	// a loop in the body: one element a work item
+	opencl.MapK = 4
+	nn := Scalar("n", I64)
+	o := Buf("o", I64, nn.V())
+	i, j, s := NewVar("i", I64), NewVar("j", I64), NewVar("s", I64)
+	xs := Buf("x", I64, nn.V())
+	loop := &Kernel{Name: "loopy", Params: []*Param{nn, xs, o}, Shape: &Map{Dims: []Exp{nn.V()}, Idx: []Var{i}, Body: []Stmt{
+		&Loop{Params: []Var{s}, Init: []Exp{Rd(xs, i)}, I: j, N: i, Body: nil, Next: []Exp{Bin("+", s, j)}},
+		Wr(o, s, i)}}}
+	if p, err := opencl.Generate(loop, d.Caps); err != nil || p.MapK != 0 {
+		t.Errorf("a map with a loop: MapK %d (%v)", p.MapK, err)
+	}
+}
