@@ -140,22 +140,7 @@ func (g *gen) accumulate(op kernel.Lambda, comm bool, x []string, start, end str
 		g.line("long j = %s + lid;", start)
 		g.line("for (; j + %d * L < %s; j += %d * L) {", u-1, end, u)
 		g.indent++
-		held := make([][]string, u)
-		for q := range held {
-			for _, p := range op.X {
-				h := g.fresh("u")
-				g.line("%s %s;", g.ctype(p.T), h)
-				held[q] = append(held[q], h)
-			}
-			es := elem(fmt.Sprintf("j + %d * L", q))
-			for k := range es {
-				g.line("%s = %s;", held[q][k], es[k])
-			}
-			g.close()
-		}
-		for q := range held {
-			g.applyOp(op, x, x, held[q])
-		}
+		g.unrolled(op, x, u, "j", elem)
 		g.indent--
 		g.line("}")
 		g.line("for (; j < %s; j += L) {", end)
@@ -197,22 +182,7 @@ func (g *gen) interleave(op kernel.Lambda, x []string, n string, u int, elem fun
 	g.indent++
 	g.line("if (b0 + blk <= %s) {", n)
 	g.indent++
-	held := make([][]string, u)
-	for q := range held {
-		for _, p := range op.X {
-			h := g.fresh("u")
-			g.line("%s %s;", g.ctype(p.T), h)
-			held[q] = append(held[q], h)
-		}
-		es := elem(fmt.Sprintf("b0 + %d * L + lid", q))
-		for k := range es {
-			g.line("%s = %s;", held[q][k], es[k])
-		}
-		g.close()
-	}
-	for q := range held {
-		g.applyOp(op, x, x, held[q])
-	}
+	g.unrolled(op, x, u, "b0 + lid", elem)
 	g.indent--
 	g.line("} else {")
 	g.indent++
@@ -227,6 +197,29 @@ func (g *gen) interleave(op kernel.Lambda, x []string, n string, u int, elem fun
 	g.line("}")
 	g.indent--
 	g.line("}")
+}
+
+// unrolled emits the combination into x of the u elements j, j + L,
+// …, j + (u-1)·L (j a C expression), each computed in a block of its
+// own before any is combined, in that order: their reads are in flight
+// at once.
+func (g *gen) unrolled(op kernel.Lambda, x []string, u int, j string, elem func(j string) []string) {
+	held := make([][]string, u)
+	for q := range held {
+		for _, p := range op.X {
+			h := g.fresh("u")
+			g.line("%s %s;", g.ctype(p.T), h)
+			held[q] = append(held[q], h)
+		}
+		es := elem(fmt.Sprintf("%s + %d * L", j, q))
+		for k := range es {
+			g.line("%s = %s;", held[q][k], es[k])
+		}
+		g.close()
+	}
+	for q := range held {
+		g.applyOp(op, x, x, held[q])
+	}
 }
 
 // RedUnroll, when set (FUT_RED_UNROLL, 1 to 16), is how many elements
