@@ -69,10 +69,30 @@ func (l *launch) tupleExtras(ts []kernel.Type, count, L int64, groups int64) (ma
 		if err != nil {
 			return nil, err
 		}
-		ex[fmt.Sprintf("part%d", k)] = b
-		ex[fmt.Sprintf("local%d", k)] = cl.LocalMem{Size: int(L) * t.Size()}
+		ex[extraName("part", k)] = b
+		ex[extraName("local", k)] = cl.LocalMem{Size: int(L) * t.Size()}
 	}
 	return ex, nil
+}
+
+// extraNames are the names of the extras of the first components
+// (opencl's extras), made once rather than at each launch.
+var extraNames = map[string][]string{}
+
+func init() {
+	for _, p := range []string{"part", "local", "tile"} {
+		for k := range 8 {
+			extraNames[p] = append(extraNames[p], fmt.Sprintf("%s%d", p, k))
+		}
+	}
+}
+
+// extraName is prefix followed by k ("part0").
+func extraName(prefix string, k int) string {
+	if ns := extraNames[prefix]; k < len(ns) {
+		return ns[k]
+	}
+	return fmt.Sprintf("%s%d", prefix, k)
 }
 
 func types(es []kernel.Exp) []kernel.Type {
@@ -192,7 +212,7 @@ func (l *launch) scan(s *kernel.Scan, L int64) error {
 	}
 	ex["scank"] = k
 	for c, t := range ts {
-		ex[fmt.Sprintf("tile%d", c)] = cl.LocalMem{Size: opencl.TileElems(int(L), int(k)) * t.Size()}
+		ex[extraName("tile", c)] = cl.LocalMem{Size: opencl.TileElems(int(L), int(k)) * t.Size()}
 	}
 	if err := l.enqueue(0, ex, groups*L); err != nil {
 		return err

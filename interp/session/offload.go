@@ -452,9 +452,7 @@ func (s *Session) OpenCLSource(src string) (string, error) {
 func kernelTime(devs ...*gpu.Device) time.Duration {
 	var t time.Duration
 	for _, d := range devs {
-		for _, e := range d.Profile.Entries() {
-			t += e.Total
-		}
+		t += d.Profile.KernelTime()
 	}
 	return t
 }
