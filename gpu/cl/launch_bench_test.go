@@ -6,8 +6,8 @@ import (
 )
 
 // BenchmarkLaunchFloor measures what one kernel launch costs the host
-// on the first device (an NVIDIA GPU through CUDA where FUT_CUDA allows
-// it, else OpenCL): "sync" is a launch of one work group of an empty
+// on the first GPU, else the first device (an NVIDIA GPU through CUDA
+// unless FUT_CUDA=0, else OpenCL; the log names it): "sync" is a launch of one work group of an empty
 // kernel and the wait for it, the floor of any offloaded call's wall
 // time; "queue" only the launch, the host's time in it (the queue is
 // drained every 256 launches, so that it never fills). Compare a call's
@@ -17,7 +17,15 @@ func BenchmarkLaunchFloor(b *testing.B) {
 	if err != nil || len(ds) == 0 {
 		b.Skip("no OpenCL device")
 	}
-	c, err := NewContext(ds[0])
+	d := ds[0]
+	for _, x := range ds {
+		if x.Type&TypeGPU != 0 {
+			d = x
+			break
+		}
+	}
+	b.Logf("%s (%s) %s", d.Name, d.Platform.Name, CUDAStatus(d))
+	c, err := NewContext(d)
 	if err != nil {
 		b.Skip(err)
 	}
