@@ -115,10 +115,11 @@ const stageRows = 8
 // sets it, to compare; 32 unless said.
 var FilterWindow = envInt("FUT_FILTER_WINDOW", 0, 32, 32)
 
-// FilterWalkAll (for tests) makes every tile but the first publish only
-// its count, never its inclusive count, so that each look-back walks
-// back to the first tile: on a CPU device, whose groups tend to finish
-// in order, a look-back would otherwise stop at the tile before.
+// FilterWalkAll (for tests) makes every tile but the first of a
+// single-pass compaction or scan publish only its count or aggregate,
+// never its inclusive one, so that each look-back walks back to the
+// first tile: on a CPU device, whose groups tend to finish in order, a
+// look-back would otherwise stop at the tile before.
 var FilterWalkAll = false
 
 // incGuard is the condition on publishing an inclusive count.

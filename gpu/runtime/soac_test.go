@@ -338,10 +338,26 @@ func lookBackDevice(t *testing.T) *Device {
 	return d
 }
 
-// TestScanLookBack runs the single-pass scan on this device whatever its type.
+// TestScanLookBack runs the single-pass scan on this device whatever its
+// type, with look-backs one word at a time and by windows of words
+// (opencl.ScanWindow), and with every look-back walking back to the
+// first tile (opencl.FilterWalkAll).
 func TestScanLookBack(t *testing.T) {
 	d := lookBackDevice(t)
 	defer d.Close()
+	defer func(w int, all bool) { opencl.ScanWindow, opencl.FilterWalkAll = w, all }(opencl.ScanWindow, opencl.FilterWalkAll)
+	for _, c := range []struct {
+		win int
+		all bool
+	}{{0, false}, {32, false}, {0, true}, {1, true}, {2, true}, {32, true}} {
+		opencl.ScanWindow, opencl.FilterWalkAll = c.win, c.all
+		t.Run(fmt.Sprintf("w%d_all%v", c.win, c.all), func(t *testing.T) { scanLookBackCases(t, d, c.all) })
+	}
+}
+
+// scanLookBackCases: with all (every look-back to the first tile, a
+// walk as long as the tiles before), no more than some tens of tiles.
+func scanLookBackCases(t *testing.T, d *Device, all bool) {
 	for _, c := range []struct {
 		ty Type
 		op string
@@ -350,7 +366,10 @@ func TestScanLookBack(t *testing.T) {
 		if sc := k.Shape.(*Scan); c.ty == Bool {
 			sc.Neutral = []Exp{BoolC(false)}
 		}
-		for _, n := range []int{1, 2047, 2048, 2049, 300_001} {
+		for _, n := range []int{1, 2047, 2048, 2049, 30_001, 300_001} {
+			if all && n > 30_001 {
+				continue
+			}
 			var in any
 			want := make([]float64, n)
 			switch c.ty {
