@@ -36,29 +36,14 @@ func mapKFits(body []kernel.Stmt) (int, bool) {
 	if t == len(body) {
 		return 0, false
 	}
-	ok, reads := true, false
-	var walk func([]kernel.Stmt)
-	walk = func(ss []kernel.Stmt) {
-		for _, s := range ss {
-			switch s := s.(type) {
-			case *kernel.Loop, *kernel.Write:
-				ok = false
-			case *kernel.If:
-				walk(s.Then)
-				walk(s.Else)
-			}
+	bad := anyStmt(body[:t], func(s kernel.Stmt) bool {
+		switch s.(type) {
+		case *kernel.Loop, *kernel.Write:
+			return true
 		}
-	}
-	walk(body[:t])
-	see := func(e kernel.Exp) {
-		kernel.WalkExp(e, func(e kernel.Exp) {
-			if _, ok := e.(kernel.Read); ok {
-				reads = true
-			}
-		})
-	}
-	kernel.WalkStmts(body, see)
-	return t, ok && reads
+		return false
+	})
+	return t, !bad && readsMemory(body)
 }
 
 // genMapK emits a map kernel's body for K elements a work item (MapK):
@@ -82,16 +67,7 @@ func (g *gen) genMapK(p *Program, m *kernel.Map, dims []string, body []kernel.St
 	base := maps.Clone(g.names)
 	lead := 0
 	if barrier := g.loadBarrier(); barrier == "asm" || barrier == "fence" {
-		for lead < tail {
-			l, ok := body[lead].(*kernel.Let)
-			if !ok {
-				break
-			}
-			if _, ok := l.E.(kernel.Read); !ok {
-				break
-			}
-			lead++
-		}
+		lead = leadingReads(body[:tail])
 	}
 	named := make([]map[string]string, K)
 	in := make([]string, K)
@@ -107,12 +83,7 @@ func (g *gen) genMapK(p *Program, m *kernel.Map, dims []string, body []kernel.St
 		named[q] = g.names
 	}
 	if lead > 0 {
-		switch g.loadBarrier() {
-		case "asm":
-			g.line(`__asm__ __volatile__("" ::: "memory");`)
-		case "fence":
-			g.line("mem_fence(CLK_LOCAL_MEM_FENCE);")
-		}
+		g.compilerBarrier()
 	}
 	type held struct {
 		w         *kernel.Write
@@ -142,4 +113,53 @@ func (g *gen) genMapK(p *Program, m *kernel.Map, dims []string, body []kernel.St
 		g.line("if (%s) %s", h.ok, g.put(h.w.Buf.T, at(g.name(h.w.Buf.Name), h.at), h.v))
 	}
 	g.end()
+}
+
+// anyStmt says whether f holds of a statement of ss or of an If's
+// branches within them.
+func anyStmt(ss []kernel.Stmt, f func(kernel.Stmt) bool) bool {
+	for _, s := range ss {
+		if f(s) {
+			return true
+		}
+		if i, ok := s.(*kernel.If); ok && (anyStmt(i.Then, f) || anyStmt(i.Else, f)) {
+			return true
+		}
+	}
+	return false
+}
+
+// readsMemory says whether the statements or the expressions read a
+// buffer.
+func readsMemory(body []kernel.Stmt, es ...kernel.Exp) bool {
+	reads := false
+	see := func(e kernel.Exp) {
+		kernel.WalkExp(e, func(e kernel.Exp) {
+			if _, ok := e.(kernel.Read); ok {
+				reads = true
+			}
+		})
+	}
+	kernel.WalkStmts(body, see)
+	for _, e := range es {
+		see(e)
+	}
+	return reads
+}
+
+// leadingReads is how many statements body starts with that bind a
+// read of a buffer.
+func leadingReads(body []kernel.Stmt) int {
+	k := 0
+	for k < len(body) {
+		l, ok := body[k].(*kernel.Let)
+		if !ok {
+			break
+		}
+		if _, ok := l.E.(kernel.Read); !ok {
+			break
+		}
+		k++
+	}
+	return k
 }

@@ -226,6 +226,17 @@ func (g *gen) loadBarrier() string {
 	return "none"
 }
 
+// compilerBarrier emits the barrier of LoadBarrier ("asm" or "fence";
+// nothing for "none").
+func (g *gen) compilerBarrier() {
+	switch g.loadBarrier() {
+	case "asm":
+		g.line(`__asm__ __volatile__("" ::: "memory");`)
+	case "fence":
+		g.line("mem_fence(CLK_LOCAL_MEM_FENCE);")
+	}
+}
+
 func (g *gen) genMap(p *Program, m *kernel.Map) {
 	g.header(p, "_map", nil, nil)
 	if len(m.Dims) != len(m.Idx) || len(m.Dims) == 0 {
@@ -257,24 +268,9 @@ func (g *gen) genMap(p *Program, m *kernel.Map) {
 	if barrier := g.loadBarrier(); barrier == "asm" || barrier == "fence" {
 		// the reads the body starts with, then a barrier the compiler
 		// does not move them across (LoadBarrier)
-		k := 0
-		for k < len(body) {
-			if l, ok := body[k].(*kernel.Let); ok {
-				if _, ok := l.E.(kernel.Read); ok {
-					k++
-					continue
-				}
-			}
-			break
-		}
-		if k >= 2 && k < len(body) {
+		if k := leadingReads(body); k >= 2 && k < len(body) {
 			g.stmts(body[:k])
-			switch barrier {
-			case "asm":
-				g.line(`__asm__ __volatile__("" ::: "memory");`)
-			case "fence":
-				g.line("mem_fence(CLK_LOCAL_MEM_FENCE);")
-			}
+			g.compilerBarrier()
 			body = body[k:]
 		}
 	}

@@ -237,32 +237,8 @@ func unrollFor(body []kernel.Stmt, elems []kernel.Exp) int {
 	if RedUnroll > 0 {
 		return RedUnroll
 	}
-	reads, loops := false, false
-	var stmts func([]kernel.Stmt)
-	stmts = func(ss []kernel.Stmt) {
-		for _, s := range ss {
-			switch s := s.(type) {
-			case *kernel.Loop:
-				loops = true
-			case *kernel.If:
-				stmts(s.Then)
-				stmts(s.Else)
-			}
-		}
-	}
-	stmts(body)
-	see := func(e kernel.Exp) {
-		kernel.WalkExp(e, func(e kernel.Exp) {
-			if _, ok := e.(kernel.Read); ok {
-				reads = true
-			}
-		})
-	}
-	kernel.WalkStmts(body, see)
-	for _, e := range elems {
-		see(e)
-	}
-	if reads && !loops {
+	loops := anyStmt(body, func(s kernel.Stmt) bool { _, ok := s.(*kernel.Loop); return ok })
+	if readsMemory(body, elems...) && !loops {
 		return 8
 	}
 	return 1
