@@ -1,6 +1,7 @@
 package cl
 
 import (
+	"runtime"
 	"testing"
 	"time"
 )
@@ -52,7 +53,16 @@ func BenchmarkLaunchFloor(b *testing.B) {
 		b.Fatal(err)
 	}
 	global, local := []int{32}, []int{32}
-	b.Run("sync", func(b *testing.B) {
+	// "…-locked": the goroutine keeps one thread throughout, where a
+	// launch otherwise takes whichever thread the goroutine is on
+	locked := func(f func(*testing.B)) func(*testing.B) {
+		return func(b *testing.B) {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			f(b)
+		}
+	}
+	sync := func(b *testing.B) {
 		for b.Loop() {
 			if err := c.LaunchUntimed(k, global, local); err != nil {
 				b.Fatal(err)
@@ -61,8 +71,10 @@ func BenchmarkLaunchFloor(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-	})
-	b.Run("queue", func(b *testing.B) {
+	}
+	b.Run("sync", sync)
+	b.Run("sync-locked", locked(sync))
+	queue := func(b *testing.B) {
 		var host time.Duration
 		i := 0
 		for b.Loop() {
@@ -79,5 +91,7 @@ func BenchmarkLaunchFloor(b *testing.B) {
 		}
 		b.ReportMetric(float64(host.Nanoseconds())/float64(b.N), "host-ns/launch")
 		c.Finish()
-	})
+	}
+	b.Run("queue", queue)
+	b.Run("queue-locked", locked(queue))
 }
