@@ -454,36 +454,58 @@ func TestReduceUnrolled(t *testing.T) {
 	}
 	ax, axf, ayf := up(t, d, I64, x, n), up(t, d, F32, xf, n), up(t, d, F32, yf, n)
 	var dot1 float32
-	for _, u := range []int{1, 2, 4, 7, 8, 0} {
-		opencl.RedUnroll = u
-		for _, m := range []int64{0, 1, 255, 256, 1023, 4 * 256 * 3, n} {
-			var sum, lo int64 = 0, math.MaxInt64
-			for _, v := range x[:m] {
-				sum, lo = sum+v, min(lo, v)
-			}
-			for _, c := range []struct {
-				op   string
-				ne   Exp
-				want int64
-			}{{"+", Int(I64, 0), sum}, {"min", MaxValue(I64), lo}} {
-				out := alloc(t, d, I64, 1)
-				if err := d.Run(mapReduceKernel(fmt.Sprintf("r%d", u), I64, c.op, c.ne, true, false), m, ax, out); err != nil {
-					t.Fatal(err)
+	defer func(tail, vec bool) { opencl.RedTail, opencl.RedVec = tail, vec }(opencl.RedTail, opencl.RedVec)
+	// the blocks' last round shared out, and read 16 bytes a load: the
+	// elements are combined in another order
+	for _, tv := range [][2]bool{{false, false}, {true, false}, {true, true}, {false, true}} {
+		opencl.RedTail, opencl.RedVec = tv[0], tv[1]
+		for _, u := range []int{1, 2, 4, 7, 8, 0} {
+			opencl.RedUnroll = u
+			for _, m := range []int64{0, 1, 255, 256, 1023, 4 * 256 * 3, n} {
+				var sum, lo int64 = 0, math.MaxInt64
+				for _, v := range x[:m] {
+					sum, lo = sum+v, min(lo, v)
 				}
-				if got := down[int64](t, out)[0]; got != c.want {
-					t.Errorf("unroll %d, %s of %d: %d, want %d", u, c.op, m, got, c.want)
+				for _, c := range []struct {
+					op   string
+					ne   Exp
+					want int64
+				}{{"+", Int(I64, 0), sum}, {"min", MaxValue(I64), lo}} {
+					out := alloc(t, d, I64, 1)
+					if err := d.Run(mapReduceKernel(fmt.Sprintf("r%d", u), I64, c.op, c.ne, true, false), m, ax, out); err != nil {
+						t.Fatal(err)
+					}
+					if got := down[int64](t, out)[0]; got != c.want {
+						t.Errorf("unroll %d, %s of %d: %d, want %d", u, c.op, m, got, c.want)
+					}
 				}
 			}
-		}
-		out := alloc(t, d, F32, 1)
-		if err := d.Run(mapReduceKernel(fmt.Sprintf("dot%d", u), F32, "+", Float(F32, 0), true, true), int64(n), axf, ayf, out); err != nil {
-			t.Fatal(err)
-		}
-		got := down[float32](t, out)[0]
-		if u == 1 {
-			dot1 = got
-		} else if got != dot1 {
-			t.Errorf("unroll %d: dot %v, one at a time %v", u, got, dot1)
+			// Σ x[i]·(i mod 13): each element's value read with its own number
+			k := mapReduceKernel(fmt.Sprintf("w%d", u), I64, "+", Int(I64, 0), true, false)
+			r := k.Shape.(*Reduce)
+			r.Elems = []Exp{Bin("*", r.Elems[0], Bin("%", r.I, I64C(13)))}
+			var wsum int64
+			for i, v := range x {
+				wsum += v * int64(i%13)
+			}
+			wout := alloc(t, d, I64, 1)
+			if err := d.Run(k, int64(n), ax, wout); err != nil {
+				t.Fatal(err)
+			}
+			if got := down[int64](t, wout)[0]; got != wsum {
+				t.Errorf("tail %v vec %v unroll %d: weighted sum %d, want %d", tv[0], tv[1], u, got, wsum)
+			}
+			out := alloc(t, d, F32, 1)
+			if err := d.Run(mapReduceKernel(fmt.Sprintf("dot%d", u), F32, "+", Float(F32, 0), true, true), int64(n), axf, ayf, out); err != nil {
+				t.Fatal(err)
+			}
+			got := down[float32](t, out)[0]
+			switch {
+			case u == 1 && !tv[0]:
+				dot1 = got
+			case !tv[0] && !tv[1] && got != dot1, math.Abs(float64(got-dot1)) > 1e-5*float64(dot1):
+				t.Errorf("tail %v vec %v unroll %d: dot %v, one at a time %v", tv[0], tv[1], u, got, dot1)
+			}
 		}
 	}
 }
