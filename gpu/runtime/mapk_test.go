@@ -16,7 +16,8 @@ import (
 // of several types; a body with a loop keeps one element a work item.
 func TestMapK(t *testing.T) {
 	d := device(t)
-	defer func(k int) { opencl.MapK = k }(opencl.MapK)
+	defer func(k, v int) { opencl.MapK, opencl.MapVec = k, v }(opencl.MapK, opencl.MapVec)
+	opencl.MapVec = 0 // MapK's elements, not MapVec's runs
 	const n, rows, cols = 100_003, 37, 1001
 	x, y := make([]float32, n), make([]float32, n)
 	for i := range x {
@@ -93,5 +94,41 @@ func TestMapK(t *testing.T) {
 		Wr(o, s, i)}}}
 	if p, err := opencl.Generate(loop, d.Caps); err != nil || p.MapK != 0 {
 		t.Errorf("a map with a loop: MapK %d (%v)", p.MapK, err)
+	}
+}
+
+// TestMapVec: a map of one dimension whose buffers are read and written
+// at the element's number computes runs of 4 neighbouring elements,
+// each buffer moved 16 bytes at a time (opencl.MapVec), where the
+// length is a multiple of 4, and as MapK does otherwise: every element
+// right either way, for 1 and 2 runs a work item.
+func TestMapVec(t *testing.T) {
+	d := device(t)
+	defer func(v int) { opencl.MapVec = v }(opencl.MapVec)
+	for _, V := range []int{1, 2} {
+		opencl.MapVec = V
+		for _, n := range []int{100_000, 100_003, 4, 8} {
+			t.Run(fmt.Sprint(V, n), func(t *testing.T) {
+				x, y := make([]float32, n), make([]float32, n)
+				for i := range x {
+					x[i], y[i] = float32(i%1000)*0.5, float32(i*i%977)
+				}
+				ax, ay, out := up(t, d, F32, x, int64(n)), up(t, d, F32, y, int64(n)), alloc(t, d, F32, int64(n))
+				k := saxpyKernel(F32)
+				k.Name = fmt.Sprintf("saxpy_v%d", V)
+				p, err := opencl.Generate(k, d.Caps)
+				if err != nil || !strings.Contains(p.Source, "float4") || p.MapK != 4*V {
+					t.Fatalf("MapK %d, want %d; vectors %v (%v)", p.MapK, 4*V, strings.Contains(p.Source, "float4"), err)
+				}
+				if err := d.Run(k, int64(n), float32(2), ax, ay, out); err != nil {
+					t.Fatal(err)
+				}
+				for i, got := range down[float32](t, out) {
+					if got != 2*x[i]+y[i] {
+						t.Fatalf("element %d: %v, want %v", i, got, 2*x[i]+y[i])
+					}
+				}
+			})
+		}
 	}
 }
