@@ -131,19 +131,14 @@ func (g *gen) genScanLookBack(p *Program, s *kernel.Scan) {
 	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
 	g.scanLocal(s.Op, ts)
 	// look back
-	var run, agg []string
-	if ScanWindow > 0 {
-		run, agg = g.scanLookBackWindow(s, ts, ScanWindow)
-	} else {
-		g.line("if (lid == 0) {")
-		g.indent++
-		agg = g.declareFrom("ag", ts, g.loads(ts, idx(acc, "L - 1")))
-		run = g.declare("run", ts, s.Neutral)
-		g.lookBackWalk(toBits(t, agg[0]), "w", func(low string) {
-			v := g.declareFrom("pv", ts, []string{fromBits(t, low)})
-			g.applyOp(s.Op, run, v, run)
-		})
-	}
+	g.line("if (lid == 0) {")
+	g.indent++
+	agg := g.declareFrom("ag", ts, g.loads(ts, idx(acc, "L - 1")))
+	run := g.declare("run", ts, s.Neutral)
+	g.lookBackWalk(toBits(t, agg[0]), "w", func(low string) {
+		v := g.declareFrom("pv", ts, []string{fromBits(t, low)})
+		g.applyOp(s.Op, run, v, run)
+	})
 	inc := g.declareFrom("inc", ts, run)
 	g.applyOp(s.Op, inc, inc, agg)
 	g.line("%satom_xchg(&state[grp], (lb_inc << 32) | %s);", incGuard(), toBits(t, inc[0]))
@@ -218,79 +213,6 @@ var ScanVec = os.Getenv("FUT_SCAN_VEC") != "0"
 // local memory (1: 4 and 8 gained nothing). FUT_SCAN_UNROLL and
 // FUT_SCAN_UNROLL_LOCAL set them, to compare on a device.
 var ScanUnroll, ScanUnrollLocal = envInt("FUT_SCAN_UNROLL", 1, 64, 8), envInt("FUT_SCAN_UNROLL_LOCAL", 1, 64, 1)
-
-// ScanWindow is how many earlier tiles' words a single-pass scan's
-// look-back reads at once, by as many work items (scanLookBackWindow),
-// as the compaction's does (FilterWindow); 0 (unless FUT_SCAN_WINDOW
-// says, 1 to 32): one at a time, by work item 0 alone (lookBackWalk).
-// Slower on an H100 (scan of 2^27 i32 with tiles staged a word at a
-// time, kernel ms, two rounds in one lease): 0 0.426 / 0.426, 8 0.448,
-// 32 0.463 / 0.462.
-var ScanWindow = envInt("FUT_SCAN_WINDOW", 0, 32, 0)
-
-// scanLookBackWindow emits the look-back of a single-pass scan of
-// component type ts[0] with the whole group (lookBackWindow's scheme,
-// the prefix combined with the scan's operator, nearest tile first):
-// it publishes the tile's aggregate, finds the tile's exclusive prefix
-// and leaves work item 0 in an open block, with the prefix and the
-// aggregate in the variables it returns.
-func (g *gen) scanLookBackWindow(s *kernel.Scan, ts []kernel.Type, win int) (run, agg []string) {
-	t := ts[0]
-	store := func(v string) string {
-		if t == kernel.Bool {
-			return "(uchar)" + v
-		}
-		return v
-	}
-	load := "lb_run"
-	if t == kernel.Bool {
-		load = "(lb_run != 0)"
-	}
-	g.line("__local ulong lb_w[%d];", win)
-	g.line("__local long lb_j;")
-	g.line("__local int lb_done;")
-	g.line("__local %s lb_run;", btype(t))
-	g.line("if (lid == 0) {")
-	g.indent++
-	ag := g.declareFrom("ag", ts, g.loads(ts, idx([]string{"acc0"}, "L - 1")))
-	ne := g.declare("ne", ts, s.Neutral)
-	g.line("lb_run = %s; lb_j = grp - 1; lb_done = grp == 0;", store(ne[0]))
-	g.line("if (grp > 0) atom_xchg(&state[grp], (lb_agg << 32) | %s);", toBits(t, ag[0]))
-	g.indent--
-	g.line("}")
-	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
-	// at most a word for each work item of the group
-	g.line("long WN = min((long)%d, L);", win)
-	g.line("while (!lb_done) {")
-	g.indent++
-	g.line("long j = lb_j;")
-	g.line("if (lid < WN && j - lid >= 0) lb_w[lid] = *(volatile __global ulong *)&state[j - lid];")
-	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
-	g.line("if (lid == 0) {")
-	g.indent++
-	r := g.declareFrom("wr", ts, []string{load})
-	g.line("for (long u = 0; u < WN && j - u >= 0; u++) {")
-	g.indent++
-	g.line("ulong sw = lb_w[u], f = sw >> 32;")
-	g.line("if (f != lb_agg && f != lb_inc) break;")
-	v := g.declareFrom("pv", ts, []string{fromBits(t, "sw & 0xffffffffUL")})
-	g.applyOp(s.Op, r, v, r)
-	g.line("if (f == lb_inc) { lb_done = 1; break; }")
-	g.line("lb_j = j - u - 1;")
-	g.indent--
-	g.line("}")
-	g.line("lb_run = %s;", store(r[0]))
-	g.indent--
-	g.line("}")
-	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
-	g.indent--
-	g.line("}")
-	g.line("if (lid == 0) {")
-	g.indent++
-	agg = g.declareFrom("ag", ts, g.loads(ts, idx([]string{"acc0"}, "L - 1")))
-	run = g.declareFrom("run", ts, []string{load})
-	return run, agg
-}
 
 // unrollHint emits a request to unroll the next loop u times (none for
 // u < 2).

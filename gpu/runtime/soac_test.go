@@ -339,19 +339,15 @@ func lookBackDevice(t *testing.T) *Device {
 }
 
 // TestScanLookBack runs the single-pass scan on this device whatever its
-// type, with look-backs one word at a time and by windows of words
-// (opencl.ScanWindow), and with every look-back walking back to the
-// first tile (opencl.FilterWalkAll).
+// type, and with every look-back walking back to the first tile
+// (opencl.FilterWalkAll).
 func TestScanLookBack(t *testing.T) {
 	d := lookBackDevice(t)
 	defer d.Close()
-	defer func(w int, all bool) { opencl.ScanWindow, opencl.FilterWalkAll = w, all }(opencl.ScanWindow, opencl.FilterWalkAll)
-	for _, c := range []struct {
-		win int
-		all bool
-	}{{0, false}, {32, false}, {0, true}, {1, true}, {2, true}, {32, true}} {
-		opencl.ScanWindow, opencl.FilterWalkAll = c.win, c.all
-		t.Run(fmt.Sprintf("w%d_all%v", c.win, c.all), func(t *testing.T) { scanLookBackCases(t, d, c.all) })
+	defer func(all bool) { opencl.FilterWalkAll = all }(opencl.FilterWalkAll)
+	for _, all := range []bool{false, true} {
+		opencl.FilterWalkAll = all
+		t.Run(fmt.Sprintf("all%v", all), func(t *testing.T) { scanLookBackCases(t, d, all) })
 	}
 }
 
