@@ -181,3 +181,34 @@ func TestUnrollFor(t *testing.T) {
 		t.Errorf("FUT_RED_UNROLL=3: unroll %d", got)
 	}
 }
+
+// TestVecReads: the buffers a body reads at the element's number alone,
+// of 4 or 8 bytes, all of the size of the first such, in the order of
+// their first reads.
+func TestVecReads(t *testing.T) {
+	n := Scalar("n", I64)
+	x, y, z, b := Buf("x", F32, n.V()), Buf("y", F32, n.V()), Buf("z", I64, n.V()), Buf("b", Bool, n.V())
+	i := NewVar("i", I64)
+	names := func(ps []*Param) string {
+		var s []string
+		for _, p := range ps {
+			s = append(s, p.Name)
+		}
+		return strings.Join(s, " ")
+	}
+	for _, c := range []struct {
+		elems []Exp
+		want  string
+	}{
+		{[]Exp{Bin("*", Rd(x, i), Rd(y, i))}, "x y"},
+		{[]Exp{Bin("*", Rd(x, i), Rd(x, Bin("+", i, I64C(1)))), Rd(y, i)}, "y"},
+		{[]Exp{Rd(b, i), Rd(x, i)}, "x"},
+		{[]Exp{Rd(z, i), Rd(x, i)}, "z"},
+		{[]Exp{Rd(x, i), Rd(z, i), Rd(y, i)}, "x y"},
+		{[]Exp{Rd(x, I64C(0))}, ""},
+	} {
+		if got := names(vecReads(i, nil, c.elems)); got != c.want {
+			t.Errorf("%v: %q, want %q", c.elems, got, c.want)
+		}
+	}
+}

@@ -263,8 +263,9 @@ var (
 	RedTail = os.Getenv("FUT_RED_TAIL") != "0"
 )
 
-// vecReads are the buffers of 4- or 8-byte elements (all of one size)
-// that body and elems read only at the element number iv, one index.
+// vecReads are the buffers of 4- or 8-byte elements (all of the size of
+// the first such) that body and elems read only at the element number
+// iv, one index.
 func vecReads(iv kernel.Var, body []kernel.Stmt, elems []kernel.Exp) []*kernel.Param {
 	ok := map[*kernel.Param]bool{}
 	var order []*kernel.Param
@@ -294,7 +295,7 @@ func vecReads(iv kernel.Var, body []kernel.Stmt, elems []kernel.Exp) []*kernel.P
 	}
 	var out []*kernel.Param
 	for _, p := range order {
-		if ok[p] && p.T.Size() == order[0].T.Size() {
+		if ok[p] && (len(out) == 0 || p.T.Size() == out[0].T.Size()) {
 			out = append(out, p)
 		}
 	}
