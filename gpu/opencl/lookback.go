@@ -79,7 +79,7 @@ func (g *gen) genScanLookBack(p *Program, s *kernel.Scan) {
 	var vbufs []*kernel.Param
 	if vec {
 		al := []string{"(ulong)" + g.name(s.Out[0].Name)}
-		for _, b := range vecReads(s.I, s.Body, s.Elems) {
+		for _, b := range g.vecReads(s.I, s.Body, s.Elems) {
 			if b.T.Size() == 4 {
 				vbufs = append(vbufs, b)
 				al = append(al, "(ulong)"+g.name(b.Name))

@@ -129,9 +129,10 @@ var MapVec = envInt("FUT_MAP_VEC", 0, 4, 1)
 // mapVecFits says whether map m, whose body's writes start at tail
 // (mapKFits), can be computed 4 neighbouring elements at a time: one
 // dimension; every write is of a 4-byte element at the element's
-// number; reads is the buffers of 4-byte elements read at that number
-// alone (vecReads), writes the buffers written.
-func mapVecFits(m *kernel.Map, tail int) (reads, writes []*kernel.Param, ok bool) {
+// number, which cannot be out of bounds (inBounds); reads is the
+// buffers of 4-byte elements read at that number alone (vecReads),
+// writes the buffers written.
+func (g *gen) mapVecFits(m *kernel.Map, tail int) (reads, writes []*kernel.Param, ok bool) {
 	if len(m.Idx) != 1 {
 		return nil, nil, false
 	}
@@ -144,13 +145,14 @@ func mapVecFits(m *kernel.Map, tail int) (reads, writes []*kernel.Param, ok bool
 			x = w.Idx[0]
 			_, isVar = x.(kernel.Var)
 		}
-		if !isVar || x.(kernel.Var).Name != iv.Name || w.Buf.T.Size() != 4 || w.Buf.T == kernel.Bool || w.V.Type() != w.Buf.T || slices.Contains(writes, w.Buf) {
+		if !isVar || x.(kernel.Var).Name != iv.Name || w.Buf.T.Size() != 4 || w.Buf.T == kernel.Bool || w.V.Type() != w.Buf.T || slices.Contains(writes, w.Buf) ||
+			!g.inBounds(w.Idx, w.Buf.Shape) {
 			return nil, nil, false
 		}
 		writes = append(writes, w.Buf)
 		vals = append(vals, w.V)
 	}
-	for _, b := range vecReads(iv, m.Body[:tail], vals) {
+	for _, b := range g.vecReads(iv, m.Body[:tail], vals) {
 		if b.T.Size() == 4 {
 			reads = append(reads, b)
 		}

@@ -258,7 +258,7 @@ func (g *gen) genMap(p *Program, m *kernel.Map) {
 		g.below[x.Name] = kernel.ExpString(m.Dims[i])
 	}
 	if tail, ok := mapKFits(m.Body); ok && MapK > 1 {
-		if reads, writes, ok := mapVecFits(m, tail); ok && MapVec > 0 {
+		if reads, writes, ok := g.mapVecFits(m, tail); ok && MapVec > 0 {
 			g.genMapVec(p, m, dims, tail, MapVec, reads, writes)
 		} else {
 			g.genMapK(p, m, dims, m.Body, tail, MapK)

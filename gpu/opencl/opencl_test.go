@@ -183,11 +183,12 @@ func TestUnrollFor(t *testing.T) {
 }
 
 // TestVecReads: the buffers a body reads at the element's number alone,
-// of 4 or 8 bytes, all of the size of the first such, in the order of
-// their first reads.
+// of 4 or 8 bytes and as long as the elements, all of the size of the
+// first such, in the order of their first reads.
 func TestVecReads(t *testing.T) {
 	n := Scalar("n", I64)
 	x, y, z, b := Buf("x", F32, n.V()), Buf("y", F32, n.V()), Buf("z", I64, n.V()), Buf("b", Bool, n.V())
+	w := Buf("w", F32, Scalar("m", I64).V())
 	i := NewVar("i", I64)
 	names := func(ps []*Param) string {
 		var s []string
@@ -206,8 +207,11 @@ func TestVecReads(t *testing.T) {
 		{[]Exp{Rd(z, i), Rd(x, i)}, "z"},
 		{[]Exp{Rd(x, i), Rd(z, i), Rd(y, i)}, "x y"},
 		{[]Exp{Rd(x, I64C(0))}, ""},
+		// w's length is not the elements': its reads are checked
+		{[]Exp{Rd(w, i), Rd(x, i)}, "x"},
 	} {
-		if got := names(vecReads(i, nil, c.elems)); got != c.want {
+		g := &gen{below: map[string]string{i.Name: ExpString(n.V())}}
+		if got := names(g.vecReads(i, nil, c.elems)); got != c.want {
 			t.Errorf("%v: %q, want %q", c.elems, got, c.want)
 		}
 	}

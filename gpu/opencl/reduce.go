@@ -265,8 +265,10 @@ var (
 
 // vecReads are the buffers of 4- or 8-byte elements (all of the size of
 // the first such) that body and elems read only at the element number
-// iv, one index.
-func vecReads(iv kernel.Var, body []kernel.Stmt, elems []kernel.Exp) []*kernel.Param {
+// iv, one index, where that index cannot be out of bounds (inBounds:
+// their length is the elements'), so that a vector of them needs no
+// check.
+func (g *gen) vecReads(iv kernel.Var, body []kernel.Stmt, elems []kernel.Exp) []*kernel.Param {
 	ok := map[*kernel.Param]bool{}
 	var order []*kernel.Param
 	see := func(e kernel.Exp) {
@@ -280,7 +282,8 @@ func vecReads(iv kernel.Var, body []kernel.Stmt, elems []kernel.Exp) []*kernel.P
 				v = r.Idx[0]
 				_, isVar = v.(kernel.Var)
 			}
-			good := isVar && v.(kernel.Var).Name == iv.Name && (r.Buf.T.Size() == 4 || r.Buf.T.Size() == 8) && r.Buf.T != kernel.Bool
+			good := isVar && v.(kernel.Var).Name == iv.Name && (r.Buf.T.Size() == 4 || r.Buf.T.Size() == 8) && r.Buf.T != kernel.Bool &&
+				g.inBounds(r.Idx, r.Buf.Shape)
 			if prev, seen := ok[r.Buf]; seen {
 				ok[r.Buf] = prev && good
 				return
@@ -521,7 +524,7 @@ func (g *gen) genReduce(p *Program, r *kernel.Reduce) {
 	elem := func(j string) []string { return g.element(r.I, j, r.Body, r.Elems) }
 	if RedLayout == 1 && r.Comm && u > 1 {
 		p.Interleaved = true
-		vec := vecReads(r.I, r.Body, r.Elems)
+		vec := g.vecReads(r.I, r.Body, r.Elems)
 		if RedVec && RedUnroll == 0 && u == 8 && len(vec) > 0 && len(vec) <= 2 {
 			u = 16
 		}

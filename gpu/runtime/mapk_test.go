@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -130,5 +131,44 @@ func TestMapVec(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestVecBounds: a buffer read at the element's number but shorter than
+// the elements is read one element at a time, with its bounds checked,
+// by maps, reductions and scans that read others by vectors: the
+// element past its end fails as it does without vectors.
+func TestVecBounds(t *testing.T) {
+	const n, m = 1 << 20, 1<<20 - 1000
+	xs := make([]float32, m)
+	for i := range xs {
+		xs[i] = float32(i % 13)
+	}
+	nn, mm := Scalar("n", I64), Scalar("m", I64)
+	x, y, out := Buf("x", F32, mm.V()), Buf("y", F32, nn.V()), Buf("out", F32, nn.V())
+	i := NewVar("i", I64)
+	sum := BinLambda("+", F32)
+	kernels := []*Kernel{
+		{Name: "vb_map", Params: []*Param{nn, mm, x, y, out}, Shape: &Map{Dims: []Exp{nn.V()}, Idx: []Var{i},
+			Body: []Stmt{Wr(out, Bin("+", Rd(x, i), Rd(y, i)), i)}}},
+		{Name: "vb_red", Params: []*Param{nn, mm, x, y, out}, Shape: &Reduce{N: nn.V(), I: i,
+			Elems: []Exp{Bin("*", Rd(x, i), Rd(y, i))}, Op: sum, Neutral: []Exp{Float(F32, 0)}, Comm: true, Out: []*Param{out}}},
+		{Name: "vb_scan", Params: []*Param{nn, mm, x, y, out}, Shape: &Scan{N: nn.V(), I: i,
+			Elems: []Exp{Bin("+", Rd(x, i), Rd(y, i))}, Op: sum, Neutral: []Exp{Float(F32, 0)}, Comm: true, Out: []*Param{out}}},
+	}
+	for _, k := range kernels {
+		t.Run(k.Name, func(t *testing.T) {
+			d := device(t)
+			if _, ok := k.Shape.(*Scan); ok {
+				d = lookBackDevice(t)
+				defer d.Close()
+			}
+			ax, ay, o := up(t, d, F32, xs, m), up(t, d, F32, make([]float32, n), n), alloc(t, d, F32, n)
+			err := d.Run(k, int64(n), int64(m), ax, ay, o)
+			var ke *KernelError
+			if !errors.As(err, &ke) || !strings.Contains(err.Error(), "out of bounds for array of shape [1047576]") {
+				t.Fatalf("want an index out of bounds, got %v", err)
+			}
+		})
 	}
 }
