@@ -3,7 +3,6 @@ package opencl
 import (
 	"fmt"
 	"os"
-	"strings"
 
 	"fut/gpu/kernel"
 )
@@ -78,14 +77,12 @@ func (g *gen) genScanLookBack(p *Program, s *kernel.Scan) {
 	vec := ScanVec && s.Keep == nil && t.Size() == 4 && t != kernel.Bool
 	var vbufs []*kernel.Param
 	if vec {
-		al := []string{"(ulong)" + g.name(s.Out[0].Name)}
 		for _, b := range g.vecReads(s.I, s.Body, s.Elems) {
 			if b.T.Size() == 4 {
 				vbufs = append(vbufs, b)
-				al = append(al, "(ulong)"+g.name(b.Name))
 			}
 		}
-		g.line("bool vq = ((%s) & 15) == 0 && (sk & 3) == 0 && base + L * sk <= %s;", strings.Join(al, " | "), n)
+		g.line("bool vq = %s && (sk & 3) == 0 && base + L * sk <= %s;", g.aligned16(append([]*kernel.Param{s.Out[0]}, vbufs...)), n)
 		g.line("if (vq) {")
 		g.indent++
 		g.unrollHint(ScanUnroll / 4)

@@ -140,12 +140,7 @@ func (g *gen) mapVecFits(m *kernel.Map, tail int) (reads, writes []*kernel.Param
 	var vals []kernel.Exp
 	for _, s := range m.Body[tail:] {
 		w := s.(*kernel.Write)
-		x, isVar := kernel.Exp(nil), false
-		if len(w.Idx) == 1 {
-			x = w.Idx[0]
-			_, isVar = x.(kernel.Var)
-		}
-		if !isVar || x.(kernel.Var).Name != iv.Name || w.Buf.T.Size() != 4 || w.Buf.T == kernel.Bool || w.V.Type() != w.Buf.T || slices.Contains(writes, w.Buf) ||
+		if !atElem(w.Idx, iv) || w.Buf.T.Size() != 4 || w.Buf.T == kernel.Bool || w.V.Type() != w.Buf.T || slices.Contains(writes, w.Buf) ||
 			!g.inBounds(w.Idx, w.Buf.Shape) {
 			return nil, nil, false
 		}
@@ -171,11 +166,7 @@ func (g *gen) mapVecFits(m *kernel.Map, tail int) (reads, writes []*kernel.Param
 func (g *gen) genMapVec(p *Program, m *kernel.Map, dims []string, tail, K int, reads, writes []*kernel.Param) {
 	const V = 4
 	iv, body := m.Idx[0], m.Body
-	var al []string
-	for _, b := range append(slices.Clone(reads), writes...) {
-		al = append(al, "(ulong)"+g.name(b.Name))
-	}
-	g.line("if ((%s & 3) == 0 && ((%s) & 15) == 0) {", dims[0], strings.Join(al, " | "))
+	g.line("if ((%s & 3) == 0 && %s) {", dims[0], g.aligned16(append(slices.Clone(reads), writes...)))
 	g.indent++
 	g.line("long g0 = get_global_id(0), L = get_local_size(0), G = ((%s + %d) / %d + L - 1) / L * L, nv = %s / %d;", dims[0], K*V-1, K*V, dims[0], V)
 	base, saved := maps.Clone(g.names), g.tiles
@@ -186,12 +177,7 @@ func (g *gen) genMapVec(p *Program, m *kernel.Map, dims []string, tail, K int, r
 		g.line("long %s = g0 + %d * G;", vi[q], q)
 		g.line("bool %s = %s < nv;", in[q], vi[q])
 		g.line("if (!%s) %s = nv - 1;", in[q], vi[q])
-		loaded[q] = map[*kernel.Param]string{}
-		for _, b := range reads {
-			v := g.fresh("v")
-			g.line("%s%d %s = ((__global %s%d *)%s)[%s];", btype(b.T), V, v, btype(b.T), V, g.name(b.Name), vi[q])
-			loaded[q][b] = v
-		}
+		loaded[q] = g.loadVecs(reads, V, vi[q])
 	}
 	g.compilerBarrier()
 	vals := make([][][]string, K) // of run q, write w, element r

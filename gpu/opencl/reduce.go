@@ -193,11 +193,7 @@ func (g *gen) interleave(op kernel.Lambda, x []string, n string, u int, elem fun
 	}
 	g.line("long blk = %d * L, step = groups * blk;", u)
 	if V > 0 {
-		var al []string
-		for _, p := range vec {
-			al = append(al, "(ulong)"+g.name(p.Name))
-		}
-		g.line("bool aligned = ((%s) & 15) == 0;", strings.Join(al, " | "))
+		g.line("bool aligned = %s;", g.aligned16(vec))
 	}
 	// a whole block at b0
 	whole := func() {
@@ -277,12 +273,7 @@ func (g *gen) vecReads(iv kernel.Var, body []kernel.Stmt, elems []kernel.Exp) []
 			if !isRead {
 				return
 			}
-			v, isVar := kernel.Exp(nil), false
-			if len(r.Idx) == 1 {
-				v = r.Idx[0]
-				_, isVar = v.(kernel.Var)
-			}
-			good := isVar && v.(kernel.Var).Name == iv.Name && (r.Buf.T.Size() == 4 || r.Buf.T.Size() == 8) && r.Buf.T != kernel.Bool &&
+			good := atElem(r.Idx, iv) && (r.Buf.T.Size() == 4 || r.Buf.T.Size() == 8) && r.Buf.T != kernel.Bool &&
 				g.inBounds(r.Idx, r.Buf.Shape)
 			if prev, seen := ok[r.Buf]; seen {
 				ok[r.Buf] = prev && good
@@ -305,17 +296,43 @@ func (g *gen) vecReads(iv kernel.Var, body []kernel.Stmt, elems []kernel.Exp) []
 	return out
 }
 
+// atElem says whether idx is the element number iv alone.
+func atElem(idx []kernel.Exp, iv kernel.Var) bool {
+	if len(idx) != 1 {
+		return false
+	}
+	v, ok := idx[0].(kernel.Var)
+	return ok && v.Name == iv.Name
+}
+
+// aligned16 is the C condition that every buffer of bufs is 16-byte
+// aligned.
+func (g *gen) aligned16(bufs []*kernel.Param) string {
+	var al []string
+	for _, b := range bufs {
+		al = append(al, "(ulong)"+g.name(b.Name))
+	}
+	return fmt.Sprintf("((%s) & 15) == 0", strings.Join(al, " | "))
+}
+
+// loadVecs emits a load of vector vi (a C expression) of V elements
+// from each buffer of bufs and returns the variables they are in.
+func (g *gen) loadVecs(bufs []*kernel.Param, V int, vi string) map[*kernel.Param]string {
+	loaded := map[*kernel.Param]string{}
+	for _, b := range bufs {
+		v := g.fresh("v")
+		g.line("%s%d %s = ((__global %s%d *)%s)[%s];", btype(b.T), V, v, btype(b.T), V, g.name(b.Name), vi)
+		loaded[b] = v
+	}
+	return loaded
+}
+
 // vecElems emits V elements, those of numbers V·vi … V·vi + V − 1 (vi
 // a C expression, the vector's index), computed by body from one load
 // of V elements from each buffer of vec (vecReads, aligned) and given
 // to use one at a time, in order.
 func (g *gen) vecElems(iv kernel.Var, body []kernel.Stmt, elems []kernel.Exp, vec []*kernel.Param, V int, vi string, use func(r int, e string)) {
-	loaded := map[*kernel.Param]string{}
-	for _, p := range vec {
-		v := g.fresh("v")
-		g.line("%s%d %s = ((__global %s%d *)%s)[%s];", btype(p.T), V, v, btype(p.T), V, g.name(p.Name), vi)
-		loaded[p] = v
-	}
+	loaded := g.loadVecs(vec, V, vi)
 	saved := g.tiles
 	defer func() { g.tiles = saved }()
 	for r := 0; r < V; r++ {
@@ -337,12 +354,7 @@ func (g *gen) vecHooks(saved map[*kernel.Param]func(kernel.Read) (string, bool),
 	for p, v := range loaded {
 		comp := fmt.Sprintf("%s.s%d", v, r)
 		hooks[p] = func(rd kernel.Read) (string, bool) {
-			if len(rd.Idx) == 1 {
-				if x, ok := rd.Idx[0].(kernel.Var); ok && x.Name == iv.Name {
-					return comp, true
-				}
-			}
-			return "", false
+			return comp, atElem(rd.Idx, iv)
 		}
 	}
 	return hooks
@@ -355,12 +367,7 @@ func (g *gen) vecHooks(saved map[*kernel.Param]func(kernel.Read) (string, bool),
 func (g *gen) unrolledVec(op kernel.Lambda, x []string, u, V int, elem func(j string) []string, vec []*kernel.Param, iv kernel.Var) {
 	runs := make([]map[*kernel.Param]string, u/V)
 	for q := range runs {
-		runs[q] = map[*kernel.Param]string{}
-		for _, p := range vec {
-			v := g.fresh("v")
-			g.line("%s%d %s = ((__global %s%d *)%s)[b0 / %d + %d * L + lid];", btype(p.T), V, v, btype(p.T), V, g.name(p.Name), V, q)
-			runs[q][p] = v
-		}
+		runs[q] = g.loadVecs(vec, V, fmt.Sprintf("b0 / %d + %d * L + lid", V, q))
 	}
 	g.compilerBarrier()
 	saved := g.tiles
