@@ -35,7 +35,12 @@ type gen struct {
 	// (genMap), so an index of a dimension of that very bound needs no
 	// check (index)
 	below map[string]string
-	err   error
+	// divMagic: the map kernel takes its divisors' magic numbers
+	// (splitIndex); elemIdx the map's index variables, whose element
+	// number splitIndex keeps in names[elemKey]
+	divMagic bool
+	elemIdx  []kernel.Var
+	err      error
 }
 
 func newGen(k *kernel.Kernel, caps Caps) *gen {
@@ -488,6 +493,9 @@ func (g *gen) index(buf *kernel.Param, idx []kernel.Exp) (ok, flat string) {
 		ds[k] = "(long)" + g.exp(e)
 	}
 	if g.inBounds(idx, buf.Shape) {
+		if en, ok := g.names[elemKey]; ok && g.isElemIdx(idx) {
+			return "true", en
+		}
 		flat = is[0]
 		for k := 1; k < len(is); k++ {
 			flat = fmt.Sprintf("(%s * %s + %s)", flat, ds[k], is[k])
@@ -507,6 +515,21 @@ func (g *gen) index(buf *kernel.Param, idx []kernel.Exp) (ok, flat string) {
 	}
 	g.pre = append(g.pre, fmt.Sprintf("long %s = %s ? %s : 0;", flat, ok, f))
 	return ok, flat
+}
+
+// isElemIdx says whether idx are the map's index variables (g.elemIdx)
+// in order: with inBounds, the element's place in an array of the
+// map's shape is its element number.
+func (g *gen) isElemIdx(idx []kernel.Exp) bool {
+	if len(idx) != len(g.elemIdx) {
+		return false
+	}
+	for k, e := range idx {
+		if v, ok := e.(kernel.Var); !ok || v.Name != g.elemIdx[k].Name {
+			return false
+		}
+	}
+	return true
 }
 
 // inBounds reports whether every index of idx is an index variable of

@@ -11,6 +11,8 @@ package opencl
 
 import (
 	"fmt"
+	"math"
+	"math/bits"
 	"os"
 	"regexp"
 	"strconv"
@@ -71,6 +73,10 @@ type Program struct {
 	// interleaved blocks of its elements (RedLayout), with fewer groups
 	// than contiguous chunks need.
 	Interleaved bool
+	// MapDivs (Map only): where above 0, the map's kernel takes the
+	// extras "dm1" … "dm<MapDivs>", one for each dimension after the
+	// first (MapDivisors says what they hold).
+	MapDivs int
 }
 
 // Entry is one OpenCL kernel of a program. Extra lists its arguments after
@@ -238,11 +244,20 @@ func (g *gen) compilerBarrier() {
 }
 
 func (g *gen) genMap(p *Program, m *kernel.Map) {
-	g.header(p, "_map", nil, nil)
+	var extras, decls []string
+	if _, _, ok := kernel.TransposeOf(m); !ok && MapDivMagic {
+		for i := 1; i < len(m.Dims); i++ {
+			extras = append(extras, fmt.Sprintf("dm%d", i))
+			decls = append(decls, fmt.Sprintf("ulong dm%d", i))
+		}
+		p.MapDivs = len(extras)
+	}
+	g.header(p, "_map", extras, decls)
 	if len(m.Dims) != len(m.Idx) || len(m.Dims) == 0 {
 		g.fail("map with %d dimensions and %d indices", len(m.Dims), len(m.Idx))
 		return
 	}
+	g.divMagic = p.MapDivs > 0
 	dims := make([]string, len(m.Dims))
 	for i, d := range m.Dims {
 		dims[i] = g.long("d", d)
@@ -285,8 +300,47 @@ func (g *gen) genMap(p *Program, m *kernel.Map) {
 
 // splitIndex declares the index variables idx of the element number gt
 // (a long variable, which it changes) of a map of dimensions dims, the
-// last varying fastest.
+// last varying fastest. With g.divMagic, where the runtime gave the
+// divisors' magic numbers (the extras dm1 …, MapDivisors: the elements
+// are fewer than 2^31), each division is a multiplication and a shift
+// of 32-bit numbers, where a 64-bit division takes some twenty
+// instructions even on its 32-bit path. It also keeps the element
+// number, so that a write at the map's indices into an array of the
+// map's shape goes to it (index) without computing it again.
 func (g *gen) splitIndex(idx []kernel.Var, dims []string, gt string) {
+	if len(idx) > 1 {
+		en := g.fresh("en")
+		g.line("long %s = %s;", en, gt)
+		g.names[elemKey] = en
+		g.elemIdx = idx
+	}
+	if g.divMagic && len(idx) > 1 {
+		ns := make([]string, len(idx))
+		for i := range idx {
+			ns[i] = g.name(idx[i].Name)
+		}
+		g.line("long %s;", strings.Join(ns, ", "))
+		g.line("if (dm1 != 0) {")
+		g.indent++
+		t := g.fresh("t")
+		g.line("uint %s = (uint)%s;", t, gt)
+		for i := len(idx) - 1; i >= 1; i-- {
+			q := g.fresh("q")
+			g.line("uint %s = (uint)(((ulong)%s * (uint)dm%d) >> (uint)(dm%d >> 32));", q, t, i, i)
+			g.line("%s = (long)(%s - %s * (uint)%s); %s = %s;", ns[i], t, q, dims[i], t, q)
+		}
+		g.line("%s = (long)%s;", ns[0], t)
+		g.indent--
+		g.line("} else {")
+		g.indent++
+		for i := len(idx) - 1; i >= 1; i-- {
+			g.line("%s = %s %% %s; %s /= %s;", ns[i], gt, dims[i], gt, dims[i])
+		}
+		g.line("%s = %s;", ns[0], gt)
+		g.indent--
+		g.line("}")
+		return
+	}
 	for i := len(idx) - 1; i >= 0; i-- {
 		if i == 0 {
 			g.line("long %s = %s;", g.name(idx[i].Name), gt)
@@ -294,6 +348,55 @@ func (g *gen) splitIndex(idx []kernel.Var, dims []string, gt string) {
 			g.line("long %s = %s %% %s; %s /= %s;", g.name(idx[i].Name), gt, dims[i], gt, dims[i])
 		}
 	}
+}
+
+// elemKey is the key of g.names under which splitIndex keeps the C
+// name of the element number (no IR name has a NUL).
+const elemKey = "\x00elem"
+
+// MapDivMagic makes maps of several dimensions split the element number
+// into indices with the divisors' magic numbers (splitIndex);
+// FUT_MAP_DIV=0 turns it off, to compare.
+var MapDivMagic = os.Getenv("FUT_MAP_DIV") != "0"
+
+// MapDivFallback (for tests) makes MapDivisors give 0s, as for 2^31
+// elements or more, so that the kernels divide 64-bit numbers.
+var MapDivFallback = false
+
+// MapDivisors is the value of the extras dm1 … of a map of dimensions
+// dims (Program.MapDivs): for dimension i, m | s<<32, where q = n·m >>
+// s is n / dims[i] for every n below 2^31 (l = ⌈log2 d⌉, s = 31 + l, m
+// = ⌈2^s / d⌉ < 2^32, so that m·d - 2^s < d ≤ 2^l and the error of
+// n·m/2^s against n/d stays under 1/d); all 0 where the elements are
+// 2^31 or more, or none.
+func MapDivisors(dims []int64) map[string]any {
+	ex := make(map[string]any, len(dims))
+	total := int64(1)
+	if MapDivFallback {
+		total = 0
+	}
+	for _, d := range dims {
+		if d <= 0 || total == 0 {
+			total = 0
+			break
+		}
+		if total > math.MaxInt32/d {
+			total = math.MaxInt32
+		} else {
+			total *= d
+		}
+	}
+	for i := 1; i < len(dims); i++ {
+		var v uint64
+		if d := uint64(dims[i]); total > 0 && total < math.MaxInt32 {
+			l := uint(bits.Len64(d - 1))
+			s := 31 + l
+			m := (uint64(1)<<s + d - 1) / d
+			v = m | uint64(s)<<32
+		}
+		ex[fmt.Sprintf("dm%d", i)] = int64(v)
+	}
+	return ex
 }
 
 // transpose emits a tiled transpose (kernel.TransposeOf): out[r, c] =

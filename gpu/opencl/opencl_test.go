@@ -216,3 +216,49 @@ func TestVecReads(t *testing.T) {
 		}
 	}
 }
+
+// TestMapDivisors checks the magic numbers of splitIndex against
+// division: every divisor up to 2^12 with numerators near its multiples
+// and near 2^31, and divisors near powers of two up to 2^31 - 1.
+func TestMapDivisors(t *testing.T) {
+	check := func(d int64, n uint64) {
+		t.Helper()
+		v := uint64(MapDivisors([]int64{1, d})["dm1"].(int64))
+		if v == 0 {
+			t.Fatalf("d = %d: no magic number", d)
+		}
+		m, s := v&0xffffffff, v>>32
+		if q := n * m >> s; q != n/uint64(d) {
+			t.Fatalf("d = %d, n = %d: %d, want %d", d, n, q, n/uint64(d))
+		}
+	}
+	const top = 1<<31 - 1
+	var ds []int64
+	for d := int64(1); d <= 1<<12; d++ {
+		ds = append(ds, d)
+	}
+	for b := 13; b <= 31; b++ {
+		for _, e := range []int64{-3, -1, 0, 1, 3} {
+			if d := int64(1)<<b + e; d >= 1 && d < top {
+				ds = append(ds, d)
+			}
+		}
+	}
+	for _, d := range ds {
+		for _, k := range []uint64{0, 1, 2, 1000, uint64(top / d), uint64(top/d) - 1} {
+			for _, r := range []int64{-1, 0, 1, d - 1} {
+				if n := int64(k)*d + r; n >= 0 && n < top {
+					check(d, uint64(n))
+				}
+			}
+		}
+		for n := uint64(top - 2*d); n < top; n += uint64(max(d/7, 1)) {
+			check(d, n)
+		}
+	}
+	// 2^31 elements or more: no magic numbers, the kernel divides
+	ex := MapDivisors([]int64{1 << 16, 1 << 15, 3})
+	if ex["dm1"].(int64) != 0 || ex["dm2"].(int64) != 0 {
+		t.Errorf("2^31·3 elements: magic numbers %v, want 0", ex)
+	}
+}

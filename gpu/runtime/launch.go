@@ -32,17 +32,28 @@ func (l *launch) run() error {
 			return l.enqueueLocal(0, nil, tiles*kernel.TransposeGroup, kernel.TransposeGroup)
 		}
 		total := int64(1)
-		for _, e := range s.Dims {
+		var dims []int64 // for the magic numbers of the divisions (MapDivs)
+		if l.c.gen.MapDivs > 0 {
+			dims = make([]int64, len(s.Dims))
+		}
+		for i, e := range s.Dims {
 			n, err := l.size(e, 0)
 			if err != nil {
 				return err
+			}
+			if dims != nil {
+				dims[i] = n
 			}
 			total *= n
 		}
 		if k := int64(l.c.gen.MapK); k > 1 {
 			total = ceilDiv(total, k)
 		}
-		return l.enqueue(0, nil, total)
+		var extras map[string]any
+		if dims != nil {
+			extras = opencl.MapDivisors(dims)
+		}
+		return l.enqueue(0, extras, total)
 	case *kernel.Scatter:
 		n, err := l.size(s.N, 0)
 		if err != nil {

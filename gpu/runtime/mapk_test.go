@@ -172,3 +172,71 @@ func TestVecBounds(t *testing.T) {
 		})
 	}
 }
+
+// TestMapDivisions: maps of two and three dimensions split the element
+// number into indices with the divisors' magic numbers
+// (opencl.MapDivisors), or with 64-bit divisions where the runtime gives
+// none (opencl.MapDivFallback) or the generator asks for none
+// (opencl.MapDivMagic off); a read and a write at the map's indices go
+// to the element's number, one at the indices permuted does not. Every
+// element right, with one element a work item and several (MapK).
+func TestMapDivisions(t *testing.T) {
+	d := device(t)
+	defer func(k int, magic, fall bool) {
+		opencl.MapK, opencl.MapDivMagic, opencl.MapDivFallback = k, magic, fall
+	}(opencl.MapK, opencl.MapDivMagic, opencl.MapDivFallback)
+	A, B, C := Scalar("A", I64), Scalar("B", I64), Scalar("C", I64)
+	a, b, c := NewVar("a", I64), NewVar("b", I64), NewVar("c", I64)
+	in := Buf("in", I64, A.V(), B.V(), C.V())
+	out := Buf("out", I64, A.V(), B.V(), C.V())
+	perm := Buf("perm", I64, C.V(), B.V(), A.V())
+	num := Bin("+", Bin("+", Bin("*", a, I64C(1_000_000)), Bin("*", b, I64C(1000))), c)
+	k3 := &Kernel{Name: "div3", Params: []*Param{A, B, C, in, out, perm}, Shape: &Map{
+		Dims: []Exp{A.V(), B.V(), C.V()}, Idx: []Var{a, b, c},
+		Body: []Stmt{
+			Wr(out, Bin("+", num, Rd(in, a, b, c)), a, b, c),
+			Wr(perm, num, c, b, a)}}}
+	for _, mode := range []string{"magic", "fallback", "off"} {
+		for _, K := range []int{1, 3} {
+			opencl.MapDivMagic, opencl.MapDivFallback, opencl.MapK = mode != "off", mode == "fallback", K
+			for _, sh := range [][3]int64{{3, 7, 1001}, {1, 1, 5}, {5, 1, 1}, {2, 3, 4}, {17, 129, 3}} {
+				t.Run(fmt.Sprintf("%s/k%d/%dx%dx%d", mode, K, sh[0], sh[1], sh[2]), func(t *testing.T) {
+					kk := *k3
+					kk.Name = fmt.Sprintf("div3_%s_%d", mode, K)
+					n := sh[0] * sh[1] * sh[2]
+					x := make([]int64, n)
+					for e := range x {
+						x[e] = int64(e) * 7
+					}
+					ain := up(t, d, I64, x, sh[0], sh[1], sh[2])
+					aout, aperm := alloc(t, d, I64, sh[0], sh[1], sh[2]), alloc(t, d, I64, sh[2], sh[1], sh[0])
+					if err := d.Run(&kk, sh[0], sh[1], sh[2], ain, aout, aperm); err != nil {
+						t.Fatal(err)
+					}
+					got, gotP := down[int64](t, aout), down[int64](t, aperm)
+					for i := range sh[0] {
+						for j := range sh[1] {
+							for l := range sh[2] {
+								e := (i*sh[1]+j)*sh[2] + l
+								w := i*1_000_000 + j*1000 + l
+								if got[e] != w+x[e] {
+									t.Fatalf("out[%d, %d, %d] = %d, want %d", i, j, l, got[e], w+x[e])
+								}
+								if p := (l*sh[1]+j)*sh[0] + i; gotP[p] != w {
+									t.Fatalf("perm[%d, %d, %d] = %d, want %d", l, j, i, gotP[p], w)
+								}
+							}
+						}
+					}
+					p, err := opencl.Generate(&kk, d.Caps)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if want := mode != "off"; (p.MapDivs == 2) != want || strings.Contains(p.Source, "dm1") != want {
+						t.Errorf("MapDivs %d, the source naming dm1 %v; want magic numbers %v", p.MapDivs, strings.Contains(p.Source, "dm1"), want)
+					}
+				})
+			}
+		}
+	}
+}
