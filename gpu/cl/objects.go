@@ -3,6 +3,7 @@ package cl
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"runtime"
 	"sync/atomic"
@@ -456,8 +457,7 @@ type LocalMem struct{ Size int }
 func (k *Kernel) SetArg(i int, v any) error {
 	var key argKey
 	var size uintptr
-	var bits [8]byte
-	var ptr unsafe.Pointer = unsafe.Pointer(&bits[0])
+	var val uint64 // the argument's bytes, little-endian
 	switch x := v.(type) {
 	case *Buffer:
 		key = argKey{buf: x.id}
@@ -465,52 +465,63 @@ func (k *Kernel) SetArg(i int, v any) error {
 		if x.cu != nil {
 			m = x.dptr
 		}
-		size = unsafe.Sizeof(m)
-		*(*uintptr)(ptr) = m
+		size, val = unsafe.Sizeof(m), uint64(m)
 	case LocalMem:
-		key = argKey{local: x.Size + 1}
-		size, ptr = uintptr(x.Size), nil
 		if k.cuk != nil {
 			k.cuk.setArg(i, 0, x.Size)
 			return nil
 		}
+		return k.setCL(i, argKey{local: x.Size + 1}, uintptr(x.Size), 0, true)
 	case int8:
-		size, *(*int8)(ptr) = 1, x
+		size, val = 1, uint64(uint8(x))
 	case uint8:
-		size, *(*uint8)(ptr) = 1, x
+		size, val = 1, uint64(x)
 	case bool:
 		size = 1
 		if x {
-			bits[0] = 1
+			val = 1
 		}
 	case int16:
-		size, *(*int16)(ptr) = 2, x
+		size, val = 2, uint64(uint16(x))
 	case uint16:
-		size, *(*uint16)(ptr) = 2, x
+		size, val = 2, uint64(x)
 	case int32:
-		size, *(*int32)(ptr) = 4, x
+		size, val = 4, uint64(uint32(x))
 	case uint32:
-		size, *(*uint32)(ptr) = 4, x
+		size, val = 4, uint64(x)
 	case float32:
-		size, *(*float32)(ptr) = 4, x
+		size, val = 4, uint64(math.Float32bits(x))
 	case int64:
-		size, *(*int64)(ptr) = 8, x
+		size, val = 8, uint64(x)
 	case uint64:
-		size, *(*uint64)(ptr) = 8, x
+		size, val = 8, x
 	case float64:
-		size, *(*float64)(ptr) = 8, x
+		size, val = 8, math.Float64bits(x)
 	default:
 		return fmt.Errorf("cl: kernel %s argument %d: unsupported Go type %T", k.Name, i, v)
 	}
 	if k.cuk != nil {
-		k.cuk.setArg(i, *(*uint64)(unsafe.Pointer(&bits[0])), -1)
+		k.cuk.setArg(i, val, -1)
 		return nil
 	}
 	if key == (argKey{}) {
-		key = argKey{size: uint8(size), bits: *(*uint64)(unsafe.Pointer(&bits[0]))}
+		key = argKey{size: uint8(size), bits: val}
 	}
+	return k.setCL(i, key, size, val, false)
+}
+
+// setCL sets argument i of an OpenCL kernel to the size bytes of val
+// (local: size bytes of local memory instead), unless it was set to
+// key last time. Apart from SetArg, so that the bytes handed to OpenCL
+// (whose address escapes) are allocated only on this path.
+func (k *Kernel) setCL(i int, key argKey, size uintptr, val uint64, local bool) error {
 	if i < len(k.last) && k.last[i] == key {
 		return nil
+	}
+	bits := val
+	ptr := unsafe.Pointer(&bits)
+	if local {
+		ptr = nil
 	}
 	if code := clSetKernelArg(k.k, uint32(i), size, ptr); code != 0 {
 		if i < len(k.last) {

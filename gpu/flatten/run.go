@@ -3,6 +3,7 @@ package flatten
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -57,6 +58,21 @@ type runner struct {
 	mark func(what string)
 	// hosts, when set, memoises scalar host statements (Plan.hosts)
 	hosts *hostMemo
+	// slab holds the slots of host values (newSlot), inBuf the values a
+	// scalar statement reads (scalarInputs): a call allocates them once,
+	// not once per statement
+	slab  []slot
+	inBuf []value.Prim
+}
+
+// newSlot is a slot holding s, from the runner's slab (a new one of 16
+// once full: slots already handed out never move).
+func (r *runner) newSlot(s slot) *slot {
+	if len(r.slab) == cap(r.slab) {
+		r.slab = make([]slot, 0, 16)
+	}
+	r.slab = append(r.slab, s)
+	return &r.slab[len(r.slab)-1]
 }
 
 // Run executes the plan on d with one argument per program parameter and
@@ -200,7 +216,7 @@ func (p *Plan) RunOn(ctx context.Context, d *runtime.Device, args []value.Value,
 	if ch != nil {
 		return p.runChunked(ctx, d, ch, args)
 	}
-	r := &runner{d: d, env: map[string]*slot{}, hosts: &p.hosts}
+	r := &runner{d: d, env: make(map[string]*slot, len(p.Prog.Params)+16), hosts: &p.hosts}
 	kept := map[*runtime.Array]bool{}
 	defer func() {
 		for _, a := range append(r.owned, r.uploads...) {
@@ -214,7 +230,7 @@ func (p *Plan) RunOn(ctx context.Context, d *runtime.Device, args []value.Value,
 	// are released)
 	defer d.Flush()
 	for i, prm := range p.Prog.Params {
-		r.env[prm.Name] = &slot{host: args[i]}
+		r.env[prm.Name] = r.newSlot(slot{host: args[i]})
 		if i < len(resident) && resident[i] != nil {
 			r.env[prm.Name].dev = resident[i]
 		}
@@ -556,7 +572,7 @@ func (r *runner) scalarInputs(s *ir.Stm) (in []value.Prim, ok bool, err error) {
 	if !ok || len(s.Pat) != 1 {
 		return nil, false, nil
 	}
-	in = make([]value.Prim, 0, len(atoms))
+	in = r.inBuf[:0]
 	for _, a := range atoms {
 		if a.IsConst() {
 			continue
@@ -571,6 +587,7 @@ func (r *runner) scalarInputs(s *ir.Stm) (in []value.Prim, ok bool, err error) {
 		}
 		in = append(in, p)
 	}
+	r.inBuf = in
 	return in, true, nil
 }
 
@@ -587,7 +604,7 @@ func (r *runner) host(ctx context.Context, s *ir.Stm) error {
 		}
 		if memo {
 			if v, ok := r.hosts.get(s, in); ok {
-				r.env[s.Pat[0].Name] = &slot{host: v}
+				r.env[s.Pat[0].Name] = r.newSlot(slot{host: v})
 				return nil
 			}
 		}
@@ -596,9 +613,9 @@ func (r *runner) host(ctx context.Context, s *ir.Stm) error {
 		if err != nil {
 			return err
 		}
-		r.env[s.Pat[0].Name] = &slot{host: vs[0]}
+		r.env[s.Pat[0].Name] = r.newSlot(slot{host: vs[0]})
 		if memo {
-			r.hosts.put(s, in, vs[0])
+			r.hosts.put(s, slices.Clone(in), vs[0])
 		}
 		return nil
 	}
