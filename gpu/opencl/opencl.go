@@ -11,6 +11,7 @@ package opencl
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"math/bits"
 	"os"
@@ -283,11 +284,42 @@ func (g *gen) genMap(p *Program, m *kernel.Map) {
 	}
 	g.line("long gtid = get_global_id(0);")
 	g.line("if (gtid >= %s) return;", strings.Join(dims, " * "))
+	if g.divMagic && len(m.Idx) > 1 && MapDivBody {
+		// the body twice: after 32-bit indices (the compiler then knows
+		// them below 2^32: a conversion to a float takes one
+		// instruction, not a 64-bit one's), and after 64-bit ones
+		g.line("long %s = gtid;", g.keepElem(m.Idx))
+		base := maps.Clone(g.names)
+		g.line("if (dm1 != 0) {")
+		g.indent++
+		g.splitMagic(m.Idx, dims, "gtid", true)
+		g.mapBody(m.Body)
+		g.indent--
+		g.line("} else {")
+		g.indent++
+		g.names = base
+		g.splitIndex64(m.Idx, dims, "gtid", true)
+		g.mapBody(m.Body)
+		g.indent--
+		g.line("}")
+		g.end()
+		return
+	}
 	g.splitIndex(m.Idx, dims, "gtid")
-	body := m.Body
+	g.mapBody(m.Body)
+	g.end()
+}
+
+// MapDivBody makes the map kernels of splitIndex's magic numbers emit
+// their body twice, after 32-bit and after 64-bit indices (genMap);
+// FUT_MAP_DIV_BODY=0 turns it off, to compare.
+var MapDivBody = os.Getenv("FUT_MAP_DIV_BODY") != "0"
+
+// mapBody emits a map kernel's body (with LoadBarrier, a barrier after
+// the reads it starts with, which the compiler does not move them
+// across).
+func (g *gen) mapBody(body []kernel.Stmt) {
 	if barrier := g.loadBarrier(); barrier == "asm" || barrier == "fence" {
-		// the reads the body starts with, then a barrier the compiler
-		// does not move them across (LoadBarrier)
 		if k := leadingReads(body); k >= 2 && k < len(body) {
 			g.stmts(body[:k])
 			g.compilerBarrier()
@@ -295,7 +327,6 @@ func (g *gen) genMap(p *Program, m *kernel.Map) {
 		}
 	}
 	g.stmts(body)
-	g.end()
 }
 
 // splitIndex declares the index variables idx of the element number gt
@@ -309,10 +340,7 @@ func (g *gen) genMap(p *Program, m *kernel.Map) {
 // map's shape goes to it (index) without computing it again.
 func (g *gen) splitIndex(idx []kernel.Var, dims []string, gt string) {
 	if len(idx) > 1 {
-		en := g.fresh("en")
-		g.line("long %s = %s;", en, gt)
-		g.names[elemKey] = en
-		g.elemIdx = idx
+		g.line("long %s = %s;", g.keepElem(idx), gt)
 	}
 	if g.divMagic && len(idx) > 1 {
 		ns := make([]string, len(idx))
@@ -322,32 +350,55 @@ func (g *gen) splitIndex(idx []kernel.Var, dims []string, gt string) {
 		g.line("long %s;", strings.Join(ns, ", "))
 		g.line("if (dm1 != 0) {")
 		g.indent++
-		t := g.fresh("t")
-		g.line("uint %s = (uint)%s;", t, gt)
-		for i := len(idx) - 1; i >= 1; i-- {
-			q := g.fresh("q")
-			g.line("uint %s = (uint)(((ulong)%s * (uint)dm%d) >> (uint)(dm%d >> 32));", q, t, i, i)
-			g.line("%s = (long)(%s - %s * (uint)%s); %s = %s;", ns[i], t, q, dims[i], t, q)
-		}
-		g.line("%s = (long)%s;", ns[0], t)
+		g.splitMagic(idx, dims, gt, false)
 		g.indent--
 		g.line("} else {")
 		g.indent++
-		for i := len(idx) - 1; i >= 1; i-- {
-			g.line("%s = %s %% %s; %s /= %s;", ns[i], gt, dims[i], gt, dims[i])
-		}
-		g.line("%s = %s;", ns[0], gt)
+		g.splitIndex64(idx, dims, gt, false)
 		g.indent--
 		g.line("}")
 		return
 	}
-	for i := len(idx) - 1; i >= 0; i-- {
-		if i == 0 {
-			g.line("long %s = %s;", g.name(idx[i].Name), gt)
-		} else {
-			g.line("long %s = %s %% %s; %s /= %s;", g.name(idx[i].Name), gt, dims[i], gt, dims[i])
-		}
+	g.splitIndex64(idx, dims, gt, true)
+}
+
+// keepElem names the variable of the element number of a map with
+// indices idx (for index) and returns it.
+func (g *gen) keepElem(idx []kernel.Var) string {
+	en := g.fresh("en")
+	g.names[elemKey] = en
+	g.elemIdx = idx
+	return en
+}
+
+// splitMagic emits splitIndex's indices by the magic numbers dm1 …,
+// declaring them where decl, else assigning them.
+func (g *gen) splitMagic(idx []kernel.Var, dims []string, gt string, decl bool) {
+	ty := ""
+	if decl {
+		ty = "long "
 	}
+	t := g.fresh("t")
+	g.line("uint %s = (uint)%s;", t, gt)
+	for i := len(idx) - 1; i >= 1; i-- {
+		q := g.fresh("q")
+		g.line("uint %s = (uint)(((ulong)%s * (uint)dm%d) >> (uint)(dm%d >> 32));", q, t, i, i)
+		g.line("%s%s = (long)(%s - %s * (uint)%s); %s = %s;", ty, g.name(idx[i].Name), t, q, dims[i], t, q)
+	}
+	g.line("%s%s = (long)%s;", ty, g.name(idx[0].Name), t)
+}
+
+// splitIndex64 emits splitIndex's indices by 64-bit divisions
+// (changing gt), declaring them where decl, else assigning them.
+func (g *gen) splitIndex64(idx []kernel.Var, dims []string, gt string, decl bool) {
+	ty := ""
+	if decl {
+		ty = "long "
+	}
+	for i := len(idx) - 1; i >= 1; i-- {
+		g.line("%s%s = %s %% %s; %s /= %s;", ty, g.name(idx[i].Name), gt, dims[i], gt, dims[i])
+	}
+	g.line("%s%s = %s;", ty, g.name(idx[0].Name), gt)
 }
 
 // elemKey is the key of g.names under which splitIndex keeps the C
@@ -394,9 +445,25 @@ func MapDivisors(dims []int64) map[string]any {
 			m := (uint64(1)<<s + d - 1) / d
 			v = m | uint64(s)<<32
 		}
-		ex[fmt.Sprintf("dm%d", i)] = int64(v)
+		ex[dmName(i)] = int64(v)
 	}
 	return ex
+}
+
+// dmNames are the names of MapDivisors' extras, made once.
+var dmNames = func() []string {
+	ns := make([]string, MaxRank)
+	for i := range ns {
+		ns[i] = fmt.Sprintf("dm%d", i)
+	}
+	return ns
+}()
+
+func dmName(i int) string {
+	if i < len(dmNames) {
+		return dmNames[i]
+	}
+	return fmt.Sprintf("dm%d", i)
 }
 
 // transpose emits a tiled transpose (kernel.TransposeOf): out[r, c] =
