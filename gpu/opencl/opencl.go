@@ -11,7 +11,6 @@ package opencl
 
 import (
 	"fmt"
-	"maps"
 	"math"
 	"math/bits"
 	"os"
@@ -284,36 +283,10 @@ func (g *gen) genMap(p *Program, m *kernel.Map) {
 	}
 	g.line("long gtid = get_global_id(0);")
 	g.line("if (gtid >= %s) return;", strings.Join(dims, " * "))
-	if g.divMagic && len(m.Idx) > 1 && MapDivBody {
-		// the body twice: after 32-bit indices (the compiler then knows
-		// them below 2^32: a conversion to a float takes one
-		// instruction, not a 64-bit one's), and after 64-bit ones
-		g.line("long %s = gtid;", g.keepElem(m.Idx))
-		base := maps.Clone(g.names)
-		g.line("if (dm1 != 0) {")
-		g.indent++
-		g.splitMagic(m.Idx, dims, "gtid", true)
-		g.mapBody(m.Body)
-		g.indent--
-		g.line("} else {")
-		g.indent++
-		g.names = base
-		g.splitIndex64(m.Idx, dims, "gtid", true)
-		g.mapBody(m.Body)
-		g.indent--
-		g.line("}")
-		g.end()
-		return
-	}
 	g.splitIndex(m.Idx, dims, "gtid")
 	g.mapBody(m.Body)
 	g.end()
 }
-
-// MapDivBody makes the map kernels of splitIndex's magic numbers emit
-// their body twice, after 32-bit and after 64-bit indices (genMap);
-// FUT_MAP_DIV_BODY=0 turns it off, to compare.
-var MapDivBody = os.Getenv("FUT_MAP_DIV_BODY") != "0"
 
 // mapBody emits a map kernel's body (with LoadBarrier, a barrier after
 // the reads it starts with, which the compiler does not move them
@@ -350,7 +323,7 @@ func (g *gen) splitIndex(idx []kernel.Var, dims []string, gt string) {
 		g.line("long %s;", strings.Join(ns, ", "))
 		g.line("if (dm1 != 0) {")
 		g.indent++
-		g.splitMagic(idx, dims, gt, false)
+		g.splitMagic(idx, dims, gt)
 		g.indent--
 		g.line("} else {")
 		g.indent++
@@ -371,21 +344,17 @@ func (g *gen) keepElem(idx []kernel.Var) string {
 	return en
 }
 
-// splitMagic emits splitIndex's indices by the magic numbers dm1 …,
-// declaring them where decl, else assigning them.
-func (g *gen) splitMagic(idx []kernel.Var, dims []string, gt string, decl bool) {
-	ty := ""
-	if decl {
-		ty = "long "
-	}
+// splitMagic emits the assignments of splitIndex's indices by the
+// magic numbers dm1 ….
+func (g *gen) splitMagic(idx []kernel.Var, dims []string, gt string) {
 	t := g.fresh("t")
 	g.line("uint %s = (uint)%s;", t, gt)
 	for i := len(idx) - 1; i >= 1; i-- {
 		q := g.fresh("q")
 		g.line("uint %s = (uint)(((ulong)%s * (uint)dm%d) >> (uint)(dm%d >> 32));", q, t, i, i)
-		g.line("%s%s = (long)(%s - %s * (uint)%s); %s = %s;", ty, g.name(idx[i].Name), t, q, dims[i], t, q)
+		g.line("%s = (long)(%s - %s * (uint)%s); %s = %s;", g.name(idx[i].Name), t, q, dims[i], t, q)
 	}
-	g.line("%s%s = (long)%s;", ty, g.name(idx[0].Name), t)
+	g.line("%s = (long)%s;", g.name(idx[0].Name), t)
 }
 
 // splitIndex64 emits splitIndex's indices by 64-bit divisions
