@@ -247,7 +247,7 @@ func (g *gen) genMap(p *Program, m *kernel.Map) {
 	var extras, decls []string
 	if _, _, ok := kernel.TransposeOf(m); !ok && MapDivMagic {
 		for i := 1; i < len(m.Dims); i++ {
-			extras = append(extras, fmt.Sprintf("dm%d", i))
+			extras = append(extras, dmName(i))
 			decls = append(decls, fmt.Sprintf("ulong dm%d", i))
 		}
 		p.MapDivs = len(extras)
