@@ -284,15 +284,10 @@ func (g *gen) genMap(p *Program, m *kernel.Map) {
 	g.line("long gtid = get_global_id(0);")
 	g.line("if (gtid >= %s) return;", strings.Join(dims, " * "))
 	g.splitIndex(m.Idx, dims, "gtid")
-	g.mapBody(m.Body)
-	g.end()
-}
-
-// mapBody emits a map kernel's body (with LoadBarrier, a barrier after
-// the reads it starts with, which the compiler does not move them
-// across).
-func (g *gen) mapBody(body []kernel.Stmt) {
+	body := m.Body
 	if barrier := g.loadBarrier(); barrier == "asm" || barrier == "fence" {
+		// the reads the body starts with, then a barrier the compiler
+		// does not move them across (LoadBarrier)
 		if k := leadingReads(body); k >= 2 && k < len(body) {
 			g.stmts(body[:k])
 			g.compilerBarrier()
@@ -300,6 +295,7 @@ func (g *gen) mapBody(body []kernel.Stmt) {
 		}
 	}
 	g.stmts(body)
+	g.end()
 }
 
 // splitIndex declares the index variables idx of the element number gt
@@ -313,61 +309,42 @@ func (g *gen) mapBody(body []kernel.Stmt) {
 // map's shape goes to it (index) without computing it again.
 func (g *gen) splitIndex(idx []kernel.Var, dims []string, gt string) {
 	if len(idx) > 1 {
-		g.line("long %s = %s;", g.keepElem(idx), gt)
+		en := g.fresh("en")
+		g.line("long %s = %s;", en, gt)
+		g.names[elemKey], g.elemIdx = en, idx
 	}
-	if g.divMagic && len(idx) > 1 {
-		ns := make([]string, len(idx))
-		for i := range idx {
-			ns[i] = g.name(idx[i].Name)
+	// by 64-bit divisions (changing gt), each index declared with ty
+	split64 := func(ty string) {
+		for i := len(idx) - 1; i >= 1; i-- {
+			g.line("%s%s = %s %% %s; %s /= %s;", ty, g.name(idx[i].Name), gt, dims[i], gt, dims[i])
 		}
-		g.line("long %s;", strings.Join(ns, ", "))
-		g.line("if (dm1 != 0) {")
-		g.indent++
-		g.splitMagic(idx, dims, gt)
-		g.indent--
-		g.line("} else {")
-		g.indent++
-		g.splitIndex64(idx, dims, gt, false)
-		g.indent--
-		g.line("}")
+		g.line("%s%s = %s;", ty, g.name(idx[0].Name), gt)
+	}
+	if !g.divMagic || len(idx) == 1 {
+		split64("long ")
 		return
 	}
-	g.splitIndex64(idx, dims, gt, true)
-}
-
-// keepElem names the variable of the element number of a map with
-// indices idx (for index) and returns it.
-func (g *gen) keepElem(idx []kernel.Var) string {
-	en := g.fresh("en")
-	g.names[elemKey] = en
-	g.elemIdx = idx
-	return en
-}
-
-// splitMagic emits the assignments of splitIndex's indices by the
-// magic numbers dm1 ….
-func (g *gen) splitMagic(idx []kernel.Var, dims []string, gt string) {
+	ns := make([]string, len(idx))
+	for i := range idx {
+		ns[i] = g.name(idx[i].Name)
+	}
+	g.line("long %s;", strings.Join(ns, ", "))
+	g.line("if (dm1 != 0) {")
+	g.indent++
 	t := g.fresh("t")
 	g.line("uint %s = (uint)%s;", t, gt)
 	for i := len(idx) - 1; i >= 1; i-- {
 		q := g.fresh("q")
 		g.line("uint %s = (uint)(((ulong)%s * (uint)dm%d) >> (uint)(dm%d >> 32));", q, t, i, i)
-		g.line("%s = (long)(%s - %s * (uint)%s); %s = %s;", g.name(idx[i].Name), t, q, dims[i], t, q)
+		g.line("%s = (long)(%s - %s * (uint)%s); %s = %s;", ns[i], t, q, dims[i], t, q)
 	}
-	g.line("%s = (long)%s;", g.name(idx[0].Name), t)
-}
-
-// splitIndex64 emits splitIndex's indices by 64-bit divisions
-// (changing gt), declaring them where decl, else assigning them.
-func (g *gen) splitIndex64(idx []kernel.Var, dims []string, gt string, decl bool) {
-	ty := ""
-	if decl {
-		ty = "long "
-	}
-	for i := len(idx) - 1; i >= 1; i-- {
-		g.line("%s%s = %s %% %s; %s /= %s;", ty, g.name(idx[i].Name), gt, dims[i], gt, dims[i])
-	}
-	g.line("%s%s = %s;", ty, g.name(idx[0].Name), gt)
+	g.line("%s = (long)%s;", ns[0], t)
+	g.indent--
+	g.line("} else {")
+	g.indent++
+	split64("")
+	g.indent--
+	g.line("}")
 }
 
 // elemKey is the key of g.names under which splitIndex keeps the C
@@ -391,24 +368,19 @@ var MapDivFallback = false
 // 2^31 or more, or none.
 func MapDivisors(dims []int64) map[string]any {
 	ex := make(map[string]any, len(dims))
+	small := !MapDivFallback // fewer than 2^31 elements
 	total := int64(1)
-	if MapDivFallback {
-		total = 0
-	}
 	for _, d := range dims {
-		if d <= 0 || total == 0 {
-			total = 0
+		// total < 2^31 and d < 2^31: the product does not overflow
+		if d <= 0 || d >= math.MaxInt32 || total*d >= math.MaxInt32 {
+			small = false
 			break
 		}
-		if total > math.MaxInt32/d {
-			total = math.MaxInt32
-		} else {
-			total *= d
-		}
+		total *= d
 	}
 	for i := 1; i < len(dims); i++ {
 		var v uint64
-		if d := uint64(dims[i]); total > 0 && total < math.MaxInt32 {
+		if d := uint64(dims[i]); small {
 			l := uint(bits.Len64(d - 1))
 			s := 31 + l
 			m := (uint64(1)<<s + d - 1) / d
