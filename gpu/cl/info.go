@@ -67,6 +67,9 @@ type Device struct {
 	// BaseAlign is the alignment in bytes of a sub-buffer's origin
 	// (CL_DEVICE_MEM_BASE_ADDR_ALIGN, given in bits).
 	BaseAlign int
+	// NVCompute is an NVIDIA GPU's compute capability, major·10 + minor
+	// (cl_nv_device_attribute_query; 90 for an H100), 0 elsewhere.
+	NVCompute int
 }
 
 // fpCorrectlyRoundedDivSqrt is CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT.
@@ -78,6 +81,8 @@ const (
 	platformVendor  = 0x0903
 
 	deviceType         = 0x1000
+	deviceNVMajor      = 0x4000 // CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV
+	deviceNVMinor      = 0x4001
 	deviceComputeUnits = 0x1002
 	deviceMaxWG        = 0x1004
 	deviceMaxAlloc     = 0x1010
@@ -213,6 +218,9 @@ func deviceInfo(id uintptr) (*Device, error) {
 	d.HasF64 = strings.Contains(d.Extensions, "cl_khr_fp64") || u64(deviceDoubleFP) != 0
 	d.HasF16 = strings.Contains(d.Extensions, "cl_khr_fp16")
 	d.RoundedDivSqrt = u64(deviceSingleFP)&fpCorrectlyRoundedDivSqrt != 0
+	if d.HasExtension("cl_nv_device_attribute_query") {
+		d.NVCompute = int(u32(deviceNVMajor))*10 + int(u32(deviceNVMinor))
+	}
 	return d, err
 }
 

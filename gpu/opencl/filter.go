@@ -162,6 +162,10 @@ func keepK(s *kernel.Scan) int {
 // neighbours in the output, so the writes coalesce. No element is read
 // or computed twice.
 func (g *gen) genFilterLookBack(p *Program, s *kernel.Scan) {
+	if bufs := g.asyncReads(s); bufs != nil {
+		g.genFilterAsync(p, s, bufs)
+		return
+	}
 	K := keepK(s)
 	p.KeepK, p.KeepWarp = K, g.filterPass() == 2
 	if p.KeepWarp {
@@ -317,8 +321,11 @@ func (g *gen) stageLayout(p *Program, k *kernel.Keep, K int) []int {
 // (genFilterLookBack) with work groups of L: TileElems(L, KeepK) uints,
 // or with staging, the ranks' counts (KeepK·L/32 uints, rounded up to 8
 // bytes) and KeepStage bytes for each of the tile's elements, whichever
-// is more.
+// is more; for the streamed compaction, the tile of each array.
 func (p *Program) KeepLocal(L int) int {
+	if p.KeepAsync > 0 {
+		return p.KeepAsync * p.KeepK * L * 4
+	}
 	n := TileElems(L, p.KeepK) * 4
 	if p.KeepStage > 0 {
 		n = max(n, (p.KeepK*L/32*4+7)&^7+p.KeepK*L*p.KeepStage)

@@ -28,6 +28,11 @@ type Caps struct {
 	// WarpVote: an NVIDIA GPU, whose OpenCL takes inline PTX (the
 	// warp vote of a compaction's ranks, FilterPass 2)
 	WarpVote bool
+	// AsyncCopy: an NVIDIA GPU of compute capability 8.0 or above, whose
+	// PTX has cp.async (global to shared memory without registers) and
+	// redux.sync (a warp's sum in one instruction): the streamed
+	// compaction (genFilterAsync)
+	AsyncCopy bool
 }
 
 // Program is the generated code of one kernel.
@@ -51,6 +56,10 @@ type Program struct {
 	// bytes for each of the tile's KeepK·L elements, after the ranks'
 	// counts in tile0 (KeepLocal says how many bytes tile0 then takes).
 	KeepStage int
+	// KeepAsync (with KeepWarp): where not 0, "_scanlb" is the streamed
+	// compaction (genFilterAsync) of KeepAsync arrays, whose tile0 holds
+	// a tile's KeepK·L 4-byte elements of each.
+	KeepAsync int
 	// MaxRegs, where not 0, bounds the registers a work item of the
 	// program's kernels takes where the device compiles through CUDA
 	// (cl.Program.SetMaxRegisters): more work groups fit a

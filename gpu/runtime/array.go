@@ -238,9 +238,15 @@ func (a *Array) Download() (any, error) {
 			return nil, err
 		}
 		a.d.mu.Lock()
-		err = a.d.flushLocked()
-		if err == nil {
-			err = a.d.staged.read(a.d.ctx, a.buf, 0, bs, false)
+		ok := false
+		if len(bs) <= smallRead && a.d.deferred.waiting() {
+			ok, err = a.d.staged.readBehind(a.d.ctx, a.buf, bs, a.d.flushWhole)
+		}
+		if !ok {
+			err = a.d.flushLocked()
+			if err == nil {
+				err = a.d.staged.read(a.d.ctx, a.buf, 0, bs, false)
+			}
 		}
 		a.d.mu.Unlock()
 		if err != nil {

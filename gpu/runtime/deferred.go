@@ -137,6 +137,19 @@ func (dc *deferredChecks) unchecked(pending []deferredLaunch) bool {
 	return false
 }
 
+// waiting says whether launches are pending (d.mu held).
+func (dc *deferredChecks) waiting() bool { return len(dc.pending) > 0 }
+
+// flushWhole is flushLocked, saying whether it waited for everything
+// on the queue (its Finish, where the last launches cannot fail), not
+// only for a flag copied after the last checked launch or the read of
+// the unchecked launches' flag.
+func (d *Device) flushWhole() (whole bool, err error) {
+	dc := &d.deferred
+	whole = len(dc.pending) > 0 && !dc.unchecked(dc.pending) && dc.pending[len(dc.pending)-1].flag == nil // Finish
+	return whole, d.flushLocked()
+}
+
 // flushLocked checks the pending launches' flags in order (d.mu held).
 func (d *Device) flushLocked() error {
 	dc := &d.deferred

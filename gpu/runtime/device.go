@@ -269,6 +269,7 @@ func OpenDevice(info *cl.Device, cfg Config) (*Device, error) {
 			WarpVote:     info.Type&cl.TypeGPU != 0 && info.Platform != nil && strings.Contains(info.Platform.Name, "NVIDIA"),
 		},
 	}
+	d.Caps.AsyncCopy = d.Caps.WarpVote && info.NVCompute >= 80
 	// the pool keeps at most a quarter of the device's memory
 	d.pool.limit = int64(info.GlobalMem / 4)
 	d.group = cfg.GroupSize

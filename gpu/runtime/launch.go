@@ -202,13 +202,17 @@ func (l *launch) scan(s *kernel.Scan, L int64) error {
 			}
 		}
 		tiles := ceilDiv(n, L*k)
+		local0 := int(L) * tsize
+		if l.c.gen.KeepAsync > 0 {
+			local0 = 16 // not used by the streamed compaction
+		}
 		state, counter, epoch, cbase, err := l.d.lookBack.next(l.d, tiles)
 		if err != nil {
 			return err
 		}
 		err = l.enqueue(3, map[string]any{
 			"state": state, "counter": counter, "groups": tiles, "scank": k, "epoch": epoch, "cbase": cbase,
-			"local0": cl.LocalMem{Size: int(L) * tsize},
+			"local0": cl.LocalMem{Size: local0},
 			"tile0":  cl.LocalMem{Size: tile0},
 		}, tiles*L)
 		if err != nil {
