@@ -169,23 +169,7 @@ func TestCompactOnePass(t *testing.T) {
 	if d0.Caps.F64 {
 		many = append(many, F64)
 	}
-	keeps := map[string]func(x, i Exp) Exp{
-		"none": func(x, i Exp) Exp { return Bin("<", x, Int(I32, -1000)) },
-		"all":  func(x, i Exp) Exp { return Bin(">=", x, Int(I32, -1000)) },
-		"some": func(x, i Exp) Exp { return Bin("==", Bin("%", x, Int(I32, 3)), Int(I32, 1)) },
-		"runs": func(x, i Exp) Exp { return Bin("<", Bin("%", i, I64C(700)), I64C(300)) },
-	}
-	kept := func(kname string, x int32, i int) bool {
-		switch kname {
-		case "all":
-			return true
-		case "some":
-			return ((x%3)+3)%3 == 1
-		case "runs":
-			return i%700 < 300
-		}
-		return false
-	}
+	keeps, kept := compactKeeps, compactKept
 	// pass, elements per work item, look-back window (and a fourth: 1
 	// where every look-back walks to the first tile; a fifth: 1 where the
 	// kept values go out through local memory, 2 where they are staged
@@ -204,45 +188,7 @@ func TestCompactOnePass(t *testing.T) {
 				tile := 256 * fk
 				for _, n := range []int{1, 255, 256, 257, tile - 1, tile, tile + 1, 5*tile + 3, 70_001} {
 					t.Run(fmt.Sprintf("pass%d/k%d/w%d/s%d/%d/%s/%d", pk[0], fk, pk[2], pk[4], len(types), kname, n), func(t *testing.T) {
-						x := make([]int32, n)
-						var want []int
-						for i := range x {
-							x[i] = int32((i*7919)%1000) - 500
-							if kept(kname, x[i], i) {
-								want = append(want, i)
-							}
-						}
-						in := up(t, d, I32, x, int64(n))
-						defer in.Release()
-						args := []any{int64(n), in}
-						var outs []*Array
-						for _, ty := range types {
-							o := alloc(t, d, ty, int64(n))
-							defer o.Release()
-							outs = append(outs, o)
-							args = append(args, o)
-						}
-						cnt := alloc(t, d, I64, 1)
-						defer cnt.Release()
-						args = append(args, cnt)
-						if err := d.Run(k, args...); err != nil {
-							t.Fatal(err)
-						}
-						if c := down[int64](t, cnt)[0]; c != int64(len(want)) {
-							t.Fatalf("count %d, want %d", c, len(want))
-						}
-						for c, ty := range types {
-							got, err := outs[c].Download()
-							if err != nil {
-								t.Fatal(err)
-							}
-							for j, i := range want {
-								g, w := keptWant(t, got, j, int64(x[i]))
-								if g != w {
-									t.Fatalf("%v: kept element %d (x[%d]): %v, want %v", ty, j, i, g, w)
-								}
-							}
-						}
+						runCompactTypes(t, d, k, types, n, func(x int32, i int) bool { return kept(kname, x, i) })
 					})
 				}
 			}
@@ -287,23 +233,7 @@ func TestCompactAsync(t *testing.T) {
 	}(opencl.FilterPass, opencl.FilterAsyncK, opencl.FilterAsync, opencl.FilterWalkAll, opencl.FilterAsyncVec, opencl.FilterAsyncStage)
 	opencl.FilterPass, opencl.FilterAsync = 2, 2
 	many := []Type{I32, I64, Bool, U8, I16, U32, F32, F16}
-	keeps := map[string]func(x, i Exp) Exp{
-		"none": func(x, i Exp) Exp { return Bin("<", x, Int(I32, -1000)) },
-		"all":  func(x, i Exp) Exp { return Bin(">=", x, Int(I32, -1000)) },
-		"some": func(x, i Exp) Exp { return Bin("==", Bin("%", x, Int(I32, 3)), Int(I32, 1)) },
-		"runs": func(x, i Exp) Exp { return Bin("<", Bin("%", i, I64C(700)), I64C(300)) },
-	}
-	kept := func(kname string, x int32, i int) bool {
-		switch kname {
-		case "all":
-			return true
-		case "some":
-			return ((x%3)+3)%3 == 1
-		case "runs":
-			return i%700 < 300
-		}
-		return false
-	}
+	keeps, kept := compactKeeps, compactKept
 	// elements per work item, 16-byte copies, every look-back to the first
 	// tile, staged
 	for _, c := range []struct {
@@ -329,44 +259,7 @@ func TestCompactAsync(t *testing.T) {
 				tile := 256 * opencl.AsyncK(1)
 				for _, n := range []int{1, 257, tile - 1, tile, tile + 1, 5*tile + 3, 70_001} {
 					t.Run(fmt.Sprintf("%s/%d/%s/%d", name, len(types), kname, n), func(t *testing.T) {
-						x := make([]int32, n)
-						var want []int
-						for i := range x {
-							x[i] = int32((i*7919)%1000) - 500
-							if kept(kname, x[i], i) {
-								want = append(want, i)
-							}
-						}
-						in := up(t, d, I32, x, int64(n))
-						defer in.Release()
-						args := []any{int64(n), in}
-						var outs []*Array
-						for _, ty := range types {
-							o := alloc(t, d, ty, int64(n))
-							defer o.Release()
-							outs = append(outs, o)
-							args = append(args, o)
-						}
-						cnt := alloc(t, d, I64, 1)
-						defer cnt.Release()
-						args = append(args, cnt)
-						if err := d.Run(k, args...); err != nil {
-							t.Fatal(err)
-						}
-						if c := down[int64](t, cnt)[0]; c != int64(len(want)) {
-							t.Fatalf("count %d, want %d", c, len(want))
-						}
-						for c, ty := range types {
-							got, err := outs[c].Download()
-							if err != nil {
-								t.Fatal(err)
-							}
-							for j, i := range want {
-								if g, w := keptWant(t, got, j, int64(x[i])); g != w {
-									t.Fatalf("%v: kept element %d (x[%d]): %v, want %v", ty, j, i, g, w)
-								}
-							}
-						}
+						runCompactTypes(t, d, k, types, n, func(x int32, i int) bool { return kept(kname, x, i) })
 					})
 				}
 			}
@@ -439,4 +332,71 @@ func keptWant(t *testing.T, got any, j int, v int64) (g, w any) {
 	}
 	t.Fatalf("a destination downloads as %T", got)
 	return nil, nil
+}
+
+// runCompactTypes runs compactTypes's kernel k (destinations of types)
+// on n elements x[i] = (i·7919 mod 1000) − 500 and checks the count and
+// the kept values, those where kept says, in order.
+func runCompactTypes(t *testing.T, d *Device, k *Kernel, types []Type, n int, kept func(x int32, i int) bool) {
+	t.Helper()
+	x := make([]int32, n)
+	var want []int
+	for i := range x {
+		x[i] = int32((i*7919)%1000) - 500
+		if kept(x[i], i) {
+			want = append(want, i)
+		}
+	}
+	in := up(t, d, I32, x, int64(n))
+	defer in.Release()
+	args := []any{int64(n), in}
+	var outs []*Array
+	for _, ty := range types {
+		o := alloc(t, d, ty, int64(n))
+		defer o.Release()
+		outs = append(outs, o)
+		args = append(args, o)
+	}
+	cnt := alloc(t, d, I64, 1)
+	defer cnt.Release()
+	args = append(args, cnt)
+	if err := d.Run(k, args...); err != nil {
+		t.Fatal(err)
+	}
+	if c := down[int64](t, cnt)[0]; c != int64(len(want)) {
+		t.Fatalf("count %d, want %d", c, len(want))
+	}
+	for c, ty := range types {
+		got, err := outs[c].Download()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j, i := range want {
+			if g, w := keptWant(t, got, j, int64(x[i])); g != w {
+				t.Fatalf("%v: kept element %d (x[%d]): %v, want %v", ty, j, i, g, w)
+			}
+		}
+	}
+}
+
+// compactKeeps are the conditions of the one-pass compactions' tests:
+// none, all, some (x mod 3 = 1) or runs (300 of every 700) of the
+// elements kept; compactKept says the same of element i, of value x.
+var compactKeeps = map[string]func(x, i Exp) Exp{
+	"none": func(x, i Exp) Exp { return Bin("<", x, Int(I32, -1000)) },
+	"all":  func(x, i Exp) Exp { return Bin(">=", x, Int(I32, -1000)) },
+	"some": func(x, i Exp) Exp { return Bin("==", Bin("%", x, Int(I32, 3)), Int(I32, 1)) },
+	"runs": func(x, i Exp) Exp { return Bin("<", Bin("%", i, I64C(700)), I64C(300)) },
+}
+
+func compactKept(kname string, x int32, i int) bool {
+	switch kname {
+	case "all":
+		return true
+	case "some":
+		return ((x%3)+3)%3 == 1
+	case "runs":
+		return i%700 < 300
+	}
+	return false
 }
