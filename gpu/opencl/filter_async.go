@@ -17,11 +17,10 @@ import (
 var FilterAsync = envInt("FUT_FILTER_ASYNC", 0, 2, 1)
 
 // FilterAsyncK is the elements each work item of the streamed
-// compaction ranks per tile, for one array read (FUT_FILTER_ASYNC_K, 4
-// to 20, a multiple of 4): a tile of K·L elements takes K·L·4 bytes of
-// local memory for each array read and each of the two slots, at most
-// 40 KiB with groups of 256; with two arrays or more, K is divided
-// among them (at least 4).
+// compaction ranks per tile (FUT_FILTER_ASYNC_K, 4 to 32, rounded down
+// to a multiple of 4): a tile of K·L elements takes K·L·4 bytes of
+// local memory for each array read, and AsyncK takes fewer where the
+// arrays' tiles would take more than 40 KiB.
 var FilterAsyncK = envInt("FUT_FILTER_ASYNC_K", 4, 32, 24) &^ 3
 
 // FilterAsyncVec (for tests) lets the streamed compaction copy 16
@@ -89,9 +88,11 @@ func (g *gen) asyncReads(s *kernel.Scan) []*kernel.Param {
 // asyncMacros defines FUT_CP16(dst, src, n) and FUT_CP4(dst, src, n),
 // copies of 16 and 4 bytes from global to local memory of which the
 // first n come from src and the rest are zeros, FUT_CP_COMMIT() and
-// FUT_CP_WAIT() (all copies of this work item committed are done), and FUT_REDUX_ADD(dst, x), a warp's sum (every
-// work item of the group calls it together): PTX where the device has
-// it (Caps.AsyncCopy), plain loads and stores elsewhere, the sum through
+// FUT_CP_WAIT() (all copies of this work item committed are done),
+// FUT_REDUX_ADD(dst, x), a warp's sum, and FUT_SYNCWARP(), a barrier of
+// the warp that orders its accesses to local memory (every work item of
+// the group calls those two together): PTX where the device has it
+// (Caps.AsyncCopy), plain loads and stores elsewhere, the sum through
 // local memory and barriers.
 func (g *gen) asyncMacros() {
 	if g.caps.AsyncCopy {
@@ -214,7 +215,8 @@ func (g *gen) genFilterAsync(p *Program, s *kernel.Scan, bufs []*kernel.Param) {
 	g.line("FUT_CP_COMMIT();")
 	g.line("FUT_CP_WAIT();")
 	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
-	// rowVecs loads row r's 4 elements of this work item from each slot
+	// rowVecs loads row r's 4 elements of this work item from each
+	// array's copy
 	rowVecs := func(r int) map[*kernel.Param]string {
 		loaded := map[*kernel.Param]string{}
 		for a, b := range bufs {
@@ -225,7 +227,6 @@ func (g *gen) genFilterAsync(p *Program, s *kernel.Scan, bufs []*kernel.Param) {
 		return loaded
 	}
 	saved := g.tiles
-	defer func() { g.tiles = saved }()
 	// elem emits element (r, j) computed into vars by the body (those of
 	// es), from loaded, in the open block where off + 128·r + j < lim
 	elem := func(r, j int, loaded map[*kernel.Param]string, es []kernel.Exp) []string {
@@ -284,7 +285,7 @@ func (g *gen) genFilterAsync(p *Program, s *kernel.Scan, bufs []*kernel.Param) {
 	if stage {
 		// one pass: each row's elements, their flags and ranks within
 		// the warp, and the kept values put at those ranks in the
-		// warp's part of the slot, in place (a rank is never past its
+		// warp's part of the tile, in place (a rank is never past its
 		// element, and a row is read whole before any of its kept
 		// values is put); then the warps' counts, the look-back, and
 		// each warp copies its kept values out, consecutive lanes

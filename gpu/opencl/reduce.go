@@ -136,6 +136,7 @@ func names(prefix string, n int) []string {
 // [start, end) into x, strided when comm (coalesced), else contiguous;
 // a strided one reads u elements an iteration (unrollFor).
 func (g *gen) accumulate(op kernel.Lambda, comm bool, x []string, start, end string, u int, elem func(j string) []string) {
+	red32 := false
 	if comm && u > 1 && len(op.X) == len(x) {
 		// u elements an iteration, each computed in a block of its own
 		// before they are combined in the order of the plain loop (j,
@@ -147,27 +148,22 @@ func (g *gen) accumulate(op kernel.Lambda, comm bool, x []string, start, end str
 		g.indent--
 		g.line("}")
 		g.line("for (; j < %s; j += L) {", end)
-	} else if comm && Red32 {
-		// a 32-bit loop where the positions fit one
-		g.line("if (%s <= 2147483647L - L) {", end)
-		g.indent++
-		g.line("for (int j32 = (int)(%s + lid); j32 < (int)(%s); j32 += (int)L) {", start, end)
-		g.indent++
-		g.line("long j = j32;")
-		g.applyOp(op, x, x, elem("j"))
-		g.close()
-		g.close()
-		g.indent--
-		g.line("} else {")
-		g.indent++
-		g.line("for (long j = %s + lid; j < %s; j += L) {", start, end)
-		g.indent++
-		g.applyOp(op, x, x, elem("j"))
-		g.close()
-		g.close()
-		g.close()
-		return
 	} else if comm {
+		if red32 = Red32; red32 {
+			// a 32-bit loop where the positions fit one, else the
+			// 64-bit one below
+			g.line("if (%s <= 2147483647L - L) {", end)
+			g.indent++
+			g.line("for (int j32 = (int)(%s + lid); j32 < (int)(%s); j32 += (int)L) {", start, end)
+			g.indent++
+			g.line("long j = j32;")
+			g.applyOp(op, x, x, elem("j"))
+			g.close()
+			g.close()
+			g.indent--
+			g.line("} else {")
+			g.indent++
+		}
 		g.line("for (long j = %s + lid; j < %s; j += L) {", start, end)
 	} else {
 		g.line("long per = (%s - %s + L - 1) / L;", end, start)
@@ -180,6 +176,9 @@ func (g *gen) accumulate(op kernel.Lambda, comm bool, x []string, start, end str
 	g.close()
 	g.indent--
 	g.line("}")
+	if red32 {
+		g.close()
+	}
 }
 
 // Red32 makes the strided loop of a commutative reduction that reads
