@@ -322,6 +322,12 @@ type cuCtx struct {
 	// stamp queued before the latest wait for new commands while armed
 	// (Context.ArmStamps)
 	queued atomic.Uint64
+	// tail counts the commands queued on the stream, each once its
+	// enqueue has returned, and drained the most of them known done (by
+	// a wait for the stream, or for an event after them): finish skips
+	// the wait when the two are equal, as when a flush that waited for
+	// the last command is followed by the call's own Finish
+	tail, drained atomic.Uint64
 	// small is smallRead bytes of pinned host memory for the blocking
 	// reads of a few bytes (a filter's count, a scalar result), allocated
 	// at the first: one into Go's memory took the host 18–25 µs after
@@ -452,10 +458,33 @@ func (c *cuCtx) release() {
 }
 
 func (c *cuCtx) sync(s uintptr) error {
-	if s == c.stream {
-		c.beforeWait()
+	if s != c.stream {
+		return cuCheck("cuStreamSynchronize", cuStreamSynchronize(s))
 	}
-	return cuCheck("cuStreamSynchronize", cuStreamSynchronize(s))
+	c.beforeWait()
+	t := c.tail.Load()
+	if err := cuCheck("cuStreamSynchronize", cuStreamSynchronize(s)); err != nil {
+		return err
+	}
+	c.drainedTo(t)
+	return nil
+}
+
+// queuedOn counts a command just queued on stream s (see tail).
+func (c *cuCtx) queuedOn(s uintptr) {
+	if s == c.stream {
+		c.tail.Add(1)
+	}
+}
+
+// drainedTo records that the stream's first t commands are done.
+func (c *cuCtx) drainedTo(t uint64) {
+	for {
+		d := c.drained.Load()
+		if t <= d || c.drained.CompareAndSwap(d, t) {
+			return
+		}
+	}
 }
 
 // beforeWait queues a stamp on the stream when armed and commands were
@@ -515,6 +544,7 @@ func (c *cuCtx) write(s uintptr, b *Buffer, offset int, p unsafe.Pointer, n int,
 	if err := cuCheck("cuMemcpyHtoDAsync", cuMemcpyHtoDAsync(b.dptr+uintptr(offset), p, uintptr(n), s)); err != nil {
 		return err
 	}
+	c.queuedOn(s)
 	if block {
 		return c.sync(s)
 	}
@@ -541,6 +571,7 @@ func (c *cuCtx) read(s uintptr, b *Buffer, offset int, p unsafe.Pointer, n int, 
 			if err := cuCheck("cuMemcpyDtoHAsync", cuMemcpyDtoHAsync(c.small, b.dptr+uintptr(offset), uintptr(n), s)); err != nil {
 				return err
 			}
+			c.queuedOn(s)
 			if err := c.sync(s); err != nil {
 				return err
 			}
@@ -551,6 +582,7 @@ func (c *cuCtx) read(s uintptr, b *Buffer, offset int, p unsafe.Pointer, n int, 
 	if err := cuCheck("cuMemcpyDtoHAsync", cuMemcpyDtoHAsync(p, b.dptr+uintptr(offset), uintptr(n), s)); err != nil {
 		return err
 	}
+	c.queuedOn(s)
 	if block {
 		return c.sync(s)
 	}
@@ -564,6 +596,7 @@ func (c *cuCtx) copy(dst *Buffer, doff int, src *Buffer, soff, n int) error {
 	c.enter()
 	defer c.exit()
 	c.queued.Add(1)
+	defer c.tail.Add(1)
 	return cuCheck("cuMemcpyDtoDAsync", cuMemcpyDtoDAsync(dst.dptr+uintptr(doff), src.dptr+uintptr(soff), uintptr(n), c.stream))
 }
 
@@ -675,6 +708,7 @@ func (c *cuCtx) copyPeer(db *Buffer, doff int, src *cuCtx, sb *Buffer, soff, n i
 	defer c.exit()
 	direct := c.dev == src.dev || c.enablePeer(src)
 	c.queued.Add(1)
+	defer c.tail.Add(1)
 	if err := cuCheck("cuStreamWaitEvent", cuStreamWaitEvent(c.stream, ev, 0)); err != nil {
 		return false, err
 	}
@@ -689,6 +723,7 @@ func (c *cuCtx) copyPeer(db *Buffer, doff int, src *cuCtx, sb *Buffer, soff, n i
 // writing it once and doubling it by copies.
 func (c *cuCtx) fill(b *Buffer, pattern []byte, offset, n int) error {
 	c.queued.Add(1)
+	defer c.tail.Add(1)
 	if n%len(pattern) != 0 || offset < 0 || offset+n > b.Size {
 		return fmt.Errorf("cl: fill of %d bytes at %d with a pattern of %d, in a buffer of %d", n, offset, len(pattern), b.Size)
 	}
@@ -738,6 +773,9 @@ func (c *cuCtx) event(s uintptr, start uintptr) (*Event, error) {
 		return nil, err
 	}
 	e := &Event{cuEnd: ev, cuStart: start, cu: c}
+	if s == c.stream {
+		e.cuAt = c.tail.Load()
+	}
 	runtime.SetFinalizer(e, (*Event).Release)
 	return e, nil
 }
@@ -932,6 +970,7 @@ func (c *cuCtx) launch(k *Kernel, global, local []int, timed bool) (*Event, erro
 	c.queued.Add(1)
 	code := cuLaunchKernel(ck.f, uint32(global[0]/local[0]), 1, 1, uint32(local[0]), 1, 1, uint32(shmem), c.stream, pp, nil)
 	runtime.KeepAlive(ck)
+	c.tail.Add(1)
 	if cudaTrace {
 		traceCall("cuLaunchKernel", t1)
 	}
@@ -958,8 +997,12 @@ func (c *cuCtx) marked(s uintptr, err error) (*Event, error) {
 	return c.event(s, 0)
 }
 
-// finish waits for stream s.
+// finish waits for stream s: at once where it is c's stream and every
+// command queued on it is known done.
 func (c *cuCtx) finish(s uintptr) error {
+	if s == c.stream && c.drained.Load() == c.tail.Load() {
+		return nil
+	}
 	if cudaTrace {
 		defer traceCall("finish", time.Now())
 	}

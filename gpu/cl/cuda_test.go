@@ -328,3 +328,118 @@ func TestStamps(t *testing.T) {
 	}
 	t.Logf("span of two fills: %v", armed)
 }
+
+// TestCUDAFinishDrained checks the counts that let Finish return at once
+// on a stream known drained: a launch leaves the stream undrained, a
+// wait for the stream or for an event after the last command drains it,
+// a command on a second queue leaves it as it is, and Finish after an
+// asynchronous read still waits for the read (the values arrive).
+func TestCUDAFinishDrained(t *testing.T) {
+	d := nvidiaGPU(t)
+	c, err := NewContext(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Release()
+	p, err := c.BuildProgram(`__kernel void spin(__global uint *x, long n) {
+  uint acc = (uint)get_global_id(0);
+  for (long i = 0; i < n; i++) acc = acc * 3 + 1;
+  x[get_global_id(0)] = acc;
+}`, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Release()
+	k, err := p.Kernel("spin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Release()
+	const n, steps = 256, 1 << 20
+	buf, err := c.CreateBuffer(MemReadWrite, 4*n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer buf.Release()
+	if err := k.SetArg(0, buf); err != nil {
+		t.Fatal(err)
+	}
+	if err := k.SetArg(1, int64(steps)); err != nil {
+		t.Fatal(err)
+	}
+	cu := c.cu
+	drained := func() bool { return cu.drained.Load() == cu.tail.Load() }
+	want := make([]uint32, n)
+	for i := range want {
+		acc := uint32(i)
+		for range steps {
+			acc = acc*3 + 1
+		}
+		want[i] = acc
+	}
+	for round := range 3 {
+		if err := c.LaunchUntimed(k, []int{n}, []int{64}); err != nil {
+			t.Fatal(err)
+		}
+		if drained() {
+			t.Fatalf("round %d: drained after a launch", round)
+		}
+		got := make([]uint32, n)
+		var ev *Event
+		switch round {
+		case 0: // a wait for the stream
+			if err := c.Finish(); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.Read(buf, 0, unsafe.Pointer(&got[0]), 4*n); err != nil {
+				t.Fatal(err)
+			}
+		case 1: // an asynchronous read, then Finish
+			if ev, err = c.Queue().ReadAsync(buf, 0, unsafe.Pointer(&got[0]), 4*n); err != nil {
+				t.Fatal(err)
+			}
+			if drained() {
+				t.Fatal("drained after an asynchronous read")
+			}
+			if err := c.Finish(); err != nil {
+				t.Fatal(err)
+			}
+		case 2: // a wait for the event after the read
+			if ev, err = c.Queue().ReadAsync(buf, 0, unsafe.Pointer(&got[0]), 4*n); err != nil {
+				t.Fatal(err)
+			}
+			if err := ev.Wait(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !drained() {
+			t.Fatalf("round %d: not drained after the wait", round)
+		}
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("round %d: x[%d] = %d, want %d", round, i, got[i], want[i])
+			}
+		}
+		if ev != nil {
+			ev.Release()
+		}
+	}
+	// a second queue's command leaves the stream drained
+	q, err := c.NewQueue()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.Release()
+	got := make([]uint32, n)
+	ev, err := q.ReadAsync(buf, 0, unsafe.Pointer(&got[0]), 4*n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !drained() {
+		t.Error("a second queue's read undrained the stream")
+	}
+	if err := ev.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	ev.Release()
+}

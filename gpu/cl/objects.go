@@ -680,6 +680,7 @@ type Event struct {
 	// CUDA: the event, and for a timed launch the event before it
 	cuEnd, cuStart uintptr
 	cu             *cuCtx
+	cuAt           uint64 // the commands on cu's stream up to the event (cuCtx.tail), or 0
 }
 
 // Wait blocks until the command is complete.
@@ -694,7 +695,11 @@ func (e *Event) Wait() error {
 		e.cu.enter()
 		defer e.cu.exit()
 		e.cu.beforeWait()
-		return cuCheck("cuEventSynchronize", cuEventSynchronize(e.cuEnd))
+		if err := cuCheck("cuEventSynchronize", cuEventSynchronize(e.cuEnd)); err != nil {
+			return err
+		}
+		e.cu.drainedTo(e.cuAt)
+		return nil
 	}
 	if e.ev == 0 {
 		return nil
