@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"slices"
 	"strings"
 
 	"fut/gpu/kernel"
@@ -533,6 +534,17 @@ func (g *gen) checkOp(op kernel.Lambda, elems, neutral []kernel.Exp, out []*kern
 	return ts
 }
 
+// RedOnePass lets a reduction of one segment finish in its first
+// kernel: each group, its partial result written, takes a ticket from
+// the device's look-back counter, and the group that takes the last one
+// reduces the partial results, where the second kernel ("_red2") did it
+// in a launch of its own (FUT_RED_ONEPASS=0: two kernels, to compare).
+// One H100: a call of examples/bench/dotprod.fut on 4096 elements
+// (BenchmarkCallHost) took 16.7 / 18.2 µs against 20.4 / 21.1 with two
+// kernels; on 2^27, the wall stayed 0.365-0.371 ms either way, and
+// logsum's 1.065-1.076.
+var RedOnePass = os.Getenv("FUT_RED_ONEPASS") != "0"
+
 func (g *gen) genReduce(p *Program, r *kernel.Reduce) {
 	// the element index lies in [0, r.N) wherever the body runs
 	g.below = map[string]string{r.I.Name: kernel.ExpString(r.N)}
@@ -544,7 +556,11 @@ func (g *gen) genReduce(p *Program, r *kernel.Reduce) {
 	part, acc := names("part", len(ts)), names("acc", len(ts))
 
 	// Stage 1: groups per segment reduce contiguous chunks into part.
-	g.header(p, "_red1", ex, decls)
+	// With single (a launch of one segment, RedOnePass), the group that
+	// takes the last of the launch's tickets (counter, from cbase on)
+	// then does stage 2 itself.
+	g.header(p, "_red1", append(slices.Clone(ex), "counter", "cbase", "single"),
+		append(slices.Clone(decls), "__global uint *counter", "uint cbase", "long single"))
 	g.groupVars()
 	g.line("long seg = grp / groups, gs = grp %% groups;")
 	if r.Seg.Name != "" {
@@ -569,29 +585,80 @@ func (g *gen) genReduce(p *Program, r *kernel.Reduce) {
 	g.stores(ts, idx(acc, "lid"), x)
 	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
 	g.tree(r.Op, ts, r.Comm)
+	g.line("__local uint rs_last;")
 	g.line("if (lid == 0) {")
 	for k, t := range ts {
 		g.line("  %s", g.copyElem(t, at(part[k], "grp"), at(acc[k], "0")))
 	}
+	// the partial result is seen by any group that sees the ticket taken
+	g.line("  uint last = 0;")
+	g.line("  if (single) {")
+	g.line("    mem_fence(CLK_GLOBAL_MEM_FENCE);")
+	g.line("    last = atomic_inc(counter) - cbase == (uint)(groups - 1);")
+	g.line("    mem_fence(CLK_GLOBAL_MEM_FENCE);")
+	g.line("  }")
+	g.line("  rs_last = last;")
 	g.line("}")
+	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
+	// every other group has written its partial result; they are read
+	// through volatile pointers, past any cache of this compute unit.
+	// On NVIDIA the last group alone runs stage 2; elsewhere every group
+	// runs it over no partial results, as PoCL mishandles barriers in a
+	// branch even where the whole group takes it
+	vpart := part
+	if !g.emuAny(ts) {
+		vpart = names("vpart", len(ts))
+		for k, t := range ts {
+			g.line("volatile __global %s *%s = %s;", btype(t), vpart[k], part[k])
+		}
+	}
+	if g.caps.WarpVote {
+		g.line("if (rs_last) {")
+		g.indent++
+		g.finalReduce(r, ts, vpart, "groups", "0", "0", "")
+		g.close()
+	} else {
+		g.line("{") // stage 1's names out of scope
+		g.indent++
+		g.finalReduce(r, ts, vpart, "(rs_last ? groups : 0)", "0", "0", "rs_last && ")
+		g.close()
+	}
 	g.end()
 
 	// Stage 2: one group per segment reduces its groups' partial results.
 	g.header(p, "_red2", ex, decls)
 	g.groupVars()
-	x = g.declare("x", ts, r.Neutral)
-	g.accumulate(r.Op, r.Comm, x, "0", "groups", 1, func(j string) []string {
+	g.finalReduce(r, ts, part, "groups", "grp * groups", "grp", "")
+	g.end()
+}
+
+// emuAny says whether a type of ts is stored as emulated halves.
+func (g *gen) emuAny(ts []kernel.Type) bool {
+	for _, t := range ts {
+		if g.emu(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// finalReduce reduces the partial results part<k>[base + j], j in
+// [0, end), into the outputs at out, written where guard (a condition
+// followed by "&& ", or "") holds.
+func (g *gen) finalReduce(r *kernel.Reduce, ts []kernel.Type, part []string, end, base, out, guard string) {
+	acc := names("acc", len(ts))
+	x := g.declare("x", ts, r.Neutral)
+	g.accumulate(r.Op, r.Comm, x, "0", end, 1, func(j string) []string {
 		g.line("{")
 		g.indent++
-		return g.declareFrom("e", ts, g.loads(ts, idx(part, "grp * groups + "+j)))
+		return g.declareFrom("e", ts, g.loads(ts, idx(part, base+" + "+j)))
 	})
 	g.stores(ts, idx(acc, "lid"), x)
 	g.line("barrier(CLK_LOCAL_MEM_FENCE);")
 	g.tree(r.Op, ts, r.Comm)
-	g.line("if (lid == 0) {")
+	g.line("if (%slid == 0) {", guard)
 	for k, t := range ts {
-		g.line("  %s", g.copyElem(t, at(g.name(r.Out[k].Name), "grp"), at(acc[k], "0")))
+		g.line("  %s", g.copyElem(t, at(g.name(r.Out[k].Name), out), at(acc[k], "0")))
 	}
 	g.line("}")
-	g.end()
 }

@@ -140,6 +140,21 @@ func (l *launch) reduce(s *kernel.Reduce, L int64) error {
 	if err != nil {
 		return err
 	}
+	if segs == 1 && opencl.RedOnePass {
+		// one kernel: its last group reduces the partial results
+		_, counter, _, cbase, err := l.d.lookBack.next(l.d, groups)
+		if err != nil {
+			return err
+		}
+		ex["counter"], ex["cbase"], ex["single"] = counter, cbase, int64(1)
+		if err := l.enqueue(0, ex, groups*L); err != nil {
+			l.d.lookBack.failed()
+			return err
+		}
+		return nil
+	}
+	// the counter is not read without single
+	ex["counter"], ex["cbase"], ex["single"] = l.d.errBuf, uint32(0), int64(0)
 	if err := l.enqueue(0, ex, segs*groups*L); err != nil {
 		return err
 	}
