@@ -318,15 +318,13 @@ type cuCtx struct {
 	// took the host 5–30 µs of a launch on two H100s at once
 	evMu   sync.Mutex
 	events [2][]uintptr
-	// queued counts the commands queued on the stream; span holds the
-	// stamp queued before the latest wait for new commands while armed
-	// (Context.ArmStamps)
-	queued atomic.Uint64
 	// tail counts the commands queued on the stream, each once its
 	// enqueue has returned, and drained the most of them known done (by
 	// a wait for the stream, or for an event after them): finish skips
 	// the wait when the two are equal, as when a flush that waited for
-	// the last command is followed by the call's own Finish
+	// the last command is followed by the call's own Finish. span holds
+	// the stamp queued before the latest wait for new commands while
+	// armed (Context.ArmStamps)
 	tail, drained atomic.Uint64
 	// small is smallRead bytes of pinned host memory for the blocking
 	// reads of a few bytes (a filter's count, a scalar result), allocated
@@ -337,7 +335,7 @@ type cuCtx struct {
 	span    struct {
 		sync.Mutex
 		armed bool
-		at    uint64  // queued when ev was recorded
+		at    uint64  // tail when ev was recorded
 		ev    uintptr // 0: none
 	}
 }
@@ -493,7 +491,7 @@ func (c *cuCtx) drainedTo(t uint64) {
 func (c *cuCtx) beforeWait() {
 	c.span.Lock()
 	defer c.span.Unlock()
-	if !c.span.armed || (c.span.ev != 0 && c.span.at == c.queued.Load()) {
+	if !c.span.armed || (c.span.ev != 0 && c.span.at == c.tail.Load()) {
 		return
 	}
 	ev, err := c.newEvent(true)
@@ -507,7 +505,7 @@ func (c *cuCtx) beforeWait() {
 	if c.span.ev != 0 {
 		c.putEvent(c.span.ev, true)
 	}
-	c.span.ev, c.span.at = ev, c.queued.Load()
+	c.span.ev, c.span.at = ev, c.tail.Load()
 }
 
 func (c *cuCtx) alloc(size int) (*Buffer, error) {
@@ -540,7 +538,6 @@ func (c *cuCtx) write(s uintptr, b *Buffer, offset int, p unsafe.Pointer, n int,
 	}
 	c.enter()
 	defer c.exit()
-	c.queued.Add(1)
 	if err := cuCheck("cuMemcpyHtoDAsync", cuMemcpyHtoDAsync(b.dptr+uintptr(offset), p, uintptr(n), s)); err != nil {
 		return err
 	}
@@ -560,7 +557,6 @@ func (c *cuCtx) read(s uintptr, b *Buffer, offset int, p unsafe.Pointer, n int, 
 	}
 	c.enter()
 	defer c.exit()
-	c.queued.Add(1)
 	if block && n <= smallRead {
 		c.smallMu.Lock()
 		defer c.smallMu.Unlock()
@@ -595,7 +591,6 @@ func (c *cuCtx) copy(dst *Buffer, doff int, src *Buffer, soff, n int) error {
 	}
 	c.enter()
 	defer c.exit()
-	c.queued.Add(1)
 	defer c.tail.Add(1)
 	return cuCheck("cuMemcpyDtoDAsync", cuMemcpyDtoDAsync(dst.dptr+uintptr(doff), src.dptr+uintptr(soff), uintptr(n), c.stream))
 }
@@ -635,7 +630,7 @@ func (c *cuCtx) endStamp() (*Stamp, error) {
 	ev, at := c.span.ev, c.span.at
 	c.span.armed, c.span.ev = false, 0
 	c.span.Unlock()
-	if ev != 0 && at == c.queued.Load() {
+	if ev != 0 && at == c.tail.Load() {
 		return &Stamp{ev: ev, cu: c}, nil
 	}
 	if ev != 0 {
@@ -707,7 +702,6 @@ func (c *cuCtx) copyPeer(db *Buffer, doff int, src *cuCtx, sb *Buffer, soff, n i
 	c.enter()
 	defer c.exit()
 	direct := c.dev == src.dev || c.enablePeer(src)
-	c.queued.Add(1)
 	defer c.tail.Add(1)
 	if err := cuCheck("cuStreamWaitEvent", cuStreamWaitEvent(c.stream, ev, 0)); err != nil {
 		return false, err
@@ -722,7 +716,6 @@ func (c *cuCtx) copyPeer(db *Buffer, doff int, src *cuCtx, sb *Buffer, soff, n i
 // where the pattern is one repeated byte, half-word or word, else by
 // writing it once and doubling it by copies.
 func (c *cuCtx) fill(b *Buffer, pattern []byte, offset, n int) error {
-	c.queued.Add(1)
 	defer c.tail.Add(1)
 	if n%len(pattern) != 0 || offset < 0 || offset+n > b.Size {
 		return fmt.Errorf("cl: fill of %d bytes at %d with a pattern of %d, in a buffer of %d", n, offset, len(pattern), b.Size)
@@ -967,7 +960,6 @@ func (c *cuCtx) launch(k *Kernel, global, local []int, timed bool) (*Event, erro
 	if cudaTrace {
 		t1 = time.Now()
 	}
-	c.queued.Add(1)
 	code := cuLaunchKernel(ck.f, uint32(global[0]/local[0]), 1, 1, uint32(local[0]), 1, 1, uint32(shmem), c.stream, pp, nil)
 	runtime.KeepAlive(ck)
 	c.tail.Add(1)

@@ -142,7 +142,7 @@ func (l *launch) reduce(s *kernel.Reduce, L int64) error {
 	}
 	if segs == 1 && opencl.RedOnePass {
 		// one kernel: its last group reduces the partial results
-		_, counter, _, cbase, err := l.d.lookBack.next(l.d, groups)
+		counter, cbase, err := l.d.lookBack.tickets(l.d, groups)
 		if err != nil {
 			return err
 		}

@@ -11,7 +11,8 @@ import (
 // share its state without zeroing it between them (words of earlier
 // epochs, a counter that runs on), also when a larger scan grows the
 // state and when the epoch or the counter is about to overflow and the
-// state is zeroed; each scan equals the sequential prefix sum.
+// state or the counter is zeroed; each scan equals the sequential prefix
+// sum.
 func TestLookBackEpochs(t *testing.T) {
 	d := lookBackDevice(t)
 	defer d.Close()
