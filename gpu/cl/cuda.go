@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -903,7 +904,9 @@ func (ck *cuKernel) setArg(i int, bits uint64, local int) {
 func (c *cuCtx) launch(k *Kernel, global, local []int, timed bool) (*Event, error) {
 	ck := k.cuk
 	if len(global) != 1 || len(local) != 1 || local[0] <= 0 || global[0]%local[0] != 0 {
-		return nil, fmt.Errorf("cl: CUDA launch of %s with global %v and local %v", k.Name, global, local)
+		// the sizes copied, so that the slices stay the caller's (on its
+		// stack: a launch allocates nothing for them)
+		return nil, fmt.Errorf("cl: CUDA launch of %s with global %v and local %v", k.Name, slices.Clone(global), slices.Clone(local))
 	}
 	if global[0] == 0 {
 		return &Event{}, nil

@@ -186,7 +186,8 @@ type footprintMemo struct {
 // footprintOf is footprint(p.Prog, args, 0)'s total and largest,
 // memoised by the integer scalar arguments.
 func (p *Plan) footprintOf(args []value.Value) (total, largest int64) {
-	key := make([]int64, 0, 8)
+	var keyBuf [8]int64
+	key := keyBuf[:0]
 	for i, prm := range p.Prog.Params {
 		if prm.T.Rank() == 0 {
 			if x, ok := args[i].(value.Prim); ok && x.T.IsInt() {
@@ -204,7 +205,7 @@ func (p *Plan) footprintOf(args []value.Value) (total, largest int64) {
 	m.mu.Unlock()
 	total, _, _, largest = footprint(p.Prog, args, 0)
 	m.mu.Lock()
-	m.key, m.total, m.largest, m.ok = key, total, largest, true
+	m.key, m.total, m.largest, m.ok = slices.Clone(key), total, largest, true
 	m.mu.Unlock()
 	return total, largest
 }

@@ -127,6 +127,10 @@ type Plan struct {
 	hosts hostMemo
 	// fp memoises the footprint of the last arguments (chunk.go)
 	fp footprintMemo
+	// scratch keeps what finished runs made for themselves (RunOn:
+	// their map of variables, slots and buffers), emptied, for later
+	// runs: making a map of a plan's size took a call a microsecond
+	scratch sync.Pool
 }
 
 // Step is one statement of the program's top level: a kernel launch

@@ -65,6 +65,30 @@ type runner struct {
 	inBuf []value.Prim
 }
 
+// runScratch is what a run (RunOn) made for itself and a later run of
+// the plan can use again: its map of variables, the first slab of its
+// slots, its buffers of scalar inputs and of arrays made and uploaded.
+// Nothing a run returns holds them: Results copies the slots it keeps.
+type runScratch struct {
+	env     map[string]*slot
+	slab    []slot
+	inBuf   []value.Prim
+	owned   []*runtime.Array
+	uploads []*runtime.Array
+}
+
+// keep takes r's map and buffers back, emptied (the slab: the one r
+// started with).
+func (sc *runScratch) keep(r *runner) {
+	clear(r.env)
+	clear(sc.slab[:cap(sc.slab)])
+	sc.slab = sc.slab[:0]
+	sc.inBuf = r.inBuf[:0]
+	clear(r.owned)
+	clear(r.uploads)
+	sc.owned, sc.uploads = r.owned[:0], r.uploads[:0]
+}
+
 // newSlot is a slot holding s, from the runner's slab (a new one of 16
 // once full: slots already handed out never move).
 func (r *runner) newSlot(s slot) *slot {
@@ -98,6 +122,35 @@ type Results struct {
 	// run's map, split.go), of n rows in all
 	split [][]part
 	n     int64
+	// room for the slots of dev (keepSlot), where newResults made it
+	slots []slot
+}
+
+// keepSlot is a slot for dev holding s, from rs.slots while they last.
+func (rs *Results) keepSlot(s slot) *slot {
+	if len(rs.slots) < cap(rs.slots) {
+		rs.slots = append(rs.slots, s)
+		return &rs.slots[len(rs.slots)-1]
+	}
+	p := new(slot)
+	*p = s
+	return p
+}
+
+// newResults is Results for n results, with their slices in the same
+// allocation where n is 1 or 2 (most calls').
+func newResults(n int) *Results {
+	if n > 2 {
+		return &Results{host: make([]value.Value, n), dev: make([]*slot, n)}
+	}
+	r := &struct {
+		Results
+		host [2]value.Value
+		dev  [2]*slot
+		slot [2]slot
+	}{}
+	r.Results.host, r.Results.dev, r.Results.slots = r.host[:n:n], r.dev[:n:n], r.slot[:0:n]
+	return &r.Results
 }
 
 // Download copies the results left on the device to the host (once).
@@ -216,14 +269,25 @@ func (p *Plan) RunOn(ctx context.Context, d *runtime.Device, args []value.Value,
 	if ch != nil {
 		return p.runChunked(ctx, d, ch, args)
 	}
-	r := &runner{d: d, env: make(map[string]*slot, len(p.Prog.Params)+16), hosts: &p.hosts}
+	sc, _ := p.scratch.Get().(*runScratch)
+	if sc == nil {
+		sc = &runScratch{env: make(map[string]*slot, len(p.Prog.Params)+16), slab: make([]slot, 0, 16)}
+	}
+	r := &runner{d: d, env: sc.env, hosts: &p.hosts, slab: sc.slab, inBuf: sc.inBuf, owned: sc.owned, uploads: sc.uploads}
 	kept := map[*runtime.Array]bool{}
 	defer func() {
-		for _, a := range append(r.owned, r.uploads...) {
+		for _, a := range r.owned {
 			if !kept[a] {
 				a.Release()
 			}
 		}
+		for _, a := range r.uploads {
+			if !kept[a] {
+				a.Release()
+			}
+		}
+		sc.keep(r)
+		p.scratch.Put(sc)
 	}()
 	// whatever way the run ends, no launch of it is left unchecked for a
 	// later run to report (and its kernels are done before its buffers
@@ -245,7 +309,7 @@ func (p *Plan) RunOn(ctx context.Context, d *runtime.Device, args []value.Value,
 	for _, a := range r.owned {
 		owned[a] = true
 	}
-	res := &Results{host: make([]value.Value, len(p.Prog.Body.Res)), dev: make([]*slot, len(p.Prog.Body.Res))}
+	res := newResults(len(p.Prog.Body.Res))
 	for i, a := range p.Prog.Body.Res {
 		if a.IsConst() {
 			res.host[i] = a.Val
@@ -259,7 +323,7 @@ func (p *Plan) RunOn(ctx context.Context, d *runtime.Device, args []value.Value,
 		// a scalar (a reduction's) as well as an array: as a library's
 		// reduction leaves its 0-d result on the device
 		if keep && s.host == nil && owned[s.dev] && !kept[s.dev] {
-			res.dev[i] = &slot{dev: s.dev, f16: s.f16, scalar: s.scalar}
+			res.dev[i] = res.keepSlot(slot{dev: s.dev, f16: s.f16, scalar: s.scalar})
 			kept[s.dev] = true
 			continue
 		}
@@ -378,14 +442,20 @@ func (r *runner) launch(st Step) error {
 // storage; need is the capacity a thread asked for (0: none).
 func (r *runner) launchOnce(st Step, capacity int64) (need int64, err error) {
 	k := st.Kernel
-	args := make([]any, len(st.Args))
+	var argBuf [8]any // on the stack for most kernels
+	args := argBuf[:0]
+	if len(st.Args) > len(argBuf) {
+		args = make([]any, 0, len(st.Args))
+	}
+	args = args[:len(st.Args)]
 	type bind struct {
 		name        string
 		a           *runtime.Array
 		scalar, f16 bool
 		narrow      string // Arg.Narrow
 	}
-	var binds []bind
+	var bindBuf [4]bind
+	binds := bindBuf[:0]
 	var flag *runtime.Array
 	var temps, outs []*runtime.Array // released at the end; kept if the launch succeeds
 	defer func() {
@@ -406,7 +476,8 @@ func (r *runner) launchOnce(st Step, capacity int64) (need int64, err error) {
 			temps = append(temps, arr)
 			args[i], flag = arr, arr
 		case a.Out:
-			shape := []int64{1}
+			var shapeBuf [4]int64
+			shape := append(shapeBuf[:0], 1)
 			if !a.Scalar {
 				shape = shape[:0]
 				for _, d := range a.Shape {
@@ -453,15 +524,18 @@ func (r *runner) launchOnce(st Step, capacity int64) (need int64, err error) {
 	if r.mark != nil {
 		r.mark("args " + k.Name)
 	}
-	run := r.d.RunDeferred
-	if r.unchecked {
-		run = r.d.RunUnchecked
-	}
-	if flag != nil || r.syncChecks {
-		run = r.d.Run
-	}
 	runtime.TraceMark("launch")
-	runErr := run(k, args...)
+	var runErr error
+	// called directly (not through a func value), so that args can stay
+	// on the stack
+	switch {
+	case flag != nil || r.syncChecks:
+		runErr = r.d.Run(k, args...)
+	case r.unchecked:
+		runErr = r.d.RunUnchecked(k, args...)
+	default:
+		runErr = r.d.RunDeferred(k, args...)
+	}
 	if r.mark != nil {
 		r.mark("run")
 	}
@@ -482,7 +556,7 @@ func (r *runner) launchOnce(st Step, capacity int64) (need int64, err error) {
 	r.owned = append(r.owned, outs...)
 	r.stats.Launches = append(r.stats.Launches, k.Name)
 	for _, b := range binds {
-		r.env[b.name] = &slot{dev: b.a, scalar: b.scalar, f16: b.f16}
+		r.env[b.name] = r.newSlot(slot{dev: b.a, scalar: b.scalar, f16: b.f16})
 	}
 	for _, b := range binds {
 		if b.narrow == "" {

@@ -3,6 +3,7 @@ package runtime
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"unsafe"
 
 	"fut/eval/value"
@@ -16,7 +17,8 @@ type Array struct {
 	Shape []int64
 	buf   *cl.Buffer
 	d     *Device
-	view  bool // buf is a sub-buffer of another array's (Rows)
+	view  bool     // buf is a sub-buffer of another array's (Rows)
+	dims  [3]int64 // Shape's room for up to three dimensions (Alloc)
 }
 
 // Device is the device that holds the array.
@@ -97,11 +99,19 @@ func (a *Array) Narrow(n int64) error {
 
 // Alloc allocates an uninitialised array.
 func (d *Device) Alloc(t kernel.Type, shape ...int64) (*Array, error) {
-	a := &Array{T: t, Shape: append([]int64(nil), shape...), d: d}
 	for _, s := range shape {
 		if s < 0 {
-			return nil, fmt.Errorf("runtime: negative dimension in %v", shape)
+			return nil, fmt.Errorf("runtime: negative dimension in %v", slices.Clone(shape))
 		}
+	}
+	a := &Array{T: t, d: d}
+	// the shape in the array's own room where it fits (one allocation,
+	// not two; an append to Shape then copies it)
+	if len(shape) <= len(a.dims) {
+		a.Shape = a.dims[:len(shape):len(shape)]
+		copy(a.Shape, shape)
+	} else {
+		a.Shape = slices.Clone(shape)
 	}
 	b, err := d.newBuffer(a.Bytes())
 	if err != nil {

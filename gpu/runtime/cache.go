@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -118,6 +119,20 @@ type compiled struct {
 	BuildTime time.Duration
 	FromDisk  bool
 	key       string // in bySrc
+	// the extras of the last map launched (mapExtras), under the
+	// device's mu
+	divDims     []int64
+	divExtras   map[string]any
+	divFallback bool // opencl.MapDivFallback when divExtras was made
+}
+
+// mapExtras is opencl.MapDivisors(dims), the same map as the last
+// launch's where its dimensions were the same (the device's mu held).
+func (c *compiled) mapExtras(dims []int64) map[string]any {
+	if c.divExtras == nil || !slices.Equal(dims, c.divDims) || c.divFallback != opencl.MapDivFallback {
+		c.divDims, c.divExtras, c.divFallback = slices.Clone(dims), opencl.MapDivisors(dims), opencl.MapDivFallback
+	}
+	return c.divExtras
 }
 
 func (c *compiled) release() {

@@ -158,6 +158,13 @@ func (d *Device) flushLocked() error {
 	}
 	pending := dc.pending
 	dc.pending = nil
+	defer func() {
+		// the slice serves the next launches (what it held let go)
+		clear(pending)
+		if dc.pending == nil {
+			dc.pending = pending[:0]
+		}
+	}()
 	var waitErr error
 	unchecked := false // a failure of the unchecked launches
 	switch last := pending[len(pending)-1]; {

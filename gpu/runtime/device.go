@@ -212,6 +212,10 @@ type Device struct {
 	peerCopies atomic.Int64
 	// the tiled kernels' sizes chosen on d (tile_search.go), under mu
 	tiles tileState
+	// a launch's arguments and integer sizes (run), under mu: kept
+	// from launch to launch rather than made for each
+	launchArgs  []any
+	launchSizes []sizeVal
 }
 
 // PeerCopies is how many arrays were copied to d from another device

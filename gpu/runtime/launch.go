@@ -33,8 +33,12 @@ func (l *launch) run() error {
 		}
 		total := int64(1)
 		var dims []int64 // for the magic numbers of the divisions (MapDivs)
+		var dimBuf [8]int64
 		if l.c.gen.MapDivs > 0 {
-			dims = make([]int64, len(s.Dims))
+			dims = dimBuf[:0]
+			for range s.Dims {
+				dims = append(dims, 0)
+			}
 		}
 		for i, e := range s.Dims {
 			n, err := l.size(e, 0)
@@ -51,7 +55,7 @@ func (l *launch) run() error {
 		}
 		var extras map[string]any
 		if dims != nil {
-			extras = opencl.MapDivisors(dims)
+			extras = l.c.mapExtras(dims)
 		}
 		return l.enqueue(0, extras, total)
 	case *kernel.Scatter:

@@ -66,11 +66,27 @@ type launch struct {
 	d      *Device
 	c      *compiled
 	k      *kernel.Kernel
-	args   []any // per IR parameter: *cl.Buffer or a Go scalar
-	sizes  map[string]int64
+	args   []any     // per IR parameter: *cl.Buffer or a Go scalar
+	sizes  []sizeVal // the integer scalar arguments, by name (eval)
 	events []*cl.Event
 	evName []string
 	nextSc int
+}
+
+// sizeVal is an integer scalar argument of a launch.
+type sizeVal struct {
+	name string
+	v    int64
+}
+
+// size is the integer scalar argument named name.
+func (l *launch) sizeOf(name string) (int64, bool) {
+	for _, s := range l.sizes {
+		if s.name == name {
+			return s.v, true
+		}
+	}
+	return 0, false
 }
 
 // Run runs k with one argument per parameter: an *Array for a buffer
@@ -110,8 +126,16 @@ func (d *Device) run(k *kernel.Kernel, args []any, mode checkMode) error {
 			return err
 		}
 	}
-	l := &launch{d: d, c: c, k: k, sizes: map[string]int64{}}
-	l.args = make([]any, len(args))
+	// the args and sizes in the device's slices, kept from launch to
+	// launch (d.mu is held; the launch stays on the stack)
+	if cap(d.launchArgs) < len(args) {
+		d.launchArgs = make([]any, len(args))
+	}
+	l := &launch{d: d, c: c, k: k, args: d.launchArgs[:len(args)], sizes: d.launchSizes[:0]}
+	defer func() {
+		clear(l.args) // no buffer kept from the collector
+		d.launchSizes = l.sizes[:0]
+	}()
 	for i, p := range k.Params {
 		if p.Buffer {
 			continue
@@ -122,7 +146,7 @@ func (d *Device) run(k *kernel.Kernel, args []any, mode checkMode) error {
 		}
 		l.args[i] = v
 		if p.T.IsInt() {
-			l.sizes[p.Name] = toInt64(v)
+			l.sizes = append(l.sizes, sizeVal{p.Name, toInt64(v)})
 		}
 	}
 	for i, p := range k.Params {
@@ -249,7 +273,7 @@ func (l *launch) eval(e kernel.Exp) (int64, error) {
 	case kernel.Const:
 		return e.Int64(), nil
 	case kernel.Var:
-		if v, ok := l.sizes[e.Name]; ok {
+		if v, ok := l.sizeOf(e.Name); ok {
 			return v, nil
 		}
 	case kernel.Conv:
