@@ -127,7 +127,8 @@ type compiled struct {
 }
 
 // mapExtras is opencl.MapDivisors(dims), the same map as the last
-// launch's where its dimensions were the same (the device's mu held).
+// launch's where its dimensions were the same (the device's mu held;
+// the map is read, never changed).
 func (c *compiled) mapExtras(dims []int64) map[string]any {
 	if c.divExtras == nil || !slices.Equal(dims, c.divDims) || c.divFallback != opencl.MapDivFallback {
 		c.divDims, c.divExtras, c.divFallback = slices.Clone(dims), opencl.MapDivisors(dims), opencl.MapDivFallback
