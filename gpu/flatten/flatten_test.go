@@ -2,6 +2,7 @@ package flatten_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -301,5 +302,74 @@ func TestHostSteps(t *testing.T) {
 		if c.not != "" && strings.Contains(text, c.not) {
 			t.Errorf("%s: the plan has %q:\n%s", c.src, c.not, text)
 		}
+	}
+}
+
+// TestRunsAgain runs each plan again, one run after another and then
+// from several goroutines at once: every run must give the first run's
+// values exactly. The runs of a plan share what finished runs leave for
+// later ones (the map of variables, slots and buffers, runScratch) and
+// the memo of the scalar host statements.
+func TestRunsAgain(t *testing.T) {
+	device(t)
+	s := newSession(t)
+	ctx := context.Background()
+	d, _ := session.OffloadDevice()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			plan, args, _, why, err := s.OffloadPlan(c.src)
+			if err != nil || why != "" {
+				t.Fatalf("not offloaded: %v %s", err, why)
+			}
+			first, _, err := plan.Run(ctx, d, args)
+			if err != nil {
+				t.Fatalf("run: %v", err)
+			}
+			same := func(vs []value.Value) error {
+				if len(vs) != len(first) {
+					return fmt.Errorf("%d results, then %d", len(first), len(vs))
+				}
+				for i := range vs {
+					if !value.Equal(first[i], vs[i], 0) {
+						return fmt.Errorf("result %d: %s, then %s", i, value.String(first[i]), value.String(vs[i]))
+					}
+				}
+				return nil
+			}
+			// runs whose results stay on the device until the last has run
+			var kept []*flatten.Results
+			for range 3 {
+				res, _, err := plan.RunOn(ctx, d, args, nil, true)
+				if err != nil {
+					t.Fatalf("run again: %v", err)
+				}
+				kept = append(kept, res)
+			}
+			for _, res := range kept {
+				vs, err := res.Download()
+				res.Release()
+				if err == nil {
+					err = same(vs)
+				}
+				if err != nil {
+					t.Fatalf("run again: %v", err)
+				}
+			}
+			errs := make(chan error, 3)
+			for range 3 {
+				go func() {
+					vs, _, err := plan.Run(ctx, d, args)
+					if err == nil {
+						err = same(vs)
+					}
+					errs <- err
+				}()
+			}
+			for range 3 {
+				if err := <-errs; err != nil {
+					t.Errorf("run at once with others: %v", err)
+				}
+			}
+		})
 	}
 }
