@@ -443,11 +443,7 @@ func (r *runner) launch(st Step) error {
 func (r *runner) launchOnce(st Step, capacity int64) (need int64, err error) {
 	k := st.Kernel
 	var argBuf [8]any // on the stack for most kernels
-	args := argBuf[:0]
-	if len(st.Args) > len(argBuf) {
-		args = make([]any, 0, len(st.Args))
-	}
-	args = args[:len(st.Args)]
+	args := slices.Grow(argBuf[:0], len(st.Args))[:len(st.Args)]
 	type bind struct {
 		name        string
 		a           *runtime.Array

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 
 	"fut/gpu/cl"
@@ -32,13 +33,10 @@ func (l *launch) run() error {
 			return l.enqueueLocal(0, nil, tiles*kernel.TransposeGroup, kernel.TransposeGroup)
 		}
 		total := int64(1)
-		var dims []int64 // for the magic numbers of the divisions (MapDivs)
-		var dimBuf [8]int64
+		var dims []int64    // for the magic numbers of the divisions (MapDivs)
+		var dimBuf [8]int64 // on the stack for up to eight dimensions
 		if l.c.gen.MapDivs > 0 {
-			dims = dimBuf[:0]
-			for range s.Dims {
-				dims = append(dims, 0)
-			}
+			dims = slices.Grow(dimBuf[:0], len(s.Dims))[:len(s.Dims)]
 		}
 		for i, e := range s.Dims {
 			n, err := l.size(e, 0)

@@ -79,7 +79,7 @@ type sizeVal struct {
 	v    int64
 }
 
-// size is the integer scalar argument named name.
+// sizeOf is the integer scalar argument named name.
 func (l *launch) sizeOf(name string) (int64, bool) {
 	for _, s := range l.sizes {
 		if s.name == name {
