@@ -12,6 +12,7 @@ package cl
 import (
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 	"unsafe"
 
@@ -139,6 +140,91 @@ func load() (err error) {
 			return fmt.Errorf("cl: %s missing from the OpenCL library", s.name)
 		}
 		purego.RegisterFunc(s.fp, addr)
+		if fast := clDirectCalls[s.name]; fast != nil && clDirect {
+			fast(addr)
+		}
 	}
 	return nil
 }
+
+// clDirect makes the OpenCL calls of a launch, a wait and a transfer go
+// through purego.SyscallN rather than the functions purego.RegisterFunc
+// makes, which convert their arguments by reflection (as cudaDirect
+// does for CUDA's); FUT_CL_DIRECT=0 keeps RegisterFunc's, to compare.
+var clDirect = os.Getenv("FUT_CL_DIRECT") != "0"
+
+// clDirectCalls replaces the bindings of the calls on a launch's, a
+// wait's and a transfer's path by ones through purego.SyscallN, given
+// the function's address. Each converts its pointers to uintptr in
+// SyscallN's own argument list: SyscallN is go:uintptrescapes, so what
+// they point to is kept on the heap, where it stays put until the call
+// returns (a conversion in another function's arguments would leave a
+// pointer into the caller's stack, which may move). Narrower integers
+// are passed zero-extended; the result is the low 32 bits.
+var clDirectCalls = map[string]func(addr uintptr){
+	"clFinish": func(a uintptr) {
+		clFinish = func(q uintptr) int32 { return result(purego.SyscallN(a, q)) }
+	},
+	"clFlush": func(a uintptr) {
+		clFlush = func(q uintptr) int32 { return result(purego.SyscallN(a, q)) }
+	},
+	"clReleaseMemObject": func(a uintptr) {
+		clReleaseMemObject = func(m uintptr) int32 { return result(purego.SyscallN(a, m)) }
+	},
+	"clReleaseEvent": func(a uintptr) {
+		clReleaseEvent = func(e uintptr) int32 { return result(purego.SyscallN(a, e)) }
+	},
+	"clSetKernelArg": func(a uintptr) {
+		clSetKernelArg = func(k uintptr, idx uint32, size uintptr, val unsafe.Pointer) int32 {
+			return result(purego.SyscallN(a, k, uintptr(idx), size, uintptr(val)))
+		}
+	},
+	"clEnqueueNDRangeKernel": func(a uintptr) {
+		clEnqueueNDRangeKernel = func(q, k uintptr, dim uint32, off, global, local *uintptr, nw uint32, wait *uintptr, ev *uintptr) int32 {
+			return result(purego.SyscallN(a, q, k, uintptr(dim), uintptr(unsafe.Pointer(off)), uintptr(unsafe.Pointer(global)),
+				uintptr(unsafe.Pointer(local)), uintptr(nw), uintptr(unsafe.Pointer(wait)), uintptr(unsafe.Pointer(ev))))
+		}
+	},
+	"clWaitForEvents": func(a uintptr) {
+		clWaitForEvents = func(n uint32, evs *uintptr) int32 {
+			return result(purego.SyscallN(a, uintptr(n), uintptr(unsafe.Pointer(evs))))
+		}
+	},
+	"clGetEventProfilingInfo": func(a uintptr) {
+		clGetEventProfilingInfo = func(e uintptr, param uint32, size uintptr, val unsafe.Pointer, ret *uintptr) int32 {
+			return result(purego.SyscallN(a, e, uintptr(param), size, uintptr(val), uintptr(unsafe.Pointer(ret))))
+		}
+	},
+	"clEnqueueWriteBuffer": func(a uintptr) {
+		clEnqueueWriteBuffer = func(q, m uintptr, block uint32, off, size uintptr, ptr unsafe.Pointer, nw uint32, wait *uintptr, ev *uintptr) int32 {
+			return result(purego.SyscallN(a, q, m, uintptr(block), off, size, uintptr(ptr), uintptr(nw),
+				uintptr(unsafe.Pointer(wait)), uintptr(unsafe.Pointer(ev))))
+		}
+	},
+	"clEnqueueReadBuffer": func(a uintptr) {
+		clEnqueueReadBuffer = func(q, m uintptr, block uint32, off, size uintptr, ptr unsafe.Pointer, nw uint32, wait *uintptr, ev *uintptr) int32 {
+			return result(purego.SyscallN(a, q, m, uintptr(block), off, size, uintptr(ptr), uintptr(nw),
+				uintptr(unsafe.Pointer(wait)), uintptr(unsafe.Pointer(ev))))
+		}
+	},
+	"clEnqueueCopyBuffer": func(a uintptr) {
+		clEnqueueCopyBuffer = func(q, src, dst uintptr, soff, doff, size uintptr, nw uint32, wait *uintptr, ev *uintptr) int32 {
+			return result(purego.SyscallN(a, q, src, dst, soff, doff, size, uintptr(nw),
+				uintptr(unsafe.Pointer(wait)), uintptr(unsafe.Pointer(ev))))
+		}
+	},
+	"clEnqueueFillBuffer": func(a uintptr) {
+		clEnqueueFillBuffer = func(q, m uintptr, pat unsafe.Pointer, psize, off, size uintptr, nw uint32, wait *uintptr, ev *uintptr) int32 {
+			return result(purego.SyscallN(a, q, m, uintptr(pat), psize, off, size, uintptr(nw),
+				uintptr(unsafe.Pointer(wait)), uintptr(unsafe.Pointer(ev))))
+		}
+	},
+	"clEnqueueMarkerWithWaitList": func(a uintptr) {
+		clEnqueueMarkerWithWaitList = func(q uintptr, nw uint32, wait *uintptr, ev *uintptr) int32 {
+			return result(purego.SyscallN(a, q, uintptr(nw), uintptr(unsafe.Pointer(wait)), uintptr(unsafe.Pointer(ev))))
+		}
+	},
+}
+
+// result is the int32 an OpenCL call returned, from SyscallN's results.
+func result(r, _, _ uintptr) int32 { return int32(uint32(r)) }
