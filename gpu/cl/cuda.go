@@ -191,8 +191,10 @@ var direct = map[string]func(addr uintptr){
 	},
 	"cuLaunchKernel": func(a uintptr) {
 		cuLaunchKernel = func(f uintptr, gx, gy, gz, bx, by, bz, shmem uint32, s uintptr, params *unsafe.Pointer, extra *unsafe.Pointer) int32 {
-			return call(a, f, uintptr(gx), uintptr(gy), uintptr(gz), uintptr(bx), uintptr(by), uintptr(bz), uintptr(shmem), s,
-				uintptr(unsafe.Pointer(params)), uintptr(unsafe.Pointer(extra)))
+			// the pointers converted in SyscallN's own arguments (see
+			// clDirectCalls)
+			return result(purego.SyscallN(a, f, uintptr(gx), uintptr(gy), uintptr(gz), uintptr(bx), uintptr(by), uintptr(bz), uintptr(shmem), s,
+				uintptr(unsafe.Pointer(params)), uintptr(unsafe.Pointer(extra))))
 		}
 	},
 	"cuEventRecord": func(a uintptr) {
@@ -212,11 +214,13 @@ var direct = map[string]func(addr uintptr){
 	},
 }
 
-// call calls the C function at addr with args (see direct).
-func call(addr uintptr, args ...uintptr) int32 {
-	r, _, _ := purego.SyscallN(addr, args...)
-	return int32(uint32(r))
-}
+// call calls the C function at addr with args, none of them a pointer
+// converted to uintptr (see direct and clDirectCalls).
+func call(addr uintptr, args ...uintptr) int32 { return result(purego.SyscallN(addr, args...)) }
+
+// result is the int32 a CUDA or OpenCL call returned, from SyscallN's
+// results (the low 32 bits of the return register).
+func result(r, _, _ uintptr) int32 { return int32(uint32(r)) }
 
 // cuCheck is an *Error for a CUDA result other than CUDA_SUCCESS.
 func cuCheck(op string, code int32) error {

@@ -163,16 +163,16 @@ var clDirect = os.Getenv("FUT_CL_DIRECT") != "0"
 // are passed zero-extended; the result is the low 32 bits.
 var clDirectCalls = map[string]func(addr uintptr){
 	"clFinish": func(a uintptr) {
-		clFinish = func(q uintptr) int32 { return result(purego.SyscallN(a, q)) }
+		clFinish = func(q uintptr) int32 { return call(a, q) }
 	},
 	"clFlush": func(a uintptr) {
-		clFlush = func(q uintptr) int32 { return result(purego.SyscallN(a, q)) }
+		clFlush = func(q uintptr) int32 { return call(a, q) }
 	},
 	"clReleaseMemObject": func(a uintptr) {
-		clReleaseMemObject = func(m uintptr) int32 { return result(purego.SyscallN(a, m)) }
+		clReleaseMemObject = func(m uintptr) int32 { return call(a, m) }
 	},
 	"clReleaseEvent": func(a uintptr) {
-		clReleaseEvent = func(e uintptr) int32 { return result(purego.SyscallN(a, e)) }
+		clReleaseEvent = func(e uintptr) int32 { return call(a, e) }
 	},
 	"clSetKernelArg": func(a uintptr) {
 		clSetKernelArg = func(k uintptr, idx uint32, size uintptr, val unsafe.Pointer) int32 {
@@ -225,6 +225,3 @@ var clDirectCalls = map[string]func(addr uintptr){
 		}
 	},
 }
-
-// result is the int32 an OpenCL call returned, from SyscallN's results.
-func result(r, _, _ uintptr) int32 { return int32(uint32(r)) }
